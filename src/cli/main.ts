@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+import { buildProgram } from './program.js';
+import { runMain } from './run.js';
+
+await runMain(buildProgram(), process.argv);

@@ -1,0 +1,18 @@
+// Wires the commands; each command lives in its own file under commands/.
+import { createRequire } from 'node:module';
+import { Command } from 'commander';
+import { registerEmulatorCommand } from './commands/emulator.js';
+
+const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
+
+export function buildProgram(): Command {
+  const program = new Command('agentsync')
+    .description('Config-as-code for CometChat AI agents.')
+    .version(pkg.version, '-V, --version')
+    .showSuggestionAfterError(true)
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  registerEmulatorCommand(program);
+  return program;
+}
+
+export const VERSION = pkg.version;

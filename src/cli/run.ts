@@ -1,0 +1,45 @@
+// The single place where errors become exit codes and stderr text.
+import { CommanderError, type Command } from 'commander';
+import { isUserError } from '../core/errors.js';
+
+/** Set by a command to ask for a non-error exit code other than 0 (plan --detailed-exitcode). */
+export class ExitRequest extends Error {
+  constructor(readonly exitCode: number) {
+    super(`exit ${exitCode}`);
+  }
+}
+
+export function wantsJson(argv: readonly string[]): boolean {
+  return argv.includes('--json') || argv.some((a, i) => a === '--format' && argv[i + 1] === 'json') || argv.includes('--format=json');
+}
+
+export async function runMain(program: Command, argv: readonly string[]): Promise<void> {
+  const debug = process.env.AGENTSYNC_DEBUG === '1';
+  program.exitOverride();
+  try {
+    await program.parseAsync([...argv]);
+    process.exitCode ??= 0;
+  } catch (err) {
+    process.exitCode = exitCodeFor(err, argv, debug);
+  }
+}
+
+function exitCodeFor(err: unknown, argv: readonly string[], debug: boolean): number {
+  if (err instanceof ExitRequest) return err.exitCode;
+  if (err instanceof CommanderError) {
+    // --help and --version arrive here as "errors" with exit code 0; commander already printed them.
+    return err.exitCode === 0 ? 0 : 1;
+  }
+  if (isUserError(err)) {
+    if (wantsJson(argv)) {
+      process.stdout.write(JSON.stringify({ error: { code: err.code, message: err.message, ...err.details } }) + '\n');
+    }
+    process.stderr.write(`Error: ${err.message}\n`);
+    if (debug && err.stack) process.stderr.write(err.stack + '\n');
+    return 1;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`Error: internal error: ${message}\n`);
+  process.stderr.write(debug && err instanceof Error && err.stack ? err.stack + '\n' : 'Run with AGENTSYNC_DEBUG=1 for a stack trace, and please report it.\n');
+  return 1;
+}

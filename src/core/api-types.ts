@@ -1,0 +1,186 @@
+// Wire types of the CometChat REST API v3, as specified by shared/reference/api-interface.md
+// and filled in from cometchat-api-notes.md. The API client and the emulator both use these;
+// neither shares code with the other.
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+export type Region = 'us' | 'eu' | 'in';
+export type IntegrationType = 'llm' | 'agent';
+export type ReceiverType = 'user' | 'group';
+
+/** A parameter definition: `{ type: object, properties, required? }`, or `{}`. */
+export interface ToolParameters {
+  type?: string;
+  properties?: Record<string, { type: string; description: string; [keyword: string]: JsonValue }>;
+  required?: string[];
+}
+
+/** Body of `PUT /ai-agents/tools/{name}`. */
+export interface ToolBody {
+  name: string;
+  displayName: string;
+  executionText: string;
+  description?: string;
+  doNotExecute?: boolean;
+  parameters?: ToolParameters;
+}
+
+/** The tool record answered by PUT and GET. `type` is `tool` when doNotExecute, else `action`. */
+export interface ToolRecord {
+  _id: string;
+  appId: string;
+  name: string;
+  type: 'action' | 'tool';
+  displayName: string;
+  executionText: string;
+  doNotExecute: boolean;
+  tool: { name: string; description?: string; parameters?: ToolParameters };
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Body of `POST /ai-agents/agents` (all fields) and `PATCH /ai-agents/agents/{uid}` (any subset). */
+export interface AgentBody {
+  name: string;
+  isActive: boolean;
+  integrateWith: string;
+  integrationType: IntegrationType;
+  actions: string[];
+  tools: string[];
+  icon?: string;
+  integrationMeta?: JsonObject;
+  platformTools?: string[];
+  instruction?: string;
+  suggestions?: string[];
+  metaData?: JsonObject;
+}
+
+export interface AgentRecord {
+  uid: string;
+  appId: string;
+  name: string;
+  icon?: string;
+  isActive: boolean;
+  integrateWith: string;
+  integrationType: IntegrationType;
+  tools: string[];
+  actions: string[];
+  instruction?: string;
+  integrationMeta?: JsonObject;
+  metaData?: JsonObject;
+  platformTools?: string[];
+  suggestions?: string[];
+  deletedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `POST /ai-agents/agents` answers `{ agent }` with 200 or 201. */
+export interface AgentCreateResponse {
+  agent: AgentRecord;
+}
+
+/** Body of `POST …/website/{parentUniqueId}/discovered-urls/process`. */
+export interface ProcessUrlsBody {
+  exclude: string[];
+}
+
+export interface BatchResult {
+  batchId: string;
+  urlsProcessed: number;
+  totalUrls: number;
+  webhookUrl: string;
+  status: string;
+}
+
+export interface ProcessUrlsResponse {
+  success: boolean;
+  message: string;
+  data: BatchResult;
+}
+
+/** Body of `POST /messages`. No field is marked required by the reference. */
+export interface MessageBody {
+  receiver?: string;
+  receiverType?: ReceiverType;
+  muid?: string;
+  category?: 'message' | 'custom';
+  type?: string;
+  data?: { text?: string; metadata?: JsonObject; customData?: JsonObject; [key: string]: JsonValue | undefined };
+  quotedMessageId?: string;
+  multipleReceivers?: { uids?: string[]; guids?: string[] };
+  tags?: string[];
+}
+
+export interface UserEntity {
+  uid: string;
+  name: string;
+  avatar?: string;
+  status?: string;
+  role?: string;
+  createdAt: number;
+  conversationId?: string;
+}
+
+export interface GroupEntity {
+  guid: string;
+  name: string;
+  type?: string;
+  createdAt: number;
+  conversationId?: string;
+}
+
+export interface EntityRef {
+  entity: UserEntity | GroupEntity;
+  entityType: 'user' | 'group';
+}
+
+export interface MessageRecord {
+  id: string;
+  muid?: string;
+  conversationId: string;
+  sender: string;
+  receiverType: ReceiverType;
+  receiver: string;
+  category: string;
+  type: string;
+  data: { text?: string; metadata?: JsonObject; entities: { sender: EntityRef; receiver: EntityRef }; [key: string]: JsonValue | object | undefined };
+  tags?: string[];
+  sentAt: number;
+  updatedAt: number;
+  quotedMessageId?: string;
+  quotedMessage?: MessageRecord;
+}
+
+export interface MessageResponse {
+  data: MessageRecord;
+}
+
+/** The Chat API error body; the emulator always answers with this shape. */
+export interface ChatApiErrorBody {
+  error: { code: string; message: string; devMessage: string; source: string };
+}
+
+/** The AI Agents OpenAPI file declares this shape instead; the client must understand both. */
+export interface AgentsApiErrorBody {
+  statusCode: number;
+  message: string | string[];
+  error: string;
+}
+
+export const API_ERROR_CODES = {
+  emptyApiKey: 'AUTH_ERR_EMPTY_APIKEY',
+  apiKeyNotFound: 'AUTH_ERR_APIKEY_NOT_FOUND',
+  badRequest: 'ERR_BAD_REQUEST',
+  uidNotFound: 'ERR_UID_NOT_FOUND',
+  guidNotFound: 'ERR_GUID_NOT_FOUND',
+  agentNotFound: 'ERR_AGENT_NOT_FOUND',
+  toolNotFound: 'ERR_TOOL_NOT_FOUND',
+  kbNotFound: 'ERR_KB_NOT_FOUND',
+  tooManyRequests: 'ERR_TOO_MANY_REQUESTS',
+  apiNotFound: 'ERR_API_NOT_FOUND',
+} as const;
+
+/** The tool-name rule of the interface, shared by the manifest schema and the emulator. */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z_$][a-zA-Z0-9_$-]*$/;
