@@ -1,0 +1,68 @@
+// The resolved, normalized manifest for one environment: what the API should hold.
+// Produced by resolveManifest (resolve.ts); consumed by the diff and by the executor.
+import type { JsonObject, Region } from './api-types.js';
+import type { ManifestAgent, ManifestTool, ManifestWebsite, NotifyConfig } from './schema.js';
+
+export type ResourceType = 'tool' | 'agent' | 'website';
+
+/** What `PUT /ai-agents/tools/{name}` sends: every managed field, defaults applied (the server merges). */
+export type ToolSpec = Omit<ManifestTool, 'description' | 'parameters'> & {
+  name: string;
+  description: string;
+  parameters: NonNullable<ManifestTool['parameters']>;
+};
+/** What POST/PATCH `/ai-agents/agents` sends. Set-like arrays are sorted and de-duplicated. */
+export type AgentSpec = ManifestAgent;
+/** The website to process; only `exclude` is sent. */
+export type WebsiteSpec = ManifestWebsite;
+
+/**
+ * Sensitive locations inside a spec, as key paths (e.g. ['integrationMeta', 'headers']).
+ * The value at each path (a string or a whole subtree) is never printed or stored: plans show
+ * "(sensitive)" and state keeps a keyed digest.
+ */
+export type SensitivePath = readonly (string | number)[];
+
+interface DesiredBase<T extends ResourceType, S> {
+  type: T;
+  /** The manifest key: tool name, agent key or website key. */
+  key: string;
+  /** `tool.<name>`, `agent.<key>` or `website.<key>`. */
+  address: string;
+  spec: S;
+  sensitive: SensitivePath[];
+}
+
+export type DesiredTool = DesiredBase<'tool', ToolSpec>;
+export type DesiredAgent = DesiredBase<'agent', AgentSpec>;
+export type DesiredWebsite = DesiredBase<'website', WebsiteSpec>;
+export type DesiredResource = DesiredTool | DesiredAgent | DesiredWebsite;
+
+export interface DesiredEnvironment {
+  name: string;
+  appId: string;
+  region: Region;
+  /** Effective base URL (manifest, or the regional default); AGENTSYNC_BASE_URL is applied by io/. */
+  baseUrl: string;
+  apiKeyEnv: string;
+}
+
+export interface Desired {
+  environment: DesiredEnvironment;
+  /** Ordered: tools, then agents, then websites, each by address. */
+  resources: DesiredResource[];
+  notify?: NotifyConfig;
+  /** Names that the manifest references but does not manage (external.tools). */
+  externalTools: string[];
+}
+
+export function addressOf(type: ResourceType, key: string): string {
+  return `${type}.${key}`;
+}
+
+export function defaultBaseUrl(appId: string, region: Region): string {
+  return `https://${appId}.api-${region}.cometchat.io/v3`;
+}
+
+/** The spec as it would be stored and compared: the generic JSON view of any resource spec. */
+export type SpecJson = JsonObject;

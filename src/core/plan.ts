@@ -1,0 +1,82 @@
+// The plan: a discriminated union of changes, each with field-level paths. Pure data; the diff
+// (diff.ts) builds it, render/ prints it, io/executor.ts carries it out.
+import type { JsonValue, Region } from './api-types.js';
+import type { ResourceType, SpecJson } from './desired.js';
+
+export type Action = 'create' | 'update' | 'no-op' | 'forget';
+
+/** One changed field. `before`/`after` are absent when the field is absent on that side. */
+export interface FieldChange {
+  /** Dotted path inside the spec, e.g. `parameters.properties.city.description`. */
+  path: string;
+  before?: JsonValue;
+  after?: JsonValue;
+  /** True when either side is sensitive; before/after then hold "(sensitive)". */
+  sensitive?: boolean;
+}
+
+interface ChangeBase<A extends Action> {
+  action: A;
+  type: ResourceType;
+  address: string;
+  key: string;
+}
+
+/** Specs inside a plan are redacted: sensitive values are replaced by their digests. */
+export interface CreateChange extends ChangeBase<'create'> {
+  after: SpecJson;
+  fields: FieldChange[];
+}
+export interface UpdateChange extends ChangeBase<'update'> {
+  remoteId: string;
+  before: SpecJson;
+  after: SpecJson;
+  fields: FieldChange[];
+}
+export interface NoopChange extends ChangeBase<'no-op'> {
+  remoteId: string;
+}
+export interface ForgetChange extends ChangeBase<'forget'> {
+  remoteId: string;
+  before: SpecJson;
+}
+export type Change = CreateChange | UpdateChange | NoopChange | ForgetChange;
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  forget: number;
+  noop: number;
+}
+
+/** A create that was sent but whose answer was never recorded: a duplicate may exist. */
+export interface PendingWarning {
+  address: string;
+  type: ResourceType;
+  since: string;
+}
+
+export interface Plan {
+  environment: string;
+  appId: string;
+  region: Region;
+  /** Every resource, including no-ops; tools, then agents, then websites, each by address. */
+  changes: Change[];
+  summary: PlanSummary;
+  pending: PendingWarning[];
+}
+
+export const SENSITIVE_PLACEHOLDER = '(sensitive)';
+
+export function hasChanges(plan: Plan): boolean {
+  return plan.summary.create + plan.summary.update + plan.summary.forget > 0;
+}
+
+export function summarize(changes: readonly Change[]): PlanSummary {
+  const summary: PlanSummary = { create: 0, update: 0, forget: 0, noop: 0 };
+  for (const change of changes) {
+    if (change.action === 'no-op') summary.noop++;
+    else summary[change.action]++;
+  }
+  return summary;
+}

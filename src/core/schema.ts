@@ -1,0 +1,154 @@
+// The manifest format (CONTRACT §2) as one zod schema. It is the single source of the manifest's
+// TypeScript types, of validation and of `agentsync schema`. Parsing applies the defaults, so the
+// parsed output is already the normalized spec that the diff compares and the API receives.
+import { z } from 'zod';
+import { TOOL_NAME_PATTERN } from './api-types.js';
+
+const jsonValue: z.ZodType<import('./api-types.js').JsonValue> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
+);
+/** Free-form objects (metaData, integrationMeta, …) keep any JSON. */
+const freeObject = z.record(z.string(), jsonValue);
+
+const httpUrl = z
+  .string()
+  .refine((s) => /^https?:\/\/[^\s/]+/i.test(s) && URL.canParse(s), { message: 'must be an http(s) URL' });
+
+/** Set-like arrays compare as sets, so they are normalized to sorted and de-duplicated. */
+const nameSet = z.array(z.string()).transform((list) => [...new Set(list)].sort());
+
+export const regionSchema = z.enum(['us', 'eu', 'in']).describe('CometChat region: us, eu or in.');
+
+export const environmentSchema = z
+  .strictObject({
+    appId: z.string().min(1).describe('The CometChat app id.'),
+    region: regionSchema,
+    baseUrl: z.string().optional().describe('API base URL; defaults to https://{appId}.api-{region}.cometchat.io/v3.'),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+      .default('COMETCHAT_API_KEY')
+      .describe('The environment variable that holds the REST API key.'),
+    vars: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}).describe('Values for ${var.NAME}.'),
+  })
+  .describe('One target environment (an app in a region).');
+
+export const parameterPropertySchema = z
+  .looseObject({
+    type: z.string().describe('JSON Schema type of the parameter.'),
+    description: z.string().describe('What the parameter means.'),
+  })
+  .describe('A parameter; other JSON Schema keywords (enum, items, …) are kept and sent unchanged.');
+
+export const parametersSchema = z
+  .strictObject({
+    type: z.literal('object').optional(),
+    properties: z.record(z.string(), parameterPropertySchema).optional(),
+    required: nameSet.optional(),
+  })
+  .describe('The tool parameters: { type: object, properties, required? }, or {}.');
+
+export const toolSchema = z
+  .strictObject({
+    displayName: z.string().describe('Name shown in a UI.'),
+    executionText: z.string().describe('Text shown while the tool runs.'),
+    description: z.string().optional().describe('Required unless doNotExecute is true.'),
+    doNotExecute: z.boolean().default(false).describe('When true the tool is not executed locally.'),
+    parameters: parametersSchema.optional().describe('Required unless doNotExecute is true; absent or {} when it is.'),
+  })
+  .superRefine((tool, ctx) => {
+    if (!tool.doNotExecute) {
+      if (tool.description === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['description'], message: 'description is required unless doNotExecute is true' });
+      }
+      if (tool.parameters === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['parameters'], message: 'parameters is required unless doNotExecute is true (use {} for none)' });
+      }
+    } else if (tool.parameters !== undefined && Object.keys(tool.parameters).length > 0) {
+      ctx.addIssue({ code: 'custom', path: ['parameters'], message: 'parameters must be absent or {} when doNotExecute is true' });
+    }
+    const params = tool.parameters;
+    if (params && Object.keys(params).length > 0) {
+      if (params.type !== 'object') {
+        ctx.addIssue({ code: 'custom', path: ['parameters', 'type'], message: 'parameters.type must be "object"' });
+      }
+      if (params.properties === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['parameters', 'properties'], message: 'parameters.properties is required when parameters is not empty' });
+      }
+      const known = params.properties ?? {};
+      (params.required ?? []).forEach((name) => {
+        if (!Object.hasOwn(known, name)) {
+          ctx.addIssue({ code: 'custom', path: ['parameters', 'required'], message: `required names "${name}", which is not a key of parameters.properties` });
+        }
+      });
+    }
+  })
+  .describe('A tool an agent may call. The map key is its name.');
+
+export const agentSchema = z
+  .strictObject({
+    name: z.string().min(1).describe('Agent name.'),
+    integrationType: z.enum(['llm', 'agent']).describe('llm or agent.'),
+    integrateWith: z.string().min(1).describe('The model or platform identifier.'),
+    isActive: z.boolean().default(true),
+    tools: nameSet.default([]).describe('Names of tools (from this manifest or external.tools).'),
+    actions: nameSet.default([]).describe('Names of actions (from this manifest or external.tools).'),
+    icon: httpUrl.optional().describe('http(s) URL of the agent icon.'),
+    instruction: z.string().optional(),
+    suggestions: z.array(z.string()).optional(),
+    platformTools: nameSet.optional(),
+    integrationMeta: freeObject.optional().describe('Required for integrationType agent, with baseUrl.'),
+    metaData: freeObject.optional().describe('Free-form metadata.'),
+  })
+  .superRefine((agent, ctx) => {
+    if (agent.integrationType !== 'agent') return;
+    const baseUrl = agent.integrationMeta?.baseUrl;
+    if (agent.integrationMeta === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['integrationMeta'], message: 'integrationMeta with baseUrl is required when integrationType is agent' });
+    } else if (typeof baseUrl !== 'string') {
+      ctx.addIssue({ code: 'custom', path: ['integrationMeta', 'baseUrl'], message: 'integrationMeta.baseUrl (an http(s) URL) is required when integrationType is agent' });
+    } else if (!httpUrl.safeParse(baseUrl).success) {
+      ctx.addIssue({ code: 'custom', path: ['integrationMeta', 'baseUrl'], message: 'integrationMeta.baseUrl must be an http(s) URL' });
+    }
+  })
+  .describe('An AI agent. The map key is its address in this manifest and is never sent.');
+
+export const websiteSchema = z
+  .strictObject({
+    parentUniqueId: z.string().min(1).describe('The knowledge-base website id.'),
+    exclude: nameSet.describe('Discovered-URL ids to exclude from crawling; may be [].'),
+  })
+  .describe('A knowledge-base website whose discovered URLs are processed.');
+
+export const notifySchema = z
+  .strictObject({
+    receiver: z.string().min(1),
+    receiverType: z.enum(['user', 'group']),
+    onBehalfOf: z.string().min(1).optional(),
+  })
+  .describe('One chat message after an apply that changed something.');
+
+const toolName = z.string().regex(TOOL_NAME_PATTERN, 'tool name must match ^[a-zA-Z_$][a-zA-Z0-9_$-]*$');
+const addressKey = z.string().regex(/^[A-Za-z0-9_$][A-Za-z0-9_$.-]*$/, 'key must be letters, digits, _, $, . or -');
+
+export const manifestSchema = z
+  .strictObject({
+    version: z.literal(1, { error: 'version must be 1' }),
+    environments: z
+      .record(addressKey, environmentSchema)
+      .refine((envs) => Object.keys(envs).length > 0, { message: 'environments needs at least one environment' }),
+    tools: z.record(toolName, toolSchema).default({}),
+    agents: z.record(addressKey, agentSchema).default({}),
+    knowledgeBase: z.strictObject({ websites: z.record(addressKey, websiteSchema).default({}) }).optional(),
+    notify: notifySchema.optional(),
+    external: z.strictObject({ tools: z.array(z.string()).default([]) }).optional(),
+  })
+  .describe('agentsync manifest (agents.yaml)');
+
+export type ManifestInput = z.input<typeof manifestSchema>;
+export type Manifest = z.output<typeof manifestSchema>;
+export type EnvironmentConfig = z.output<typeof environmentSchema>;
+export type ManifestTool = z.output<typeof toolSchema>;
+export type ManifestAgent = z.output<typeof agentSchema>;
+export type ManifestWebsite = z.output<typeof websiteSchema>;
+export type NotifyConfig = z.output<typeof notifySchema>;

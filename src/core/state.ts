@@ -1,0 +1,92 @@
+// The state file's format and the pure operations on it. io/state/ does the reading, locking,
+// journaling and atomic writing; everything here is data in, data out.
+import { z } from 'zod';
+import type { JsonObject, Region } from './api-types.js';
+import type { ResourceType } from './desired.js';
+
+export const STATE_VERSION = 1;
+
+const resourceType = z.enum(['tool', 'agent', 'website']);
+const jsonObject = z.record(z.string(), z.unknown()) as unknown as z.ZodType<JsonObject>;
+
+export const resourceStateSchema = z.strictObject({
+  type: resourceType,
+  /** Tool `_id`, agent `uid` or website `batchId`. */
+  remoteId: z.string().min(1),
+  /** The applied spec, normalized, with each sensitive value replaced by its keyed digest. */
+  spec: jsonObject,
+  appliedAt: z.string(),
+});
+
+export const pendingCreateSchema = z.strictObject({
+  type: resourceType,
+  /** When the POST was sent. */
+  since: z.string(),
+});
+
+export const stateSchema = z.strictObject({
+  version: z.literal(STATE_VERSION),
+  lineage: z.uuid(),
+  serial: z.int().nonnegative(),
+  environment: z.string().min(1),
+  appId: z.string().min(1),
+  region: z.enum(['us', 'eu', 'in']),
+  /** Random per-state key for the HMAC-SHA256 digests of sensitive values (base64). */
+  salt: z.string().min(16),
+  resources: z.record(z.string(), resourceStateSchema),
+  pending: z.record(z.string(), pendingCreateSchema),
+});
+
+export type ResourceState = z.infer<typeof resourceStateSchema>;
+export type PendingCreate = z.infer<typeof pendingCreateSchema>;
+export type State = z.infer<typeof stateSchema>;
+
+/**
+ * One durable fact, appended to the journal as soon as it is known and folded into the state.
+ * - `pending`: a create was sent (written before the POST leaves).
+ * - `applied`: a create or update succeeded (clears any pending entry of that address).
+ * - `forgotten`: the address is dropped from state.
+ * - `pending-cleared`: the create provably did not happen (e.g. the POST was refused).
+ */
+export type JournalEntry =
+  | { op: 'pending'; address: string; type: ResourceType; since: string }
+  | { op: 'applied'; address: string; type: ResourceType; remoteId: string; spec: JsonObject; appliedAt: string }
+  | { op: 'forgotten'; address: string }
+  | { op: 'pending-cleared'; address: string };
+
+export interface NewStateInput {
+  environment: string;
+  appId: string;
+  region: Region;
+  lineage: string;
+  salt: string;
+}
+
+export function emptyState(input: NewStateInput): State {
+  return { version: STATE_VERSION, serial: 0, resources: {}, pending: {}, ...input };
+}
+
+/** Folds one journal entry into the state in place; O(1). Returns the same object. */
+export function foldEntry(state: State, entry: JournalEntry): State {
+  switch (entry.op) {
+    case 'pending':
+      state.pending[entry.address] = { type: entry.type, since: entry.since };
+      break;
+    case 'applied':
+      state.resources[entry.address] = { type: entry.type, remoteId: entry.remoteId, spec: entry.spec, appliedAt: entry.appliedAt };
+      delete state.pending[entry.address];
+      break;
+    case 'forgotten':
+      delete state.resources[entry.address];
+      delete state.pending[entry.address];
+      break;
+    case 'pending-cleared':
+      delete state.pending[entry.address];
+      break;
+    default: {
+      const _exhaustive: never = entry;
+      throw new Error(`unknown journal entry ${JSON.stringify(_exhaustive)}`);
+    }
+  }
+  return state;
+}
