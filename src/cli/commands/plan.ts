@@ -1,0 +1,60 @@
+import type { Command } from 'commander';
+import { addManifestOptions } from '../options.js';
+import type { ManifestCommandOptions } from '../pipeline.js';
+
+interface PlanOptions extends ManifestCommandOptions {
+  out?: string;
+  detailedExitcode?: boolean;
+  format?: string;
+}
+
+const FORMATS = ['text', 'json', 'markdown'] as const;
+type Format = (typeof FORMATS)[number];
+
+export function registerPlanCommand(program: Command): void {
+  const cmd = program
+    .command('plan')
+    .description('Compare the manifest with the state and show what apply would change.')
+    .option('--out <file>', 'save the plan for `agentsync apply <file>`')
+    .option('--detailed-exitcode', 'exit 0 when nothing changes, 2 when the plan has changes, 1 on error')
+    .option('--format <format>', 'text, json or markdown', 'text');
+  addManifestOptions(cmd).action(async (opts: PlanOptions) => runPlan(opts));
+}
+
+async function runPlan(opts: PlanOptions): Promise<void> {
+  const { UserError } = await import('../../core/errors.js');
+  const format: Format = opts.json ? 'json' : parseFormat(opts.format ?? 'text', UserError);
+  const [{ loadManifestAndStore, computePlan }, { hasChanges }, render, { ExitRequest }] = await Promise.all([
+    import('../pipeline.js'),
+    import('../../core/plan.js'),
+    import('../render-plan.js'),
+    import('../run.js'),
+  ]);
+  const loaded = await loadManifestAndStore(opts);
+  render.printWarnings(loaded.warnings, opts);
+  const state = await loaded.store.read(loaded.target);
+  const computed = computePlan(loaded.desired, state);
+  process.stdout.write(render.formatPlan(computed.plan, format, opts));
+  if (opts.out) {
+    const { buildPlanFile, writePlanFile } = await import('../../io/plan-file.js');
+    const { planToJson } = await import('../../render/plan-json.js');
+    const { VERSION } = await import('../program.js');
+    await writePlanFile(
+      opts.out,
+      buildPlanFile({
+        agentsyncVersion: VERSION,
+        createdAt: new Date().toISOString(),
+        manifestDigest: computed.manifestDigest,
+        basis: computed.basis,
+        plan: planToJson(computed.plan) as unknown as Record<string, unknown>,
+      }),
+    );
+    if (format === 'text') process.stdout.write(`\nSaved the plan to ${opts.out}. Apply exactly it with: agentsync apply ${opts.out}\n`);
+  }
+  if (opts.detailedExitcode && hasChanges(computed.plan)) throw new ExitRequest(2);
+}
+
+function parseFormat(value: string, UserErrorClass: typeof import('../../core/errors.js').UserError): Format {
+  if ((FORMATS as readonly string[]).includes(value)) return value as Format;
+  throw new UserErrorClass('usage', `--format must be one of ${FORMATS.join(', ')} (got "${value}")`);
+}
