@@ -1,0 +1,175 @@
+// The CometChat REST client: one undici Pool per base URL, the headers every call carries, and one
+// typed method per endpoint agentsync uses. Retries and pacing live in send-request.ts and
+// rate-governor.ts; this file only knows paths, bodies and answer shapes.
+import { Pool } from 'undici';
+import type { AgentBody, AgentRecord, BatchResult, MessageBody, MessageRecord, ToolBody, ToolRecord } from '../../core/api-types.js';
+import { UserError } from '../../core/errors.js';
+import { ApiError } from './api-error.js';
+import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
+import { RateGovernor, type GovernorStats } from './rate-governor.js';
+import { sendRequest, type CallSpec, type RequestContext, type RetryClock, type RetryInfo } from './send-request.js';
+import { USER_AGENT } from './user-agent.js';
+
+export interface ApiTimeouts {
+  connectMs: number;
+  headersMs: number;
+  bodyMs: number;
+  keepAliveMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: ApiTimeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, keepAliveMs: 10_000 };
+
+export interface ApiClientOptions {
+  /** e.g. `https://myapp.api-us.cometchat.io/v3`. */
+  baseUrl: string;
+  apiKey: string;
+  /** Connections in the pool and the most requests in flight. Default 10. */
+  concurrency?: number;
+  /** Retries after the first attempt. Default 5. */
+  retries?: number;
+  /** A call (with its retries) gives up when its next retry would start after this. Default 5 min. */
+  deadlineMs?: number;
+  timeouts?: Partial<ApiTimeouts>;
+  backoff?: BackoffOptions;
+  /** Injected for tests of the retry timing. */
+  clock?: RetryClock;
+}
+
+/** A PATCH body: any subset of the agent fields, with null clearing an optional one. */
+export type AgentPatchBody = { [K in keyof AgentBody]?: AgentBody[K] | null };
+
+export interface CallOptions {
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export interface ApiClient {
+  putTool(body: ToolBody, options?: CallOptions): Promise<ToolRecord>;
+  createAgent(body: AgentBody, options?: CallOptions): Promise<AgentRecord>;
+  updateAgent(uid: string, body: AgentPatchBody, options?: CallOptions): Promise<AgentRecord>;
+  processWebsite(parentUniqueId: string, exclude: readonly string[], options?: CallOptions): Promise<BatchResult>;
+  sendMessage(body: MessageBody, options?: CallOptions & { onBehalfOf?: string }): Promise<MessageRecord>;
+  listAgents(): Promise<AgentRecord[]>;
+  listTools(): Promise<ToolRecord[]>;
+  stats(): GovernorStats;
+  close(): Promise<void>;
+}
+
+const realClock: RetryClock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  random: () => Math.random(),
+};
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const url = checkBaseUrl(options.baseUrl);
+  const concurrency = Math.max(1, options.concurrency ?? 10);
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const clock = options.clock ?? realClock;
+  const pool = new Pool(url.origin, {
+    connections: concurrency,
+    pipelining: 1,
+    connectTimeout: timeouts.connectMs,
+    headersTimeout: timeouts.headersMs,
+    bodyTimeout: timeouts.bodyMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+  });
+  const governor = new RateGovernor(concurrency, clock);
+  const ctx: RequestContext = {
+    pool,
+    basePath: url.pathname.replace(/\/+$/, ''),
+    headers: { apikey: options.apiKey, 'content-type': 'application/json', accept: 'application/json', 'user-agent': USER_AGENT },
+    governor,
+    clock,
+    retries: Math.max(0, options.retries ?? 5),
+    deadlineMs: options.deadlineMs ?? 300_000,
+    backoff: options.backoff ?? DEFAULT_BACKOFF,
+  };
+  const call = async (spec: CallSpec): Promise<unknown> => (await sendRequest(ctx, spec)).body;
+  const seg = encodeURIComponent;
+
+  return {
+    async putTool(body, opts) {
+      const path = `/ai-agents/tools/${seg(body.name)}`;
+      return expectObject<ToolRecord>(await call({ method: 'PUT', path, body, ...opts }), 'PUT', path, '_id');
+    },
+    async createAgent(body, opts) {
+      const path = '/ai-agents/agents';
+      return unwrapAgent(await call({ method: 'POST', path, body, ...opts }), 'POST', path);
+    },
+    async updateAgent(uid, body, opts) {
+      const path = `/ai-agents/agents/${seg(uid)}`;
+      return unwrapAgent(await call({ method: 'PATCH', path, body, ...opts }), 'PATCH', path);
+    },
+    async processWebsite(parentUniqueId, exclude, opts) {
+      const path = `/ai-agents/agent-builder/knowledge-base/website/${seg(parentUniqueId)}/discovered-urls/process`;
+      const answer = await call({ method: 'POST', path, body: { exclude: [...exclude] }, ...opts });
+      return expectObject<BatchResult>(field(answer, 'data'), 'POST', path, 'batchId');
+    },
+    async sendMessage(body, opts) {
+      const path = '/messages';
+      const headers: Record<string, string> = opts?.onBehalfOf ? { onBehalfOf: opts.onBehalfOf } : {};
+      const answer = await call({ method: 'POST', path, body, headers, ...(opts?.onRetry ? { onRetry: opts.onRetry } : {}) });
+      return expectObject<MessageRecord>(field(answer, 'data'), 'POST', path, 'id');
+    },
+    async listAgents() {
+      return expectArray<AgentRecord>(await call({ method: 'GET', path: '/ai-agents/agents' }), '/ai-agents/agents');
+    },
+    async listTools() {
+      return expectArray<ToolRecord>(await call({ method: 'GET', path: '/ai-agents/tools' }), '/ai-agents/tools');
+    },
+    stats: () => governor.stats(),
+    async close() {
+      governor.close();
+      await pool.close();
+    },
+  };
+}
+
+/**
+ * CONTRACT §3: https only, except plain http to a loopback host (the emulator, a local proxy).
+ * The key would otherwise cross the network in clear text.
+ */
+export function checkBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new UserError('config_invalid', `The base URL "${baseUrl}" is not a valid URL.`);
+  }
+  if (url.username || url.password) throw new UserError('config_invalid', 'The base URL must not contain credentials.');
+  if (url.protocol === 'https:') return url;
+  if (url.protocol === 'http:' && isLoopback(url.hostname)) return url;
+  throw new UserError('config_invalid', `The base URL ${url.origin} must use https: (plain http: is allowed only for 127.0.0.0/8, ::1 and localhost).`);
+}
+
+function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+function field(answer: unknown, key: string): unknown {
+  return typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? (answer as Record<string, unknown>)[key] : undefined;
+}
+
+/** Agent endpoints answer `{agent}`; a bare record is accepted as well. */
+function unwrapAgent(answer: unknown, method: string, path: string): AgentRecord {
+  const inner = field(answer, 'agent');
+  return expectObject<AgentRecord>(inner ?? answer, method, path, 'uid');
+}
+
+function expectObject<T>(value: unknown, method: string, path: string, idKey: string): T {
+  const id = field(value, idKey);
+  if (typeof id !== 'string' || id === '') throw unexpectedAnswer(method, path, `no "${idKey}" in the answer`);
+  return value as T;
+}
+
+/** Lists answer a bare array (the reference) or `{data: [...]}`. */
+function expectArray<T>(answer: unknown, path: string): T[] {
+  const list = Array.isArray(answer) ? answer : field(answer, 'data');
+  if (!Array.isArray(list)) throw unexpectedAnswer('GET', path, 'expected a list');
+  return list as T[];
+}
+
+function unexpectedAnswer(method: string, path: string, what: string): ApiError {
+  return new ApiError({ status: 200, code: 'BAD_RESPONSE', serverMessage: what, call: `${method} ${path}`, retryable: false, notSent: false });
+}

@@ -1,0 +1,140 @@
+// Decides when the next request may start. Two mechanisms, both driven by what the server says:
+// - AIMD concurrency: a 429 halves the number of requests allowed in flight; every success grows
+//   it back by about one per round trip, up to the configured concurrency.
+// - Pacing: when X-Rate-Limit-Remaining gets low, requests are spaced at the limit's steady rate
+//   instead of running into zero; a 429's Retry-After pauses everyone, not just the request that
+//   got it.
+
+export interface GovernorClock {
+  now(): number;
+}
+
+/** What one response told us about the rate limit. */
+export interface RateSignal {
+  limit?: number;
+  remaining?: number;
+  /** Time until the window resets, in ms. */
+  resetMs?: number;
+}
+
+export interface Permit {
+  /** When this permit was granted; a 429 only cuts the window once per generation of requests. */
+  readonly grantedAt: number;
+  release(): void;
+}
+
+export interface GovernorStats {
+  /** The current AIMD limit on requests in flight. */
+  limit: number;
+  /** 429 answers seen. */
+  throttled: number;
+  /** Highest number of requests this client had in flight at once. */
+  maxInFlight: number;
+}
+
+/** CometChat states its limits per minute; X-Rate-Limit is the number allowed in this window. */
+const RATE_WINDOW_MS = 60_000;
+
+export class RateGovernor {
+  private window: number;
+  private inFlight = 0;
+  private peak = 0;
+  private throttled = 0;
+  private pausedUntil = 0;
+  private spacingMs = 0;
+  private lastStart = Number.NEGATIVE_INFINITY;
+  private lastCut = Number.NEGATIVE_INFINITY;
+  private readonly waiting: Array<(permit: Permit) => void> = [];
+  private wakeTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly maxInFlight: number,
+    private readonly clock: GovernorClock = { now: () => Date.now() },
+  ) {
+    this.window = maxInFlight;
+  }
+
+  acquire(): Promise<Permit> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.pump();
+    });
+  }
+
+  /** Rate headers of any answer, 429 or not. */
+  observe(signal: RateSignal): void {
+    const { limit, remaining, resetMs } = signal;
+    if (remaining === undefined) return;
+    // The requests still in flight will spend from the same budget.
+    const left = remaining - Math.max(0, this.inFlight - 1);
+    const threshold = Math.max(2 * this.maxInFlight, (limit ?? 0) * 0.05);
+    if (left > threshold) {
+      this.spacingMs = 0;
+      return;
+    }
+    const steady = limit !== undefined && limit > 0 ? RATE_WINDOW_MS / limit : resetMs !== undefined ? resetMs / Math.max(1, left) : 0;
+    this.spacingMs = steady;
+    if (left <= 0 && resetMs !== undefined) this.pauseFor(Math.min(resetMs, RATE_WINDOW_MS));
+  }
+
+  /** A 429: cut the window (once per generation of requests) and pause for the server's hint. */
+  onThrottled(permit: Permit, retryAfterMs: number | undefined): void {
+    this.throttled++;
+    if (permit.grantedAt >= this.lastCut) {
+      this.window = Math.max(1, this.window / 2);
+      this.lastCut = this.clock.now();
+    }
+    if (retryAfterMs !== undefined) this.pauseFor(retryAfterMs);
+  }
+
+  onSuccess(): void {
+    this.window = Math.min(this.maxInFlight, this.window + 1 / this.window);
+  }
+
+  stats(): GovernorStats {
+    return { limit: Math.floor(this.window), throttled: this.throttled, maxInFlight: this.peak };
+  }
+
+  /** Stops the wake-up timer so a finished process can exit. */
+  close(): void {
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeTimer = undefined;
+  }
+
+  private pauseFor(ms: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + ms);
+  }
+
+  private pump(): void {
+    while (this.waiting.length > 0 && this.inFlight < Math.max(1, Math.floor(this.window))) {
+      const now = this.clock.now();
+      const startAt = Math.max(this.pausedUntil, this.lastStart + this.spacingMs);
+      if (now < startAt) {
+        this.wakeAt(startAt - now);
+        return;
+      }
+      const resolve = this.waiting.shift() as (permit: Permit) => void;
+      this.inFlight++;
+      this.peak = Math.max(this.peak, this.inFlight);
+      this.lastStart = now;
+      let released = false;
+      resolve({
+        grantedAt: now,
+        release: () => {
+          if (released) return;
+          released = true;
+          this.inFlight--;
+          this.pump();
+        },
+      });
+    }
+  }
+
+  private wakeAt(delayMs: number): void {
+    if (this.wakeTimer) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      this.pump();
+    }, Math.ceil(delayMs));
+  }
+}
