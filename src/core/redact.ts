@@ -1,0 +1,97 @@
+// Sensitive values (from ${secret:…}) never leave the process in clear: the state stores, and the
+// diff compares, a copy of each spec where every sensitive value is replaced by its keyed digest.
+// A changed secret therefore still shows as a change, but nothing can print it.
+import type { JsonObject, JsonValue } from './api-types.js';
+import { canonicalJson } from './canonical.js';
+import type { DesiredResource, SensitivePath, SpecJson } from './desired.js';
+
+/** Keyed digest of a canonical JSON text; io/state/digest.ts gives `hmac-sha256:<hex>`. */
+export type Digest = (canonical: string) => string;
+
+export type PathSegment = string | number;
+
+const DIGEST_PATTERN = /^hmac-sha256:[0-9a-f]{64}$/;
+
+/** True for a string that is a digest of a sensitive value (as stored in state). */
+export function isDigest(value: unknown): boolean {
+  return typeof value === 'string' && DIGEST_PATTERN.test(value);
+}
+
+/** True when a digest appears anywhere inside the value: printing it would say nothing useful. */
+export function containsDigest(value: JsonValue | undefined): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value === 'string') return isDigest(value);
+  if (typeof value !== 'object') return false;
+  const items = Array.isArray(value) ? value : Object.values(value);
+  return items.some((item) => containsDigest(item));
+}
+
+/** A deep copy of the spec with each sensitive value replaced by `digest(canonicalJson(value))`. */
+export function redactSpec(resource: DesiredResource, digest: Digest): SpecJson {
+  const copy = cloneJson(resource.spec as SpecJson) as JsonObject;
+  // Shorter paths first: once a subtree is a digest, a longer path inside it no longer resolves.
+  const paths = [...resource.sensitive].sort((a, b) => a.length - b.length);
+  for (const path of paths) replaceAt(copy, path, digest);
+  return copy;
+}
+
+/** True when `path` is a sensitive path or lies inside one. */
+export function isSensitivePath(path: readonly PathSegment[], sensitive: readonly SensitivePath[]): boolean {
+  return sensitive.some((s) => s.length <= path.length && isPrefix(s, path));
+}
+
+/**
+ * True when a field at `path` is sensitive or holds a sensitive value below it. The diff treats
+ * arrays and changed subtrees as single fields, so a secret inside one makes the whole field secret.
+ */
+export function touchesSensitive(path: readonly PathSegment[], sensitive: readonly SensitivePath[]): boolean {
+  return sensitive.some((s) => (s.length <= path.length ? isPrefix(s, path) : isPrefix(path, s)));
+}
+
+function isPrefix(prefix: readonly PathSegment[], path: readonly PathSegment[]): boolean {
+  // Segments compare as text: a YAML path may say 0 where a key path says "0".
+  return prefix.every((segment, i) => String(segment) === String(path[i]));
+}
+
+function replaceAt(root: JsonObject, path: SensitivePath, digest: Digest): void {
+  if (path.length === 0) return;
+  let node: JsonValue = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    const next = childOf(node, path[i] as PathSegment);
+    if (next === undefined) return;
+    node = next;
+  }
+  const last = path[path.length - 1] as PathSegment;
+  const value = childOf(node, last);
+  if (value === undefined) return;
+  const digested = digest(canonicalJson(value));
+  if (Array.isArray(node)) node[Number(last)] = digested;
+  else if (node !== null && typeof node === 'object') setMember(node, String(last), digested);
+}
+
+function childOf(node: JsonValue, segment: PathSegment): JsonValue | undefined {
+  if (Array.isArray(node)) {
+    const index = Number(segment);
+    return Number.isInteger(index) && index >= 0 && index < node.length ? node[index] : undefined;
+  }
+  if (node !== null && typeof node === 'object' && Object.hasOwn(node, String(segment))) return node[String(segment)];
+  return undefined;
+}
+
+/** Deep copy of plain JSON; members that are undefined are dropped, as JSON would. */
+export function cloneJson(value: JsonValue): JsonValue {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => cloneJson(item));
+  const copy: JsonObject = {};
+  for (const key of Object.keys(value)) {
+    const member = value[key];
+    if (member !== undefined) setMember(copy, key, cloneJson(member));
+  }
+  return copy;
+}
+
+/** Assigns an own member; a free-form `__proto__` key stays data instead of changing the prototype. */
+export function setMember(target: JsonObject, key: string, value: JsonValue): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
