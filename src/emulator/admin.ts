@@ -1,0 +1,98 @@
+// The `/__emulator/*` endpoints for tests and demos. They need no API key, are not rate limited or
+// fault-injected, and do not appear in the request log or the in-flight gauge.
+import { badRequest } from './errors.js';
+import type { FailMode, FaultConfig, Faults } from './faults.js';
+import type { InFlightGauge, RequestLog } from './request-log.js';
+import { Router, type ApiResponse } from './router.js';
+import { seedData } from './seed.js';
+import type { EmulatorStore } from './store.js';
+import { rejectUnknownKeys, requireObjectBody } from './validate.js';
+
+export interface AdminDeps {
+  store: EmulatorStore;
+  faults: Faults;
+  log: RequestLog;
+  gauge: InFlightGauge;
+}
+
+const CONFIG_KEYS = new Set(['latencyMs', 'rateLimitPerMinute', 'failRate', 'failMode', 'failNext']);
+const FAIL_MODES: readonly FailMode[] = ['mixed', '503', 'drop'];
+
+export function adminRouter({ store, faults, log, gauge }: AdminDeps): Router {
+  const stats = (): ApiResponse => ({ status: 200, body: { inFlight: gauge.inFlight, maxInFlight: gauge.maxInFlight, requests: gauge.requests } });
+  return new Router([
+    { pattern: '/__emulator/health', methods: { GET: () => ({ status: 200, body: { ok: true, appId: store.appId } }) } },
+    {
+      pattern: '/__emulator/requests',
+      methods: {
+        GET: () => ({ status: 200, body: log.list() }),
+        DELETE: () => {
+          log.clear();
+          return { status: 200, body: { cleared: true } };
+        },
+      },
+    },
+    {
+      pattern: '/__emulator/config',
+      methods: {
+        GET: () => ({ status: 200, body: faults.current }),
+        POST: (request) => {
+          faults.update(parseConfigChanges(request.body));
+          return { status: 200, body: faults.current };
+        },
+      },
+    },
+    {
+      pattern: '/__emulator/stats',
+      methods: {
+        GET: stats,
+        DELETE: () => {
+          gauge.reset();
+          return stats();
+        },
+      },
+    },
+    {
+      pattern: '/__emulator/reset',
+      methods: {
+        POST: () => {
+          store.load(seedData(store.appId));
+          store.changed();
+          return { status: 200, body: { reset: true } };
+        },
+      },
+    },
+  ]);
+}
+
+function parseConfigChanges(body: unknown): Partial<FaultConfig> & { failNext?: number } {
+  const object = requireObjectBody(body);
+  rejectUnknownKeys(object, CONFIG_KEYS, '');
+  const changes: Partial<FaultConfig> & { failNext?: number } = {};
+  const { latencyMs, rateLimitPerMinute, failRate, failMode, failNext } = object;
+  if (latencyMs !== undefined) changes.latencyMs = nonNegativeInteger(latencyMs, 'latencyMs');
+  if (rateLimitPerMinute !== undefined) {
+    // null or 0 turns the limit off.
+    changes.rateLimitPerMinute = rateLimitPerMinute === null || rateLimitPerMinute === 0 ? null : positiveNumber(rateLimitPerMinute, 'rateLimitPerMinute');
+  }
+  if (failRate !== undefined) {
+    if (typeof failRate !== 'number' || !(failRate >= 0 && failRate <= 1)) throw badRequest("'failRate' must be a number from 0 to 1.");
+    changes.failRate = failRate;
+  }
+  if (failMode !== undefined) {
+    if (typeof failMode !== 'string' || !FAIL_MODES.includes(failMode as FailMode)) throw badRequest("'failMode' must be \"mixed\", \"503\" or \"drop\".");
+    changes.failMode = failMode as FailMode;
+  }
+  if (failNext !== undefined) changes.failNext = nonNegativeInteger(failNext, 'failNext');
+  return changes;
+}
+
+function nonNegativeInteger(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw badRequest(`'${field}' must be a whole number ≥ 0.`);
+  return value;
+}
+
+function positiveNumber(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw badRequest(`'${field}' must be a number > 0, or null to turn it off.`);
+  return value;
+}

@@ -1,0 +1,57 @@
+// Every failure the emulator answers is an ApiError. The server turns it into the Chat API error
+// body `{"error":{"code","message","devMessage","source"}}`, the one shape the contract allows.
+import { API_ERROR_CODES } from '../core/api-types.js';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    /** Extra response headers, e.g. `Allow` on a 405 or `Retry-After` on a 429. */
+    readonly headers: Readonly<Record<string, string>> = {},
+    /** A longer explanation for developers; defaults to the message. */
+    readonly devMessage: string = message,
+  ) {
+    super(message);
+  }
+}
+
+export function badRequest(message: string): ApiError {
+  return new ApiError(400, API_ERROR_CODES.badRequest, message);
+}
+
+export function notFound(code: string, message: string): ApiError {
+  return new ApiError(404, code, message);
+}
+
+export function apiNotFound(path: string): ApiError {
+  return new ApiError(404, API_ERROR_CODES.apiNotFound, `No API at ${path}.`);
+}
+
+export function methodNotAllowed(method: string, allowed: readonly string[]): ApiError {
+  const allow = allowed.join(', ');
+  return new ApiError(405, 'ERR_METHOD_NOT_ALLOWED', `Method ${method} is not allowed here; use ${allow}.`, { Allow: allow });
+}
+
+export function payloadTooLarge(limitBytes: number): ApiError {
+  return new ApiError(413, 'ERR_PAYLOAD_TOO_LARGE', `The request body is larger than ${limitBytes} bytes.`);
+}
+
+export function unsupportedMediaType(contentType: string | undefined): ApiError {
+  const got = contentType ? `"${contentType}"` : 'no Content-Type';
+  return new ApiError(415, 'ERR_UNSUPPORTED_MEDIA_TYPE', `The body must be sent as application/json; got ${got}.`);
+}
+
+export function serviceUnavailable(): ApiError {
+  return new ApiError(503, 'ERR_SERVICE_UNAVAILABLE', 'The service is temporarily unavailable (injected by --fail-rate).');
+}
+
+/** The `source` of an error body names the service family the path belongs to. */
+export function errorSourceFor(path: string): string {
+  if (path.startsWith('/__emulator')) return 'emulator';
+  return path.startsWith('/v3/ai-agents') ? 'ai-agent-service' : 'chat-api';
+}
+
+export function errorBody(err: ApiError, path: string): { error: { code: string; message: string; devMessage: string; source: string } } {
+  return { error: { code: err.code, message: err.message, devMessage: err.devMessage, source: errorSourceFor(path) } };
+}

@@ -1,0 +1,89 @@
+// Reads a JSON request body with a hard size cap. Past the cap the bytes are discarded as they
+// arrive (never buffered), and a client that keeps sending far past it is disconnected.
+import type { IncomingMessage } from 'node:http';
+import { ApiError, badRequest, payloadTooLarge, unsupportedMediaType } from '../errors.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** How much more than the cap we drain so the client can read its 413 before we hang up. */
+const MAX_DRAIN_BYTES = 8 * MAX_BODY_BYTES;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Signals that the client went away mid-body; there is nobody left to answer. */
+export class ClientGone extends Error {}
+
+export function readRawBody(req: IncomingMessage): Promise<Buffer> {
+  const declared = req.headers['content-length'];
+  const hasBody = (declared !== undefined && declared !== '0') || req.headers['transfer-encoding'] !== undefined;
+  if (!hasBody) return Promise.reject(badRequest('The request body is required: a JSON object.'));
+  if (!isJsonContentType(req.headers['content-type'])) return Promise.reject(unsupportedMediaType(req.headers['content-type']));
+  if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
+    drainAndDiscard(req, 0);
+    return Promise.reject(payloadTooLarge(MAX_BODY_BYTES));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) {
+        chunks.push(chunk);
+        return;
+      }
+      cleanup();
+      drainAndDiscard(req, size - MAX_BODY_BYTES);
+      reject(payloadTooLarge(MAX_BODY_BYTES));
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    };
+    const onGone = (): void => {
+      cleanup();
+      reject(new ClientGone('client closed the connection while sending the body'));
+    };
+    const cleanup = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onGone);
+      req.off('aborted', onGone);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onGone);
+    req.on('aborted', onGone);
+  });
+}
+
+export function parseJsonBody(raw: Buffer): unknown {
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw badRequest('The request body is not valid UTF-8.');
+  }
+  if (text.trim() === '') throw badRequest('The request body is required: a JSON object.');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new ApiError(400, 'ERR_BAD_REQUEST', 'The request body is not valid JSON.', {}, `The request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** application/json or any `+json` type; a charset, if given, must be UTF-8. */
+function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const [mediaType = '', ...parameters] = header.toLowerCase().split(';').map((part) => part.trim());
+  if (mediaType !== 'application/json' && !(mediaType.startsWith('application/') && mediaType.endsWith('+json'))) return false;
+  const charset = parameters.find((parameter) => parameter.startsWith('charset='));
+  return charset === undefined || charset === 'charset=utf-8' || charset === 'charset="utf-8"';
+}
+
+function drainAndDiscard(req: IncomingMessage, alreadyOver: number): void {
+  let discarded = alreadyOver;
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > MAX_DRAIN_BYTES) req.socket.destroy();
+  });
+  req.on('error', () => {});
+}

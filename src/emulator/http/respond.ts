@@ -1,0 +1,13 @@
+// Writes JSON responses. Every answer goes through here so the headers are always complete.
+import type { ServerResponse } from 'node:http';
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>>): void {
+  if (res.destroyed || res.headersSent) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)) });
+  res.end(text);
+}
+
+export function delay(ms: number): Promise<void> | undefined {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined;
+}

@@ -1,0 +1,138 @@
+// startEmulator(): the programmatic entry point, used by the CLI, the demo and the tests.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { adminRouter } from './admin.js';
+import { Faults, type FailMode } from './faults.js';
+import { DataFileWriter, loadDataFile } from './persistence.js';
+import { InFlightGauge, RequestLog } from './request-log.js';
+import { agentRoutes } from './resources/agents.js';
+import { knowledgeBaseRoutes } from './resources/knowledge-base.js';
+import { messageRoutes } from './resources/messages.js';
+import { toolRoutes } from './resources/tools.js';
+import { Router } from './router.js';
+import { seedData } from './seed.js';
+import { createRequestListener } from './server.js';
+import { EmulatorStore } from './store.js';
+
+export { DataFileError } from './persistence.js';
+export { DEFAULT_SENDER_UID } from './seed.js';
+export type { RequestLogEntry } from './request-log.js';
+
+export interface EmulatorOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 4010; 0 picks a free port. */
+  port?: number;
+  /** Default `local`. */
+  appId?: string;
+  /** Default `$AGENTSYNC_EMULATOR_API_KEY`, then `local-dev-key`. */
+  apiKey?: string;
+  /** JSON file to load from (created from the seed when absent) and save every change to. */
+  dataFile?: string;
+  latencyMs?: number;
+  /** Requests per minute for the app's token bucket; undefined or null means no limit. */
+  rateLimitPerMinute?: number | null;
+  /** Share of requests (0..1) that fail with a 503 or a dropped connection. */
+  failRate?: number;
+  failMode?: FailMode;
+  /** Default true: no per-request lines. With false, one line per request goes to stderr. */
+  quiet?: boolean;
+}
+
+export interface EmulatorHandle {
+  /** The API base URL, ending in `/v3`, e.g. `http://127.0.0.1:4010/v3`. */
+  url: string;
+  /** `http://HOST:PORT`, where the `/__emulator/*` endpoints live. */
+  origin: string;
+  host: string;
+  port: number;
+  appId: string;
+  /** Stops listening, ends open connections and flushes the data file. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 4010;
+export const DEFAULT_API_KEY = 'local-dev-key';
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
+  const host = options.host ?? '127.0.0.1';
+  const appId = options.appId ?? 'local';
+  const apiKey = options.apiKey ?? (process.env.AGENTSYNC_EMULATOR_API_KEY || DEFAULT_API_KEY);
+  checkOptions(options, appId, apiKey);
+  const logLine = options.quiet === false ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
+
+  const store = new EmulatorStore(appId);
+  store.load(options.dataFile ? await loadDataFile(options.dataFile, appId) : seedData(appId));
+  const writer = options.dataFile
+    ? new DataFileWriter(options.dataFile, () => store.toData(), (message) => process.stderr.write(`${message}\n`))
+    : undefined;
+  if (writer) store.onChange(() => writer.schedule());
+
+  const faults = new Faults({
+    latencyMs: options.latencyMs ?? 0,
+    rateLimitPerMinute: options.rateLimitPerMinute ?? null,
+    failRate: options.failRate ?? 0,
+    failMode: options.failMode ?? 'mixed',
+  });
+  const log = new RequestLog();
+  const gauge = new InFlightGauge();
+  let origin = '';
+  const api = new Router([
+    ...toolRoutes(store),
+    ...agentRoutes(store),
+    ...messageRoutes(store),
+    ...knowledgeBaseRoutes(store, { webhookBaseUrl: () => `${origin}/__emulator/webhooks` }),
+  ]);
+  const admin = adminRouter({ store, faults, log, gauge });
+  const server = createServer({ keepAliveTimeout: 5_000 }, createRequestListener({ appId, apiKey, api, admin, faults, log, gauge, logLine }));
+  server.on('clientError', (_err, socket) => {
+    // Unparseable HTTP: answer 400 if the socket still can, and carry on serving others.
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+
+  const port = await listen(server, host, options.port ?? DEFAULT_PORT);
+  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    url: `${origin}/v3`,
+    origin,
+    host,
+    port,
+    appId,
+    close: async () => {
+      await closeServer(server);
+      await writer?.flush();
+    },
+  };
+}
+
+function checkOptions(options: EmulatorOptions, appId: string, apiKey: string): void {
+  const problems: string[] = [];
+  if (options.port !== undefined && !(Number.isInteger(options.port) && options.port >= 0 && options.port <= 65535)) problems.push('port must be an integer from 0 to 65535');
+  if (options.latencyMs !== undefined && !(Number.isFinite(options.latencyMs) && options.latencyMs >= 0)) problems.push('latencyMs must be ≥ 0');
+  const rate = options.rateLimitPerMinute;
+  if (rate !== undefined && rate !== null && !(Number.isFinite(rate) && rate > 0)) problems.push('rateLimitPerMinute must be > 0');
+  if (options.failRate !== undefined && !(options.failRate >= 0 && options.failRate <= 1)) problems.push('failRate must be from 0 to 1');
+  if (appId.trim() === '') problems.push('appId must not be empty');
+  if (apiKey === '') problems.push('apiKey must not be empty');
+  if (problems.length > 0) throw new RangeError(`Invalid emulator options: ${problems.join('; ')}.`);
+}
+
+function listen(server: Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Lets in-flight requests finish for a moment, then ends every connection so close() never hangs. */
+async function closeServer(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const grace = setTimeout(() => server.closeAllConnections(), 1_000);
+  await closed;
+  clearTimeout(grace);
+}

@@ -1,0 +1,140 @@
+// The request pipeline. For an API request, in this order:
+//   route (404/405) → apikey (401) → rate limit (429) → injected fault (503/drop)
+//   → body (413/415/400) → resource handler → latency → response.
+// Faults are decided before the body is read, so a failed request never changes data.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { checkApiKey } from './auth.js';
+import { ApiError, apiNotFound, errorBody, serviceUnavailable } from './errors.js';
+import { rateLimitHeaders, type Faults, type RateLimitState } from './faults.js';
+import { ClientGone, parseJsonBody, readRawBody } from './http/read-body.js';
+import { delay, sendJson } from './http/respond.js';
+import type { InFlightGauge, RequestLog, RequestLogEntry } from './request-log.js';
+import type { Router } from './router.js';
+
+export interface PipelineDeps {
+  appId: string;
+  apiKey: string;
+  api: Router;
+  admin: Router;
+  faults: Faults;
+  log: RequestLog;
+  gauge: InFlightGauge;
+  /** Receives one line per request and internal errors; undefined when quiet. */
+  logLine: ((line: string) => void) | undefined;
+}
+
+const API_PREFIX = '/v3';
+const ADMIN_PREFIX = '/__emulator';
+const LOGGED_TEXT_LIMIT = 4096;
+
+export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const expectedKey = Buffer.from(deps.apiKey);
+  return (req, res) => {
+    const rawUrl = req.url ?? '/';
+    const queryAt = rawUrl.indexOf('?');
+    const pathname = queryAt < 0 ? rawUrl : rawUrl.slice(0, queryAt);
+    const query = new URLSearchParams(queryAt < 0 ? '' : rawUrl.slice(queryAt + 1));
+    const adminPath = pathname.startsWith(`${API_PREFIX}${ADMIN_PREFIX}`) ? pathname.slice(API_PREFIX.length) : pathname;
+    if (adminPath.startsWith(ADMIN_PREFIX)) {
+      void serveAdmin(deps, req, res, adminPath, query);
+      return;
+    }
+    deps.gauge.begin();
+    res.once('close', () => deps.gauge.end());
+    const onBehalfOf = req.headers.onbehalfof;
+    const entry = deps.log.open(req.method ?? 'GET', rawUrl, Array.isArray(onBehalfOf) ? onBehalfOf.join(',') : onBehalfOf);
+    void serveApi(deps, expectedKey, req, res, { pathname, query, entry, started: performance.now() });
+  };
+}
+
+interface ApiCall {
+  pathname: string;
+  query: URLSearchParams;
+  entry: RequestLogEntry;
+  started: number;
+}
+
+async function serveApi(deps: PipelineDeps, expectedKey: Buffer, req: IncomingMessage, res: ServerResponse, call: ApiCall): Promise<void> {
+  const method = req.method ?? 'GET';
+  let rate: RateLimitState = deps.faults.peekToken(deps.appId);
+  let status: number;
+  let body: unknown;
+  let extraHeaders: Readonly<Record<string, string>> = {};
+  try {
+    if (!call.pathname.startsWith(`${API_PREFIX}/`)) throw apiNotFound(call.pathname);
+    const match = deps.api.match(method, call.pathname.slice(API_PREFIX.length));
+    checkApiKey(req.headers.apikey, expectedKey);
+    rate = deps.faults.takeToken(deps.appId);
+    if (rate.retryAfterMs !== undefined) {
+      throw new ApiError(429, 'ERR_TOO_MANY_REQUESTS', `Rate limit of ${rate.limit} requests per minute exceeded; retry later.`);
+    }
+    const fault = deps.faults.decideFailure();
+    if (fault === 'drop') {
+      call.entry.fault = 'drop';
+      await delay(deps.faults.current.latencyMs);
+      req.socket.destroy();
+      return;
+    }
+    if (fault === '503') {
+      call.entry.fault = '503';
+      throw serviceUnavailable();
+    }
+    let requestBody: unknown;
+    if (match.takesBody) {
+      const raw = await readRawBody(req);
+      try {
+        requestBody = parseJsonBody(raw);
+      } catch (err) {
+        call.entry.body = truncatedText(raw);
+        throw err;
+      }
+      call.entry.body = requestBody;
+    }
+    const result = match.handler({ params: match.params, query: call.query, body: requestBody, headers: req.headers });
+    status = result.status;
+    body = result.body;
+  } catch (err) {
+    if (err instanceof ClientGone) return;
+    const apiError = toApiError(err, deps.logLine);
+    status = apiError.status;
+    body = errorBody(apiError, call.pathname);
+    extraHeaders = apiError.headers;
+  }
+  await delay(deps.faults.current.latencyMs);
+  call.entry.status = status;
+  call.entry.durationMs = Math.round(performance.now() - call.started);
+  sendJson(res, status, body, { ...rateLimitHeaders(rate), ...extraHeaders });
+  deps.logLine?.(`${method} ${call.entry.path} ${status} ${call.entry.durationMs}ms`);
+}
+
+async function serveAdmin(deps: PipelineDeps, req: IncomingMessage, res: ServerResponse, pathname: string, query: URLSearchParams): Promise<void> {
+  let status: number;
+  let body: unknown;
+  let extraHeaders: Readonly<Record<string, string>> = {};
+  try {
+    const match = deps.admin.match(req.method ?? 'GET', pathname);
+    const requestBody = match.takesBody ? parseJsonBody(await readRawBody(req)) : undefined;
+    const result = match.handler({ params: match.params, query, body: requestBody, headers: req.headers });
+    status = result.status;
+    body = result.body;
+  } catch (err) {
+    if (err instanceof ClientGone) return;
+    const apiError = toApiError(err, deps.logLine);
+    status = apiError.status;
+    body = errorBody(apiError, pathname);
+    extraHeaders = apiError.headers;
+  }
+  sendJson(res, status, body, { ...rateLimitHeaders(deps.faults.peekToken(deps.appId)), ...extraHeaders });
+}
+
+/** An error that is not an ApiError is a bug in the emulator: answer 500 and say so on stderr. */
+function toApiError(err: unknown, logLine: PipelineDeps['logLine']): ApiError {
+  if (err instanceof ApiError) return err;
+  const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  (logLine ?? ((line: string) => process.stderr.write(`${line}\n`)))(`emulator internal error: ${message}`);
+  return new ApiError(500, 'ERR_INTERNAL', 'The emulator failed to handle this request.');
+}
+
+function truncatedText(raw: Buffer): string {
+  return raw.subarray(0, LOGGED_TEXT_LIMIT).toString('utf8');
+}
