@@ -1,0 +1,71 @@
+// What an apply reports while it runs (events, for progress) and when it ends (the result, for the
+// summary). Plain data: render/ turns it into text.
+import type { Action } from '../core/plan.js';
+import type { ResourceType } from '../core/desired.js';
+
+export type AppliedAction = Exclude<Action, 'no-op'>;
+
+export interface ApplyEventBase {
+  address: string;
+  type: ResourceType;
+  action: AppliedAction;
+}
+
+export type ApplyEvent =
+  | (ApplyEventBase & { kind: 'start'; call?: string })
+  | (ApplyEventBase & { kind: 'retry'; call: string; retry: number; delayMs: number; reason: string })
+  | (ApplyEventBase & { kind: 'done'; call?: string; status?: number; ms: number; remoteId: string; retries: number })
+  | (ApplyEventBase & { kind: 'failed'; failure: ApplyFailure });
+
+export interface DoneItem extends ApplyEventBase {
+  remoteId: string;
+  /** The call made, e.g. `PUT /ai-agents/tools/get_weather`; absent for a forget. */
+  call?: string;
+  status?: number;
+  ms: number;
+  retries: number;
+}
+
+export interface ApplyFailure {
+  call: string;
+  /** HTTP status, or 0 when no answer arrived. */
+  status: number;
+  code: string;
+  message: string;
+  attempts: number;
+  /** A create was sent but its outcome is unknown: a duplicate may exist on the server. */
+  maybeCreated: boolean;
+}
+
+export interface FailedItem extends ApplyEventBase {
+  failure: ApplyFailure;
+}
+
+export interface NotAttemptedItem extends ApplyEventBase {
+  /** Why it was not attempted: the apply stopped, or a tool it needs failed. */
+  reason: string;
+}
+
+export type NotifyOutcome =
+  | { status: 'sent'; messageId: string; muid: string }
+  | { status: 'failed'; muid: string; failure: ApplyFailure }
+  | { status: 'skipped'; reason: 'not-configured' | 'nothing-changed' | 'apply-failed' };
+
+export interface ApplyCounts {
+  created: number;
+  updated: number;
+  forgotten: number;
+}
+
+export interface ApplyResult {
+  environment: string;
+  /** True when every change of the plan was carried out (a failed notify does not change this). */
+  ok: boolean;
+  counts: ApplyCounts;
+  done: DoneItem[];
+  failed: FailedItem[];
+  notAttempted: NotAttemptedItem[];
+  notify: NotifyOutcome;
+  /** Total changes in the plan (no-ops excluded). */
+  total: number;
+}
