@@ -1,0 +1,165 @@
+// The local state store: `<state>` (JSON, replaced atomically), `<state>.journal` (results
+// recorded since the last write), `<state>.lock` and `<state>.backup`, side by side.
+import { mkdir, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { emptyState, foldEntry, type JournalEntry, type State } from '../../core/state.js';
+import { ignoreCode, replaceStateFile } from './atomic-write.js';
+import { newLineage, newSalt } from './digest.js';
+import { JournalWriter } from './journal.js';
+import { loadState } from './load.js';
+import { acquireLock, type HeldLock } from './lock.js';
+import { stateFiles, type StateFiles } from './paths.js';
+import { sameContent, serializeState } from './serialize.js';
+import type { StateSession, StateStore, StateStoreOptions, StateTarget, StateWarning } from './store.js';
+
+export function createFileStateStore(statePath: string, options: StateStoreOptions = {}): StateStore {
+  const files = stateFiles(statePath);
+  const warn = options.onWarning ?? ((_w: StateWarning) => undefined);
+  return {
+    location: statePath,
+
+    async read(target) {
+      const loaded = await loadState(files, target, true);
+      return loaded.folded;
+    },
+
+    async open(target, opts) {
+      await mkdir(path.dirname(statePath), { recursive: true, mode: 0o700 });
+      const lock = await acquireLock(files.lock, statePath, warn);
+      try {
+        const loaded = await loadState(files, target, false);
+        if (loaded.tornTail) {
+          warn({ code: 'journal_torn_tail', message: `ignored an incomplete last line in ${files.journal}, cut short when a run was killed` });
+        }
+        const start = loaded.folded ?? emptyState({ ...pickTarget(target), lineage: newLineage(), salt: opts?.salt ?? newSalt() });
+        const session = new FileStateSession(files, lock, loaded.onDisk, start, loaded.journalExists);
+        if (loaded.journalExists) {
+          if (loaded.journalEntries.length > 0) {
+            warn({
+              code: 'journal_recovered',
+              message: `recovered ${loaded.journalEntries.length} results recorded by an earlier run that did not finish (${files.journal})`,
+            });
+          }
+          await session.commit();
+        }
+        return session;
+      } catch (err) {
+        await lock.release();
+        throw err;
+      }
+    },
+  };
+}
+
+function pickTarget(target: StateTarget): StateTarget {
+  return { environment: target.environment, appId: target.appId, region: target.region };
+}
+
+class FileStateSession implements StateSession {
+  private current: State;
+  private writer: JournalWriter;
+  /** Records run concurrently with each other, never with a commit. */
+  private readonly inflight = new Set<Promise<void>>();
+  private exclusive: Promise<void> | null = null;
+  private baseWrite: Promise<void> | null = null;
+  private closing: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly files: StateFiles,
+    private readonly lock: HeldLock,
+    /** What the state file holds now; null until it exists. */
+    private onDisk: State | null,
+    start: State,
+    /** A journal file exists (left over, or appended to since the last commit). */
+    private journalExists: boolean,
+  ) {
+    this.current = start === onDisk ? structuredClone(start) : start;
+    this.writer = new JournalWriter(files.journal);
+  }
+
+  get state(): State {
+    return this.current;
+  }
+
+  async record(entry: JournalEntry): Promise<void> {
+    this.assertOpen();
+    while (this.exclusive) await this.exclusive.catch(() => undefined);
+    const recording = this.appendAndFold(entry);
+    this.inflight.add(recording);
+    try {
+      await recording;
+    } finally {
+      this.inflight.delete(recording);
+    }
+  }
+
+  async commit(): Promise<void> {
+    this.assertOpen();
+    await this.commitExclusively();
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      try {
+        await this.commitExclusively();
+      } finally {
+        this.closed = true;
+        await this.writer.close().catch(() => undefined);
+        await this.lock.release();
+      }
+    })();
+    return this.closing;
+  }
+
+  private async commitExclusively(): Promise<void> {
+    while (this.exclusive) await this.exclusive.catch(() => undefined);
+    const committing = (async () => {
+      await Promise.allSettled([...this.inflight]);
+      await this.writeFolded(false);
+    })();
+    this.exclusive = committing;
+    try {
+      await committing;
+    } finally {
+      if (this.exclusive === committing) this.exclusive = null;
+    }
+  }
+
+  private async appendAndFold(entry: JournalEntry): Promise<void> {
+    // Journal entries are meaningless without the lineage and salt they belong to, so a new
+    // state is written once, empty, before its first entry.
+    this.baseWrite ??= this.onDisk === null ? this.writeFolded(true) : Promise.resolve();
+    await this.baseWrite;
+    this.journalExists = true;
+    await this.writer.append(entry);
+    foldEntry(this.current, entry);
+  }
+
+  /** `createEmpty`: write a state that does not exist yet even if nothing was recorded. */
+  private async writeFolded(createEmpty: boolean): Promise<void> {
+    await this.writer.close();
+    const previous = this.onDisk;
+    const changed = previous === null ? createEmpty || !isEmpty(this.current) : !sameContent(this.current, previous);
+    if (changed) {
+      if (previous !== null) this.current.serial = previous.serial + 1;
+      await replaceStateFile(this.files, serializeState(this.current), previous !== null);
+      this.onDisk = structuredClone(this.current);
+    }
+    if (this.journalExists) {
+      // Only after the new state is durable. If the unlink is lost in a crash, folding the
+      // journal again is harmless: every entry sets or deletes one address to a fixed value.
+      await unlink(this.files.journal).catch(ignoreCode('ENOENT'));
+      this.journalExists = false;
+    }
+    this.writer = new JournalWriter(this.files.journal);
+  }
+
+  private assertOpen(): void {
+    if (this.closed || this.closing) throw new Error('the state session is closed');
+  }
+}
+
+function isEmpty(state: State): boolean {
+  return Object.keys(state.resources).length === 0 && Object.keys(state.pending).length === 0;
+}

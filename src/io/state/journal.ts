@@ -1,0 +1,128 @@
+// The append-only journal beside the state: one JSON line per recorded fact, fsynced before the
+// caller moves on, so recording costs O(1) however large the state is. A crash can tear only the
+// line being appended; every line before it was fsynced whole.
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { JsonObject } from '../../core/api-types.js';
+import type { JournalEntry } from '../../core/state.js';
+import { fsyncDir, STATE_FILE_MODE } from './atomic-write.js';
+
+const resourceType = z.enum(['tool', 'agent', 'website']);
+const address = z.string().min(1);
+const journalEntrySchema: z.ZodType<JournalEntry> = z.discriminatedUnion('op', [
+  z.strictObject({ op: z.literal('pending'), address, type: resourceType, since: z.string() }),
+  z.strictObject({
+    op: z.literal('applied'),
+    address,
+    type: resourceType,
+    remoteId: z.string().min(1),
+    spec: z.record(z.string(), z.unknown()) as unknown as z.ZodType<JsonObject>,
+    appliedAt: z.string(),
+  }),
+  z.strictObject({ op: z.literal('forgotten'), address }),
+  z.strictObject({ op: z.literal('pending-cleared'), address }),
+]);
+
+export interface ParsedJournal {
+  entries: JournalEntry[];
+  /** Bytes after the last newline: an append cut short by a crash, ignored. */
+  tornTail: boolean;
+}
+
+/** Throws with the line number when a complete line is not a valid entry. */
+export function parseJournal(text: string): ParsedJournal {
+  const lastNewline = text.lastIndexOf('\n');
+  const complete = text.slice(0, lastNewline + 1);
+  const tornTail = text.length > lastNewline + 1;
+  const entries: JournalEntry[] = [];
+  const lines = complete.split('\n');
+  lines.pop(); // the empty string after the final newline
+  lines.forEach((line, index) => {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      throw new JournalLineError(index + 1, 'not valid JSON');
+    }
+    const parsed = journalEntrySchema.safeParse(raw);
+    if (!parsed.success) throw new JournalLineError(index + 1, 'not a journal entry');
+    entries.push(parsed.data);
+  });
+  return { entries, tornTail };
+}
+
+export class JournalLineError extends Error {
+  constructor(
+    readonly line: number,
+    readonly reason: string,
+  ) {
+    super(`line ${line} is ${reason}`);
+  }
+}
+
+/**
+ * Appends entries durably. Entries recorded concurrently (the executor runs calls in parallel)
+ * share one write and one fsync; each append() resolves only once its own line is on disk.
+ */
+export class JournalWriter {
+  private handle: FileHandle | null = null;
+  private queue: { line: string; done: () => void; fail: (err: unknown) => void }[] = [];
+  private flushing: Promise<void> | null = null;
+  /** After a failed write the file may end in a torn line; appending after it would corrupt it. */
+  private broken: unknown = null;
+
+  constructor(private readonly file: string) {}
+
+  append(entry: JournalEntry): Promise<void> {
+    const line = JSON.stringify(entry) + '\n';
+    if (this.broken !== null) return Promise.reject(this.broken);
+    return new Promise((done, fail) => {
+      this.queue.push({ line, done, fail });
+      this.flushing ??= this.flushLoop();
+    });
+  }
+
+  /** Waits for every queued append to be on disk (or to have failed). */
+  async drain(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  async close(): Promise<void> {
+    await this.drain();
+    const handle = this.handle;
+    this.handle = null;
+    await handle?.close();
+  }
+
+  private async flushLoop(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue;
+        this.queue = [];
+        try {
+          const handle = await this.ensureOpen();
+          await handle.appendFile(batch.map((b) => b.line).join(''), 'utf8');
+          await handle.datasync();
+          batch.forEach((b) => b.done());
+        } catch (err) {
+          this.broken = err;
+          [...batch, ...this.queue].forEach((b) => b.fail(err));
+          this.queue = [];
+        }
+      }
+    } finally {
+      this.flushing = null;
+    }
+  }
+
+  private async ensureOpen(): Promise<FileHandle> {
+    if (this.handle) return this.handle;
+    const handle = await open(this.file, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND, STATE_FILE_MODE);
+    await handle.chmod(STATE_FILE_MODE);
+    await fsyncDir(path.dirname(this.file)); // the journal's name must survive a crash too
+    this.handle = handle;
+    return handle;
+  }
+}

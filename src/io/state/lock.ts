@@ -1,0 +1,154 @@
+// The lock that stops two runs from writing one state. It is a file created exclusively, holding
+// who took it; a lock whose process died on this host is taken over, any other is respected.
+import { randomUUID } from 'node:crypto';
+import { readFileSync, unlinkSync } from 'node:fs';
+import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { UserError } from '../../core/errors.js';
+import { hasCode, ignoreCode, STATE_FILE_MODE } from './atomic-write.js';
+import type { StateWarning } from './store.js';
+
+export interface LockInfo {
+  pid: number;
+  host: string;
+  /** ISO time the lock was taken. */
+  since: string;
+  /** Distinguishes our lock from a later one by the same pid. */
+  token: string;
+}
+
+export interface HeldLock {
+  readonly info: LockInfo;
+  /** Removes the lock if it is still ours. Idempotent. */
+  release(): Promise<void>;
+}
+
+const ATTEMPTS = 5;
+
+export async function acquireLock(lockPath: string, statePath: string, onWarning: (w: StateWarning) => void): Promise<HeldLock> {
+  const info: LockInfo = { pid: process.pid, host: hostname(), since: new Date().toISOString(), token: randomUUID() };
+  const text = JSON.stringify(info) + '\n';
+  let holder: Holder = { kind: 'gone' };
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    try {
+      await writeFile(lockPath, text, { flag: 'wx', mode: STATE_FILE_MODE });
+      return heldLock(lockPath, info);
+    } catch (err) {
+      if (!hasCode(err, 'EEXIST')) throw err;
+    }
+    holder = await readHolder(lockPath);
+    if (holder.kind === 'gone') continue; // released between our attempt and the read
+    if (holder.kind === 'held' && isDeadHere(holder.info)) {
+      if (await removeIfUnchanged(lockPath, holder.raw, info.token)) {
+        const { pid, host, since } = holder.info;
+        onWarning({
+          code: 'stale_lock_taken_over',
+          message: `took over the lock on ${statePath} left by pid ${pid} on ${host} since ${since}; that process is no longer running`,
+        });
+      }
+      continue;
+    }
+    break;
+  }
+  throw lockedError(lockPath, statePath, holder);
+}
+
+type Holder = { kind: 'gone' } | { kind: 'unreadable' } | { kind: 'held'; info: LockInfo; raw: string };
+
+/** A lock is written right after it is created, so an empty or partial one is re-read briefly. */
+async function readHolder(lockPath: string): Promise<Holder> {
+  for (let i = 0; i < 10; i++) {
+    let raw: string;
+    try {
+      raw = await readFile(lockPath, 'utf8');
+    } catch (err) {
+      if (hasCode(err, 'ENOENT')) return { kind: 'gone' };
+      throw err;
+    }
+    const info = parseLockInfo(raw);
+    if (info) return { kind: 'held', info, raw };
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return { kind: 'unreadable' };
+}
+
+function parseLockInfo(raw: string): LockInfo | null {
+  try {
+    const v = JSON.parse(raw) as Partial<LockInfo>;
+    const ok = Number.isInteger(v.pid) && typeof v.host === 'string' && typeof v.since === 'string' && typeof v.token === 'string';
+    return ok ? (v as LockInfo) : null;
+  } catch {
+    return null;
+  }
+}
+
+function isDeadHere(holder: LockInfo): boolean {
+  if (holder.host !== hostname()) return false; // we cannot see processes on other hosts
+  try {
+    process.kill(holder.pid, 0);
+    return false;
+  } catch (err) {
+    return hasCode(err, 'ESRCH'); // EPERM: alive, owned by someone else
+  }
+}
+
+/**
+ * Removes a stale lock without racing another process that is taking it over too: move it aside
+ * (atomic), and only delete what was moved if it is still the stale lock we judged. If someone
+ * had already replaced it with a live lock, put that one back.
+ */
+async function removeIfUnchanged(lockPath: string, staleRaw: string, ourToken: string): Promise<boolean> {
+  const aside = `${lockPath}.stale-${ourToken}`;
+  try {
+    await rename(lockPath, aside);
+  } catch (err) {
+    if (hasCode(err, 'ENOENT')) return false;
+    throw err;
+  }
+  const moved = await readFile(aside, 'utf8');
+  if (moved !== staleRaw) await link(aside, lockPath).catch(ignoreCode('EEXIST'));
+  await unlink(aside);
+  return moved === staleRaw;
+}
+
+function heldLock(lockPath: string, info: LockInfo): HeldLock {
+  let released = false;
+  // A run that ends through process.exit() still releases; a killed one leaves a stale lock.
+  const onExit = (): void => releaseSync(lockPath, info.token);
+  process.once('exit', onExit);
+  return {
+    info,
+    async release() {
+      if (released) return;
+      released = true;
+      process.removeListener('exit', onExit);
+      const current = await readFile(lockPath, 'utf8').catch((err: unknown) => (hasCode(err, 'ENOENT') ? null : Promise.reject(err)));
+      if (current !== null && parseLockInfo(current)?.token === info.token) await unlink(lockPath).catch(ignoreCode('ENOENT'));
+    },
+  };
+}
+
+function releaseSync(lockPath: string, token: string): void {
+  try {
+    if (parseLockInfo(readFileSync(lockPath, 'utf8'))?.token === token) unlinkSync(lockPath);
+  } catch {
+    // exiting anyway; a lock left behind is taken over by the next run on this host
+  }
+}
+
+function lockedError(lockPath: string, statePath: string, holder: Holder): UserError {
+  if (holder.kind !== 'held') {
+    return new UserError(
+      'state_locked',
+      `state ${statePath} is locked, but the lock file ${lockPath} cannot be read. If no agentsync process is using this state, delete ${lockPath} and try again.`,
+      { lock: lockPath },
+    );
+  }
+  const { pid, host, since } = holder.info;
+  return new UserError(
+    'state_locked',
+    `state locked by pid ${pid} on ${host} since ${since}; another agentsync run is using ${statePath}. ` +
+      `Wait for it to finish; if that process is gone, delete ${lockPath} and try again.`,
+    { lock: lockPath, pid, host, since },
+  );
+}

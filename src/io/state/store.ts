@@ -1,0 +1,53 @@
+// The state store's interface. The CLI and the executor talk only to these types, so a shared
+// backend (PostgreSQL, an object store with a lock table, …) can be added beside the local file
+// implementation without touching core/ or the callers.
+import type { Region } from '../../core/api-types.js';
+import type { JournalEntry, State } from '../../core/state.js';
+
+/** Which environment a state belongs to; a state for one target is never used for another. */
+export interface StateTarget {
+  environment: string;
+  appId: string;
+  region: Region;
+}
+
+/** Something the caller should tell the user; io never prints. */
+export interface StateWarning {
+  code: 'stale_lock_taken_over' | 'journal_recovered' | 'journal_torn_tail';
+  message: string;
+}
+
+export interface StateStoreOptions {
+  onWarning?: (warning: StateWarning) => void;
+}
+
+export interface OpenOptions {
+  /** Salt for a state that does not exist yet (e.g. the one a saved plan digested with). */
+  salt?: string;
+}
+
+export interface StateStore {
+  /** Where the state lives, for messages. */
+  readonly location: string;
+  /**
+   * The current state without taking the lock, with a leftover journal folded in memory.
+   * Null when no state exists. Never writes. Fields of `target` that are given must match.
+   */
+  read(target: Partial<StateTarget>): Promise<State | null>;
+  /**
+   * Takes the lock and loads the state (or starts an empty one in memory). A journal left by a
+   * run that died is folded and committed first.
+   */
+  open(target: StateTarget, opts?: OpenOptions): Promise<StateSession>;
+}
+
+export interface StateSession {
+  /** The current state, journal folded. Change it only through record(). */
+  readonly state: State;
+  /** Durably appends one entry to the journal, then folds it into `state`. O(1) in the state size. */
+  record(entry: JournalEntry): Promise<void>;
+  /** Writes the folded state atomically (serial bumped only if the content changed), then drops the journal. */
+  commit(): Promise<void>;
+  /** commit() and release the lock. Idempotent. */
+  close(): Promise<void>;
+}
