@@ -1,0 +1,60 @@
+// The end of an apply: forgotten resources with their remote ids, the notify outcome, and either
+// the contract's one-line success summary or a failure summary of done / failed / not attempted.
+import type { ApplyFailure, ApplyResult, DoneItem } from '../io/apply-types.js';
+import { palette } from './color.js';
+
+const SIGN: Record<DoneItem['action'], string> = { create: '+', update: '~', forget: '-' };
+
+export function renderApplySummary(result: ApplyResult, options: { color: boolean }): string {
+  const paint = palette(options.color);
+  const lines: string[] = [];
+  for (const item of result.done.filter((d) => d.action === 'forget')) {
+    lines.push(`Forgot ${item.address} (remote id ${item.remoteId}); it stays on the server.`);
+  }
+  const notify = result.notify;
+  if (notify.status === 'sent') lines.push(`Sent the notify message (id ${notify.messageId}).`);
+  if (notify.status === 'failed') lines.push(paint.yellow(`Warning: the notify message was not sent: ${failureText(notify.failure)}. The changes above are applied and recorded.`));
+  const { created, updated, forgotten } = result.counts;
+  if (result.ok) {
+    lines.push(paint.bold(paint.green(`Apply complete: ${created} created, ${updated} updated, ${forgotten} forgotten.`)));
+    return lines.join('\n') + '\n';
+  }
+  lines.push(
+    paint.bold(paint.red(`Apply failed: ${result.done.length} of ${result.total} changes done, ${result.failed.length} failed, ${result.notAttempted.length} not attempted.`)),
+  );
+  if (result.done.length > 0) {
+    lines.push('Done (recorded in state):');
+    for (const item of result.done) lines.push(`  ${SIGN[item.action]} ${item.address}`);
+  }
+  lines.push('Failed:');
+  for (const item of result.failed) {
+    lines.push(`  ${SIGN[item.action]} ${item.address}: ${failureText(item.failure)}`);
+    if (item.failure.maybeCreated) lines.push(`    The request may have reached the server; the next plan warns that a duplicate may exist.`);
+  }
+  if (result.notAttempted.length > 0) {
+    lines.push('Not attempted:');
+    for (const item of result.notAttempted) lines.push(`  ${SIGN[item.action]} ${item.address}`);
+  }
+  lines.push('Fix the cause and run apply again: it does only what remains.');
+  return lines.join('\n') + '\n';
+}
+
+export function failureText(failure: ApplyFailure): string {
+  const answer = failure.status === 0 ? `failed (${failure.code})` : `answered ${failure.status} ${failure.code}`;
+  const tries = failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
+  return `${failure.call} ${answer}${failure.message ? `: ${failure.message}` : ''}${tries}`;
+}
+
+/** `--json` output: the result as data, with the same one-line summary for scripts that grep. */
+export function applyResultToJson(result: ApplyResult): Record<string, unknown> {
+  const { created, updated, forgotten } = result.counts;
+  return {
+    ok: result.ok,
+    environment: result.environment,
+    summary: { created, updated, forgotten, failed: result.failed.length, notAttempted: result.notAttempted.length },
+    done: result.done.map(({ address, action, remoteId }) => ({ address, action, remoteId })),
+    failed: result.failed.map(({ address, action, failure }) => ({ address, action, ...failure })),
+    notAttempted: result.notAttempted.map(({ address, action }) => ({ address, action })),
+    notify: result.notify,
+  };
+}
