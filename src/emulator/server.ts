@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkApiKey } from './auth.js';
 import { ApiError, apiNotFound, errorBody, serviceUnavailable } from './errors.js';
 import { rateLimitHeaders, type Faults, type RateLimitState } from './faults.js';
-import { ClientGone, parseJsonBody, readRawBody } from './http/read-body.js';
+import { ClientGone, hasBody, parseJsonBody, readRawBody } from './http/read-body.js';
 import { delay, sendJson } from './http/respond.js';
 import type { InFlightGauge, RequestLog, RequestLogEntry } from './request-log.js';
 import type { Router } from './router.js';
@@ -113,7 +113,8 @@ async function serveAdmin(deps: PipelineDeps, req: IncomingMessage, res: ServerR
   let extraHeaders: Readonly<Record<string, string>> = {};
   try {
     const match = deps.admin.match(req.method ?? 'GET', pathname);
-    const requestBody = match.takesBody ? parseJsonBody(await readRawBody(req)) : undefined;
+    // Admin bodies are optional: `POST /__emulator/reset` needs none.
+    const requestBody = match.takesBody && hasBody(req) ? parseJsonBody(await readRawBody(req)) : undefined;
     const result = match.handler({ params: match.params, query, body: requestBody, headers: req.headers });
     status = result.status;
     body = result.body;

@@ -12,10 +12,14 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /** Signals that the client went away mid-body; there is nobody left to answer. */
 export class ClientGone extends Error {}
 
+export function hasBody(req: IncomingMessage): boolean {
+  const declared = req.headers['content-length'];
+  return (declared !== undefined && declared !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
 export function readRawBody(req: IncomingMessage): Promise<Buffer> {
   const declared = req.headers['content-length'];
-  const hasBody = (declared !== undefined && declared !== '0') || req.headers['transfer-encoding'] !== undefined;
-  if (!hasBody) return Promise.reject(badRequest('The request body is required: a JSON object.'));
+  if (!hasBody(req)) return Promise.reject(badRequest('The request body is required: a JSON object.'));
   if (!isJsonContentType(req.headers['content-type'])) return Promise.reject(unsupportedMediaType(req.headers['content-type']));
   if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
     drainAndDiscard(req, 0);
