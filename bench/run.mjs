@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+// `npm run bench`: builds first (the npm script does), then measures the built CLI as child
+// processes and writes BENCHMARKS.md and bench/results.json.
+//
+//   node bench/run.mjs [--quick] [--only P1,P2,P3,P5] [--runs N]
+//
+// --quick is for working on the harness: fewer runs, sizes 100 and 1,000, no 100 s rate-limited run.
+// It does not write BENCHMARKS.md or results.json unless --write is given too.
+import process from 'node:process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { availableCommands } from './lib/cli.mjs';
+import { cleanupScratch, rssSource } from './lib/measure.mjs';
+import { machineInfo, writeMarkdown, writeResults } from './lib/report.mjs';
+import { notMeasuredRow } from './lib/result.mjs';
+import { benchApply } from './scenarios/apply.mjs';
+import { benchEmulator } from './scenarios/emulator.mjs';
+import { benchPlan } from './scenarios/plan.mjs';
+import { benchStartup } from './scenarios/startup.mjs';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(name);
+const option = (name) => {
+  const at = argv.indexOf(name);
+  return at >= 0 ? argv[at + 1] : undefined;
+};
+const quick = flag('--quick');
+const only = new Set((option('--only') ?? 'P3,P1,P2,P5').split(','));
+const runs = Number(option('--runs') ?? (quick ? 3 : 5));
+
+const cli = join(root, 'dist', 'cli', 'main.js');
+if (!existsSync(cli)) {
+  process.stderr.write('dist/cli/main.js is missing: run `npm run build` first (npm run bench does).\n');
+  process.exit(1);
+}
+
+const workDir = mkdtempSync(join(tmpdir(), 'agentsync-bench-'));
+const ctx = {
+  root,
+  cli,
+  workDir,
+  runs,
+  seed: 42,
+  commands: availableCommands(cli),
+  planSizes: quick ? [100, 1000] : [100, 1000, 10000],
+  applyTools: 1000,
+  applyConcurrency: [1, 10, 32],
+  serialApplyRuns: quick ? 1 : runs,
+  skipRateLimited: quick,
+  log: (line) => process.stderr.write(`${line}\n`),
+};
+
+const scenarios = [
+  { id: 'P3', name: 'start-up', run: benchStartup },
+  { id: 'P1', name: 'plan', run: benchPlan },
+  { id: 'P2', name: 'apply', run: benchApply },
+  { id: 'P5', name: 'emulator throughput', run: benchEmulator },
+];
+
+const started = Date.now();
+const rows = [];
+try {
+  for (const scenario of scenarios.filter((s) => only.has(s.id))) {
+    const t0 = Date.now();
+    ctx.log(`${scenario.id} ${scenario.name} …`);
+    try {
+      const produced = await scenario.run(ctx);
+      rows.push(...produced);
+      for (const row of produced) ctx.log(`  ${row.scenario}: ${row.median ?? '—'} ${row.unit} ratio ${row.ratio ?? '—'} met ${row.met ?? '—'} ${row.notes}`);
+    } catch (err) {
+      // A scenario that breaks is reported as such, never turned into a number.
+      ctx.log(`  ${scenario.id} failed: ${err.stack ?? err}`);
+      rows.push(notMeasuredRow({ id: scenario.id, scenario: `${scenario.id} ${scenario.name}`, target: '', reason: `the run failed: ${String(err.message ?? err).split('\n')[0]}` }));
+    }
+    ctx.log(`  (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  }
+} finally {
+  rmSync(workDir, { recursive: true, force: true });
+  cleanupScratch();
+}
+
+const durationS = (Date.now() - started) / 1000;
+const machine = machineInfo();
+const date = new Date().toISOString();
+if (!quick || flag('--write')) {
+  const analysisFile = join(root, 'bench', 'analysis.md');
+  const analysis = existsSync(analysisFile) ? readFileSync(analysisFile, 'utf8') : 'No analysis written yet.';
+  writeResults(join(root, 'bench', 'results.json'), { machine, date, durationS: Math.round(durationS), runs, seed: ctx.seed, rssSource, rows });
+  writeMarkdown(join(root, 'BENCHMARKS.md'), { machine, date, durationS, runs, seed: ctx.seed, rows, analysis, rssSource });
+  ctx.log(`Wrote BENCHMARKS.md and bench/results.json in ${Math.round(durationS)} s.`);
+} else {
+  ctx.log(`Quick run done in ${Math.round(durationS)} s (nothing written; add --write to keep it).`);
+}
