@@ -40,11 +40,12 @@ export function parseResetTime(value: string | undefined, nowMs: number): number
 }
 
 /**
- * The wait before retry number `attempt`. A server hint wins over our own backoff, with a little
- * jitter on top so that many workers told "come back in 2 s" do not all return in the same tick.
+ * The wait before retry number `attempt`. A server hint wins over our own backoff (and over its
+ * cap: the call's deadline bounds it instead), with a little jitter on top so that many workers
+ * told "come back in 2 s" do not all return in the same tick.
  */
 export function retryDelay(attempt: number, hintMs: number | undefined, random: number, options: BackoffOptions = DEFAULT_BACKOFF): number {
   if (hintMs === undefined) return fullJitterDelay(attempt, random, options);
   const spread = Math.min(1000, options.baseMs + hintMs * 0.1);
-  return Math.min(options.capMs, hintMs + Math.floor(random * spread));
+  return hintMs + Math.floor(random * spread);
 }

@@ -86,6 +86,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
   const call = async (spec: CallSpec): Promise<unknown> => (await sendRequest(ctx, spec)).body;
   const seg = encodeURIComponent;
+  let closing: Promise<void> | undefined;
 
   return {
     async putTool(body, opts) {
@@ -120,7 +121,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     stats: () => governor.stats(),
     async close() {
       governor.close();
-      await pool.close();
+      if (!closing) closing = pool.close();
+      await closing;
     },
   };
 }
