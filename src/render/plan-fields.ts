@@ -1,0 +1,71 @@
+// What the text and markdown plans share: how a field change reads, independent of color and
+// markup. Values print as JSON (so control characters are escaped and cannot drive a terminal),
+// sensitive ones as "(sensitive)", and multi-line strings as line diffs.
+import type { JsonValue } from '../core/api-types.js';
+import { canonicalJson } from '../core/canonical.js';
+import type { ResourceType } from '../core/desired.js';
+import { SENSITIVE_PLACEHOLDER, type FieldChange, type PendingWarning, type PlanSummary } from '../core/plan.js';
+import { diffLines, type DiffLine } from './line-diff.js';
+
+export type FieldView =
+  | { kind: 'added' | 'removed'; path: string; value: string }
+  | { kind: 'changed'; path: string; before: string; after: string }
+  | { kind: 'lines'; sign: '+' | '-' | '~'; path: string; lines: DiffLine[] };
+
+/** The remote id's name in the API, shown beside updates and forgets. */
+export const REMOTE_ID_LABEL: Record<ResourceType, string> = { tool: '_id', agent: 'uid', website: 'batchId' };
+
+export function viewField(field: FieldChange): FieldView {
+  const { path, before, after } = field;
+  if (!field.sensitive && (isMultiline(before) || isMultiline(after))) {
+    const oldText = typeof before === 'string' ? before : undefined;
+    const newText = typeof after === 'string' ? after : undefined;
+    if (oldText !== undefined && newText !== undefined) return { kind: 'lines', sign: '~', path, lines: diffLines(oldText, newText) };
+    if (before === undefined && newText !== undefined) return { kind: 'lines', sign: '+', path, lines: allLines('added', newText) };
+    if (after === undefined && oldText !== undefined) return { kind: 'lines', sign: '-', path, lines: allLines('removed', oldText) };
+  }
+  const sensitive = field.sensitive === true;
+  if (before === undefined) return { kind: 'added', path, value: formatValue(after, sensitive) };
+  if (after === undefined) return { kind: 'removed', path, value: formatValue(before, sensitive) };
+  return { kind: 'changed', path, before: formatValue(before, sensitive), after: formatValue(after, sensitive) };
+}
+
+export function formatValue(value: JsonValue | undefined, sensitive: boolean): string {
+  if (sensitive) return SENSITIVE_PLACEHOLDER;
+  if (value === undefined) return 'null';
+  return typeof value === 'string' ? JSON.stringify(value) : canonicalJson(value);
+}
+
+function allLines(kind: 'added' | 'removed', text: string): DiffLine[] {
+  return text.split('\n').map((line) => ({ kind, text: line }));
+}
+
+function isMultiline(value: JsonValue | undefined): value is string {
+  return typeof value === 'string' && value.includes('\n');
+}
+
+/** `quote` escapes the parts that come from data (markdown needs it; text does not). */
+export function pendingWarningText(pending: PendingWarning, quote: (text: string) => string = (text) => text): string {
+  return (
+    `${quote(pending.address)}: a create was sent at ${quote(pending.since)} but its result was never recorded; ` +
+    'a duplicate may exist on the server. Check the server, then `agentsync state rm` or re-run.'
+  );
+}
+
+export function summaryLine(summary: PlanSummary): string {
+  return `Plan: ${summary.create} to create, ${summary.update} to update, ${summary.forget} to forget.`;
+}
+
+export function noChangesLine(environment: string): string {
+  return `No changes. Environment "${environment}" matches the manifest.`;
+}
+
+export function skippedText(count: number): string {
+  return `… ${count} unchanged line${count === 1 ? '' : 's'}`;
+}
+
+/** A raw line of user text, with control characters (ESC, CR, …) made visible instead of obeyed. */
+export function printableLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

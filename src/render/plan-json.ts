@@ -1,0 +1,87 @@
+// The machine-readable plan (CONTRACT §5): stdout with --json and the body of --out files. Keys
+// are built in one fixed order and nested values have sorted keys, so the same plan always
+// serializes to the same bytes.
+import type { JsonValue, Region } from '../core/api-types.js';
+import type { ResourceType } from '../core/desired.js';
+import type { Action, Change, FieldChange, PendingWarning, Plan, PlanSummary } from '../core/plan.js';
+
+export const PLAN_FORMAT_VERSION = 1;
+
+export interface PlanJsonField {
+  path: string;
+  before?: JsonValue;
+  after?: JsonValue;
+  sensitive?: true;
+}
+
+export interface PlanJsonChange {
+  address: string;
+  type: ResourceType;
+  action: Action;
+  /** Empty for no-ops and forgets. */
+  fields: PlanJsonField[];
+  /** Absent for creates: nothing exists yet. */
+  remoteId?: string;
+}
+
+export interface PlanJson {
+  formatVersion: typeof PLAN_FORMAT_VERSION;
+  environment: string;
+  appId: string;
+  region: Region;
+  changes: PlanJsonChange[];
+  summary: PlanSummary;
+  pending: PendingWarning[];
+}
+
+export function planToJson(plan: Plan): PlanJson {
+  const { create, update, forget, noop } = plan.summary;
+  return {
+    formatVersion: PLAN_FORMAT_VERSION,
+    environment: plan.environment,
+    appId: plan.appId,
+    region: plan.region,
+    changes: plan.changes.map(changeToJson),
+    summary: { create, update, forget, noop },
+    pending: plan.pending.map(({ address, type, since }) => ({ address, type, since })),
+  };
+}
+
+function changeToJson(change: Change): PlanJsonChange {
+  const base = { address: change.address, type: change.type, action: change.action };
+  switch (change.action) {
+    case 'create':
+      return { ...base, fields: change.fields.map(fieldToJson) };
+    case 'update':
+      return { ...base, fields: change.fields.map(fieldToJson), remoteId: change.remoteId };
+    case 'no-op':
+    case 'forget':
+      return { ...base, fields: [], remoteId: change.remoteId };
+    default: {
+      const _exhaustive: never = change;
+      throw new Error(`unknown change ${JSON.stringify(_exhaustive)}`);
+    }
+  }
+}
+
+function fieldToJson(field: FieldChange): PlanJsonField {
+  const out: PlanJsonField = { path: field.path };
+  if (field.before !== undefined) out.before = sortKeys(field.before);
+  if (field.after !== undefined) out.after = sortKeys(field.after);
+  if (field.sensitive === true) out.sensitive = true;
+  return out;
+}
+
+/** A copy with object keys sorted at every depth (array order is data and is kept). */
+function sortKeys(value: JsonValue): JsonValue {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(sortKeys);
+  const sorted: { [key: string]: JsonValue } = {};
+  for (const key of Object.keys(value).sort()) {
+    const member = value[key];
+    if (member === undefined) continue;
+    if (key === '__proto__') Object.defineProperty(sorted, key, { value: sortKeys(member), enumerable: true, writable: true, configurable: true });
+    else sorted[key] = sortKeys(member);
+  }
+  return sorted;
+}

@@ -1,0 +1,170 @@
+// The plan as GitHub-flavoured markdown, for pull-request comments and $GITHUB_STEP_SUMMARY: a
+// summary table, then one collapsible block per changed resource. GitHub rejects comments over
+// 65,536 characters, so the output is budgeted and says what it left out.
+import type { Change, Plan } from '../core/plan.js';
+import { hasChanges } from '../core/plan.js';
+import type { DiffLine } from './line-diff.js';
+import { noChangesLine, pendingWarningText, REMOTE_ID_LABEL, skippedText, summaryLine, viewField, type FieldView } from './plan-fields.js';
+
+export interface PlanMarkdownOptions {
+  /** Hard limit on the output's length in UTF-16 code units. */
+  maxLength?: number;
+}
+
+export const DEFAULT_MARKDOWN_MAX_LENGTH = 60_000;
+/** Room kept for the "not shown" notes when the output has to be cut. */
+const NOTE_RESERVE = 400;
+
+export function renderPlanMarkdown(plan: Plan, { maxLength = DEFAULT_MARKDOWN_MAX_LENGTH }: PlanMarkdownOptions = {}): string {
+  const changed = plan.changes.filter((change) => change.action !== 'no-op');
+  const head = [`### agentsync plan for environment ${codeSpan(plan.environment)}`, ''];
+  if (hasChanges(plan)) head.push(`**${escapeMarkdown(summaryLine(plan.summary))}**`, '', ...summaryTable(plan), '');
+  else head.push(escapeMarkdown(noChangesLine(plan.environment)), '');
+
+  const sections = [head.join('\n')];
+  const budget = maxLength - NOTE_RESERVE;
+  const warnings = plan.pending.map((p) => `> [!WARNING]\n> ${pendingWarningText(p, escapeMarkdown)}\n`);
+  const afterWarnings = appendWithin(sections, warnings, sections[0]?.length ?? 0, budget, (n) => `_… ${n} more pending-create warnings not shown; run \`agentsync plan\` to see them all._\n`);
+  const blocks = changed.map(detailsBlock);
+  const resourcesNote = (n: number): string => `_… ${n} more resource${n === 1 ? '' : 's'} not shown; run \`agentsync plan\` for the full plan._\n`;
+  // Once the warnings were cut there is no room left, but the reader still learns what is missing.
+  if (afterWarnings.cut) sections.push(resourcesNote(blocks.length));
+  else appendWithin(sections, blocks, afterWarnings.length, budget, resourcesNote);
+  const text = sections.join('\n');
+  // Only a maxLength smaller than the fixed head can get here; keep the promise anyway.
+  return text.length <= maxLength ? text : text.slice(0, maxLength);
+}
+
+/**
+ * Appends items in order while the joined length stays within budget; at the first that does not
+ * fit, appends a note and stops. Returns the joined length so far and whether it cut.
+ */
+function appendWithin(
+  sections: string[],
+  items: readonly string[],
+  length: number,
+  budget: number,
+  note: (left: number) => string,
+): { length: number; cut: boolean } {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as string;
+    if (length + 1 + item.length > budget) {
+      const text = note(items.length - i);
+      sections.push(text);
+      return { length: length + 1 + text.length, cut: true };
+    }
+    sections.push(item);
+    length += 1 + item.length;
+  }
+  return { length, cut: false };
+}
+
+function summaryTable(plan: Plan): string[] {
+  const { create, update, forget, noop } = plan.summary;
+  return [
+    '| Action | Resources |',
+    '| :-- | --: |',
+    `| \`+\` create | ${create} |`,
+    `| \`~\` update in-place | ${update} |`,
+    `| \`-\` forget (stays on the server) | ${forget} |`,
+    `| unchanged | ${noop} |`,
+  ];
+}
+
+function detailsBlock(change: Change): string {
+  const { sign, label, lines } = describe(change);
+  const summary = `<code>${escapeHtml(`${sign} ${change.address}`)}</code> ${escapeHtml(label)}`;
+  return `<details><summary>${summary}</summary>\n\n${fencedDiff(lines)}\n\n</details>\n`;
+}
+
+function describe(change: Change): { sign: string; label: string; lines: string[] } {
+  switch (change.action) {
+    case 'create':
+      return { sign: '+', label: 'create', lines: change.fields.flatMap((f) => diffBlockLines(viewField(f))) };
+    case 'update':
+      return {
+        sign: '~',
+        label: `update in-place (${REMOTE_ID_LABEL[change.type]} ${change.remoteId})`,
+        lines: change.fields.flatMap((f) => diffBlockLines(viewField(f))),
+      };
+    case 'forget':
+      return {
+        sign: '-',
+        label: `forget (${REMOTE_ID_LABEL[change.type]} ${change.remoteId})`,
+        lines: [`- ${change.address}`, '  stays on the server; only dropped from state'],
+      };
+    case 'no-op':
+      return { sign: ' ', label: 'no change', lines: [] };
+    default: {
+      const _exhaustive: never = change;
+      throw new Error(`unknown change ${JSON.stringify(_exhaustive)}`);
+    }
+  }
+}
+
+/** Lines for a ```diff block: GitHub colors by the first column, so an update is a -/+ pair. */
+function diffBlockLines(view: FieldView): string[] {
+  switch (view.kind) {
+    case 'added':
+      return [`+ ${view.path}: ${view.value}`];
+    case 'removed':
+      return [`- ${view.path}: ${view.value}`];
+    case 'changed':
+      return [`- ${view.path}: ${view.before}`, `+ ${view.path}: ${view.after}`];
+    case 'lines':
+      return [`${view.sign === '~' ? ' ' : view.sign} ${view.path}:`, ...view.lines.map(diffBlockLine)];
+    default: {
+      const _exhaustive: never = view;
+      throw new Error(`unknown field view ${JSON.stringify(_exhaustive)}`);
+    }
+  }
+}
+
+function diffBlockLine(line: DiffLine): string {
+  switch (line.kind) {
+    case 'same':
+      return `      ${line.text}`;
+    case 'removed':
+      return `-     ${line.text}`;
+    case 'added':
+      return `+     ${line.text}`;
+    case 'skipped':
+      return `      ${skippedText(line.count)}`;
+    default: {
+      const _exhaustive: never = line;
+      throw new Error(`unknown line ${JSON.stringify(_exhaustive)}`);
+    }
+  }
+}
+
+/** A fenced block whose fence is longer than any backtick run inside, so content cannot close it. */
+function fencedDiff(lines: readonly string[]): string {
+  const body = lines.join('\n');
+  const fence = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
+  return `${fence}diff\n${body}\n${fence}`;
+}
+
+function codeSpan(text: string): string {
+  const ticks = '`'.repeat(longestRun(text, '`') + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${text}${pad}${ticks}`;
+}
+
+function longestRun(text: string, char: string): number {
+  let longest = 0;
+  let run = 0;
+  for (const c of text) {
+    run = c === char ? run + 1 : 0;
+    if (run > longest) longest = run;
+  }
+  return longest;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Backslash-escapes markdown punctuation (and `<` as an entity) so text stays text. */
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|~>]/g, '\\$&').replace(/</g, '&lt;').replace(/\r?\n/g, ' ');
+}

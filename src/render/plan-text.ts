@@ -1,0 +1,103 @@
+// The plan as a person reads it in a terminal, in Terraform's conventions: a legend of the symbols
+// used, one block per changed resource with its field diffs, warnings, then the one summary line.
+import type { Change, ForgetChange, Plan, UpdateChange } from '../core/plan.js';
+import { hasChanges } from '../core/plan.js';
+import { palette, type Palette } from './color.js';
+import type { DiffLine } from './line-diff.js';
+import { noChangesLine, pendingWarningText, printableLine, REMOTE_ID_LABEL, skippedText, summaryLine, viewField, type FieldView } from './plan-fields.js';
+
+export interface PlanTextOptions {
+  color: boolean;
+}
+
+const RESOURCE_INDENT = '  ';
+const FIELD_INDENT = '      ';
+const LINE_INDENT = '          ';
+
+/** The whole plan as text, ending with a newline; the last line is the summary or "No changes.". */
+export function renderPlanText(plan: Plan, { color }: PlanTextOptions): string {
+  const paint = palette(color);
+  const out: string[] = [];
+  const changed = plan.changes.filter((change) => change.action !== 'no-op');
+  if (changed.length > 0) {
+    out.push(...legend(changed, paint), '');
+    out.push(`agentsync will perform the following actions in environment "${plan.environment}" (app ${plan.appId}, region ${plan.region}):`, '');
+    for (const change of changed) out.push(...resourceBlock(change, paint), '');
+  }
+  for (const pending of plan.pending) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(pendingWarningText(pending))}`), '');
+  out.push(hasChanges(plan) ? `${paint.bold('Plan:')}${summaryLine(plan.summary).slice('Plan:'.length)}` : paint.green(noChangesLine(plan.environment)));
+  return out.join('\n') + '\n';
+}
+
+function legend(changed: readonly Change[], paint: Palette): string[] {
+  const used = new Set(changed.map((change) => change.action));
+  const lines = ['Resource actions are indicated with the following symbols:'];
+  if (used.has('create')) lines.push(`  ${paint.green('+')} create`);
+  if (used.has('update')) lines.push(`  ${paint.yellow('~')} update in-place`);
+  if (used.has('forget')) lines.push(`  ${paint.red('-')} forget (stays on the server; only dropped from state)`);
+  return lines;
+}
+
+function resourceBlock(change: Change, paint: Palette): string[] {
+  switch (change.action) {
+    case 'create':
+      return [`${RESOURCE_INDENT}${paint.green('+')} ${paint.bold(change.address)}`, ...change.fields.flatMap((f) => fieldLines(viewField(f), paint))];
+    case 'update':
+      return [
+        `${RESOURCE_INDENT}${paint.yellow('~')} ${paint.bold(change.address)} ${remoteIdNote(change, paint)}`,
+        ...change.fields.flatMap((f) => fieldLines(viewField(f), paint)),
+      ];
+    case 'forget':
+      return [`${RESOURCE_INDENT}${paint.red('-')} ${paint.bold(change.address)} ${remoteIdNote(change, paint)}`];
+    case 'no-op':
+      return [];
+    default: {
+      const _exhaustive: never = change;
+      throw new Error(`unknown change ${JSON.stringify(_exhaustive)}`);
+    }
+  }
+}
+
+function remoteIdNote(change: UpdateChange | ForgetChange, paint: Palette): string {
+  return paint.dim(`(${REMOTE_ID_LABEL[change.type]} ${printableLine(change.remoteId)})`);
+}
+
+function fieldLines(view: FieldView, paint: Palette): string[] {
+  switch (view.kind) {
+    case 'added':
+      return [`${FIELD_INDENT}${paint.green('+')} ${view.path}: ${view.value}`];
+    case 'removed':
+      return [`${FIELD_INDENT}${paint.red('-')} ${view.path}: ${view.value}`];
+    case 'changed':
+      return [`${FIELD_INDENT}${paint.yellow('~')} ${view.path}: ${view.before} ${paint.dim('→')} ${view.after}`];
+    case 'lines':
+      return [`${FIELD_INDENT}${signPaint(view.sign, paint)} ${view.path}:`, ...view.lines.map((line) => textLine(line, paint))];
+    default: {
+      const _exhaustive: never = view;
+      throw new Error(`unknown field view ${JSON.stringify(_exhaustive)}`);
+    }
+  }
+}
+
+function signPaint(sign: '+' | '-' | '~', paint: Palette): string {
+  return sign === '+' ? paint.green(sign) : sign === '-' ? paint.red(sign) : paint.yellow(sign);
+}
+
+/** One line of a multi-line value: the sign sits two columns left of the text, like a diff. */
+function textLine(line: DiffLine, paint: Palette): string {
+  const margin = LINE_INDENT.slice(2);
+  switch (line.kind) {
+    case 'same':
+      return `${LINE_INDENT}${printableLine(line.text)}`;
+    case 'removed':
+      return `${margin}${paint.red(`- ${printableLine(line.text)}`)}`;
+    case 'added':
+      return `${margin}${paint.green(`+ ${printableLine(line.text)}`)}`;
+    case 'skipped':
+      return `${LINE_INDENT}${paint.dim(skippedText(line.count))}`;
+    default: {
+      const _exhaustive: never = line;
+      throw new Error(`unknown line ${JSON.stringify(_exhaustive)}`);
+    }
+  }
+}
