@@ -1,7 +1,6 @@
 // Property-based checks of the diff over random manifests (fast-check).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../../src/core/api-types.js';
 import { planChanges } from '../../src/core/diff.js';
 import type { Desired } from '../../src/core/desired.js';
 import type { Plan } from '../../src/core/plan.js';
@@ -106,9 +105,10 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
   return out;
 }
 
-function reverseKeys<T extends JsonValue>(value: T): T {
+/** The same value with every object's keys in reverse order. */
+function reverseKeys<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => reverseKeys(v)) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => reverseKeys(v)) as T;
   return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reverseKeys(v)])) as T;
 }
 
