@@ -27,7 +27,7 @@ function parseError(text: string): { code: string; message: string; devMessage: 
 
 describe('authentication', () => {
   it('401 AUTH_ERR_EMPTY_APIKEY without the header or with an empty one', async () => {
-    for (const headers of [{}, { apikey: '' }]) {
+    for (const headers of [{}, { apikey: '' }] as Array<Record<string, string>>) {
       const reply = await rawRequest(emu.origin, { method: 'GET', path: '/v3/ai-agents/tools', headers });
       expect(reply.status).toBe(401);
       expect(parseError(reply.text).code).toBe('AUTH_ERR_EMPTY_APIKEY');
