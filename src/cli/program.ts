@@ -2,6 +2,12 @@
 import { createRequire } from 'node:module';
 import { Command } from 'commander';
 import { registerEmulatorCommand } from './commands/emulator.js';
+import { registerStateCommand } from './commands/state.js';
+import { registerInitCommand } from './commands/init.js';
+import { registerSchemaCommand } from './commands/schema.js';
+import { registerValidateCommand } from './commands/validate.js';
+import { registerApplyCommand } from './commands/apply.js';
+import { registerSendCommand } from './commands/send.js';
 
 const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
 
@@ -12,6 +18,12 @@ export function buildProgram(): Command {
     .showSuggestionAfterError(true)
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   registerEmulatorCommand(program);
+  registerStateCommand(program);
+  registerInitCommand(program);
+  registerValidateCommand(program);
+  registerSchemaCommand(program);
+  registerApplyCommand(program);
+  registerSendCommand(program);
   return program;
 }
 

@@ -1,0 +1,33 @@
+// The API connection settings every network command needs: the key from the environment's
+// apiKeyEnv, the base URL (AGENTSYNC_BASE_URL wins), and the client limits. Checked up front so a
+// missing key or an http:// URL to a remote host fails before any call. Loaded lazily by commands.
+import type { DesiredEnvironment } from '../core/desired.js';
+import { UserError } from '../core/errors.js';
+import { checkBaseUrl, createApiClient, type ApiClient } from '../io/api/client.js';
+
+export interface ApiConnection {
+  baseUrl: string;
+  open(): Promise<ApiClient>;
+}
+
+export function connectApi(environment: DesiredEnvironment, limits: { concurrency: number; retries: number }): ApiConnection {
+  const apiKey = process.env[environment.apiKeyEnv];
+  if (apiKey === undefined || apiKey === '') {
+    throw new UserError('config_invalid', `the API key is missing: set ${environment.apiKeyEnv} to the REST API key of app "${environment.appId}"`);
+  }
+  const override = process.env.AGENTSYNC_BASE_URL;
+  const baseUrl = override !== undefined && override !== '' ? override : environment.baseUrl;
+  checkBaseUrl(baseUrl);
+  return {
+    baseUrl,
+    async open() {
+      return createApiClient({ baseUrl, apiKey, concurrency: limits.concurrency, retries: limits.retries });
+    },
+  };
+}
+
+export function parseCount(value: string, flag: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw new UserError('usage', `${flag} must be a whole number from ${min} to ${max} (got "${value}")`);
+  return n;
+}

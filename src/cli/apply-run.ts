@@ -1,0 +1,107 @@
+// `agentsync apply`: manifest + state → plan → confirmation → execute → summary. The plan is
+// computed under the state lock, so what is shown is what runs; a saved plan is accepted only
+// while its manifest and state are unchanged, in which case recomputing it gives the same plan.
+import { UserError } from '../core/errors.js';
+import { hasChanges, type Plan } from '../core/plan.js';
+import type { State } from '../core/state.js';
+import type { ApiClient } from '../io/api/client.js';
+import type { PlanFile } from '../io/plan-file.js';
+import type { StateSession } from '../io/state/index.js';
+import { computePlan, loadManifestAndStore, type ComputedPlan, type LoadedManifest } from './pipeline.js';
+import { formatPlan, printWarnings, stdoutColor } from './render-plan.js';
+import type { ApplyOptions } from './commands/apply.js';
+import { connectApi, parseCount } from './api-connect.js';
+
+export async function runApply(planfile: string | undefined, opts: ApplyOptions): Promise<void> {
+  const concurrency = parseCount(opts.concurrency, '--concurrency', 1, 256);
+  const retries = parseCount(opts.retries, '--retries', 0, 100);
+  const saved = planfile ? await (await import('../io/plan-file.js')).readPlanFile(planfile) : undefined;
+  if (saved && opts.env === undefined && typeof saved.plan.environment === 'string') opts.env = saved.plan.environment;
+
+  const loaded = await loadManifestAndStore(opts);
+  printWarnings(loaded.warnings, opts);
+  // Everything that can refuse does so before the lock is taken and before any call.
+  const connection = connectApi(loaded.desired.environment, { concurrency, retries });
+  if (!opts.autoApprove && process.stdin.isTTY !== true) {
+    throw new UserError('refused', 'stdin is not a terminal, so apply cannot ask for confirmation; pass --auto-approve to apply without asking');
+  }
+  if (saved && planfile) await checkSavedPlan(loaded, saved, planfile);
+
+  const session = await loaded.store.open(loaded.target, saved?.basis.salt ? { salt: saved.basis.salt } : {});
+  try {
+    if (saved && planfile) assertSessionMatches(session.state, saved.basis, planfile);
+    const computed = computePlan(loaded.desired, session.state);
+    const json = opts.json === true;
+    if (!json) process.stdout.write(formatPlan(computed.plan, 'text', opts));
+    if (!hasChanges(computed.plan)) {
+      if (json) process.stdout.write(JSON.stringify({ ok: true, environment: computed.plan.environment, summary: { created: 0, updated: 0, forgotten: 0 } }) + '\n');
+      return;
+    }
+    if (!opts.autoApprove && !(await confirm())) throw new UserError('refused', 'apply cancelled; nothing was changed');
+    await execute(loaded, computed, session, { concurrency, json, opts, client: await connection.open() });
+  } finally {
+    await session.close();
+  }
+}
+
+async function checkSavedPlan(loaded: LoadedManifest, saved: PlanFile, planfile: string): Promise<void> {
+  const { assertPlanCurrent } = await import('../io/plan-file.js');
+  const state = await loaded.store.read(loaded.target);
+  const now = computePlan(loaded.desired, state, saved.basis.salt);
+  assertPlanCurrent(saved, { manifestDigest: now.manifestDigest, basis: now.basis }, planfile);
+}
+
+/** The lock was taken after the staleness check; make sure nobody applied in between. */
+function assertSessionMatches(state: State, basis: { lineage: string | null; serial: number }, planfile: string): void {
+  const fresh = basis.lineage === null ? Object.keys(state.resources).length === 0 && state.serial === 0 : state.lineage === basis.lineage && state.serial === basis.serial;
+  if (!fresh) throw new UserError('plan_stale', `saved plan ${planfile} is stale: the state changed while waiting for the lock; run \`agentsync plan --out ${planfile}\` again`);
+}
+
+async function confirm(): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    process.stdout.write('\n');
+    const answer = await rl.question("Do you want to apply these changes? Only 'yes' will be accepted: ");
+    return answer.trim() === 'yes';
+  } finally {
+    rl.close();
+  }
+}
+
+interface ExecuteContext {
+  concurrency: number;
+  json: boolean;
+  opts: ApplyOptions;
+  client: ApiClient;
+}
+
+async function execute(loaded: LoadedManifest, computed: ComputedPlan, session: StateSession, ctx: ExecuteContext): Promise<void> {
+  const [{ executePlan }, { createProgress }, summary] = await Promise.all([
+    import('../io/executor.js'),
+    import('../render/progress.js'),
+    import('../render/apply-summary.js'),
+  ]);
+  const plan: Plan = computed.plan;
+  // With --json, stdout carries only the result; progress goes to stderr.
+  const out = ctx.json ? process.stderr : process.stdout;
+  const progress = createProgress({
+    tty: out.isTTY === true,
+    color: ctx.json ? false : stdoutColor(ctx.opts),
+    total: plan.summary.create + plan.summary.update + plan.summary.forget,
+    write: (text) => out.write(text),
+  });
+  if (!ctx.json) process.stdout.write('\n');
+  let result;
+  try {
+    result = await executePlan({ plan, desired: loaded.desired, session, client: ctx.client, concurrency: ctx.concurrency, onEvent: progress.onEvent });
+  } finally {
+    progress.finish();
+    await ctx.client.close();
+  }
+  if (ctx.json) process.stdout.write(JSON.stringify(summary.applyResultToJson(result), null, 2) + '\n');
+  else process.stdout.write('\n' + summary.renderApplySummary(result, { color: stdoutColor(ctx.opts) }));
+  if (!result.ok) {
+    throw new UserError('apply_failed', `apply failed: ${result.failed.length} failed, ${result.notAttempted.length} not attempted; ${result.done.length} changes were applied and recorded`);
+  }
+}

@@ -1,0 +1,22 @@
+import type { Command } from 'commander';
+import type { ManifestCommandOptions } from '../pipeline.js';
+import { addManifestOptions } from '../options.js';
+
+export interface ApplyOptions extends ManifestCommandOptions {
+  autoApprove?: boolean;
+  concurrency: string;
+  retries: string;
+}
+
+export function registerApplyCommand(program: Command): void {
+  const cmd = program
+    .command('apply [planfile]')
+    .description('Plan, show the plan, ask for confirmation, then carry it out against the API.')
+    .option('--auto-approve', 'apply without asking (required when stdin is not a terminal)')
+    .option('--concurrency <n>', 'requests in flight at once', '10')
+    .option('--retries <n>', 'retries per call for rate limits and transient failures', '5');
+  addManifestOptions(cmd).action(async (planfile: string | undefined, opts: ApplyOptions) => {
+    const { runApply } = await import('../apply-run.js');
+    await runApply(planfile, opts);
+  });
+}
