@@ -1,0 +1,138 @@
+// `agentsync state list | show <address> | rm <address>`: inspect the state, or forget one entry
+// (the resource stays on the server). Heavy modules load inside the actions to keep start-up fast.
+import type { Command } from 'commander';
+import type { State } from '../../core/state.js';
+import type { StateStore, StateTarget, StateWarning } from '../../io/state/index.js';
+
+interface StateOptions {
+  file: string;
+  env?: string;
+  state?: string;
+  json?: boolean;
+  color?: boolean;
+}
+
+/** CONTRACT §4's options for commands that read a manifest. */
+function addManifestOptions(cmd: Command): Command {
+  return cmd
+    .option('-f, --file <path>', 'the manifest', 'agents.yaml')
+    .option('-e, --env <name>', 'the environment (default: the only one)')
+    .option('--state <path>', 'the state file (default: .agentsync/<env>.state.json beside the manifest)')
+    .option('--json', 'machine-readable output on stdout')
+    .option('--no-color', 'no colours');
+}
+
+export function registerStateCommand(program: Command): void {
+  const state = program.command('state').description('Inspect the state, or forget one entry.');
+  addManifestOptions(state.command('list').description('List the resources in the state: address, type and remote id.')).action(
+    async (opts: StateOptions, cmd: Command) => runList(await openStore(opts, cmd), opts),
+  );
+  addManifestOptions(state.command('show').argument('<address>', 'tool.<name>, agent.<key> or website.<key>'))
+    .description('Show what the state holds for one address.')
+    .action(async (address: string, opts: StateOptions, cmd: Command) => runShow(await openStore(opts, cmd), address, opts));
+  addManifestOptions(state.command('rm').argument('<address>', 'tool.<name>, agent.<key> or website.<key>'))
+    .description('Forget one address: it stays on the server, but agentsync no longer manages it.')
+    .action(async (address: string, opts: StateOptions, cmd: Command) => runRm(await openStore(opts, cmd), address, opts));
+}
+
+interface Located {
+  store: StateStore;
+  target: Partial<StateTarget>;
+}
+
+async function openStore(opts: StateOptions, cmd: Command): Promise<Located> {
+  const [{ locateState }, { createFileStateStore }] = await Promise.all([import('../../io/state/locate.js'), import('../../io/state/index.js')]);
+  const fileGiven = cmd.getOptionValueSource('file') === 'cli';
+  const { statePath, target } = await locateState({ file: opts.file, fileGiven, env: opts.env, state: opts.state });
+  const onWarning = (w: StateWarning) => process.stderr.write(`Warning: ${w.message}\n`);
+  return { store: createFileStateStore(statePath, { onWarning }), target };
+}
+
+async function runList({ store, target }: Located, opts: StateOptions): Promise<void> {
+  const state = await store.read(target);
+  const resources = state ? sortedEntries(state.resources).map(([address, r]) => ({ address, type: r.type, remoteId: r.remoteId, appliedAt: r.appliedAt })) : [];
+  const pending = state ? sortedEntries(state.pending).map(([address, p]) => ({ address, type: p.type, since: p.since })) : [];
+  if (opts.json) {
+    const header = state
+      ? { exists: true, environment: state.environment, appId: state.appId, region: state.region, lineage: state.lineage, serial: state.serial }
+      : { exists: false };
+    process.stdout.write(JSON.stringify({ formatVersion: 1, state: store.location, ...header, resources, pending }, null, 2) + '\n');
+    return;
+  }
+  if (resources.length === 0 && pending.length === 0) {
+    process.stderr.write(state ? `No resources in ${store.location}.\n` : `No state at ${store.location}: nothing has been applied yet.\n`);
+    return;
+  }
+  const rows = [
+    ...resources.map((r) => [r.address, r.type, r.remoteId]),
+    ...pending.map((p) => [p.address, p.type, `(pending create since ${p.since}; it may exist on the server)`]),
+  ];
+  process.stdout.write(formatColumns(rows));
+}
+
+async function runShow({ store, target }: Located, address: string, opts: StateOptions): Promise<void> {
+  const state = await requireState(store, target, address);
+  const resource = state.resources[address];
+  const pending = state.pending[address];
+  if (opts.json) {
+    process.stdout.write(JSON.stringify({ address, ...(resource ?? {}), ...(pending ? { pending } : {}) }, null, 2) + '\n');
+    return;
+  }
+  const lines = [`# ${address}${resource ? '' : ' (pending create)'}`];
+  if (resource) {
+    lines.push(`type      = ${resource.type}`, `remoteId  = ${resource.remoteId}`, `appliedAt = ${resource.appliedAt}`);
+    lines.push(`spec      = ${JSON.stringify(resource.spec, null, 2)}`);
+  }
+  if (pending) {
+    lines.push(`pending   = a create sent at ${pending.since} was never confirmed; the ${pending.type} may exist on the server`);
+  }
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+async function runRm({ store, target }: Located, address: string, opts: StateOptions): Promise<void> {
+  const before = await requireState(store, target, address);
+  const session = await store.open({ environment: before.environment, appId: before.appId, region: before.region });
+  let removed: { address: string; type: string; remoteId: string | null };
+  try {
+    const resource = session.state.resources[address];
+    const pending = session.state.pending[address];
+    if (!resource && !pending) throw await unknownAddress(store, address); // removed by another run meanwhile
+    removed = { address, type: (resource ?? pending)!.type, remoteId: resource?.remoteId ?? null };
+    await session.record({ op: 'forgotten', address });
+  } finally {
+    await session.close();
+  }
+  if (opts.json) {
+    process.stdout.write(JSON.stringify({ removed }, null, 2) + '\n');
+    return;
+  }
+  const id = removed.remoteId === null ? 'a pending create' : `remote id ${removed.remoteId}`;
+  process.stdout.write(`Removed ${address} (${id}) from ${store.location}. It still exists on the server; agentsync no longer manages it.\n`);
+}
+
+/** The state, which must exist and hold `address` (as a resource or a pending create). */
+async function requireState(store: StateStore, target: Partial<StateTarget>, address: string): Promise<State> {
+  const { UserError } = await import('../../core/errors.js');
+  if (!/^(tool|agent|website)\.[^.\s][^\s]*$/.test(address)) {
+    throw new UserError('usage', `"${address}" is not an address; addresses look like tool.<name>, agent.<key> or website.<key>`);
+  }
+  const state = await store.read(target);
+  if (state === null) throw new UserError('usage', `no state at ${store.location}: nothing has been applied yet`, { state: store.location });
+  if (!state.resources[address] && !state.pending[address]) throw await unknownAddress(store, address);
+  return state;
+}
+
+async function unknownAddress(store: StateStore, address: string): Promise<Error> {
+  const { UserError } = await import('../../core/errors.js');
+  return new UserError('usage', `${address} is not in ${store.location}; \`agentsync state list\` shows the addresses it holds`, { address });
+}
+
+function sortedEntries<T>(record: Record<string, T>): [string, T][] {
+  return Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Left-aligned columns separated by two spaces; the last column is not padded. */
+function formatColumns(rows: string[][]): string {
+  const widths = rows[0]?.map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length))) ?? [];
+  return rows.map((r) => r.map((cell, col) => (col === r.length - 1 ? cell : cell.padEnd(widths[col] ?? 0))).join('  ')).join('\n') + '\n';
+}
