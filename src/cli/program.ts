@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import { Command } from 'commander';
 import { registerEmulatorCommand } from './commands/emulator.js';
 import { registerStateCommand } from './commands/state.js';
-import { registerStateCommand } from './commands/state.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerSchemaCommand } from './commands/schema.js';
 import { registerValidateCommand } from './commands/validate.js';
@@ -19,7 +18,6 @@ export function buildProgram(): Command {
     .showSuggestionAfterError(true)
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   registerEmulatorCommand(program);
-  registerStateCommand(program);
   registerStateCommand(program);
   registerInitCommand(program);
   registerValidateCommand(program);
