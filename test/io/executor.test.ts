@@ -1,0 +1,162 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AgentRecord } from '../../src/core/api-types.js';
+import { planChanges } from '../../src/core/diff.js';
+import { createApiClient } from '../../src/io/api/client.js';
+import type { ApplyEvent, ApplyResult } from '../../src/io/apply-types.js';
+import { notifyMuid } from '../../src/io/execute-notify.js';
+import { executePlan } from '../../src/io/executor.js';
+import { loadDesired } from '../../src/io/load-manifest.js';
+import { createDigester, createFileStateStore } from '../../src/io/state/index.js';
+import { startFixture, TEST_API_KEY, type EmulatorFixture } from './api/emulator-fixture.js';
+
+let emu: EmulatorFixture;
+let dir: string;
+beforeAll(async () => {
+  emu = await startFixture();
+});
+afterAll(() => emu.close());
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'agentsync-exec-'));
+  await fetch(`${emu.origin}/__emulator/reset`, { method: 'POST' });
+  await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const tool = (name: string, description = 'Does a thing'): string =>
+  `  ${name}:\n    displayName: ${name}\n    executionText: Working\n    description: ${description}\n    parameters: {}\n`;
+
+function manifest(parts: { tools: string; agents?: string; websites?: string; notify?: boolean }): string {
+  return [
+    'version: 1',
+    'environments:',
+    `  local: { appId: local, region: us, baseUrl: "${emu.url}" }`,
+    'tools:',
+    parts.tools,
+    parts.agents ? `agents:\n${parts.agents}` : '',
+    parts.websites ? `knowledgeBase:\n  websites:\n${parts.websites}` : '',
+    parts.notify ? 'notify: { receiver: ops, receiverType: group, onBehalfOf: deploy-bot }' : '',
+    'external: { tools: [search_web, not_on_server] }',
+  ].join('\n');
+}
+
+async function apply(text: string, concurrency = 4): Promise<{ result: ApplyResult; events: ApplyEvent[] }> {
+  const file = join(dir, 'agents.yaml');
+  await writeFile(file, text);
+  const { desired } = await loadDesired({ file, env: {}, mode: 'plan' });
+  const store = createFileStateStore(join(dir, 'state.json'));
+  const session = await store.open({ environment: 'local', appId: 'local', region: 'us' });
+  const client = createApiClient({ baseUrl: emu.url, apiKey: TEST_API_KEY, concurrency, backoff: { baseMs: 5, capMs: 50 } });
+  const events: ApplyEvent[] = [];
+  try {
+    const plan = planChanges({ desired, state: session.state, digest: createDigester(session.state.salt) });
+    const result = await executePlan({ plan, desired, session, client, concurrency, onEvent: (e) => events.push(e) });
+    return { result, events };
+  } finally {
+    await client.close();
+    await session.close();
+  }
+}
+
+async function stateResources(): Promise<Record<string, { remoteId: string }>> {
+  return (JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as { resources: Record<string, { remoteId: string }> }).resources;
+}
+
+const agent = (key: string, extra = ''): string => `  ${key}:\n    name: ${key}\n    integrationType: llm\n    integrateWith: gpt-4o\n    tools: [t1]\n${extra}`;
+
+describe('executePlan', () => {
+  it('creates tools before the agents that use them, and records every remote id', async () => {
+    const { result } = await apply(
+      manifest({ tools: tool('t1') + tool('t2') + tool('t3'), agents: agent('a1') + agent('a2'), websites: '    docs: { parentUniqueId: web_demo, exclude: [url_1] }' }),
+    );
+    expect(result).toMatchObject({ ok: true, counts: { created: 6, updated: 0, forgotten: 0 }, failed: [], notAttempted: [] });
+    const log = await emu.apiRequests();
+    const lastToolPut = Math.max(...log.filter((r) => r.method === 'PUT').map((r) => r.seq));
+    const firstAgentPost = Math.min(...log.filter((r) => r.path === '/v3/ai-agents/agents').map((r) => r.seq));
+    expect(lastToolPut).toBeLessThan(firstAgentPost);
+    const agents = await emu.get<AgentRecord[]>('/ai-agents/agents');
+    const resources = await stateResources();
+    expect(resources['tool.t1']?.remoteId).toBe('local_t1');
+    expect(agents.map((a) => a.uid).sort()).toEqual([resources['agent.a1']?.remoteId, resources['agent.a2']?.remoteId].sort());
+    expect(resources['website.docs']?.remoteId).toBeTruthy();
+  });
+
+  it('sends the full tool body on PUT, and null for an agent field that was removed', async () => {
+    await apply(manifest({ tools: tool('t1'), agents: agent('a1', '    icon: https://example.com/i.png\n') }));
+    await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
+    const { result } = await apply(manifest({ tools: tool('t1', 'Changed'), agents: agent('a1') }));
+    expect(result.counts).toEqual({ created: 0, updated: 2, forgotten: 0 });
+    const log = await emu.apiRequests();
+    expect(log.map((r) => r.method)).toEqual(['PUT', 'PATCH']);
+    expect(log[0]?.body).toEqual({ name: 't1', displayName: 't1', executionText: 'Working', description: 'Changed', doNotExecute: false, parameters: {} });
+    expect(log[1]?.body).toMatchObject({ name: 'a1', icon: null, tools: ['t1'] });
+  });
+
+  it('forgets without a call', async () => {
+    await apply(manifest({ tools: tool('t1') + tool('t2') }));
+    await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
+    const { result } = await apply(manifest({ tools: tool('t1') }));
+    expect(result.counts).toEqual({ created: 0, updated: 0, forgotten: 1 });
+    expect(result.done[0]).toMatchObject({ address: 'tool.t2', action: 'forget', remoteId: 'local_t2' });
+    expect(await emu.apiRequests()).toEqual([]);
+    expect(Object.keys(await stateResources())).toEqual(['tool.t1']);
+  });
+
+  it('after a 400 starts nothing new, keeps what succeeded, and clears the pending create', async () => {
+    const bad = '  bad:\n    name: bad\n    integrationType: llm\n    integrateWith: gpt-4o\n    tools: [not_on_server]\n';
+    const { result } = await apply(manifest({ tools: tool('t1'), agents: bad + agent('z1') + agent('z2') }), 1);
+    expect(result.ok).toBe(false);
+    expect(result.done.map((d) => d.address)).toEqual(['tool.t1']);
+    expect(result.failed).toHaveLength(1);
+    expect(result.failed[0]).toMatchObject({ address: 'agent.bad', failure: { call: 'POST /ai-agents/agents', status: 400, code: 'ERR_BAD_REQUEST', maybeCreated: false } });
+    expect(result.failed[0]?.failure.message).toContain('not_on_server');
+    expect(result.notAttempted.map((n) => n.address)).toEqual(['agent.z1', 'agent.z2']);
+    const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as { resources: object; pending: object };
+    expect(Object.keys(state.resources)).toEqual(['tool.t1']);
+    expect(state.pending).toEqual({});
+  });
+
+  it('keeps a create pending when its connection dropped after sending', async () => {
+    await apply(manifest({ tools: tool('t1') }));
+    await emu.configure({ failNext: 1, failMode: 'drop' });
+    const { result } = await apply(manifest({ tools: tool('t1'), agents: agent('a1') }));
+    await emu.configure({ failNext: 0, failMode: 'mixed' });
+    expect(result.failed[0]).toMatchObject({ address: 'agent.a1', failure: { status: 0, maybeCreated: true } });
+    const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as { pending: Record<string, unknown> };
+    expect(Object.keys(state.pending)).toEqual(['agent.a1']);
+  });
+
+  it('sends one notify message last, with onBehalfOf and a muid that is the same for the same apply', async () => {
+    const text = manifest({ tools: tool('t1'), agents: agent('a1'), notify: true });
+    const { result } = await apply(text);
+    expect(result.notify).toMatchObject({ status: 'sent' });
+    const log = await emu.apiRequests();
+    const message = log.at(-1);
+    expect(message).toMatchObject({ method: 'POST', path: '/v3/messages', onBehalfOf: 'deploy-bot' });
+    expect(message?.body).toMatchObject({ receiver: 'ops', receiverType: 'group', category: 'message', type: 'text' });
+    const body = message?.body as { muid: string; data: { text: string } };
+    expect(body.data.text).toBe('agentsync applied to local: 2 created, 0 updated, 0 forgotten.\n+ agent.a1\n+ tool.t1');
+    // Same plan from the same starting state → the same muid.
+    await rm(join(dir, 'state.json'));
+    await fetch(`${emu.origin}/__emulator/reset`, { method: 'POST' });
+    const again = await apply(text);
+    expect(again.result.notify.status).toBe('sent');
+    // A new state has a new lineage, hence a new muid; the same lineage+serial+plan repeats it.
+    const muidOf = (n: ApplyResult['notify']): string => (n.status === 'skipped' ? '' : n.muid);
+    expect(muidOf(again.result.notify)).not.toBe(muidOf(result.notify));
+    expect(notifyMuid('l', 3, 'plan')).toBe(notifyMuid('l', 3, 'plan'));
+    expect(notifyMuid('l', 4, 'plan')).not.toBe(notifyMuid('l', 3, 'plan'));
+    // A no-change apply sends nothing.
+    const quiet = await apply(text);
+    expect(quiet.result.notify).toEqual({ status: 'skipped', reason: 'nothing-changed' });
+  });
+
+  it('reports start, retry and done events', async () => {
+    await emu.configure({ failNext: 1, failMode: '503' });
+    const { events } = await apply(manifest({ tools: tool('t1') }), 1);
+    expect(events.map((e) => e.kind)).toEqual(['start', 'retry', 'done']);
+    expect(events[2]).toMatchObject({ address: 'tool.t1', action: 'create', retries: 1 });
+  });
+});
