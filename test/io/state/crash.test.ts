@@ -27,7 +27,7 @@ describe('atomic writes', () => {
     let lastSerial = -1;
     let takeovers = 0;
     for (let kill = 0; kill < 25; kill++) {
-      const child = new StateChild('churn', tmp.statePath, '300'); // ~130 kB per version
+      const child = new StateChild('churn', tmp.statePath, '250'); // ~110 kB per version
       const ready = await child.waitFor((e) => e.event === 'ready');
       takeovers += (ready.warnings as StateWarning[]).filter((w) => w.code === 'stale_lock_taken_over').length;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
@@ -44,6 +44,30 @@ describe('atomic writes', () => {
     }
     expect(lastSerial).toBeGreaterThan(25); // the loop really wrote between kills
     expect(takeovers).toBe(24); // each run after the first found the killed run's lock
+  }, 180_000);
+});
+
+describe('reading without the lock', () => {
+  it('always sees a whole state while another process keeps committing', async () => {
+    const tmp = await withTempDir();
+    cleanup = tmp.cleanup;
+    const child = new StateChild('churn', tmp.statePath, '50');
+    await child.waitFor((e) => e.event === 'ready');
+    const store = createFileStateStore(tmp.statePath);
+    const serials = new Set<number>();
+    try {
+      for (let i = 0; i < 100; i++) {
+        const state = (await store.read(TARGET))!;
+        const n = state.resources['tool.counter']?.spec.n;
+        // The committed version, or it plus the one journaled entry not yet committed.
+        if (n !== undefined) expect([state.serial, state.serial + 1]).toContain(n);
+        expect(Object.keys(state.resources).length).toBeGreaterThanOrEqual(50);
+        serials.add(state.serial);
+      }
+    } finally {
+      await child.kill();
+    }
+    expect(serials.size).toBeGreaterThan(1); // the writer really was writing meanwhile
   });
 });
 

@@ -44,7 +44,7 @@ describe('state lock', () => {
       await cleanup();
       cleanup = undefined;
     }
-  });
+  }, 60_000);
 
   it('takes over a lock left by a killed process on this host, with a warning', async () => {
     const tmp = await withTempDir();
