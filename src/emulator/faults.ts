@@ -24,6 +24,8 @@ export interface RateLimitState {
   retryAfterMs?: number;
 }
 
+const UNLIMITED: RateLimitState = Object.freeze({ limit: NOMINAL_RATE_LIMIT, remaining: NOMINAL_RATE_LIMIT });
+
 /**
  * The bucket holds one second's worth of tokens (at least 1), so sustained throughput equals the
  * configured rate: 1,000 requests at 600/min take about 100 s instead of bursting through a minute.
@@ -71,6 +73,11 @@ export class Faults {
 
   constructor(private config: FaultConfig) {}
 
+  /** Read on every request, so it avoids the copy that `current` makes. */
+  get latencyMs(): number {
+    return this.config.latencyMs;
+  }
+
   get current(): Readonly<FaultConfig> & { failNext: number } {
     return { ...this.config, failNext: this.failNext };
   }
@@ -85,12 +92,12 @@ export class Faults {
   /** Consumes a token of the app's bucket, unless no limit is set. */
   takeToken(appId: string): RateLimitState {
     const bucket = this.bucketFor(appId);
-    return bucket ? bucket.take() : { limit: NOMINAL_RATE_LIMIT, remaining: NOMINAL_RATE_LIMIT };
+    return bucket ? bucket.take() : UNLIMITED;
   }
 
   peekToken(appId: string): RateLimitState {
     const bucket = this.bucketFor(appId);
-    return bucket ? bucket.peek() : { limit: NOMINAL_RATE_LIMIT, remaining: NOMINAL_RATE_LIMIT };
+    return bucket ? bucket.peek() : UNLIMITED;
   }
 
   decideFailure(): FaultDecision {
@@ -119,7 +126,12 @@ export class Faults {
 }
 
 /** Headers of both documented generations, so clients written against either work. */
-export function rateLimitHeaders(state: RateLimitState, now = Date.now()): Record<string, string> {
+export function rateLimitHeaders(state: RateLimitState, now = Date.now()): Readonly<Record<string, string>> {
+  if (state === UNLIMITED) return UNLIMITED_HEADERS;
+  return buildRateLimitHeaders(state, now);
+}
+
+function buildRateLimitHeaders(state: RateLimitState, now: number): Record<string, string> {
   const headers: Record<string, string> = {
     'X-Rate-Limit': String(state.limit),
     'X-Rate-Limit-Remaining': String(state.remaining),
@@ -134,3 +146,6 @@ export function rateLimitHeaders(state: RateLimitState, now = Date.now()): Recor
   }
   return headers;
 }
+
+/** Built once: without a limit every response carries the same nominal values. */
+const UNLIMITED_HEADERS = Object.freeze(buildRateLimitHeaders(UNLIMITED, 0));

@@ -23,23 +23,34 @@ export const REQUEST_LOG_CAPACITY = 20_000;
 export class RequestLog {
   private entries: RequestLogEntry[] = [];
   private total = 0;
+  /** Arrival times, index for index with entries; formatted into `time` only when the log is read. */
+  private arrivals: number[] = [];
 
   open(method: string, path: string, onBehalfOf: string | undefined): RequestLogEntry {
-    const entry: RequestLogEntry = { seq: ++this.total, time: new Date().toISOString(), method, path, body: null, status: null };
+    const entry: RequestLogEntry = { seq: ++this.total, time: '', method, path, body: null, status: null };
+    this.arrivals.push(Date.now());
     if (onBehalfOf !== undefined) entry.onBehalfOf = onBehalfOf;
     this.entries.push(entry);
     // Trim in batches so appending stays O(1) amortised.
-    if (this.entries.length > REQUEST_LOG_CAPACITY * 1.5) this.entries = this.entries.slice(-REQUEST_LOG_CAPACITY);
+    if (this.entries.length > REQUEST_LOG_CAPACITY * 1.5) {
+      this.entries = this.entries.slice(-REQUEST_LOG_CAPACITY);
+      this.arrivals = this.arrivals.slice(-REQUEST_LOG_CAPACITY);
+    }
     return entry;
   }
 
   list(): { requests: RequestLogEntry[]; total: number; dropped: number } {
-    const requests = this.entries.length > REQUEST_LOG_CAPACITY ? this.entries.slice(-REQUEST_LOG_CAPACITY) : this.entries;
+    const skip = Math.max(0, this.entries.length - REQUEST_LOG_CAPACITY);
+    const requests = this.entries.slice(skip);
+    requests.forEach((entry, index) => {
+      if (entry.time === '') entry.time = new Date(this.arrivals[skip + index] ?? Date.now()).toISOString();
+    });
     return { requests, total: this.total, dropped: this.total - requests.length };
   }
 
   clear(): void {
     this.entries = [];
+    this.arrivals = [];
     this.total = 0;
   }
 }

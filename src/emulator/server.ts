@@ -26,6 +26,8 @@ export interface PipelineDeps {
 const API_PREFIX = '/v3';
 const ADMIN_PREFIX = '/__emulator';
 const LOGGED_TEXT_LIMIT = 4096;
+/** Shared by every request without a query string; handlers only read it. */
+const NO_QUERY = new URLSearchParams();
 
 export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const expectedKey = Buffer.from(deps.apiKey);
@@ -33,7 +35,7 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
     const rawUrl = req.url ?? '/';
     const queryAt = rawUrl.indexOf('?');
     const pathname = queryAt < 0 ? rawUrl : rawUrl.slice(0, queryAt);
-    const query = new URLSearchParams(queryAt < 0 ? '' : rawUrl.slice(queryAt + 1));
+    const query = queryAt < 0 ? NO_QUERY : new URLSearchParams(rawUrl.slice(queryAt + 1));
     const adminPath = pathname.startsWith(`${API_PREFIX}${ADMIN_PREFIX}`) ? pathname.slice(API_PREFIX.length) : pathname;
     if (adminPath.startsWith(ADMIN_PREFIX)) {
       void serveAdmin(deps, req, res, adminPath, query);
@@ -59,7 +61,7 @@ async function serveApi(deps: PipelineDeps, expectedKey: Buffer, req: IncomingMe
   let rate: RateLimitState = deps.faults.peekToken(deps.appId);
   let status: number;
   let body: unknown;
-  let extraHeaders: Readonly<Record<string, string>> = {};
+  let extraHeaders: Readonly<Record<string, string>> | undefined;
   try {
     if (!call.pathname.startsWith(`${API_PREFIX}/`)) throw apiNotFound(call.pathname);
     const match = deps.api.match(method, call.pathname.slice(API_PREFIX.length));
@@ -71,7 +73,7 @@ async function serveApi(deps: PipelineDeps, expectedKey: Buffer, req: IncomingMe
     const fault = deps.faults.decideFailure();
     if (fault === 'drop') {
       call.entry.fault = 'drop';
-      await delay(deps.faults.current.latencyMs);
+      await delay(deps.faults.latencyMs);
       req.socket.destroy();
       return;
     }
@@ -100,17 +102,17 @@ async function serveApi(deps: PipelineDeps, expectedKey: Buffer, req: IncomingMe
     body = errorBody(apiError, call.pathname);
     extraHeaders = apiError.headers;
   }
-  await delay(deps.faults.current.latencyMs);
+  await delay(deps.faults.latencyMs);
   call.entry.status = status;
   call.entry.durationMs = Math.round(performance.now() - call.started);
-  sendJson(res, status, body, { ...rateLimitHeaders(rate), ...extraHeaders });
+  sendJson(res, status, body, rateLimitHeaders(rate), extraHeaders);
   deps.logLine?.(`${method} ${call.entry.path} ${status} ${call.entry.durationMs}ms`);
 }
 
 async function serveAdmin(deps: PipelineDeps, req: IncomingMessage, res: ServerResponse, pathname: string, query: URLSearchParams): Promise<void> {
   let status: number;
   let body: unknown;
-  let extraHeaders: Readonly<Record<string, string>> = {};
+  let extraHeaders: Readonly<Record<string, string>> | undefined;
   try {
     const match = deps.admin.match(req.method ?? 'GET', pathname);
     // Admin bodies are optional: `POST /__emulator/reset` needs none.
@@ -125,7 +127,7 @@ async function serveAdmin(deps: PipelineDeps, req: IncomingMessage, res: ServerR
     body = errorBody(apiError, pathname);
     extraHeaders = apiError.headers;
   }
-  sendJson(res, status, body, { ...rateLimitHeaders(deps.faults.peekToken(deps.appId)), ...extraHeaders });
+  sendJson(res, status, body, rateLimitHeaders(deps.faults.peekToken(deps.appId)), extraHeaders);
 }
 
 /** An error that is not an ApiError is a bug in the emulator: answer 500 and say so on stderr. */
