@@ -8,6 +8,7 @@ import { loadDesired } from '../io/load-manifest.js';
 import { digestDesired, type PlanBasis } from '../io/plan-file.js';
 import { createDigester, newSalt, type Digester } from '../io/state/digest.js';
 import { createFileStateStore, defaultStatePath, type StateStore, type StateTarget } from '../io/state/index.js';
+import { printStateWarning } from './render-plan.js';
 
 /** The options every command that reads a manifest accepts (CONTRACT §4). */
 export interface ManifestCommandOptions {
@@ -29,7 +30,7 @@ export async function loadManifestAndStore(opts: ManifestCommandOptions): Promis
   const { desired, warnings } = await loadDesired({ file: opts.file, environment: opts.env, env: process.env, mode: 'plan' });
   const statePath = opts.state ?? defaultStatePath(opts.file, desired.environment.name);
   const { name: environment, appId, region } = desired.environment;
-  return { desired, warnings, store: createFileStateStore(statePath), target: { environment, appId, region } };
+  return { desired, warnings, store: createFileStateStore(statePath, { onWarning: printStateWarning }), target: { environment, appId, region } };
 }
 
 export interface ComputedPlan {

@@ -35,3 +35,8 @@ export function printWarnings(warnings: readonly Diagnostic[], opts: OutputOptio
   const color = colorEnabled({ isTTY: process.stderr.isTTY === true, noColorFlag: opts.color === false, env: process.env });
   process.stderr.write(renderDiagnosticsText(warnings, { color, codeFrame: false }));
 }
+
+/** Stale-lock takeovers and journal recoveries: worth a line, never an error. */
+export function printStateWarning(warning: { message: string }): void {
+  process.stderr.write(`Warning: ${warning.message}\n`);
+}

