@@ -1,0 +1,30 @@
+// agentsync init [dir]: a starter agents.yaml, its JSON Schema, and the .gitignore line for locks.
+// It never overwrites: an existing file is skipped and reported, and the command still succeeds.
+import type { Command } from 'commander';
+
+export function registerInitCommand(program: Command): void {
+  program
+    .command('init [dir]')
+    .description('Write a starter agents.yaml, agentsync.schema.json and the .gitignore line for .agentsync/*.lock (never overwrites).')
+    .action(async (dir: string | undefined) => {
+      const [{ initProject }, starter, { manifestJsonSchema }] = await Promise.all([
+        import('../../io/init-project.js'),
+        import('../../core/starter-manifest.js'),
+        import('../../core/json-schema.js'),
+      ]);
+      const results = await initProject(dir ?? '.', {
+        manifest: starter.STARTER_MANIFEST,
+        schema: JSON.stringify(manifestJsonSchema(), null, 2) + '\n',
+        gitignoreLine: starter.GITIGNORE_LINE,
+        schemaFile: starter.SCHEMA_FILE,
+      });
+      const say: Record<(typeof results)[number]['outcome'], string> = {
+        created: 'created',
+        skipped: 'skipped (it exists; init never overwrites)',
+        appended: `added ${starter.GITIGNORE_LINE} to`,
+        present: `already ignores ${starter.GITIGNORE_LINE}:`,
+      };
+      for (const { path, outcome } of results) process.stdout.write(`${say[outcome]} ${path}\n`);
+      process.stdout.write('Next: agentsync validate, then agentsync plan.\n');
+    });
+}

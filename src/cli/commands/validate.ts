@@ -1,0 +1,51 @@
+// agentsync validate: parse and validate the manifest, print every diagnostic. Never touches the network.
+import type { Command } from 'commander';
+import { addManifestOptions, useColor, type ManifestOptions } from '../options.js';
+
+export function registerValidateCommand(program: Command): void {
+  addManifestOptions(program.command('validate').description('Parse and validate the manifest, and print every problem found.')).action(
+    async (options: ManifestOptions) => {
+      await runValidate(options);
+    },
+  );
+}
+
+async function runValidate(options: ManifestOptions): Promise<void> {
+  const [{ ManifestError, hasErrors }, { parseManifest }, { resolveManifest }, { readManifestFile }, render, { ExitRequest }] = await Promise.all([
+    import('../../core/diagnostics.js'),
+    import('../../core/parse.js'),
+    import('../../core/resolve.js'),
+    import('../../io/manifest-file.js'),
+    import('../../render/diagnostics.js'),
+    import('../run.js'),
+  ]);
+
+  let diagnostics;
+  let environments: string[] = [];
+  try {
+    const { file, text } = await readManifestFile(options.file);
+    const resolution = resolveManifest(parseManifest(file, text), {
+      env: process.env,
+      mode: 'validate',
+      ...(options.env === undefined ? {} : { environment: options.env }),
+    });
+    diagnostics = resolution.diagnostics;
+    environments = resolution.environments;
+  } catch (err) {
+    if (!(err instanceof ManifestError)) throw err;
+    diagnostics = err.diagnostics;
+  }
+
+  const valid = !hasErrors(diagnostics);
+  if (options.json) {
+    process.stdout.write(render.renderDiagnosticsJson(diagnostics));
+  } else {
+    const color = useColor(options, process.stderr);
+    process.stderr.write(render.renderDiagnosticsText(diagnostics, { codeFrame: process.stderr.isTTY === true, color }));
+    if (valid) {
+      const which = environments.length === 1 ? `environment ${environments[0]}` : `environments ${environments.join(', ')}`;
+      process.stdout.write(`${options.file} is valid (${which}).\n`);
+    }
+  }
+  if (!valid) throw new ExitRequest(1);
+}

@@ -1,0 +1,97 @@
+// The validated manifest, for one environment → Desired: what the API should hold.
+import type { Region } from './api-types.js';
+import type { PathSegment } from './diagnostics.js';
+import { addressOf, type Desired, type DesiredAgent, type DesiredEnvironment, type DesiredTool, type DesiredWebsite, type SensitivePath } from './desired.js';
+import type { Manifest } from './schema.js';
+
+/** Where each resource kind lives in the manifest: the path prefix before its key. */
+const RESOURCE_PREFIX = { tool: ['tools'], agent: ['agents'], website: ['knowledgeBase', 'websites'] } as const;
+
+const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export function buildDesired(manifest: Manifest, environment: DesiredEnvironment, sensitiveSites: readonly PathSegment[][]): Desired {
+  const byResource = groupByResource(sensitiveSites);
+  const sensitive = (type: keyof typeof RESOURCE_PREFIX, key: string) => sensitivePaths(byResource.get(addressOf(type, key)) ?? [], RESOURCE_PREFIX[type].length + 1);
+
+  const tools: DesiredTool[] = Object.keys(manifest.tools)
+    .sort(byKey)
+    .map((name) => {
+      const tool = manifest.tools[name]!;
+      return {
+        type: 'tool',
+        key: name,
+        address: addressOf('tool', name),
+        spec: {
+          name,
+          displayName: tool.displayName,
+          executionText: tool.executionText,
+          description: tool.description ?? '',
+          doNotExecute: tool.doNotExecute,
+          parameters: tool.parameters ?? {},
+        },
+        sensitive: sensitive('tool', name),
+      };
+    });
+
+  const agents: DesiredAgent[] = Object.keys(manifest.agents)
+    .sort(byKey)
+    .map((key) => {
+      const spec = manifest.agents[key]!;
+      const paths = sensitive('agent', key);
+      // integrationMeta.headers usually carries credentials even when written inline.
+      if (spec.integrationMeta?.headers !== undefined) addPath(paths, ['integrationMeta', 'headers']);
+      return { type: 'agent', key, address: addressOf('agent', key), spec, sensitive: paths };
+    });
+
+  const websiteMap = manifest.knowledgeBase?.websites ?? {};
+  const websites: DesiredWebsite[] = Object.keys(websiteMap)
+    .sort(byKey)
+    .map((key) => ({ type: 'website', key, address: addressOf('website', key), spec: websiteMap[key]!, sensitive: sensitive('website', key) }));
+
+  const desired: Desired = {
+    environment,
+    resources: [...tools, ...agents, ...websites],
+    externalTools: [...new Set(manifest.external?.tools ?? [])].sort(byKey),
+  };
+  if (manifest.notify !== undefined) desired.notify = manifest.notify;
+  return desired;
+}
+
+export function desiredEnvironment(name: string, config: { appId: string; region: Region; apiKeyEnv: string }, baseUrl: string): DesiredEnvironment {
+  return { name, appId: config.appId, region: config.region, baseUrl, apiKeyEnv: config.apiKeyEnv };
+}
+
+/** Secret sites grouped by the address of the resource they are in; one pass, no scanning per resource. */
+function groupByResource(sites: readonly PathSegment[][]): Map<string, PathSegment[][]> {
+  const groups = new Map<string, PathSegment[][]>();
+  for (const site of sites) {
+    for (const [type, prefix] of Object.entries(RESOURCE_PREFIX) as [keyof typeof RESOURCE_PREFIX, readonly string[]][]) {
+      if (!prefix.every((segment, i) => site[i] === segment)) continue;
+      const key = site[prefix.length];
+      if (typeof key !== 'string') continue;
+      const address = addressOf(type, key);
+      const group = groups.get(address);
+      if (group === undefined) groups.set(address, [site]);
+      else group.push(site);
+    }
+  }
+  return groups;
+}
+
+/**
+ * Sensitive paths of one resource, relative to its spec. A secret inside a list marks the whole
+ * list: set-like lists are sorted, so an index in the file is not an index in the spec.
+ */
+function sensitivePaths(sites: readonly PathSegment[][], prefixLength: number): SensitivePath[] {
+  const paths: SensitivePath[] = [];
+  for (const site of sites) {
+    const relative = site.slice(prefixLength);
+    const firstIndex = relative.findIndex((segment) => typeof segment === 'number');
+    addPath(paths, firstIndex < 0 ? relative : relative.slice(0, firstIndex));
+  }
+  return paths;
+}
+
+function addPath(paths: SensitivePath[], path: SensitivePath): void {
+  if (!paths.some((p) => p.length === path.length && p.every((segment, i) => segment === path[i]))) paths.push(path);
+}

@@ -1,0 +1,76 @@
+// Diagnostics: what every stage of the manifest pipeline reports about agents.yaml. Each one points
+// at a place in the file (1-based line and column) and names the YAML path, so a user can find it.
+import { UserError } from './errors.js';
+
+export type Severity = 'error' | 'warning';
+
+export interface Diagnostic {
+  file: string;
+  line: number;
+  column: number;
+  /** The YAML path, e.g. `tools.get_weather.parameters` or `agents.support.tools[1]`; '' for the document. */
+  path: string;
+  message: string;
+  severity: Severity;
+  /** The source line, for a code frame. */
+  lineText?: string;
+}
+
+export type PathSegment = string | number;
+
+const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
+
+/** Formats a key path the way users write it: dots for plain keys, brackets for indices and odd keys. */
+export function formatPath(path: readonly PathSegment[]): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (PLAIN_KEY.test(segment)) out += out === '' ? segment : `.${segment}`;
+    else out += `[${JSON.stringify(segment)}]`;
+  }
+  return out;
+}
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
+}
+
+/** Stable reading order: by line, then column, errors before warnings at the same place. */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort(
+    (a, b) =>
+      a.line - b.line ||
+      a.column - b.column ||
+      (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1) ||
+      (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
+  );
+}
+
+/** `FILE:LINE:COL: error: message (at path)`: the one-line form, without colour or code frame. */
+export function formatDiagnosticLine(d: Diagnostic): string {
+  const where = d.path === '' ? '' : ` (at ${d.path})`;
+  return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}${where}`;
+}
+
+export function countLine(diagnostics: readonly Diagnostic[]): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+}
+
+/**
+ * A manifest that cannot be used. The message lists every error on its own `FILE:LINE:COL:` line,
+ * so a command that lets it propagate still shows them all; `details.diagnostics` carries them
+ * for `--json` error output.
+ */
+export class ManifestError extends UserError {
+  constructor(readonly diagnostics: Diagnostic[]) {
+    const errors = sortDiagnostics(diagnostics.filter((d) => d.severity === 'error'));
+    const file = errors[0]?.file ?? 'manifest';
+    const head = `${file} is not valid (${errors.length} error${errors.length === 1 ? '' : 's'}):`;
+    super('manifest_invalid', [head, ...errors.map(formatDiagnosticLine)].join('\n'), {
+      diagnostics: errors.map(({ lineText: _lineText, ...rest }) => rest),
+    });
+  }
+}

@@ -1,0 +1,167 @@
+// parse: YAML text → a plain JS tree, the interpolation sites in it, and a locator for positions.
+// One walk over yaml's AST builds the tree (instead of doc.toJS()) so that each string that needs
+// interpolation keeps its node, and so duplicate keys, alias expansion and nesting depth are
+// checked in the same pass. Nothing here is quadratic.
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Scalar } from 'yaml';
+import type { Diagnostic, PathSegment } from './diagnostics.js';
+import { hasInterpolation } from './interpolate.js';
+import { YamlLocator } from './yaml-locate.js';
+
+/** A string value holding `${`: resolve.ts rewrites `parent[key]` for each environment. */
+export interface InterpolationSite {
+  path: PathSegment[];
+  template: string;
+  node: Scalar;
+  parent: Record<string, unknown> | unknown[];
+  key: string | number;
+}
+
+export interface ParsedManifest {
+  file: string;
+  /** The document as plain JS, before interpolation; undefined when it cannot be used at all. */
+  value: Record<string, unknown> | undefined;
+  sites: InterpolationSite[];
+  diagnostics: Diagnostic[];
+  locator: YamlLocator;
+}
+
+/** Nodes that alias expansion may add: far above any real manifest, far below an alias bomb. */
+export const MAX_ALIAS_NODES = 10_000;
+export const MAX_DEPTH = 256;
+
+const YAML_MESSAGES: Partial<Record<string, string>> = {
+  MULTIPLE_DOCS: 'the file holds several YAML documents (separated by ---); a manifest is exactly one document',
+  TAB_AS_INDENT: 'tabs cannot be used for indentation in YAML; indent with spaces',
+};
+
+export function parseManifest(file: string, text: string): ParsedManifest {
+  const lineCounter = new LineCounter();
+  let doc: Document.Parsed | undefined;
+  try {
+    // uniqueKeys is off because yaml checks it by scanning the map for every key; the walk below
+    // finds duplicates with one lookup each.
+    doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
+  } catch (err) {
+    const locator = new YamlLocator(file, text, lineCounter, undefined);
+    const reason = err instanceof RangeError ? 'it is nested too deeply' : 'the YAML parser failed';
+    return { file, value: undefined, sites: [], diagnostics: [locator.diagnosticAtOffset(0, [], `cannot parse the file: ${reason}`)], locator };
+  }
+  const locator = new YamlLocator(file, text, lineCounter, doc);
+  const diagnostics: Diagnostic[] = [];
+  for (const warning of doc.warnings) diagnostics.push(locator.diagnosticAtOffset(warning.pos[0], [], yamlMessage(warning.code, warning.message), 'warning'));
+  for (const error of doc.errors) diagnostics.push(locator.diagnosticAtOffset(error.pos[0], [], yamlMessage(error.code, error.message)));
+  const result: ParsedManifest = { file, value: undefined, sites: [], diagnostics, locator };
+  if (doc.errors.length > 0) return result;
+
+  const contents = doc.contents;
+  if (contents === null || (isScalar(contents) && contents.value === null)) {
+    diagnostics.push(locator.diagnosticAtOffset(0, [], 'the manifest is empty; it needs at least `version: 1` and `environments`'));
+    return result;
+  }
+  if (!isMap(contents)) {
+    const kind = isSeq(contents) ? 'a list' : isAlias(contents) ? 'an alias' : 'a single value';
+    diagnostics.push(locator.diagnosticAtOffset(contents.range[0], [], `the manifest must be a map of keys (version, environments, tools, …), not ${kind}`));
+    return result;
+  }
+  const walker = new TreeWalker(doc, locator, diagnostics, result.sites);
+  const value = walker.walk(contents, 0);
+  if (!walker.aborted) result.value = value as Record<string, unknown>;
+  return result;
+}
+
+function yamlMessage(code: string, message: string): string {
+  return YAML_MESSAGES[code] ?? `YAML: ${message.replace(/\.$/, '')}`;
+}
+
+class TreeWalker {
+  private readonly path: PathSegment[] = [];
+  private aliasDepth = 0;
+  private aliasNodes = 0;
+  aborted = false;
+
+  constructor(
+    private readonly doc: Document.Parsed,
+    private readonly locator: YamlLocator,
+    private readonly diagnostics: Diagnostic[],
+    private readonly sites: InterpolationSite[],
+  ) {}
+
+  walk(node: unknown, depth: number): unknown {
+    if (this.aborted) return undefined;
+    if (this.aliasDepth > 0 && ++this.aliasNodes > MAX_ALIAS_NODES) {
+      return this.abort(node, `aliases expand to more than ${MAX_ALIAS_NODES} nodes; this looks like an alias bomb`);
+    }
+    if (depth > MAX_DEPTH) return this.abort(node, `the document is nested more than ${MAX_DEPTH} levels deep`);
+    if (isScalar(node)) return this.scalar(node);
+    if (isMap(node)) return this.map(node.items, depth);
+    if (isSeq(node)) return this.seq(node.items, depth);
+    if (isAlias(node)) {
+      const target = node.resolve(this.doc);
+      if (target === undefined) return this.abort(node, `unknown alias *${node.source}`);
+      this.aliasDepth++;
+      const value = this.walk(target, depth + 1);
+      this.aliasDepth--;
+      return value;
+    }
+    return null; // an empty value (`key:` with nothing after it)
+  }
+
+  private scalar(node: Scalar): unknown {
+    const value = node.value;
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
+    this.diagnostics.push(this.locator.diagnosticAtOffset(node.range?.[0] ?? 0, this.path, 'unsupported YAML value; use a string, number, boolean or null'));
+    return String(value);
+  }
+
+  private map(items: readonly unknown[], depth: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const pair of items) {
+      if (!isPair(pair)) continue;
+      if (!isScalar(pair.key)) {
+        const offset = (pair.key as { range?: number[] } | null)?.range?.[0] ?? 0;
+        this.diagnostics.push(this.locator.diagnosticAtOffset(offset, this.path, 'a key must be a plain string, not a list, map or alias'));
+        continue;
+      }
+      const key = pair.key.value === null ? '' : String(pair.key.value);
+      if (Object.hasOwn(out, key)) {
+        const offset = pair.key.range?.[0] ?? 0;
+        this.diagnostics.push(this.locator.diagnosticAtOffset(offset, [...this.path, key], `duplicate key "${key}": each key may appear only once in a map`));
+        continue;
+      }
+      this.path.push(key);
+      const value = this.walk(pair.value, depth + 1);
+      if (typeof value === 'string' && hasInterpolation(value)) this.addSite(pair.value, value, out, key);
+      if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      else out[key] = value;
+      this.path.pop();
+    }
+    return out;
+  }
+
+  private seq(items: readonly unknown[], depth: number): unknown[] {
+    const out: unknown[] = [];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      this.path.push(i);
+      const value = this.walk(item, depth + 1);
+      if (typeof value === 'string' && hasInterpolation(value)) this.addSite(item, value, out, i);
+      out.push(value);
+      this.path.pop();
+    }
+    return out;
+  }
+
+  private addSite(node: unknown, template: string, parent: InterpolationSite['parent'], key: string | number): void {
+    const scalar = isAlias(node) ? node.resolve(this.doc) : node;
+    if (isScalar(scalar)) this.sites.push({ path: [...this.path], template, node: scalar, parent, key });
+  }
+
+  private abort(node: unknown, message: string): undefined {
+    if (!this.aborted) {
+      const offset = (node as { range?: number[] } | null)?.range?.[0] ?? 0;
+      this.diagnostics.push(this.locator.diagnosticAtOffset(offset, this.path, message));
+    }
+    this.aborted = true;
+    return undefined;
+  }
+}

@@ -1,0 +1,242 @@
+// resolve: parsed manifest → Desired for one environment, plus every diagnostic found on the way.
+// Steps: choose the environment(s), interpolate, validate with the zod schema, check references
+// and base URLs, then build Desired. In validate mode with several environments and no -e, every
+// environment is checked and messages that hold for only some of them name their environment.
+import { baseUrlProblem, normalizeBaseUrl } from './base-url.js';
+import { buildDesired, desiredEnvironment } from './build-desired.js';
+import { defaultBaseUrl, type Desired } from './desired.js';
+import { formatPath, hasErrors, sortDiagnostics, type Diagnostic, type PathSegment } from './diagnostics.js';
+import { interpolate, openingOffsets, type InterpolationProblem } from './interpolate.js';
+import type { InterpolationSite, ParsedManifest } from './parse.js';
+import { manifestSchema, type EnvironmentConfig, type Manifest } from './schema.js';
+import { issuesToDiagnostics } from './schema-issues.js';
+import { didYouMean } from './suggest.js';
+import type { YamlLocator } from './yaml-locate.js';
+
+export type ResolveMode = 'validate' | 'plan';
+
+export interface ResolveOptions {
+  /** `-e`; may be omitted when the manifest has one environment (or in validate mode). */
+  environment?: string;
+  /** Environment variables, passed in so that this stays pure. */
+  env: Readonly<Record<string, string | undefined>>;
+  mode: ResolveMode;
+}
+
+export interface Resolution {
+  /** Set when there is no error and exactly one environment was resolved. */
+  desired?: Desired;
+  diagnostics: Diagnostic[];
+  /** The environments that were checked. */
+  environments: string[];
+}
+
+/** Resources may hold secrets; the rest of the manifest is printed freely, so it may not. */
+const SECRET_SECTIONS = new Set(['tools', 'agents', 'knowledgeBase']);
+
+export function resolveManifest(parsed: ParsedManifest, options: ResolveOptions): Resolution {
+  const { locator } = parsed;
+  const tree = parsed.value;
+  const diagnostics = [...parsed.diagnostics];
+  if (tree === undefined) return { diagnostics: sortDiagnostics(diagnostics), environments: [] };
+
+  const names = environmentNames(tree);
+  const selection = selectEnvironments(names, options, locator);
+  diagnostics.push(...selection.diagnostics);
+  if (selection.targets.length === 0 && names.length > 0) return { diagnostics: sortDiagnostics(diagnostics), environments: [] };
+
+  const envSites = parsed.sites.filter((site) => site.path[0] === 'environments');
+  const otherSites = parsed.sites.filter((site) => site.path[0] !== 'environments');
+  const skip = new Set<string>();
+  diagnostics.push(...applySites(envSites, locator, skip, options, () => ({ env: options.env, vars: undefined, secretsAllowed: false })));
+
+  // Only ${var.…} differs between environments; without it one run stands for all of them.
+  const usesVars = otherSites.some((site) => site.template.includes('${var.'));
+  const runTargets: (string | undefined)[] = selection.targets.length === 0 ? [undefined] : usesVars ? selection.targets : [selection.targets[0]];
+  const runs = runTargets.map((target) => runOnce(tree, target, otherSites, locator, new Set(skip), options));
+  diagnostics.push(...mergeRuns(runs.map((r) => r.diagnostics), runTargets));
+
+  const manifest = runs[0]?.manifest;
+  for (const name of selection.targets) diagnostics.push(...baseUrlDiagnostics(tree, name, options.env, locator));
+  diagnostics.push(...overrideDiagnostics(options.env, locator));
+
+  const result: Resolution = { diagnostics: sortDiagnostics(dedupe(diagnostics)), environments: selection.targets };
+  const target = selection.targets[0];
+  if (!hasErrors(result.diagnostics) && manifest !== undefined && selection.targets.length === 1 && target !== undefined) {
+    const config = manifest.environments[target];
+    if (config !== undefined) result.desired = buildDesired(manifest, desiredEnvironment(target, config, effectiveBaseUrl(target, config, options.env)), runs[0]?.sensitive ?? []);
+  }
+  return result;
+}
+
+interface Run {
+  manifest?: Manifest;
+  diagnostics: Diagnostic[];
+  sensitive: PathSegment[][];
+}
+
+function runOnce(tree: Record<string, unknown>, target: string | undefined, sites: InterpolationSite[], locator: YamlLocator, skip: Set<string>, options: ResolveOptions): Run {
+  const vars = target === undefined ? {} : varsOf(tree, target);
+  const sensitive: PathSegment[][] = [];
+  const diagnostics = applySites(sites, locator, skip, options, (site) => ({
+    env: options.env,
+    vars,
+    ...(target === undefined ? {} : { environmentName: target }),
+    secretsAllowed: SECRET_SECTIONS.has(String(site.path[0])),
+  }), sensitive, target === undefined);
+  const parsed = manifestSchema.safeParse(tree);
+  if (!parsed.success) diagnostics.push(...issuesToDiagnostics(parsed.error.issues, { schema: manifestSchema, input: tree, locator, skip }));
+  diagnostics.push(...referenceDiagnostics(tree, locator));
+  return parsed.success ? { manifest: parsed.data, diagnostics, sensitive } : { diagnostics, sensitive };
+}
+
+type ContextFor = (site: InterpolationSite) => Parameters<typeof interpolate>[1];
+
+/** Writes each site's interpolated value into the tree and reports what could not be resolved. */
+function applySites(
+  sites: readonly InterpolationSite[],
+  locator: YamlLocator,
+  skip: Set<string>,
+  options: ResolveOptions,
+  contextFor: ContextFor,
+  sensitive: PathSegment[][] = [],
+  varsUnknown = false,
+): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const site of sites) {
+    const result = interpolate(site.template, contextFor(site));
+    (site.parent as Record<string | number, unknown>)[site.key] = result.value;
+    if (result.sensitive) sensitive.push(site.path);
+    if (result.problems.length > 0) skip.add(formatPath(site.path));
+    for (const problem of result.problems) {
+      if (varsUnknown && problem.kind === 'unknown-var') continue;
+      diagnostics.push(problemDiagnostic(site, problem, locator, options.mode));
+    }
+  }
+  return diagnostics;
+}
+
+function problemDiagnostic(site: InterpolationSite, problem: InterpolationProblem, locator: YamlLocator, mode: ResolveMode): Diagnostic {
+  const start = site.node.range?.[0] ?? 0;
+  const end = site.node.range?.[1] ?? start;
+  const inSource = openingOffsets(locator.sourceSlice(start, end))[problem.token.ordinal];
+  const offset = start + (inSource ?? 0);
+  if (problem.kind === 'unset-secret' && mode === 'validate') {
+    return locator.diagnosticAtOffset(offset, site.path, `${problem.message}; plan and apply will need it`, 'warning');
+  }
+  return locator.diagnosticAtOffset(offset, site.path, problem.message);
+}
+
+function environmentNames(tree: Record<string, unknown>): string[] {
+  const envs = tree.environments;
+  return isPlainObject(envs) ? Object.keys(envs) : [];
+}
+
+function varsOf(tree: Record<string, unknown>, name: string): Record<string, string | number | boolean> {
+  const envs = tree.environments;
+  const env = isPlainObject(envs) ? envs[name] : undefined;
+  const vars = isPlainObject(env) ? env.vars : undefined;
+  const out: Record<string, string | number | boolean> = {};
+  if (!isPlainObject(vars)) return out;
+  for (const [key, value] of Object.entries(vars)) {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out[key] = value;
+  }
+  return out;
+}
+
+function selectEnvironments(names: string[], options: ResolveOptions, locator: YamlLocator): { targets: string[]; diagnostics: Diagnostic[] } {
+  const at = (message: string) => [locator.diagnostic(['environments'], message, 'error', 'key')];
+  const list = names.join(', ');
+  if (options.environment !== undefined) {
+    if (names.includes(options.environment)) return { targets: [options.environment], diagnostics: [] };
+    if (names.length === 0) return { targets: [], diagnostics: [] };
+    return { targets: [], diagnostics: at(`unknown environment "${options.environment}" (from -e); the manifest defines ${list}${didYouMean(options.environment, names)}`) };
+  }
+  if (names.length <= 1 || options.mode === 'validate') return { targets: names, diagnostics: [] };
+  return { targets: [], diagnostics: at(`the manifest defines several environments (${list}); choose one with -e <name>`) };
+}
+
+/** Diagnostics every run found are reported once; the others name the environment they hold for. */
+function mergeRuns(runs: Diagnostic[][], targets: (string | undefined)[]): Diagnostic[] {
+  if (runs.length === 1) return runs[0] ?? [];
+  const keyOf = (d: Diagnostic) => `${d.line}:${d.column}:${d.severity}:${d.message}`;
+  const counts = new Map<string, number>();
+  for (const run of runs) for (const key of new Set(run.map(keyOf))) counts.set(key, (counts.get(key) ?? 0) + 1);
+  const out: Diagnostic[] = [];
+  const emitted = new Set<string>();
+  runs.forEach((run, i) => {
+    for (const d of run) {
+      const key = keyOf(d);
+      if (counts.get(key) === runs.length) {
+        if (!emitted.has(key)) out.push(d);
+        emitted.add(key);
+      } else {
+        out.push({ ...d, message: `environment "${targets[i] ?? ''}": ${d.message}` });
+      }
+    }
+  });
+  return out;
+}
+
+function baseUrlDiagnostics(tree: Record<string, unknown>, name: string, env: ResolveOptions['env'], locator: YamlLocator): Diagnostic[] {
+  if (overrideOf(env) !== undefined) return [];
+  const envs = tree.environments;
+  const config = isPlainObject(envs) ? envs[name] : undefined;
+  const baseUrl = isPlainObject(config) ? config.baseUrl : undefined;
+  if (typeof baseUrl !== 'string') return [];
+  const problem = baseUrlProblem(baseUrl);
+  return problem === undefined ? [] : [locator.diagnostic(['environments', name, 'baseUrl'], `baseUrl ${problem}`)];
+}
+
+function overrideDiagnostics(env: ResolveOptions['env'], locator: YamlLocator): Diagnostic[] {
+  const override = overrideOf(env);
+  const problem = override === undefined ? undefined : baseUrlProblem(override);
+  return problem === undefined ? [] : [locator.diagnostic(['environments'], `AGENTSYNC_BASE_URL ${problem}`, 'error', 'key')];
+}
+
+function overrideOf(env: ResolveOptions['env']): string | undefined {
+  const value = env.AGENTSYNC_BASE_URL;
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** AGENTSYNC_BASE_URL wins over every environment; then the manifest; then the regional default. */
+export function effectiveBaseUrl(_name: string, config: EnvironmentConfig, env: ResolveOptions['env']): string {
+  return normalizeBaseUrl(overrideOf(env) ?? config.baseUrl ?? defaultBaseUrl(config.appId, config.region));
+}
+
+function referenceDiagnostics(tree: Record<string, unknown>, locator: YamlLocator): Diagnostic[] {
+  const tools = isPlainObject(tree.tools) ? Object.keys(tree.tools) : [];
+  const external = isPlainObject(tree.external) && Array.isArray(tree.external.tools) ? tree.external.tools.filter((t) => typeof t === 'string') : [];
+  const known = new Set<string>([...tools, ...external]);
+  const diagnostics: Diagnostic[] = [];
+  if (!isPlainObject(tree.agents)) return diagnostics;
+  for (const [key, agent] of Object.entries(tree.agents)) {
+    if (!isPlainObject(agent)) continue;
+    for (const field of ['tools', 'actions'] as const) {
+      const list = agent[field];
+      if (!Array.isArray(list)) continue;
+      list.forEach((name, i) => {
+        if (typeof name !== 'string' || known.has(name)) return;
+        const kind = field === 'tools' ? 'tool' : 'action';
+        diagnostics.push(
+          locator.diagnostic(['agents', key, field, i], `unknown ${kind} "${name}": it is not a tool in this manifest and not listed in external.tools${didYouMean(name, known)}`),
+        );
+      });
+    }
+  }
+  return diagnostics;
+}
+
+function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = `${d.line}:${d.column}:${d.severity}:${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
