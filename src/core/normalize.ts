@@ -4,58 +4,93 @@
 import type { JsonObject, JsonValue } from './api-types.js';
 import { canonicalJson } from './canonical.js';
 import type { ResourceType, SpecJson } from './desired.js';
-import { cloneJson } from './redact.js';
 
-/** A normalized deep copy: defaults filled in, set-like arrays sorted and de-duplicated. */
+/**
+ * The spec with defaults filled in, set-like arrays sorted and de-duplicated and undefined members
+ * dropped. Never mutates its input. A spec that is already normal (the usual case, on both sides)
+ * comes back as the same object without any allocation, so the result must be treated as read-only.
+ */
 export function normalizeSpec(type: ResourceType, spec: SpecJson): SpecJson {
-  return normalizeSpecInPlace(type, cloneJson(spec) as JsonObject);
+  return isNormal(type, spec) ? spec : normalizedCopy(type, spec);
 }
 
-/** The same, on a spec the caller owns (a fresh copy); saves a second copy on the hot path. */
-export function normalizeSpecInPlace(type: ResourceType, spec: JsonObject): JsonObject {
-  switch (type) {
-    case 'tool': {
-      defaultMember(spec, 'doNotExecute', false);
-      defaultMember(spec, 'parameters', {});
-      const parameters = spec.parameters;
-      if (isPlainObject(parameters)) sortSetMember(parameters, 'required');
-      break;
-    }
-    case 'agent':
-      defaultMember(spec, 'isActive', true);
-      defaultMember(spec, 'tools', []);
-      defaultMember(spec, 'actions', []);
-      sortSetMember(spec, 'tools');
-      sortSetMember(spec, 'actions');
-      sortSetMember(spec, 'platformTools');
-      break;
-    case 'website':
-      defaultMember(spec, 'exclude', []);
-      sortSetMember(spec, 'exclude');
-      break;
-    default: {
-      const _exhaustive: never = type;
-      throw new Error(`unknown resource type ${String(_exhaustive)}`);
-    }
+/** The schema's defaults, as factories so that no two specs ever share a default array. */
+const DEFAULTS: Record<ResourceType, readonly (readonly [string, () => JsonValue])[]> = {
+  tool: [
+    ['doNotExecute', () => false],
+    ['parameters', () => ({})],
+  ],
+  agent: [
+    ['isActive', () => true],
+    ['tools', () => []],
+    ['actions', () => []],
+  ],
+  website: [['exclude', () => []]],
+};
+const TOP_LEVEL_SETS: Record<ResourceType, readonly string[]> = { tool: [], agent: ['tools', 'actions', 'platformTools'], website: ['exclude'] };
+
+function isNormal(type: ResourceType, spec: JsonObject): boolean {
+  if (hasUndefinedMember(spec)) return false;
+  for (const [key] of DEFAULTS[type]) if (!Object.hasOwn(spec, key)) return false;
+  for (const key of TOP_LEVEL_SETS[type]) {
+    const list = spec[key];
+    if (Array.isArray(list) && !isSortedSet(list)) return false;
   }
-  return spec;
+  const required = requiredOf(type, spec);
+  return required === undefined || isSortedSet(required);
+}
+
+function normalizedCopy(type: ResourceType, spec: JsonObject): JsonObject {
+  const copy = withoutUndefined(spec);
+  for (const [key, make] of DEFAULTS[type]) if (!Object.hasOwn(copy, key)) copy[key] = make();
+  for (const key of TOP_LEVEL_SETS[type]) {
+    const list = copy[key];
+    if (Array.isArray(list)) copy[key] = sortedSet(list);
+  }
+  const required = requiredOf(type, copy);
+  if (required !== undefined) copy.parameters = { ...(copy.parameters as JsonObject), required: sortedSet(required) };
+  return copy;
+}
+
+/** A tool's `parameters.required`, the one nested set. */
+function requiredOf(type: ResourceType, spec: JsonObject): JsonValue[] | undefined {
+  if (type !== 'tool') return undefined;
+  const parameters = spec.parameters;
+  return isPlainObject(parameters) && Array.isArray(parameters.required) ? parameters.required : undefined;
 }
 
 export function isPlainObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function defaultMember(spec: JsonObject, key: string, value: JsonValue): void {
-  if (!Object.hasOwn(spec, key)) spec[key] = value;
+function hasUndefinedMember(spec: JsonObject): boolean {
+  for (const key in spec) if (spec[key] === undefined) return true;
+  return false;
 }
 
-function sortSetMember(spec: JsonObject, key: string): void {
-  const list = spec[key];
-  if (Array.isArray(list)) spec[key] = sortedSet(list);
+/** A shallow copy without undefined members (they are "absent" to JSON, so they must be here too). */
+function withoutUndefined(spec: JsonObject): JsonObject {
+  const copy: JsonObject = {};
+  for (const [key, value] of Object.entries(spec)) {
+    if (value === undefined) continue;
+    if (key === '__proto__') Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+    else copy[key] = value;
+  }
+  return copy;
+}
+
+/** Already strictly ascending strings: nothing to sort or de-duplicate (checked in one pass). */
+function isSortedSet(list: readonly JsonValue[]): boolean {
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    if (typeof item !== 'string') return false;
+    if (i > 0 && !((list[i - 1] as string) < item)) return false;
+  }
+  return true;
 }
 
 /** Sorted like the manifest schema sorts (UTF-16 code units), so both sides agree. */
-function sortedSet(list: JsonValue[]): JsonValue[] {
+function sortedSet(list: readonly JsonValue[]): JsonValue[] {
   if (list.every((item) => typeof item === 'string')) return [...new Set(list)].sort();
   const byText = new Map<string, JsonValue>();
   for (const item of list) byText.set(canonicalJson(item), item);

@@ -29,10 +29,48 @@ export function containsDigest(value: JsonValue | undefined): boolean {
 /** A deep copy of the spec with each sensitive value replaced by `digest(canonicalJson(value))`. */
 export function redactSpec(resource: DesiredResource, digest: Digest): SpecJson {
   const copy = cloneJson(resource.spec as SpecJson) as JsonObject;
-  // Shorter paths first: once a subtree is a digest, a longer path inside it no longer resolves.
-  const paths = [...resource.sensitive].sort((a, b) => a.length - b.length);
-  for (const path of paths) replaceAt(copy, path, digest);
+  for (const path of shortestFirst(resource.sensitive)) replaceAt(copy, path, digest);
   return copy;
+}
+
+/**
+ * The same redaction without the deep copy: only the objects along each sensitive path are copied,
+ * the rest is shared with the input. For the diff's hot path; the result must be treated as
+ * read-only. With no sensitive paths it is the spec itself.
+ */
+export function redactSpecShared(resource: DesiredResource, digest: Digest): SpecJson {
+  const spec = resource.spec as SpecJson;
+  if (resource.sensitive.length === 0) return spec;
+  const root = { ...spec };
+  for (const path of shortestFirst(resource.sensitive)) replaceAlongCopies(root, path, digest);
+  return root;
+}
+
+/** Shorter paths first: once a subtree is a digest, a longer path inside it no longer resolves. */
+function shortestFirst(paths: readonly SensitivePath[]): SensitivePath[] {
+  return [...paths].sort((a, b) => a.length - b.length);
+}
+
+/** Like replaceAt, but copies each container on the way down before writing into it. */
+function replaceAlongCopies(root: JsonObject, path: SensitivePath, digest: Digest): void {
+  if (path.length === 0) return;
+  let node: JsonValue = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    const segment = path[i] as PathSegment;
+    const next = childOf(node, segment);
+    if (next === undefined || next === null || typeof next !== 'object') return;
+    const copy: JsonValue = Array.isArray(next) ? [...next] : { ...next };
+    writeChild(node, segment, copy);
+    node = copy;
+  }
+  const last = path[path.length - 1] as PathSegment;
+  const value = childOf(node, last);
+  if (value !== undefined) writeChild(node, last, digest(canonicalJson(value)));
+}
+
+function writeChild(node: JsonValue, segment: PathSegment, value: JsonValue): void {
+  if (Array.isArray(node)) node[Number(segment)] = value;
+  else if (node !== null && typeof node === 'object') setMember(node, String(segment), value);
 }
 
 /** True when `path` is a sensitive path or lies inside one. */
@@ -64,9 +102,7 @@ function replaceAt(root: JsonObject, path: SensitivePath, digest: Digest): void 
   const last = path[path.length - 1] as PathSegment;
   const value = childOf(node, last);
   if (value === undefined) return;
-  const digested = digest(canonicalJson(value));
-  if (Array.isArray(node)) node[Number(last)] = digested;
-  else if (node !== null && typeof node === 'object') setMember(node, String(last), digested);
+  writeChild(node, last, digest(canonicalJson(value)));
 }
 
 function childOf(node: JsonValue, segment: PathSegment): JsonValue | undefined {
