@@ -14,16 +14,17 @@ export interface ApplyEventBase {
 export type ApplyEvent =
   | (ApplyEventBase & { kind: 'start'; call?: string })
   | (ApplyEventBase & { kind: 'retry'; call: string; retry: number; delayMs: number; reason: string })
-  | (ApplyEventBase & { kind: 'done'; call?: string; status?: number; ms: number; remoteId: string; retries: number })
+  | (ApplyEventBase & { kind: 'done'; call?: string; ms: number; remoteId: string; retries: number; adopted?: boolean })
   | (ApplyEventBase & { kind: 'failed'; failure: ApplyFailure });
 
 export interface DoneItem extends ApplyEventBase {
   remoteId: string;
   /** The call made, e.g. `PUT /ai-agents/tools/get_weather`; absent for a forget. */
   call?: string;
-  status?: number;
   ms: number;
   retries: number;
+  /** An interrupted create had made this agent; it was adopted (PATCHed) instead of created again. */
+  adopted?: boolean;
 }
 
 export interface ApplyFailure {

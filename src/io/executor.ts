@@ -9,8 +9,10 @@ import type { Change, ForgetChange, Plan } from '../core/plan.js';
 import type { StateSession } from './state/store.js';
 import { isApiError } from './api/api-error.js';
 import type { ApiClient } from './api/client.js';
+import type { RetryInfo } from './api/send-request.js';
 import type { ApplyCounts, ApplyEvent, ApplyFailure, ApplyResult, DoneItem, FailedItem, NotAttemptedItem, NotifyOutcome } from './apply-types.js';
-import { callFor, describeCall, type CallableChange } from './execute-change.js';
+import { createPendingAdopter, type PendingAdopter } from './execute-adopt.js';
+import { agentPatchBody, callFor, describeCall, type CallableChange } from './execute-change.js';
 import { notifyBody, notifyMuid, notifyText } from './execute-notify.js';
 
 export interface ExecuteInput {
@@ -66,10 +68,11 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   }
 
   let stopped = false;
+  const adopter = createPendingAdopter(input.client, session.state);
   const runTask = async (task: Task): Promise<void> => {
     let outcome: TaskOutcome;
     try {
-      outcome = await runOne(task, input, now, emit);
+      outcome = await runOne(task, input, now, emit, adopter);
     } catch (err) {
       // Not an API answer (a journal write failed, say): stop starting work and surface it.
       stopped = true;
@@ -95,24 +98,31 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
 
 type TaskOutcome = { ok: true; item: DoneItem } | { ok: false; item: FailedItem };
 
-async function runOne(task: Task, input: ExecuteInput, now: () => Date, emit: (e: ApplyEvent) => void): Promise<TaskOutcome> {
+async function runOne(task: Task, input: ExecuteInput, now: () => Date, emit: (e: ApplyEvent) => void, adopter: PendingAdopter): Promise<TaskOutcome> {
   const { change, resource } = task;
   const base = { address: change.address, type: change.type, action: change.action } as const;
-  const call = describeCall(change, resource);
-  const isPost = change.action === 'create' && change.type !== 'tool';
+  const pendingSince = change.action === 'create' && resource.type === 'agent' ? input.session.state.pending[change.address]?.since : undefined;
+  const adoptUid = pendingSince !== undefined && resource.type === 'agent' ? await adopter.find(resource.spec.name, pendingSince) : undefined;
+  let call = adoptUid !== undefined ? `PATCH /ai-agents/agents/${encodeURIComponent(adoptUid)}` : describeCall(change, resource);
+  const isPost = change.action === 'create' && change.type !== 'tool' && adoptUid === undefined;
   emit({ kind: 'start', ...base, call });
   if (isPost) await input.session.record({ op: 'pending', address: change.address, type: change.type, since: now().toISOString() });
   const started = performance.now();
   let retries = 0;
   try {
-    const result = await callFor(change, resource, input.client, {
-      onRetry: (info) => {
+    const options = {
+      onRetry: (info: RetryInfo) => {
         retries = info.retry;
         emit({ kind: 'retry', ...base, call, retry: info.retry, delayMs: info.delayMs, reason: `${info.error.status || info.error.code}` });
       },
-    });
+    };
+    const result =
+      adoptUid !== undefined && resource.type === 'agent'
+        ? { remoteId: (await input.client.updateAgent(adoptUid, agentPatchBody(resource.spec, {}), options)).uid || adoptUid, call }
+        : await callFor(change, resource, input.client, options);
+    call = result.call;
     await input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: result.remoteId, spec: change.after, appliedAt: now().toISOString() });
-    const item: DoneItem = { ...base, remoteId: result.remoteId, call, status: 200, ms: Math.round(performance.now() - started), retries };
+    const item: DoneItem = { ...base, remoteId: result.remoteId, call, ms: Math.round(performance.now() - started), retries, ...(adoptUid ? { adopted: true } : {}) };
     emit({ kind: 'done', ...item });
     return { ok: true, item };
   } catch (err) {

@@ -11,6 +11,9 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
   for (const item of result.done.filter((d) => d.action === 'forget')) {
     lines.push(`Forgot ${item.address} (remote id ${item.remoteId}); it stays on the server.`);
   }
+  for (const item of result.done.filter((d) => d.adopted)) {
+    lines.push(`Adopted ${item.address} (uid ${item.remoteId}): an interrupted earlier apply had created it, so no duplicate was made.`);
+  }
   const notify = result.notify;
   if (notify.status === 'sent') lines.push(`Sent the notify message (id ${notify.messageId}).`);
   if (notify.status === 'failed') lines.push(paint.yellow(`Warning: the notify message was not sent: ${failureText(notify.failure)}. The changes above are applied and recorded.`));

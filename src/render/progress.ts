@@ -57,7 +57,8 @@ export function createProgress(options: ProgressOptions): Progress {
           if (!options.tty) {
             const how = event.call ? `${event.call.split(' ')[0]}, ${event.ms} ms` : 'no call';
             const retried = event.retries > 0 ? `, ${event.retries} ${event.retries === 1 ? 'retry' : 'retries'}` : '';
-            printLine(`${paint.green(PAST[event.action])} ${event.address} (${how}${retried})`);
+            const adopted = event.adopted ? ', adopted the agent an interrupted create had made' : '';
+            printLine(`${paint.green(PAST[event.action])} ${event.address} (${how}${retried}${adopted})`);
           } else drawLive();
           break;
         }

@@ -1,0 +1,62 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentRecord } from '../../src/core/api-types.js';
+import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
+import { runCli, startCli } from './cli-fixture.js';
+
+let emu: EmulatorFixture;
+let dir: string;
+beforeAll(async () => {
+  emu = await startFixture();
+  dir = await mkdtemp(join(tmpdir(), 'agentsync-kill-'));
+});
+afterAll(async () => {
+  await emu.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('apply killed with SIGKILL', () => {
+  it('converges on rerun with no duplicate agents: in-flight creates are warned about, then adopted', async () => {
+    const lines = ['version: 1', 'environments:', '  local: { appId: local, region: us }', 'tools:'];
+    for (let i = 0; i < 100; i++) lines.push(`  k${i}: { displayName: k${i}, executionText: Working, description: d, parameters: {} }`);
+    lines.push('agents:');
+    for (let i = 0; i < 100; i++) lines.push(`  a${i}: { name: agent-${i}, integrationType: llm, integrateWith: gpt-4o, tools: [k${i}] }`);
+    await writeFile(join(dir, 'agents.yaml'), lines.join('\n') + '\n');
+    const env = { COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url };
+    await emu.configure({ latencyMs: 15 });
+
+    const run = startCli(['apply', '--auto-approve', '--concurrency', '8'], { cwd: dir, env });
+    // Kill it once agent creation is well under way, with POSTs in flight.
+    for (;;) {
+      const posts = (await emu.apiRequests('POST')).filter((r) => r.path === '/v3/ai-agents/agents');
+      if (posts.length >= 30) break;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    run.child.kill('SIGKILL');
+    const killed = await run.done;
+    expect(killed.signal).toBe('SIGKILL');
+    const before = await emu.get<AgentRecord[]>('/ai-agents/agents');
+    expect(before.length).toBeGreaterThan(0);
+    expect(before.length).toBeLessThan(100);
+
+    const rerun = await runCli(['apply', '--auto-approve'], { cwd: dir, env });
+    // The killed run's lock is taken over with a warning on stderr; nothing else goes wrong.
+    expect(rerun.stderr).not.toMatch(/Error/);
+    expect(rerun.code).toBe(0);
+    const agents = await emu.get<AgentRecord[]>('/ai-agents/agents');
+    // Creates that were in flight when the process died were remembered as pending; the rerun warns
+    // about each and then adopts the agent it finds instead of creating a second one.
+    const warned = [...rerun.stdout.matchAll(/(agent\.a\d+): a create was sent at/g)].map((m) => m[1]);
+    const adopted = [...rerun.stdout.matchAll(/Adopted (agent\.a\d+) \(uid/g)].map((m) => m[1]);
+    expect(adopted.length).toBeGreaterThan(0);
+    expect(adopted.every((address) => warned.includes(address))).toBe(true);
+    expect(agents).toHaveLength(100);
+    expect(new Set(agents.map((a) => a.name)).size).toBe(100);
+
+    const again = await runCli(['apply', '--auto-approve'], { cwd: dir, env });
+    expect(again.stdout).toContain('No changes.');
+    await emu.configure({ latencyMs: 0 });
+  });
+});

@@ -1,0 +1,185 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
+import type { AgentRecord, ToolRecord } from '../../src/core/api-types.js';
+import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
+import { runCli } from './cli-fixture.js';
+
+let emu: EmulatorFixture;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  emu = await startFixture();
+});
+afterAll(() => emu.close());
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'agentsync-apply-'));
+  await fetch(`${emu.origin}/__emulator/reset`, { method: 'POST' });
+  await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
+  await fetch(`${emu.origin}/__emulator/stats`, { method: 'DELETE' });
+  env = { COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url };
+});
+afterEach(async () => {
+  await emu.configure({ failRate: 0, failNext: 0, failMode: 'mixed', latencyMs: 0, rateLimitPerMinute: null });
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Shape {
+  tools?: Record<string, string>;
+  agents?: Record<string, string[]>;
+  extraAgentYaml?: string;
+}
+
+/** tools: name → description; agents: key → tool names. */
+async function writeManifest(shape: Shape): Promise<void> {
+  const lines = ['version: 1', 'environments:', '  local: { appId: local, region: us }', 'tools:'];
+  for (const [name, description] of Object.entries(shape.tools ?? {})) {
+    lines.push(`  ${name}: { displayName: ${name}, executionText: Working, description: "${description}", parameters: {} }`);
+  }
+  const hasAgents = Object.keys(shape.agents ?? {}).length > 0 || shape.extraAgentYaml !== undefined;
+  lines.push(hasAgents ? 'agents:' : 'agents: {}');
+  for (const [key, tools] of Object.entries(shape.agents ?? {})) {
+    lines.push(`  ${key}: { name: ${key}, integrationType: llm, integrateWith: gpt-4o, tools: [${tools.join(', ')}] }`);
+  }
+  if (shape.extraAgentYaml) lines.push(shape.extraAgentYaml);
+  lines.push('external: { tools: [not_on_server] }');
+  await writeFile(join(dir, 'agents.yaml'), lines.join('\n') + '\n');
+}
+
+const apply = (...extra: string[]) => runCli(['apply', '--auto-approve', ...extra], { cwd: dir, env });
+
+describe('agentsync apply', () => {
+  it('creates everything on the first apply, then has nothing left to do', async () => {
+    await writeManifest({ tools: { t1: 'one', t2: 'two' }, agents: { a1: ['t1'], a2: ['t1', 't2'] } });
+    const first = await apply();
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/Plan: 4 to create, 0 to update, 0 to forget\./);
+    expect(first.stdout.trimEnd().split('\n').at(-1)).toBe('Apply complete: 4 created, 0 updated, 0 forgotten.');
+    expect(first.stdout).toContain('created tool.t1 (PUT');
+    const tools = await emu.get<ToolRecord[]>('/ai-agents/tools');
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['t1', 't2']));
+    const agents = await emu.get<AgentRecord[]>('/ai-agents/agents');
+    expect(agents.map((a) => a.name).sort()).toEqual(['a1', 'a2']);
+
+    await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
+    const second = await apply();
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('No changes. Environment "local" matches the manifest.');
+    expect(await emu.apiRequests()).toEqual([]);
+  });
+
+  it('turns one tool change into exactly one PUT, and one agent change into one PATCH', async () => {
+    await writeManifest({ tools: { t1: 'one', t2: 'two' }, agents: { a1: ['t1'] } });
+    expect((await apply()).code).toBe(0);
+    await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
+
+    await writeManifest({ tools: { t1: 'one', t2: 'TWO' }, agents: { a1: ['t1'] } });
+    const toolChange = await apply();
+    expect(toolChange.code).toBe(0);
+    expect((await emu.apiRequests()).map((r) => `${r.method} ${r.path}`)).toEqual(['PUT /v3/ai-agents/tools/t2']);
+
+    await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
+    await writeManifest({ tools: { t1: 'one', t2: 'TWO' }, agents: { a1: ['t1', 't2'] } });
+    const agentChange = await apply();
+    expect(agentChange.code).toBe(0);
+    const calls = await emu.apiRequests();
+    expect(calls.map((r) => r.method)).toEqual(['PATCH']);
+    expect(agentChange.stdout).toContain('Apply complete: 0 created, 1 updated, 0 forgotten.');
+    expect(await emu.get<AgentRecord[]>('/ai-agents/agents')).toHaveLength(1);
+  });
+
+  it('keeps earlier successes after a 400, exits 1, and a rerun after the fix does only the rest', async () => {
+    await writeManifest({ tools: { t1: 'one' }, agents: { a1: ['t1'], bad: ['not_on_server'], z9: ['t1'] } });
+    const failed = await apply('--concurrency', '1');
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(/Apply failed: \d of 4 changes done, 1 failed, \d not attempted\./);
+    expect(failed.stdout).toMatch(/agent\.bad: POST \/ai-agents\/agents answered 400 ERR_BAD_REQUEST: .*not_on_server/);
+    expect(failed.stderr).toMatch(/^Error: apply failed/);
+    const state = JSON.parse(await readFile(join(dir, '.agentsync', 'local.state.json'), 'utf8')) as { resources: Record<string, unknown> };
+    expect(Object.keys(state.resources)).toEqual(expect.arrayContaining(['tool.t1', 'agent.a1']));
+
+    await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
+    await writeManifest({ tools: { t1: 'one' }, agents: { a1: ['t1'], bad: ['t1'], z9: ['t1'] } });
+    const rerun = await apply();
+    expect(rerun.code).toBe(0);
+    const posts = (await emu.apiRequests()).map((r) => `${r.method} ${r.path}`);
+    expect(posts).toEqual(['POST /v3/ai-agents/agents', 'POST /v3/ai-agents/agents']);
+    expect((await emu.get<AgentRecord[]>('/ai-agents/agents')).map((a) => a.name).sort()).toEqual(['a1', 'bad', 'z9']);
+  });
+
+  it('respects --concurrency: the emulator never sees more requests in flight', async () => {
+    const tools = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`c${i}`, 'd']));
+    await writeManifest({ tools });
+    await emu.configure({ latencyMs: 30 });
+    const result = await apply('--concurrency', '3');
+    expect(result.code).toBe(0);
+    const stats = await emu.stats();
+    expect(stats.maxInFlight).toBeLessThanOrEqual(3);
+    expect(stats.maxInFlight).toBeGreaterThanOrEqual(2);
+  });
+
+  it('converges through a 429 storm and 20% 503s and dropped connections, with bounded attempts', async () => {
+    const tools = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`s${i}`, 'd']));
+    const agents = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`g${i}`, [`s${i}`]]));
+    await writeManifest({ tools, agents });
+    await emu.configure({ rateLimitPerMinute: 1_200, failRate: 0.2, failMode: 'mixed' });
+    let runs = 0;
+    let last;
+    do {
+      last = await apply('--retries', '8');
+      runs++;
+    } while (last.code !== 0 && runs < 8);
+    expect(last.code).toBe(0);
+    await emu.configure({ failRate: 0, rateLimitPerMinute: null });
+    // POSTs that died after sending are the only reason for a rerun; each rerun does only the rest.
+    const attempts = (await emu.apiRequests()).length;
+    expect(attempts).toBeLessThan(40 * 6);
+    const live = await emu.get<AgentRecord[]>('/ai-agents/agents');
+    const names = live.map((a) => a.name);
+    expect(new Set(names).size).toBe(10);
+    const recheck = await apply();
+    expect(recheck.stdout).toContain('No changes.');
+  });
+
+  it('refuses without --auto-approve when stdin is not a terminal, before any call', async () => {
+    await writeManifest({ tools: { t1: 'one' } });
+    const result = await runCli(['apply'], { cwd: dir, env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/--auto-approve/);
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('refuses without an API key, before any call', async () => {
+    await writeManifest({ tools: { t1: 'one' } });
+    const result = await runCli(['apply', '--auto-approve'], { cwd: dir, env: { AGENTSYNC_BASE_URL: emu.url } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('Error: the API key is missing: set COMETCHAT_API_KEY to the REST API key of app "local"\n');
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('never prints or stores the API key or a secret value', async () => {
+    const secret = 'sup3r-s3cret-header-value';
+    await writeManifest({
+      tools: { t1: 'one' },
+      extraAgentYaml: '  remote: { name: remote, integrationType: agent, integrateWith: langgraph, integrationMeta: { baseUrl: "https://x.example.com", headers: { Authorization: "${secret:REMOTE_TOKEN}" } } }',
+    });
+    env.REMOTE_TOKEN = secret;
+    const outputs = [await apply(), await runCli(['plan', '--out', 'plan.json'], { cwd: dir, env })];
+    env.REMOTE_TOKEN = 'rotated-secret-value';
+    outputs.push(await apply('--json'));
+    expect(outputs.map((o) => o.code)).toEqual([0, 0, 0]);
+    const sent = (await emu.apiRequests('POST')).find((r) => r.path === '/v3/ai-agents/agents');
+    expect(JSON.stringify(sent?.body)).toContain(secret);
+    const files = await readdir(join(dir, '.agentsync'));
+    const texts = [...outputs.flatMap((o) => [o.stdout, o.stderr])];
+    for (const name of files) texts.push(await readFile(join(dir, '.agentsync', name), 'utf8'));
+    texts.push(await readFile(join(dir, 'plan.json'), 'utf8'));
+    for (const text of texts) {
+      expect(text).not.toContain(TEST_API_KEY);
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain('rotated-secret-value');
+    }
+  });
+});
