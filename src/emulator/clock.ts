@@ -5,9 +5,11 @@ export function isoNow(): string {
 }
 
 export function isoAfter(previous: string | undefined): string {
-  const now = Date.now();
-  const last = previous === undefined ? Number.NaN : Date.parse(previous);
-  return new Date(Number.isNaN(last) || now > last ? now : last + 1).toISOString();
+  const now = new Date().toISOString();
+  // ISO 8601 strings of one format sort like the instants they name, so no parsing is needed here.
+  if (previous === undefined || now > previous) return now;
+  const last = Date.parse(previous);
+  return Number.isNaN(last) ? now : new Date(last + 1).toISOString();
 }
 
 export function unixSeconds(): number {

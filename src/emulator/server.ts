@@ -102,7 +102,7 @@ async function serveApi(deps: PipelineDeps, expectedKey: Buffer, req: IncomingMe
     body = errorBody(apiError, call.pathname);
     extraHeaders = apiError.headers;
   }
-  await delay(deps.faults.latencyMs);
+  if (deps.faults.latencyMs > 0) await delay(deps.faults.latencyMs);
   call.entry.status = status;
   call.entry.durationMs = Math.round(performance.now() - call.started);
   sendJson(res, status, body, rateLimitHeaders(rate), extraHeaders);

@@ -68,14 +68,17 @@ describe('--rate-limit', () => {
 
   it('paces sustained traffic at the configured rate', async () => {
     emu = await startTestEmulator({ rateLimitPerMinute: 1200 }); // 20 a second, burst of 20
-    const started = Date.now();
+    const started = performance.now();
     let ok = 0;
-    while (Date.now() - started < 1_000) {
-      if ((await emu.call('GET', '/ai-agents/tools')).status === 200) ok++;
-    }
-    // One second's burst plus one second of refill, give or take timer slack.
-    expect(ok).toBeGreaterThanOrEqual(38);
-    expect(ok).toBeLessThanOrEqual(42);
+    // Five callers keep demand well above the rate even on a slow machine.
+    const caller = async () => {
+      while (performance.now() - started < 1_000) if ((await emu!.call('GET', '/ai-agents/tools')).status === 200) ok++;
+    };
+    await Promise.all(Array.from({ length: 5 }, caller));
+    const elapsedSeconds = (performance.now() - started) / 1000;
+    // Never more than the burst plus the refill; close to it, since demand exceeded the rate.
+    expect(ok).toBeLessThanOrEqual(20 + Math.ceil(20 * elapsedSeconds) + 1);
+    expect(ok).toBeGreaterThanOrEqual(32);
   });
 
   it('does not charge the limit for admin calls', async () => {
@@ -99,16 +102,16 @@ describe('--rate-limit', () => {
 
 describe('--latency', () => {
   it('delays every response, errors included, and can change at runtime', async () => {
-    emu = await startTestEmulator({ latencyMs: 150 });
+    emu = await startTestEmulator({ latencyMs: 400 });
     for (const path of ['/ai-agents/tools', '/nope']) {
       const started = performance.now();
       await emu.call('GET', path);
-      expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(390);
     }
     await emu.admin('POST', '/config', { latencyMs: 0 });
     const started = performance.now();
     await emu.call('GET', '/ai-agents/tools');
-    expect(performance.now() - started).toBeLessThan(100);
+    expect(performance.now() - started).toBeLessThan(300);
   });
 });
 

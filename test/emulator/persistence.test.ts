@@ -53,7 +53,7 @@ describe('--data', () => {
   it('saves changes while running, not only on close, and leaves no temporary files', async () => {
     const emu = await startTestEmulator({ dataFile });
     await emu.call('PUT', '/ai-agents/tools/live', validTool('live'));
-    await sleep(SAVE_DELAY_MS + 200);
+    await sleep(SAVE_DELAY_MS + 1000);
     const data = JSON.parse(await readFile(dataFile, 'utf8')) as { tools: ToolRecord[] };
     expect(data.tools.map((tool) => tool.name)).toContain('live');
     expect(await readdir(folder)).toEqual(['data.json']);

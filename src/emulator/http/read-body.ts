@@ -1,13 +1,12 @@
 // Reads a JSON request body with a hard size cap. Past the cap the bytes are discarded as they
 // arrive (never buffered), and a client that keeps sending far past it is disconnected.
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { ApiError, badRequest, payloadTooLarge, unsupportedMediaType } from '../errors.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** How much more than the cap we drain so the client can read its 413 before we hang up. */
 const MAX_DRAIN_BYTES = 8 * MAX_BODY_BYTES;
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Signals that the client went away mid-body; there is nobody left to answer. */
 export class ClientGone extends Error {}
@@ -28,44 +27,37 @@ export function readRawBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const onData = (chunk: Buffer): void => {
+    let settled = false;
+    req.on('data', (chunk: Buffer) => {
+      if (settled) return;
       size += chunk.length;
       if (size <= MAX_BODY_BYTES) {
         chunks.push(chunk);
         return;
       }
-      cleanup();
+      settled = true;
+      chunks.length = 0;
       drainAndDiscard(req, size - MAX_BODY_BYTES);
       reject(payloadTooLarge(MAX_BODY_BYTES));
-    };
-    const onEnd = (): void => {
-      cleanup();
+    });
+    req.on('end', () => {
+      if (settled) return;
+      settled = true;
       resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
-    };
-    const onGone = (): void => {
-      cleanup();
+    });
+    const gone = (): void => {
+      if (settled) return;
+      settled = true;
       reject(new ClientGone('client closed the connection while sending the body'));
     };
-    const cleanup = (): void => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onGone);
-      req.off('aborted', onGone);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onGone);
-    req.on('aborted', onGone);
+    req.on('error', gone);
+    req.on('close', gone);
   });
 }
 
 export function parseJsonBody(raw: Buffer): unknown {
-  let text: string;
-  try {
-    text = utf8.decode(raw);
-  } catch {
-    throw badRequest('The request body is not valid UTF-8.');
-  }
+  if (!isUtf8(raw)) throw badRequest('The request body is not valid UTF-8.');
+  const text = raw.toString('utf8');
   if (text.trim() === '') throw badRequest('The request body is required: a JSON object.');
   try {
     return JSON.parse(text) as unknown;
@@ -77,6 +69,7 @@ export function parseJsonBody(raw: Buffer): unknown {
 /** application/json or any `+json` type; a charset, if given, must be UTF-8. */
 function isJsonContentType(header: string | undefined): boolean {
   if (header === undefined) return false;
+  if (header === 'application/json') return true;
   const [mediaType = '', ...parameters] = header.toLowerCase().split(';').map((part) => part.trim());
   if (mediaType !== 'application/json' && !(mediaType.startsWith('application/') && mediaType.endsWith('+json'))) return false;
   const charset = parameters.find((parameter) => parameter.startsWith('charset='));
