@@ -164,7 +164,10 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Backslash-escapes markdown punctuation (and `<` as an entity) so text stays text. */
+/**
+ * Backslash-escapes the punctuation that acts inline (emphasis, code, links, tables, HTML) so data
+ * stays text. Block markers (`#`, `-`, `1.`) need no escape: data never starts a line here.
+ */
 function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|~>]/g, '\\$&').replace(/</g, '&lt;').replace(/\r?\n/g, ' ');
+  return text.replace(/[\\`*_[\]()!|~>]/g, '\\$&').replace(/</g, '&lt;').replace(/\r?\n/g, ' ');
 }
