@@ -1,7 +1,7 @@
 // The plan as GitHub-flavoured markdown, for pull-request comments and $GITHUB_STEP_SUMMARY: a
 // summary table, then one collapsible block per changed resource. GitHub rejects comments over
 // 65,536 characters, so the output is budgeted and says what it left out.
-import type { Change, Plan } from '../core/plan.js';
+import type { Change, PendingWarning, Plan } from '../core/plan.js';
 import { hasChanges } from '../core/plan.js';
 import type { DiffLine } from './line-diff.js';
 import { noChangesLine, pendingWarningText, REMOTE_ID_LABEL, skippedText, summaryLine, viewField, type FieldView } from './plan-fields.js';
@@ -23,13 +23,12 @@ export function renderPlanMarkdown(plan: Plan, { maxLength = DEFAULT_MARKDOWN_MA
 
   const sections = [head.join('\n')];
   const budget = maxLength - NOTE_RESERVE;
-  const warnings = plan.pending.map((p) => `> [!WARNING]\n> ${pendingWarningText(p, escapeMarkdown)}\n`);
-  const afterWarnings = appendWithin(sections, warnings, sections[0]?.length ?? 0, budget, (n) => `_… ${n} more pending-create warnings not shown; run \`agentsync plan\` to see them all._\n`);
-  const blocks = changed.map(detailsBlock);
+  const warning = (i: number): string => `> [!WARNING]\n> ${pendingWarningText(plan.pending[i] as PendingWarning, escapeMarkdown)}\n`;
+  const afterWarnings = appendWithin(sections, plan.pending.length, warning, sections[0]?.length ?? 0, budget, (n) => `_… ${n} more pending-create warnings not shown; run \`agentsync plan\` to see them all._\n`);
   const resourcesNote = (n: number): string => `_… ${n} more resource${n === 1 ? '' : 's'} not shown; run \`agentsync plan\` for the full plan._\n`;
   // Once the warnings were cut there is no room left, but the reader still learns what is missing.
-  if (afterWarnings.cut) sections.push(resourcesNote(blocks.length));
-  else appendWithin(sections, blocks, afterWarnings.length, budget, resourcesNote);
+  if (afterWarnings.cut) sections.push(resourcesNote(changed.length));
+  else appendWithin(sections, changed.length, (i) => detailsBlock(changed[i] as Change), afterWarnings.length, budget, resourcesNote);
   const text = sections.join('\n');
   // Only a maxLength smaller than the fixed head can get here; keep the promise anyway.
   return text.length <= maxLength ? text : text.slice(0, maxLength);
@@ -37,24 +36,26 @@ export function renderPlanMarkdown(plan: Plan, { maxLength = DEFAULT_MARKDOWN_MA
 
 /**
  * Appends items in order while the joined length stays within budget; at the first that does not
- * fit, appends a note and stops. Returns the joined length so far and whether it cut.
+ * fit, appends a note and stops. Items are built on demand, so a huge plan costs only what fits.
+ * Returns the joined length so far and whether it cut.
  */
 function appendWithin(
   sections: string[],
-  items: readonly string[],
+  count: number,
+  item: (index: number) => string,
   length: number,
   budget: number,
   note: (left: number) => string,
 ): { length: number; cut: boolean } {
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i] as string;
-    if (length + 1 + item.length > budget) {
-      const text = note(items.length - i);
-      sections.push(text);
-      return { length: length + 1 + text.length, cut: true };
+  for (let i = 0; i < count; i++) {
+    const text = item(i);
+    if (length + 1 + text.length > budget) {
+      const cutNote = note(count - i);
+      sections.push(cutNote);
+      return { length: length + 1 + cutNote.length, cut: true };
     }
-    sections.push(item);
-    length += 1 + item.length;
+    sections.push(text);
+    length += 1 + text.length;
   }
   return { length, cut: false };
 }
