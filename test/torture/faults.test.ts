@@ -106,8 +106,8 @@ describe('faults', () => {
     const yaml = generateManifest({ count: 60, seed: 22 });
     const { args } = project('storm', yaml);
     await emulator.reset();
-    // 300 requests a minute: a burst of 5, then one every 200 ms, so most first attempts get a 429.
-    await emulator.configure({ rateLimitPerMinute: 300 });
+    // 600 requests a minute: a burst of 10, then one every 100 ms, against 16 requests in flight.
+    await emulator.configure({ rateLimitPerMinute: 600 });
     let result;
     try {
       result = await runCli(['apply', '--auto-approve', '--concurrency', '16', ...args], { env: emulator.env, timeoutMs: 120_000 });
