@@ -1,13 +1,14 @@
 // Wires the commands; each command lives in its own file under commands/.
 import { createRequire } from 'node:module';
 import { Command } from 'commander';
-import { registerEmulatorCommand } from './commands/emulator.js';
-import { registerStateCommand } from './commands/state.js';
 import { registerInitCommand } from './commands/init.js';
-import { registerSchemaCommand } from './commands/schema.js';
 import { registerValidateCommand } from './commands/validate.js';
+import { registerPlanCommand } from './commands/plan.js';
 import { registerApplyCommand } from './commands/apply.js';
+import { registerStateCommand } from './commands/state.js';
+import { registerSchemaCommand } from './commands/schema.js';
 import { registerSendCommand } from './commands/send.js';
+import { registerEmulatorCommand } from './commands/emulator.js';
 
 const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
 
@@ -17,13 +18,14 @@ export function buildProgram(): Command {
     .version(pkg.version, '-V, --version')
     .showSuggestionAfterError(true)
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  registerEmulatorCommand(program);
-  registerStateCommand(program);
   registerInitCommand(program);
   registerValidateCommand(program);
-  registerSchemaCommand(program);
+  registerPlanCommand(program);
   registerApplyCommand(program);
+  registerStateCommand(program);
+  registerSchemaCommand(program);
   registerSendCommand(program);
+  registerEmulatorCommand(program);
   return program;
 }
 
