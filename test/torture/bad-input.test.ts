@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vi
 import { GOOD_MANIFEST, type CaseFiles, type HostileCase } from './bad-input/cases.js';
 import { exhaustionCases, referenceCases, schemaCases, syntaxCases } from './bad-input/manifest-cases.js';
 import { planCases, stateCases } from './bad-input/state-and-plan-cases.js';
-import { assertBuilt, makeWorkspace, runCli, STACK_TRACE, startTortureEmulator, type TortureEmulator, type Workspace } from './helpers.js';
+import { assertBuilt, makeWorkspace, reasonLines, runCli, STACK_TRACE, startTortureEmulator, type TortureEmulator, type Workspace } from './helpers.js';
 
 const groups: Record<string, HostileCase[]> = {
   'manifest syntax': syntaxCases,
@@ -18,8 +18,6 @@ const groups: Record<string, HostileCase[]> = {
   'plan file': planCases,
 };
 
-/** Summary lines ("2 errors, 0 warnings", "Error: FILE is not valid (2 errors):") are not reasons of their own. */
-const SUMMARY = /^\d+ errors?, \d+ warnings?$|is not valid \(\d+ errors?\):$/;
 const MAX_REASON_CHARS = 2000;
 
 /** Only for making the good state; each case gets its own emulator so cases can run concurrently. */
@@ -95,7 +93,7 @@ async function checkCase(hostile: HostileCase, emulator: TortureEmulator, expect
 
   expect(result.code, `exit code; stderr: ${result.stderr.slice(0, 500)}`).toBe(1);
   expect(result.stderr).not.toMatch(STACK_TRACE);
-  const lines = result.stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !SUMMARY.test(l));
+  const lines = reasonLines(result.stderr);
   expect(lines.length, 'a reason on stderr').toBeGreaterThanOrEqual(1);
   expect(lines.length, `one line per error, at most ${run.errors ?? 1}:\n${result.stderr.slice(0, 1500)}`).toBeLessThanOrEqual(run.errors ?? 1);
   for (const line of lines) expect(line.length, `a short reason, not an echo of the input: ${line.slice(0, 200)}…`).toBeLessThanOrEqual(MAX_REASON_CHARS);

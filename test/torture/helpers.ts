@@ -124,6 +124,17 @@ export async function startTortureEmulator(options: EmulatorOptions = {}): Promi
   });
 }
 
+/** Summary lines ("2 errors, 0 warnings", "Error: FILE is not valid (2 errors):") are not reasons of their own. */
+const SUMMARY = /^\d+ errors?, \d+ warnings?$|is not valid \(\d+ errors?\):$/;
+
+/** The lines of stderr that give a reason: non-empty and not a summary. */
+export function reasonLines(stderr: string): string[] {
+  return stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !SUMMARY.test(l));
+}
+
 /** A stack trace line, as Node prints it. */
 export const STACK_TRACE = /\n\s+at /;
 
