@@ -69,10 +69,17 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
 
   let stopped = false;
   const adopter = createPendingAdopter(input.client, session.state);
+  // Results of idempotent calls are journaled while the next call is already on its way: waiting
+  // for each fsync would halve throughput, and a repeated PUT/PATCH after a crash is harmless.
+  const recordings: Promise<void>[] = [];
+  const inBackground = (recording: Promise<void>): void => {
+    recordings.push(recording);
+    recording.catch(() => (stopped = true));
+  };
   const runTask = async (task: Task): Promise<void> => {
     let outcome: TaskOutcome;
     try {
-      outcome = await runOne(task, input, now, emit, adopter);
+      outcome = await runOne(task, { ...input, now, emit, adopter, inBackground });
     } catch (err) {
       // Not an API answer (a journal write failed, say): stop starting work and surface it.
       stopped = true;
@@ -85,6 +92,8 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
     }
   };
   await runScheduled({ tools, websites, agents }, Math.max(1, input.concurrency), () => stopped, runTask);
+  // Every success is on disk before the result is reported (a failed write rejects here).
+  await Promise.all(recordings);
 
   const attempted = new Set([...done, ...failed].map((i) => i.address));
   const notAttempted: NotAttemptedItem[] = [...tools, ...agents, ...websites]
@@ -98,8 +107,16 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
 
 type TaskOutcome = { ok: true; item: DoneItem } | { ok: false; item: FailedItem };
 
-async function runOne(task: Task, input: ExecuteInput, now: () => Date, emit: (e: ApplyEvent) => void, adopter: PendingAdopter): Promise<TaskOutcome> {
+interface RunContext extends ExecuteInput {
+  now: () => Date;
+  emit: (event: ApplyEvent) => void;
+  adopter: PendingAdopter;
+  inBackground: (recording: Promise<void>) => void;
+}
+
+async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
   const { change, resource } = task;
+  const { now, emit, adopter } = input;
   const base = { address: change.address, type: change.type, action: change.action } as const;
   const pendingSince = change.action === 'create' && resource.type === 'agent' ? input.session.state.pending[change.address]?.since : undefined;
   const adoptUid = pendingSince !== undefined && resource.type === 'agent' ? await adopter.find(resource.spec.name, pendingSince) : undefined;
@@ -121,7 +138,10 @@ async function runOne(task: Task, input: ExecuteInput, now: () => Date, emit: (e
         ? { remoteId: (await input.client.updateAgent(adoptUid, agentPatchBody(resource.spec, {}), options)).uid || adoptUid, call }
         : await callFor(change, resource, input.client, options);
     call = result.call;
-    await input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: result.remoteId, spec: change.after, appliedAt: now().toISOString() });
+    const recording = input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: result.remoteId, spec: change.after, appliedAt: now().toISOString() });
+    // A create's result is awaited: losing it would leave a pending entry and a possible duplicate.
+    if (isPost) await recording;
+    else input.inBackground(recording);
     const item: DoneItem = { ...base, remoteId: result.remoteId, call, ms: Math.round(performance.now() - started), retries, ...(adoptUid ? { adopted: true } : {}) };
     emit({ kind: 'done', ...item });
     return { ok: true, item };

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import type { ApplyResult } from '../../src/io/apply-types.js';
+import { renderApplySummary } from '../../src/render/apply-summary.js';
+
+const success: ApplyResult = {
+  environment: 'local',
+  ok: true,
+  total: 3,
+  counts: { created: 1, updated: 1, forgotten: 1 },
+  done: [
+    { address: 'tool.a', type: 'tool', action: 'create', remoteId: 'local_a', ms: 1, retries: 0 },
+    { address: 'agent.b', type: 'agent', action: 'update', remoteId: 'uid-b', ms: 1, retries: 0 },
+    { address: 'website.old', type: 'website', action: 'forget', remoteId: 'batch-9', ms: 0, retries: 0 },
+  ],
+  failed: [],
+  notAttempted: [],
+  notify: { status: 'sent', messageId: '17', muid: 'agentsync-x' },
+};
+
+describe('apply summary', () => {
+  it('ends a success with exactly the contract line, after the forgotten remote ids', () => {
+    expect(renderApplySummary(success, { color: false })).toBe(
+      'Forgot website.old (remote id batch-9); it stays on the server.\n' +
+        'Sent the notify message (id 17).\n' +
+        'Apply complete: 1 created, 1 updated, 1 forgotten.\n',
+    );
+  });
+
+  it('lists done, failed (call, status, code, message) and not attempted on a failure', () => {
+    const failed: ApplyResult = {
+      ...success,
+      ok: false,
+      counts: { created: 1, updated: 0, forgotten: 0 },
+      done: [success.done[0]!],
+      failed: [
+        {
+          address: 'agent.x',
+          type: 'agent',
+          action: 'create',
+          failure: { call: 'POST /ai-agents/agents', status: 0, code: 'ECONNRESET', message: 'connection closed by the server', attempts: 1, maybeCreated: true },
+        },
+      ],
+      notAttempted: [{ address: 'agent.y', type: 'agent', action: 'update', reason: 'the apply stopped after a failure' }],
+      notify: { status: 'skipped', reason: 'apply-failed' },
+    };
+    expect(renderApplySummary(failed, { color: false })).toBe(
+      [
+        'Apply failed: 1 of 3 changes done, 1 failed, 1 not attempted.',
+        'Done (recorded in state):',
+        '  + tool.a',
+        'Failed:',
+        '  + agent.x: POST /ai-agents/agents failed (ECONNRESET): connection closed by the server',
+        '    The request may have reached the server; the next plan warns that a duplicate may exist.',
+        'Not attempted:',
+        '  ~ agent.y',
+        'Fix the cause and run apply again: it does only what remains.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('warns when notify failed but still reports the apply as complete', () => {
+    const text = renderApplySummary(
+      { ...success, notify: { status: 'failed', muid: 'm', failure: { call: 'POST /messages', status: 404, code: 'ERR_GUID_NOT_FOUND', message: 'no group', attempts: 1, maybeCreated: false } } },
+      { color: false },
+    );
+    expect(text).toContain('Warning: the notify message was not sent: POST /messages answered 404 ERR_GUID_NOT_FOUND: no group.');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('Apply complete: 1 created, 1 updated, 1 forgotten.');
+  });
+});
