@@ -182,4 +182,35 @@ describe('agentsync apply', () => {
       expect(text).not.toContain('rotated-secret-value');
     }
   });
+
+  it('applies a saved plan exactly, and refuses a stale one before any call', async () => {
+    await writeManifest({ tools: { t1: 'one' } });
+    const saved = await runCli(['plan', '--out', 'plan.json'], { cwd: dir, env });
+    expect(saved.code).toBe(0);
+    const applied = await apply('plan.json');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('Apply complete: 1 created, 0 updated, 0 forgotten.');
+
+    // The state moved on since plan.json was made: refused.
+    await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
+    const again = await apply('plan.json');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/stale/);
+    // A plan made, then a manifest edited: refused too.
+    await runCli(['plan', '--out', 'plan2.json'], { cwd: dir, env });
+    await writeManifest({ tools: { t1: 'edited' } });
+    const edited = await apply('plan2.json');
+    expect(edited.code).toBe(1);
+    expect(edited.stderr).toMatch(/stale/);
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('prints the result as JSON with --json', async () => {
+    await writeManifest({ tools: { t1: 'one' } });
+    const result = await apply('--json');
+    expect(result.code).toBe(0);
+    const parsed = JSON.parse(result.stdout) as { ok: boolean; summary: Record<string, number>; done: { address: string }[] };
+    expect(parsed).toMatchObject({ ok: true, summary: { created: 1, updated: 0, forgotten: 0, failed: 0, notAttempted: 0 } });
+    expect(parsed.done.map((d) => d.address)).toEqual(['tool.t1']);
+  });
 });
