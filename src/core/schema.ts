@@ -10,6 +10,11 @@ const jsonValue: z.ZodType<import('./api-types.js').JsonValue> = z.lazy(() =>
 /** Free-form objects (metaData, integrationMeta, …) keep any JSON. */
 const freeObject = z.record(z.string(), jsonValue);
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+const isObjectPayload = (payload: { value: unknown }): boolean => isObject(payload.value);
+
 const httpUrl = z
   .string()
   .refine((s) => /^https?:\/\/[^\s/]+/i.test(s) && URL.canParse(s), { message: 'must be an http(s) URL' });
@@ -56,33 +61,38 @@ export const toolSchema = z
     doNotExecute: z.boolean().default(false).describe('When true the tool is not executed locally.'),
     parameters: parametersSchema.optional().describe('Required unless doNotExecute is true; absent or {} when it is.'),
   })
+  // `when`: run even when a sibling field already failed, so every problem is reported in one run.
+  // The value may then be malformed, hence the defensive reads below.
   .superRefine((tool, ctx) => {
-    if (!tool.doNotExecute) {
+    const doNotExecute = tool.doNotExecute === true;
+    const params: unknown = tool.parameters;
+    if (!doNotExecute) {
       if (tool.description === undefined) {
         ctx.addIssue({ code: 'custom', path: ['description'], message: 'description is required unless doNotExecute is true' });
       }
-      if (tool.parameters === undefined) {
+      if (params === undefined) {
         ctx.addIssue({ code: 'custom', path: ['parameters'], message: 'parameters is required unless doNotExecute is true (use {} for none)' });
       }
-    } else if (tool.parameters !== undefined && Object.keys(tool.parameters).length > 0) {
+    } else if (isObject(params) && Object.keys(params).length > 0) {
       ctx.addIssue({ code: 'custom', path: ['parameters'], message: 'parameters must be absent or {} when doNotExecute is true' });
     }
-    const params = tool.parameters;
-    if (params && Object.keys(params).length > 0) {
-      if (params.type !== 'object') {
-        ctx.addIssue({ code: 'custom', path: ['parameters', 'type'], message: 'parameters.type must be "object"' });
-      }
-      if (params.properties === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['parameters', 'properties'], message: 'parameters.properties is required when parameters is not empty' });
-      }
-      const known = params.properties ?? {};
-      (params.required ?? []).forEach((name) => {
-        if (!Object.hasOwn(known, name)) {
-          ctx.addIssue({ code: 'custom', path: ['parameters', 'required'], message: `required names "${name}", which is not a key of parameters.properties` });
-        }
-      });
+    if (!isObject(params) || Object.keys(params).length === 0) return;
+    if (params.type === undefined) {
+      // A wrong value is already reported by the literal; only a missing one needs saying here.
+      ctx.addIssue({ code: 'custom', path: ['parameters', 'type'], message: 'parameters.type must be "object"' });
     }
-  })
+    if (params.properties === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['parameters', 'properties'], message: 'parameters.properties is required when parameters is not empty' });
+    }
+    const known = isObject(params.properties) ? params.properties : {};
+    const required = Array.isArray(params.required) ? params.required : [];
+    // `required` is already sorted here, so an index would point at the wrong item: name the list.
+    required.forEach((name) => {
+      if (typeof name === 'string' && !Object.hasOwn(known, name)) {
+        ctx.addIssue({ code: 'custom', path: ['parameters', 'required'], message: `required names "${name}", which is not a key of parameters.properties` });
+      }
+    });
+  }, { when: isObjectPayload })
   .describe('A tool an agent may call. The map key is its name.');
 
 export const agentSchema = z
@@ -102,7 +112,8 @@ export const agentSchema = z
   })
   .superRefine((agent, ctx) => {
     if (agent.integrationType !== 'agent') return;
-    const baseUrl = agent.integrationMeta?.baseUrl;
+    const meta: unknown = agent.integrationMeta;
+    const baseUrl = isObject(meta) ? meta.baseUrl : undefined;
     if (agent.integrationMeta === undefined) {
       ctx.addIssue({ code: 'custom', path: ['integrationMeta'], message: 'integrationMeta with baseUrl is required when integrationType is agent' });
     } else if (typeof baseUrl !== 'string') {
@@ -110,7 +121,7 @@ export const agentSchema = z
     } else if (!httpUrl.safeParse(baseUrl).success) {
       ctx.addIssue({ code: 'custom', path: ['integrationMeta', 'baseUrl'], message: 'integrationMeta.baseUrl must be an http(s) URL' });
     }
-  })
+  }, { when: isObjectPayload })
   .describe('An AI agent. The map key is its address in this manifest and is never sent.');
 
 export const websiteSchema = z
