@@ -42,7 +42,7 @@ export interface DesiredEnvironment {
   name: string;
   appId: string;
   region: Region;
-  /** Effective base URL (manifest, or the regional default); AGENTSYNC_BASE_URL is applied by io/. */
+  /** Effective base URL: AGENTSYNC_BASE_URL, else the manifest's, else the regional default. */
   baseUrl: string;
   apiKeyEnv: string;
 }
