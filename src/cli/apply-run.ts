@@ -32,12 +32,14 @@ export async function runApply(planfile: string | undefined, opts: ApplyOptions)
     if (saved && planfile) assertSessionMatches(session.state, saved.basis, planfile);
     const computed = computePlan(loaded.desired, session.state);
     const json = opts.json === true;
+    // With --json, stdout carries only the result; a plan to confirm is shown on stderr.
     if (!json) process.stdout.write(formatPlan(computed.plan, 'text', opts));
+    else if (!opts.autoApprove) process.stderr.write(formatPlan(computed.plan, 'text', { color: false }));
     if (!hasChanges(computed.plan)) {
       if (json) process.stdout.write(JSON.stringify({ ok: true, environment: computed.plan.environment, summary: { created: 0, updated: 0, forgotten: 0 } }) + '\n');
       return;
     }
-    if (!opts.autoApprove && !(await confirm())) throw new UserError('refused', 'apply cancelled; nothing was changed');
+    if (!opts.autoApprove && !(await confirm(json ? process.stderr : process.stdout))) throw new UserError('refused', 'apply cancelled; nothing was changed');
     await execute(loaded, computed, session, { concurrency, json, opts, client: await connection.open() });
   } finally {
     await session.close();
@@ -57,11 +59,11 @@ function assertSessionMatches(state: State, basis: { lineage: string | null; ser
   if (!fresh) throw new UserError('plan_stale', `saved plan ${planfile} is stale: the state changed while waiting for the lock; run \`agentsync plan --out ${planfile}\` again`);
 }
 
-async function confirm(): Promise<boolean> {
+async function confirm(output: NodeJS.WritableStream): Promise<boolean> {
   const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  const rl = createInterface({ input: process.stdin, output });
   try {
-    process.stdout.write('\n');
+    output.write('\n');
     const answer = await rl.question("Do you want to apply these changes? Only 'yes' will be accepted: ");
     return answer.trim() === 'yes';
   } finally {
@@ -99,9 +101,15 @@ async function execute(loaded: LoadedManifest, computed: ComputedPlan, session: 
     progress.finish();
     await ctx.client.close();
   }
-  if (ctx.json) process.stdout.write(JSON.stringify(summary.applyResultToJson(result), null, 2) + '\n');
-  else process.stdout.write('\n' + summary.renderApplySummary(result, { color: stdoutColor(ctx.opts) }));
+  const asJson = summary.applyResultToJson(result);
+  if (!ctx.json) process.stdout.write('\n' + summary.renderApplySummary(result, { color: stdoutColor(ctx.opts) }));
   if (!result.ok) {
-    throw new UserError('apply_failed', `apply failed: ${result.failed.length} failed, ${result.notAttempted.length} not attempted; ${result.done.length} changes were applied and recorded`);
+    // With --json the error object (printed by run.ts) carries the result: one JSON document on stdout.
+    throw new UserError(
+      'apply_failed',
+      `apply failed: ${result.failed.length} failed, ${result.notAttempted.length} not attempted; ${result.done.length} changes were applied and recorded`,
+      ctx.json ? { result: asJson } : {},
+    );
   }
+  if (ctx.json) process.stdout.write(JSON.stringify(asJson, null, 2) + '\n');
 }
