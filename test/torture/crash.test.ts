@@ -2,7 +2,7 @@
 // Ten cycles, each from an empty server and no state: the first apply is killed, the rerun that
 // resumes it is killed too, and a last rerun must finish. After every kill the state and journal
 // must still read; after every cycle the server must equal the manifest with no duplicate agent
-// that a plan did not warn about. Kill moments come from a seeded generator; the seed is printed,
+// that a plan did not warn about (the rerun's apply prints its plan, warnings included, first). Kill moments come from a seeded generator; the seed is printed,
 // and TORTURE_SEED=<n> replays a run.
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,29 +42,30 @@ describe(`crash (seed ${seed})`, () => {
   it('survives 20 SIGKILLs mid-apply: state stays readable, reruns converge, no unwarned duplicate agents', async () => {
     const counts = resourceCounts(RESOURCES);
     let kills = 0;
+    let agentPostKills = 0;
+    let pendingWarnings = 0;
     const report: string[] = [];
     for (let cycle = 0; kills < TOTAL_KILLS && cycle < MAX_CYCLES; cycle++) {
       await emulator.reset();
-      const cycleStart = (await emulator.stats()).requests;
+      const cycleStart = (await emulator.requests()).length;
       const state = ws.path(`cycle-${cycle}`, 'state.json');
       const args = ['-f', manifestPath, '--state', state];
       const warnings: string[] = [];
       for (let k = 0; k < KILLS_PER_CYCLE && kills < TOTAL_KILLS; k++) {
-        const remaining = RESOURCES - ((await emulator.stats()).requests - cycleStart);
-        const outcome = await applyAndKill(args, Math.max(1, remaining));
+        const remaining = RESOURCES - ((await emulator.requests()).length - cycleStart);
+        const outcome = await applyAndKill(args, Math.max(1, remaining), counts.agents);
         warnings.push(outcome.result.stderr, outcome.result.stdout);
+        progress(`cycle ${cycle} attempt ${k}: ${outcome.killed ? `killed after ${outcome.trigger}` : 'finished'}`);
         report.push(`cycle ${cycle} attempt ${k}: ${outcome.killed ? `SIGKILL after ${outcome.trigger}` : `finished before the kill (exit ${outcome.result.code})`}`);
         const list = await runCli(['state', 'list', '--json', ...args], { env: emulator.env });
         expect(list.code, `state list after attempt ${k} of cycle ${cycle}: ${list.stderr}`).toBe(0);
         expect(() => JSON.parse(list.stdout) as unknown).not.toThrow();
-        const plan = await runCli(['plan', ...args], { env: emulator.env });
-        expect(plan.code, `plan after attempt ${k} of cycle ${cycle}: ${plan.stderr}`).toBe(0);
-        warnings.push(plan.stderr, plan.stdout);
         if (!outcome.killed) {
           expect(outcome.result.code, `an apply that was not killed must succeed: ${outcome.result.stderr}`).toBe(0);
           break;
         }
         kills++;
+        if (outcome.trigger.startsWith('agent POST')) agentPostKills++;
       }
       const rerun = await runCli(['apply', '--auto-approve', ...args], { env: emulator.env });
       warnings.push(rerun.stderr, rerun.stdout);
@@ -74,14 +75,24 @@ describe(`crash (seed ${seed})`, () => {
 
       const { problems, duplicateAgentNames } = await compareServerWithManifest(emulator, manifestYaml);
       expect(problems, `server differs from the manifest after cycle ${cycle}`).toEqual([]);
+      pendingWarnings += warnings.join('\n').split('\n').filter((l) => l.includes('a duplicate may exist')).length;
       const unwarned = duplicateAgentNames.filter((name) => !warnedAbout(name, warnings.join('\n')));
       expect(unwarned, `duplicate agents no plan warned about after cycle ${cycle}`).toEqual([]);
+      progress(`cycle ${cycle} converged`);
       report.push(`cycle ${cycle}: converged; ${counts.tools} tools, ${counts.agents} agents, ${counts.websites} websites; ${duplicateAgentNames.length} duplicate agents, all warned`);
     }
-    console.log(`crash torture, seed ${seed}:\n  ${report.join('\n  ')}`);
+    console.log(`crash torture, seed ${seed}: ${kills} kills, ${agentPostKills} with an agent POST in flight, ${pendingWarnings} pending-create warnings printed\n  ${report.join('\n  ')}`);
     expect(kills, 'real SIGKILLs delivered mid-apply').toBe(TOTAL_KILLS);
+    // 40% of kills aim at an in-flight agent POST; none in 20 would mean the risky path went untested.
+    expect(agentPostKills, 'kills while an agent POST was in flight').toBeGreaterThan(0);
   });
 });
+
+const started = Date.now();
+/** Live progress on stderr, so a slow machine shows where the time goes. */
+function progress(line: string): void {
+  process.stderr.write(`[crash ${((Date.now() - started) / 1000).toFixed(1)} s] ${line}\n`);
+}
 
 interface KillOutcome {
   killed: boolean;
@@ -90,35 +101,51 @@ interface KillOutcome {
 }
 
 /**
- * Starts an apply and SIGKILLs it at a random moment: mostly once the emulator has seen a random
- * number of this run's requests (so kills land between, during and after calls), sometimes after a
- * random delay that can fall before the first request.
+ * Starts an apply and SIGKILLs it at a random moment, one of three kinds:
+ * - after a random delay, which can fall before the first request;
+ * - once the emulator has seen a random number of this run's requests (between, during or after calls);
+ * - once a random one of the agent POSTs has arrived, while it is still in flight: the moment a
+ *   create's result can be lost, so the rerun's plan must warn about a possible duplicate.
  */
-async function applyAndKill(args: string[], remainingRequests: number): Promise<KillOutcome> {
-  const before = (await emulator.stats()).requests;
+async function applyAndKill(args: string[], remainingRequests: number, agents: number): Promise<KillOutcome> {
+  const before = await emulator.requests();
+  const seenBefore = before.length;
+  const agentPostsBefore = before.filter(isAgentPost).length;
   const child = spawnCli(['apply', '--auto-approve', ...args], { env: emulator.env });
   const done = collect(child, 60_000);
   let exited = false;
   void done.then(() => (exited = true));
   let trigger: string;
-  if (random() < 0.2) {
+  const kind = random();
+  if (kind < 0.15) {
     const delay = Math.floor(random() * 500);
     trigger = `${delay} ms`;
     await sleep(delay);
+  } else if (kind < 0.55 && agentPostsBefore < agents) {
+    const target = 1 + Math.floor(random() * (agents - agentPostsBefore));
+    trigger = `agent POST ${target} arrived`;
+    while (!exited && (await emulator.requests()).filter(isAgentPost).length - agentPostsBefore < target) await sleep(3);
   } else {
     const target = 1 + Math.floor(random() * remainingRequests * 0.9);
     trigger = `${target} requests`;
-    while (!exited && (await emulator.stats()).requests - before < target) await sleep(2);
+    while (!exited && (await emulator.requests()).length - seenBefore < target) await sleep(3);
   }
   const killed = !exited && child.kill('SIGKILL');
   const result = await done;
   return { killed: killed && result.signal === 'SIGKILL', trigger, result };
 }
 
-/** A plan's pending warning names the address (`agent.<key>`); the generator's agent keys map to names by index. */
+function isAgentPost(entry: { method: string; path: string }): boolean {
+  return entry.method === 'POST' && entry.path === '/v3/ai-agents/agents';
+}
+
+/**
+ * Whether a plan (plan itself, or the plan apply prints before it runs) warned that this agent may
+ * be duplicated. The generator's agent keys map to names by index.
+ */
 function warnedAbout(agentName: string, output: string): boolean {
   const index = /assistant (\d+)$/.exec(agentName)?.[1];
   if (!index) return false;
   const address = `agent.agent_${index.padStart(5, '0')}`;
-  return output.includes(address);
+  return output.split('\n').some((line) => line.includes(address) && line.includes('a duplicate may exist'));
 }
