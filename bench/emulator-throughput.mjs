@@ -31,11 +31,18 @@ if (!existsSync(emulatorModule)) {
   process.exit(1);
 }
 
+/** Each line on the server's stdin asks for its CPU time so far; it answers with one JSON line. */
+const CPU_REPORTER = `
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', () => { const cpu = process.cpuUsage(); process.stdout.write(JSON.stringify(cpu.user + cpu.system) + '\\n'); });
+`;
+
 const EMULATOR_SCRIPT = `
   const { startEmulator } = await import(${JSON.stringify(new URL('../dist/emulator/index.js', import.meta.url).href)});
   const emulator = await startEmulator({ port: 0, apiKey: ${JSON.stringify(API_KEY)}, quiet: true });
   process.stdout.write(emulator.url + '\\n');
   process.on('SIGTERM', async () => { await emulator.close(); process.exit(0); });
+  ${CPU_REPORTER}
 `;
 
 const BARE_NODE_SCRIPT = `
@@ -51,19 +58,35 @@ const BARE_NODE_SCRIPT = `
   });
   server.listen(0, '127.0.0.1', () => process.stdout.write('http://127.0.0.1:' + server.address().port + '/v3\\n'));
   process.on('SIGTERM', () => process.exit(0));
+  ${CPU_REPORTER}
 `;
 
-/** Starts a server script in its own process and resolves with its base URL. */
+/** Starts a server script in its own process; resolves with its base URL and a CPU-time probe. */
 function startServerChild(script) {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = [];
+  const waiting = [];
+  let buffered = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    let newline;
+    while ((newline = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, newline).trim();
+      buffered = buffered.slice(newline + 1);
+      const waiter = waiting.shift();
+      if (waiter) waiter(line);
+      else lines.push(line);
+    }
+  });
+  const nextLine = () => (lines.length > 0 ? Promise.resolve(lines.shift()) : new Promise((resolve) => waiting.push(resolve)));
+  const cpuMicros = async () => {
+    child.stdin.write('cpu\n');
+    return Number(await nextLine());
+  };
   return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const line = out.split('\n')[0];
-      if (out.includes('\n')) resolve({ child, url: line.trim() });
-    });
     child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)));
+    void nextLine().then((url) => resolve({ child, url, cpuMicros }));
   });
 }
 
@@ -79,10 +102,14 @@ function toolBody(name) {
 
 let counter = 0;
 
+/** Runs the load and also reports the server's own CPU time per request, which a busy machine distorts far less than wall-clock throughput. */
 async function measure(script) {
-  const { child, url } = await startServerChild(script);
+  const { child, url, cpuMicros } = await startServerChild(script);
   try {
-    return await load(url);
+    const before = await cpuMicros();
+    const result = await load(url);
+    const cpuMicrosPerPut = ((await cpuMicros()) - before) / result.requests.total;
+    return { result, cpuMicrosPerPut };
   } finally {
     child.kill('SIGTERM');
   }
@@ -107,8 +134,9 @@ function load(url) {
   });
 }
 
-const result = await measure(EMULATOR_SCRIPT);
-const baseline = withBaseline ? await measure(BARE_NODE_SCRIPT) : undefined;
+const { result, cpuMicrosPerPut } = await measure(EMULATOR_SCRIPT);
+const baselineRun = withBaseline ? await measure(BARE_NODE_SCRIPT) : undefined;
+const baseline = baselineRun?.result;
 const putsPerSecond = Math.round(result.requests.average);
 const report = {
   putsPerSecond,
@@ -119,11 +147,15 @@ const report = {
   errors: result.errors,
   timeouts: result.timeouts,
   latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
+  serverCpuMicrosPerPut: Number(cpuMicrosPerPut.toFixed(1)),
+  // What one fully available core would sustain at that CPU cost.
+  putsPerSecondPerServerCore: Math.round(1e6 / cpuMicrosPerPut),
   connections,
   durationSeconds,
   node: process.version,
   ...(baseline && {
     baselinePutsPerSecond: Math.round(baseline.requests.average),
+    baselineCpuMicrosPerPut: Number(baselineRun.cpuMicrosPerPut.toFixed(1)),
     relativeToBareNode: Number((result.requests.average / baseline.requests.average).toFixed(2)),
   }),
 };

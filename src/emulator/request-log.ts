@@ -1,5 +1,7 @@
 // What clients sent, for tests to assert on. It never holds the API key: only the method, the path
 // exactly as received (percent-encoding kept), the onBehalfOf header, the body and the outcome.
+// Bodies are kept as text and parsed only when the log is read: a string costs the garbage
+// collector nothing to trace, while thousands of retained parsed bodies slow every request.
 
 export interface RequestLogEntry {
   seq: number;
@@ -19,39 +21,91 @@ export interface RequestLogEntry {
 
 /** Keeps the newest entries only, so a benchmark cannot grow memory without bound. */
 export const REQUEST_LOG_CAPACITY = 20_000;
+/** And at most this much body text; older entries go first. */
+export const REQUEST_LOG_BODY_BUDGET = 64 * 1024 * 1024;
 
-export class RequestLog {
-  private entries: RequestLogEntry[] = [];
-  private total = 0;
-  /** Arrival times, index for index with entries; formatted into `time` only when the log is read. */
-  private arrivals: number[] = [];
+/** One logged request; serialises to a RequestLogEntry. */
+export class LoggedRequest {
+  status: number | null = null;
+  fault: '503' | 'drop' | undefined;
+  durationMs: number | undefined;
+  private bodyText: string | null = null;
+  private bodyIsJson = false;
+  private readonly arrivedAt = Date.now();
 
-  open(method: string, path: string, onBehalfOf: string | undefined): RequestLogEntry {
-    const entry: RequestLogEntry = { seq: ++this.total, time: '', method, path, body: null, status: null };
-    this.arrivals.push(Date.now());
-    if (onBehalfOf !== undefined) entry.onBehalfOf = onBehalfOf;
-    this.entries.push(entry);
-    // Trim in batches so appending stays O(1) amortised.
-    if (this.entries.length > REQUEST_LOG_CAPACITY * 1.5) {
-      this.entries = this.entries.slice(-REQUEST_LOG_CAPACITY);
-      this.arrivals = this.arrivals.slice(-REQUEST_LOG_CAPACITY);
-    }
+  constructor(
+    readonly seq: number,
+    readonly method: string,
+    readonly path: string,
+    readonly onBehalfOf: string | undefined,
+  ) {}
+
+  /** `isJson` says the text parsed as JSON, so reading the log may parse it again. */
+  setBody(text: string, isJson: boolean): void {
+    this.bodyText = text;
+    this.bodyIsJson = isJson;
+  }
+
+  get bodyBytes(): number {
+    return this.bodyText === null ? 0 : this.bodyText.length;
+  }
+
+  toJSON(): RequestLogEntry {
+    const entry: RequestLogEntry = { seq: this.seq, time: new Date(this.arrivedAt).toISOString(), method: this.method, path: this.path, body: this.parsedBody(), status: this.status };
+    if (this.onBehalfOf !== undefined) entry.onBehalfOf = this.onBehalfOf;
+    if (this.fault !== undefined) entry.fault = this.fault;
+    if (this.durationMs !== undefined) entry.durationMs = this.durationMs;
     return entry;
   }
 
+  private parsedBody(): unknown {
+    if (this.bodyText === null || !this.bodyIsJson) return this.bodyText;
+    return JSON.parse(this.bodyText) as unknown;
+  }
+}
+
+export class RequestLog {
+  private entries: LoggedRequest[] = [];
+  /** Index of the oldest kept entry; entries before it are dropped and compacted away in batches. */
+  private head = 0;
+  private total = 0;
+  private bodyBytes = 0;
+
+  open(method: string, path: string, onBehalfOf: string | undefined): LoggedRequest {
+    const entry = new LoggedRequest(++this.total, method, path, onBehalfOf);
+    this.entries.push(entry);
+    if (this.entries.length - this.head > REQUEST_LOG_CAPACITY) this.dropOldest();
+    return entry;
+  }
+
+  /** Records the body text of an entry, within the log's memory budget. */
+  setBody(entry: LoggedRequest, text: string, isJson: boolean): void {
+    entry.setBody(text, isJson);
+    this.bodyBytes += text.length;
+    while (this.bodyBytes > REQUEST_LOG_BODY_BUDGET && this.entries.length - this.head > 1) this.dropOldest();
+  }
+
   list(): { requests: RequestLogEntry[]; total: number; dropped: number } {
-    const skip = Math.max(0, this.entries.length - REQUEST_LOG_CAPACITY);
-    const requests = this.entries.slice(skip);
-    requests.forEach((entry, index) => {
-      if (entry.time === '') entry.time = new Date(this.arrivals[skip + index] ?? Date.now()).toISOString();
-    });
+    const requests = this.entries.slice(this.head).map((entry) => entry.toJSON());
     return { requests, total: this.total, dropped: this.total - requests.length };
   }
 
   clear(): void {
     this.entries = [];
-    this.arrivals = [];
+    this.head = 0;
     this.total = 0;
+    this.bodyBytes = 0;
+  }
+
+  private dropOldest(): void {
+    const oldest = this.entries[this.head];
+    this.bodyBytes -= oldest?.bodyBytes ?? 0;
+    this.head++;
+    // Compact in batches so dropping stays O(1) amortised.
+    if (this.head > REQUEST_LOG_CAPACITY / 2) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
   }
 }
 

@@ -6,9 +6,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkApiKey } from './auth.js';
 import { ApiError, apiNotFound, errorBody, serviceUnavailable } from './errors.js';
 import { rateLimitHeaders, type Faults, type RateLimitState } from './faults.js';
-import { ClientGone, hasBody, parseJsonBody, readRawBody } from './http/read-body.js';
+import { ClientGone, decodeBody, hasBody, parseJsonBody, parseJsonText, readRawBody } from './http/read-body.js';
 import { delay, sendJson } from './http/respond.js';
-import type { InFlightGauge, RequestLog, RequestLogEntry } from './request-log.js';
+import type { InFlightGauge, LoggedRequest, RequestLog } from './request-log.js';
 import type { Router } from './router.js';
 
 export interface PipelineDeps {
@@ -52,7 +52,7 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
 interface ApiCall {
   pathname: string;
   query: URLSearchParams;
-  entry: RequestLogEntry;
+  entry: LoggedRequest;
   started: number;
 }
 
@@ -84,13 +84,15 @@ async function serveApi(deps: PipelineDeps, expectedKey: Buffer, req: IncomingMe
     let requestBody: unknown;
     if (match.takesBody) {
       const raw = await readRawBody(req);
+      let text: string;
       try {
-        requestBody = parseJsonBody(raw);
+        text = decodeBody(raw);
+        requestBody = parseJsonText(text);
       } catch (err) {
-        call.entry.body = truncatedText(raw);
+        deps.log.setBody(call.entry, truncatedText(raw), false);
         throw err;
       }
-      call.entry.body = requestBody;
+      deps.log.setBody(call.entry, text, true);
     }
     const result = match.handler({ params: match.params, query: call.query, body: requestBody, headers: req.headers });
     status = result.status;

@@ -55,15 +55,23 @@ export function readRawBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-export function parseJsonBody(raw: Buffer): unknown {
+/** The body as text; a 400 when it is not UTF-8. */
+export function decodeBody(raw: Buffer): string {
   if (!isUtf8(raw)) throw badRequest('The request body is not valid UTF-8.');
-  const text = raw.toString('utf8');
+  return raw.toString('utf8');
+}
+
+export function parseJsonText(text: string): unknown {
   if (text.trim() === '') throw badRequest('The request body is required: a JSON object.');
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
     throw new ApiError(400, 'ERR_BAD_REQUEST', 'The request body is not valid JSON.', {}, `The request body is not valid JSON: ${(err as Error).message}`);
   }
+}
+
+export function parseJsonBody(raw: Buffer): unknown {
+  return parseJsonText(decodeBody(raw));
 }
 
 /** application/json or any `+json` type; a charset, if given, must be UTF-8. */

@@ -1,0 +1,35 @@
+// The request log's bounds: it must not grow without limit under a benchmark.
+import { describe, expect, it } from 'vitest';
+import { REQUEST_LOG_BODY_BUDGET, REQUEST_LOG_CAPACITY, RequestLog } from '../../src/emulator/request-log.js';
+
+describe('RequestLog', () => {
+  it('keeps the newest entries up to its capacity and counts the dropped ones', () => {
+    const log = new RequestLog();
+    for (let i = 0; i < REQUEST_LOG_CAPACITY + 10; i++) log.open('PUT', `/v3/ai-agents/tools/t${i}`, undefined);
+    const { requests, total, dropped } = log.list();
+    expect(requests).toHaveLength(REQUEST_LOG_CAPACITY);
+    expect([total, dropped]).toEqual([REQUEST_LOG_CAPACITY + 10, 10]);
+    expect(requests[0]?.seq).toBe(11);
+    expect(requests.at(-1)?.path).toBe(`/v3/ai-agents/tools/t${REQUEST_LOG_CAPACITY + 9}`);
+  });
+
+  it('drops the oldest bodies once their text passes the memory budget', () => {
+    const log = new RequestLog();
+    const big = JSON.stringify({ text: 'x'.repeat(1024 * 1024) });
+    const perEntry = big.length;
+    const count = Math.ceil(REQUEST_LOG_BODY_BUDGET / perEntry) + 5;
+    for (let i = 0; i < count; i++) log.setBody(log.open('POST', '/v3/messages', undefined), big, true);
+    const { requests, dropped } = log.list();
+    expect(requests.length * perEntry).toBeLessThanOrEqual(REQUEST_LOG_BODY_BUDGET);
+    expect(dropped).toBeGreaterThanOrEqual(5);
+    expect(requests.at(-1)?.body).toEqual({ text: 'x'.repeat(1024 * 1024) });
+  });
+
+  it('returns unparsed bodies as text and never stores headers other than onBehalfOf', () => {
+    const log = new RequestLog();
+    const entry = log.open('PUT', '/v3/ai-agents/tools/a', 'deploy-bot');
+    log.setBody(entry, '{"broken', false);
+    entry.status = 400;
+    expect(log.list().requests[0]).toEqual({ seq: 1, time: expect.any(String), method: 'PUT', path: '/v3/ai-agents/tools/a', onBehalfOf: 'deploy-bot', body: '{"broken', status: 400 });
+  });
+});
