@@ -111,5 +111,10 @@ async function execute(loaded: LoadedManifest, computed: ComputedPlan, session: 
       ctx.json ? { result: asJson } : {},
     );
   }
+  if (result.notify.status === 'failed') {
+    // Every change is applied and recorded, but a failed call is still an error (exit 1), so a
+    // misconfigured notify target does not hide behind a green CI run.
+    throw new UserError('api_error', 'the changes were applied and recorded, but the notify message was not sent (see the warning above)', ctx.json ? { result: asJson } : {});
+  }
   if (ctx.json) process.stdout.write(JSON.stringify(asJson, null, 2) + '\n');
 }

@@ -45,7 +45,9 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
 export function failureText(failure: ApplyFailure): string {
   const answer = failure.status === 0 ? `failed (${failure.code})` : `answered ${failure.status} ${failure.code}`;
   const tries = failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
-  return `${failure.call} ${answer}${failure.message ? `: ${failure.message}` : ''}${tries}`;
+  // Servers often end their message with a period; the sentence around it adds its own.
+  const message = failure.message.replace(/\.+$/, '');
+  return `${failure.call} ${answer}${message ? `: ${message}` : ''}${tries}`;
 }
 
 /** `--json` output: the result as data, with the same one-line summary for scripts that grep. */

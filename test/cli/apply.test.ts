@@ -109,6 +109,18 @@ describe('agentsync apply', () => {
     expect((await emu.get<AgentRecord[]>('/ai-agents/agents')).map((a) => a.name).sort()).toEqual(['a1', 'bad', 'z9']);
   });
 
+  it('exits 1 when the notify message fails, with every change still applied and recorded', async () => {
+    await writeManifest({ tools: { t1: 'one' } });
+    await writeFile(join(dir, 'agents.yaml'), (await readFile(join(dir, 'agents.yaml'), 'utf8')) + 'notify: { receiver: no-such-group, receiverType: group }\n');
+    const result = await apply();
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/Warning: the notify message was not sent: .*ERR_GUID_NOT_FOUND/);
+    expect(result.stdout).toContain('Apply complete: 1 created, 0 updated, 0 forgotten.');
+    expect(result.stderr).toMatch(/^Error: the changes were applied and recorded, but the notify message was not sent/);
+    const state = JSON.parse(await readFile(join(dir, '.agentsync', 'local.state.json'), 'utf8')) as { resources: Record<string, unknown> };
+    expect(Object.keys(state.resources)).toEqual(['tool.t1']);
+  });
+
   it('respects --concurrency: the emulator never sees more requests in flight', async () => {
     const tools = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`c${i}`, 'd']));
     await writeManifest({ tools });
