@@ -58,9 +58,12 @@ describe('agentsync send', () => {
   it('resolves agent:KEY to the uid recorded in state', async () => {
     const state = await runCli(['state', 'show', 'agent.helper', '--json'], { cwd: dir, env });
     const uid = (JSON.parse(state.stdout) as { remoteId: string }).remoteId;
-    await send('--to', 'agent:helper', '--text', 'ping');
+    const sent = await send('--to', 'agent:helper', '--text', 'ping');
+    expect(sent.code).toBe(0);
+    expect(sent.stdout.trim()).toMatch(/^\S+$/);
     const [request] = await emu.apiRequests('POST');
     expect(request?.body).toMatchObject({ receiver: uid, receiverType: 'user' });
+    expect(request?.status).toBe(200);
   });
 
   it('rejects an unknown agent key or a malformed --to before any call', async () => {

@@ -47,13 +47,22 @@ function fallbackSender(): UserEntity {
 
 function receiverEntity(store: EmulatorStore, receiver: Receiver): EntityRef {
   if (receiver.type === 'user') {
-    const user = store.users.get(receiver.id);
+    const user = store.users.get(receiver.id) ?? agentAsUser(store, receiver.id);
     if (!user) throw notFound(API_ERROR_CODES.uidNotFound, `User ${quoteList([receiver.id])} does not exist.`);
     return { entity: user, entityType: 'user' };
   }
   const group = store.groups.get(receiver.id);
   if (!group) throw notFound(API_ERROR_CODES.guidNotFound, `Group ${quoteList([receiver.id])} does not exist.`);
   return { entity: group, entityType: 'group' };
+}
+
+/** On CometChat an AI agent is also a chat user with the agent's uid, so it can receive messages. */
+function agentAsUser(store: EmulatorStore, uid: string): UserEntity | undefined {
+  const agent = store.liveAgent(uid);
+  if (!agent) return undefined;
+  const entity: UserEntity = { uid: agent.uid, name: agent.name, status: 'online', role: 'agent', createdAt: Math.floor(Date.parse(agent.createdAt) / 1000) };
+  if (agent.icon) entity.avatar = agent.icon;
+  return entity;
 }
 
 /** user-user: the two UIDs sorted and joined by `_user_`; group: `group_<guid>`. */
