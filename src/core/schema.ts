@@ -2,9 +2,9 @@
 // TypeScript types, of validation and of `agentsync schema`. Parsing applies the defaults, so the
 // parsed output is already the normalized spec that the diff compares and the API receives.
 import { z } from 'zod';
-import { TOOL_NAME_PATTERN } from './api-types.js';
+import { TOOL_NAME_PATTERN, type JsonValue } from './api-types.js';
 
-const jsonValue: z.ZodType<import('./api-types.js').JsonValue> = z.lazy(() =>
+const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
 );
 /** Free-form objects (metaData, integrationMeta, …) keep any JSON. */

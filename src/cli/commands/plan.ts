@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { UserError } from '../../core/errors.js';
 import { addManifestOptions } from '../options.js';
 import type { ManifestCommandOptions } from '../pipeline.js';
 
@@ -22,8 +23,7 @@ export function registerPlanCommand(program: Command): void {
 }
 
 async function runPlan(opts: PlanOptions): Promise<void> {
-  const { UserError } = await import('../../core/errors.js');
-  const format: Format = opts.json ? 'json' : parseFormat(opts.format ?? 'text', UserError);
+  const format: Format = opts.json ? 'json' : parseFormat(opts.format ?? 'text');
   const [{ loadManifestAndStore, computePlan }, { hasChanges }, render, { ExitRequest }] = await Promise.all([
     import('../pipeline.js'),
     import('../../core/plan.js'),
@@ -54,7 +54,7 @@ async function runPlan(opts: PlanOptions): Promise<void> {
   if (opts.detailedExitcode && hasChanges(computed.plan)) throw new ExitRequest(2);
 }
 
-function parseFormat(value: string, UserErrorClass: typeof import('../../core/errors.js').UserError): Format {
+function parseFormat(value: string): Format {
   if ((FORMATS as readonly string[]).includes(value)) return value as Format;
-  throw new UserErrorClass('usage', `--format must be one of ${FORMATS.join(', ')} (got "${value}")`);
+  throw new UserError('usage', `--format must be one of ${FORMATS.join(', ')} (got "${value}")`);
 }
