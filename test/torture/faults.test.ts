@@ -12,20 +12,26 @@ import { compareServerWithManifest } from './server-matches.js';
 
 /** The api client's default headers timeout (src/io/api/client.ts DEFAULT_TIMEOUTS); apply has no flag for it. */
 const CLIENT_TIMEOUT_MS = 30_000;
+const STORM_MS = 4_000;
 
-let emulator: TortureEmulator;
 let ws: Workspace;
 
-beforeAll(async () => {
+beforeAll(() => {
   assertBuilt();
-  emulator = await startTortureEmulator();
   ws = makeWorkspace();
 });
 
-afterAll(async () => {
-  await emulator?.close();
-  ws?.remove();
-});
+afterAll(() => ws?.remove());
+
+/** Each test has its own emulator, so the three run concurrently and their request logs stay apart. */
+async function withEmulator(body: (emulator: TortureEmulator) => Promise<void>): Promise<void> {
+  const emulator = await startTortureEmulator();
+  try {
+    await body(emulator);
+  } finally {
+    await emulator.close();
+  }
+}
 
 function project(name: string, manifestYaml: string): { manifest: string; args: string[] } {
   const dir = ws.path(name);
@@ -68,7 +74,7 @@ function attemptsReport(requests: RequestLogEntry[]): { histogram: string; max: 
 }
 
 /** Applies until it succeeds; a run may fail only with resources left to retry, never loop forever. */
-async function applyUntilConverged(args: string[], maxRuns: number): Promise<{ runs: number; outputs: string[] }> {
+async function applyUntilConverged(emulator: TortureEmulator, args: string[], maxRuns: number): Promise<{ runs: number; outputs: string[] }> {
   const outputs: string[] = [];
   for (let run = 1; run <= maxRuns; run++) {
     const result = await runCli(['apply', '--auto-approve', ...args], { env: emulator.env, timeoutMs: 120_000 });
@@ -80,72 +86,79 @@ async function applyUntilConverged(args: string[], maxRuns: number): Promise<{ r
   throw new Error(`apply did not converge in ${maxRuns} runs:\n${outputs.slice(-2).join('\n')}`);
 }
 
-describe('faults', () => {
-  it('converges under a 0.2 fail rate (503s and dropped connections)', async () => {
-    const yaml = generateManifest({ count: 150, seed: 21 });
-    const { args } = project('fail-rate', yaml);
-    await emulator.reset();
-    await emulator.configure({ failRate: 0.2, failMode: 'mixed' });
-    let converged;
-    try {
-      converged = await applyUntilConverged(args, 8);
-    } finally {
-      await emulator.configure({ failRate: 0 });
-    }
-    const report = attemptsReport(await emulator.requests());
-    console.log(`fail-rate 0.2: converged in ${converged.runs} apply run(s); attempts per resource: ${report.histogram}; responses: ${report.byStatus}`);
-    const settled = await runCli(['plan', '--detailed-exitcode', ...args], { env: emulator.env });
-    expect(settled.code, settled.stdout).toBe(0);
-    const { problems, duplicateAgentNames } = await compareServerWithManifest(emulator, yaml);
-    expect(problems).toEqual([]);
-    // A dropped POST never reached the emulator's handler, so any duplicate here would be a real bug.
-    expect(duplicateAgentNames).toEqual([]);
-  });
+describe.concurrent('faults', () => {
+  it('converges under a 0.2 fail rate (503s and dropped connections)', async ({ expect }) =>
+    withEmulator(async (emulator) => {
+      const yaml = generateManifest({ count: 150, seed: 21 });
+      const { args } = project('fail-rate', yaml);
+      await emulator.reset();
+      await emulator.configure({ failRate: 0.2, failMode: 'mixed' });
+      let converged;
+      try {
+        converged = await applyUntilConverged(emulator, args, 8);
+      } finally {
+        await emulator.configure({ failRate: 0 });
+      }
+      const report = attemptsReport(await emulator.requests());
+      console.log(`fail-rate 0.2: converged in ${converged.runs} apply run(s); attempts per resource: ${report.histogram}; responses: ${report.byStatus}`);
+      const settled = await runCli(['plan', '--detailed-exitcode', ...args], { env: emulator.env });
+      expect(settled.code, settled.stdout).toBe(0);
+      const { problems, duplicateAgentNames } = await compareServerWithManifest(emulator, yaml);
+      expect(problems).toEqual([]);
+      // A dropped POST never reached the emulator's handler, so any duplicate here would be a real bug.
+      expect(duplicateAgentNames).toEqual([]);
+    }));
 
-  it('rides out a 429 storm in one run', async () => {
-    const yaml = generateManifest({ count: 60, seed: 22 });
-    const { args } = project('storm', yaml);
-    await emulator.reset();
-    // 600 requests a minute: a burst of 10, then one every 100 ms, against 16 requests in flight.
-    await emulator.configure({ rateLimitPerMinute: 600 });
-    let result;
-    try {
-      result = await runCli(['apply', '--auto-approve', '--concurrency', '16', ...args], { env: emulator.env, timeoutMs: 120_000 });
-    } finally {
-      await emulator.configure({ rateLimitPerMinute: null });
-    }
-    const requests = await emulator.requests();
-    const report = attemptsReport(requests);
-    const tooMany = requests.filter((r) => r.status === 429).length;
-    console.log(`429 storm: exit ${result.code}; ${tooMany} responses were 429; attempts per resource: ${report.histogram}`);
-    expect(result.code, result.stderr).toBe(0);
-    expect(tooMany, 'the storm must really happen').toBeGreaterThan(0);
-    const { problems, duplicateAgentNames } = await compareServerWithManifest(emulator, yaml);
-    expect(problems).toEqual([]);
-    expect(duplicateAgentNames).toEqual([]);
-  });
+  it('rides out a 429 storm in one run', async ({ expect }) =>
+    withEmulator(async (emulator) => {
+      const yaml = generateManifest({ count: 60, seed: 22 });
+      const { args } = project('storm', yaml);
+      await emulator.reset();
+      // The storm: once the apply is under way, the limit drops to 60 a minute (one token a second)
+      // for 4 s while 16 requests are in flight, then lifts. Most of those requests get a 429.
+      const child = spawnCli(['apply', '--auto-approve', '--concurrency', '16', ...args], { env: emulator.env });
+      const done = collect(child, 120_000);
+      try {
+        while ((await emulator.stats()).requests < 5) await sleep(5);
+        await emulator.configure({ rateLimitPerMinute: 60 });
+        await sleep(STORM_MS);
+      } finally {
+        await emulator.configure({ rateLimitPerMinute: null });
+      }
+      const result = await done;
+      const requests = await emulator.requests();
+      const report = attemptsReport(requests);
+      const tooMany = requests.filter((r) => r.status === 429).length;
+      console.log(`429 storm: exit ${result.code}; ${tooMany} responses were 429; attempts per resource: ${report.histogram}`);
+      expect(result.code, result.stderr).toBe(0);
+      expect(tooMany, 'the storm must really happen').toBeGreaterThanOrEqual(10);
+      const { problems, duplicateAgentNames } = await compareServerWithManifest(emulator, yaml);
+      expect(problems).toEqual([]);
+      expect(duplicateAgentNames).toEqual([]);
+    }));
 
-  it(`converges after a latency spike past the client's ${CLIENT_TIMEOUT_MS / 1000} s timeout`, async () => {
-    // Tools and websites only: a PUT that timed out is retried, while an agent POST that timed out
-    // is (rightly) left pending for a warned rerun, which the crash suite covers.
-    const yaml = generateManifest({ count: 30, seed: 23, agentShare: 0 });
-    const { args } = project('spike', yaml);
-    await emulator.reset();
-    await emulator.configure({ latencyMs: CLIENT_TIMEOUT_MS + 2_000 });
-    const child = spawnCli(['apply', '--auto-approve', '--concurrency', '4', ...args], { env: emulator.env });
-    const done = collect(child, 150_000);
-    try {
-      // The first four requests hang past the timeout; everything after them is fast again.
-      while ((await emulator.stats()).requests < 4) await sleep(10);
-    } finally {
-      await emulator.configure({ latencyMs: 0 });
-    }
-    const first = await done;
-    const converged = first.code === 0 ? { runs: 1 } : await applyUntilConverged(args, 3);
-    const report = attemptsReport(await emulator.requests());
-    console.log(`latency spike: first run exit ${first.code}, converged after ${converged.runs} run(s); attempts per resource: ${report.histogram}`);
-    expect(report.max, 'the spiked requests were retried').toBeGreaterThanOrEqual(2);
-    const { problems } = await compareServerWithManifest(emulator, yaml);
-    expect(problems).toEqual([]);
-  }, 170_000);
+  it(`converges after a latency spike past the client's ${CLIENT_TIMEOUT_MS / 1000} s timeout`, async ({ expect }) =>
+    withEmulator(async (emulator) => {
+      // Tools and websites only: a PUT that timed out is retried, while an agent POST that timed out
+      // is (rightly) left pending for a warned rerun, which the crash suite covers.
+      const yaml = generateManifest({ count: 30, seed: 23, agentShare: 0 });
+      const { args } = project('spike', yaml);
+      await emulator.reset();
+      await emulator.configure({ latencyMs: CLIENT_TIMEOUT_MS + 2_000 });
+      const child = spawnCli(['apply', '--auto-approve', '--concurrency', '4', ...args], { env: emulator.env });
+      const done = collect(child, 150_000);
+      try {
+        // The first four requests hang past the timeout; everything after them is fast again.
+        while ((await emulator.stats()).requests < 4) await sleep(10);
+      } finally {
+        await emulator.configure({ latencyMs: 0 });
+      }
+      const first = await done;
+      const converged = first.code === 0 ? { runs: 1 } : await applyUntilConverged(emulator, args, 3);
+      const report = attemptsReport(await emulator.requests());
+      console.log(`latency spike: first run exit ${first.code}, converged after ${converged.runs} run(s); attempts per resource: ${report.histogram}`);
+      expect(report.max, 'the spiked requests were retried').toBeGreaterThanOrEqual(2);
+      const { problems } = await compareServerWithManifest(emulator, yaml);
+      expect(problems).toEqual([]);
+    }), 170_000);
 });
