@@ -1,92 +1,110 @@
 // Crash: 20 SIGKILLs at random moments of a 300-resource apply, each followed by a rerun.
-// Ten cycles, each from an empty server and no state: the first apply is killed, the rerun that
-// resumes it is killed too, and a last rerun must finish. After every kill the state and journal
-// must still read; after every cycle the server must equal the manifest with no duplicate agent
-// that a plan did not warn about (the rerun's apply prints its plan, warnings included, first). Kill moments come from a seeded generator; the seed is printed,
-// and TORTURE_SEED=<n> replays a run.
-import { writeFileSync } from 'node:fs';
+// Two lanes run side by side, each with its own emulator and state, ten kills each. A lane works
+// in cycles from an empty server and no state: the first apply is killed, the rerun that resumes it
+// is killed too, and a last rerun must finish. After every kill the state and journal must still
+// read; after every cycle the server must equal the manifest with no duplicate agent that a plan
+// did not warn about (apply prints its plan, warnings included, before it runs). Kill moments come
+// from a seeded generator; the seed is printed, and TORTURE_SEED=<n> replays a run.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateManifest, resourceCounts, seededRandom } from '../../bench/generate.mjs';
 import { assertBuilt, collect, makeWorkspace, runCli, sleep, spawnCli, startTortureEmulator, type CliResult, type TortureEmulator, type Workspace } from './helpers.js';
 import { compareServerWithManifest } from './server-matches.js';
 
 const RESOURCES = 300;
-const TOTAL_KILLS = 20;
+const LANES = 2;
+const KILLS_PER_LANE = 10;
 const KILLS_PER_CYCLE = 2;
 /** Cycles end early when an apply finishes before its kill; this bounds the extra cycles. */
-const MAX_CYCLES = 20;
+const MAX_CYCLES_PER_LANE = 10;
 const LATENCY_MS = 10;
 const seed = Number(process.env.TORTURE_SEED ?? Math.floor(Math.random() * 1_000_000));
-const random = seededRandom(seed);
 
-let emulator: TortureEmulator;
 let ws: Workspace;
 let manifestPath: string;
 let manifestYaml: string;
 
-beforeAll(async () => {
+beforeAll(() => {
   assertBuilt();
-  emulator = await startTortureEmulator({ latencyMs: LATENCY_MS });
   ws = makeWorkspace();
   manifestPath = ws.path('agents.yaml');
   manifestYaml = generateManifest({ count: RESOURCES, seed: 300 });
   writeFileSync(manifestPath, manifestYaml);
 });
 
-afterAll(async () => {
-  await emulator?.close();
-  ws?.remove();
-});
+afterAll(() => ws?.remove());
+
+interface LaneResult {
+  kills: number;
+  agentPostKills: number;
+  pendingWarnings: number;
+  report: string[];
+}
 
 describe(`crash (seed ${seed})`, () => {
   it('survives 20 SIGKILLs mid-apply: state stays readable, reruns converge, no unwarned duplicate agents', async () => {
-    const counts = resourceCounts(RESOURCES);
-    let kills = 0;
-    let agentPostKills = 0;
-    let pendingWarnings = 0;
-    const report: string[] = [];
-    for (let cycle = 0; kills < TOTAL_KILLS && cycle < MAX_CYCLES; cycle++) {
+    const lanes = await Promise.all(Array.from({ length: LANES }, (_, lane) => runLane(lane)));
+    const kills = lanes.reduce((n, l) => n + l.kills, 0);
+    const agentPostKills = lanes.reduce((n, l) => n + l.agentPostKills, 0);
+    const pendingWarnings = lanes.reduce((n, l) => n + l.pendingWarnings, 0);
+    console.log(
+      `crash torture, seed ${seed}: ${kills} kills, ${agentPostKills} with an agent POST in flight, ${pendingWarnings} pending-create warnings printed\n  ` +
+        lanes.flatMap((l) => l.report).join('\n  '),
+    );
+    expect(kills, 'real SIGKILLs delivered mid-apply').toBe(LANES * KILLS_PER_LANE);
+    // 40% of kills aim at an in-flight agent POST; none in 20 would mean the risky path went untested.
+    expect(agentPostKills, 'kills while an agent POST was in flight').toBeGreaterThan(0);
+  });
+});
+
+async function runLane(lane: number): Promise<LaneResult> {
+  const emulator = await startTortureEmulator({ latencyMs: LATENCY_MS });
+  const random = seededRandom(seed + lane);
+  const counts = resourceCounts(RESOURCES);
+  const result: LaneResult = { kills: 0, agentPostKills: 0, pendingWarnings: 0, report: [] };
+  try {
+    for (let cycle = 0; result.kills < KILLS_PER_LANE && cycle < MAX_CYCLES_PER_LANE; cycle++) {
+      const name = `lane ${lane} cycle ${cycle}`;
       await emulator.reset();
-      const cycleStart = (await emulator.requests()).length;
-      const state = ws.path(`cycle-${cycle}`, 'state.json');
-      const args = ['-f', manifestPath, '--state', state];
-      const warnings: string[] = [];
-      for (let k = 0; k < KILLS_PER_CYCLE && kills < TOTAL_KILLS; k++) {
-        const remaining = RESOURCES - ((await emulator.requests()).length - cycleStart);
-        const outcome = await applyAndKill(args, Math.max(1, remaining), counts.agents);
-        warnings.push(outcome.result.stderr, outcome.result.stdout);
-        progress(`cycle ${cycle} attempt ${k}: ${outcome.killed ? `killed after ${outcome.trigger}` : 'finished'}`);
-        report.push(`cycle ${cycle} attempt ${k}: ${outcome.killed ? `SIGKILL after ${outcome.trigger}` : `finished before the kill (exit ${outcome.result.code})`}`);
+      mkdirSync(ws.path(`lane-${lane}-cycle-${cycle}`));
+      const args = ['-f', manifestPath, '--state', ws.path(`lane-${lane}-cycle-${cycle}`, 'state.json')];
+      const output: string[] = [];
+      for (let k = 0; k < KILLS_PER_CYCLE && result.kills < KILLS_PER_LANE; k++) {
+        const done = (await emulator.requests()).length;
+        const outcome = await applyAndKill(emulator, random, args, Math.max(1, RESOURCES - done), counts.agents);
+        output.push(outcome.result.stderr, outcome.result.stdout);
+        progress(`${name} attempt ${k}: ${outcome.killed ? `killed after ${outcome.trigger}` : 'finished'}`);
+        result.report.push(`${name} attempt ${k}: ${outcome.killed ? `SIGKILL after ${outcome.trigger}` : `finished before the kill (exit ${outcome.result.code})`}`);
         const list = await runCli(['state', 'list', '--json', ...args], { env: emulator.env });
-        expect(list.code, `state list after attempt ${k} of cycle ${cycle}: ${list.stderr}`).toBe(0);
+        expect(list.code, `state list after attempt ${k} of ${name}: ${list.stderr}`).toBe(0);
         expect(() => JSON.parse(list.stdout) as unknown).not.toThrow();
         if (!outcome.killed) {
           expect(outcome.result.code, `an apply that was not killed must succeed: ${outcome.result.stderr}`).toBe(0);
           break;
         }
-        kills++;
-        if (outcome.trigger.startsWith('agent POST')) agentPostKills++;
+        result.kills++;
+        if (outcome.trigger.startsWith('agent POST')) result.agentPostKills++;
       }
       const rerun = await runCli(['apply', '--auto-approve', ...args], { env: emulator.env });
-      warnings.push(rerun.stderr, rerun.stdout);
-      expect(rerun.code, `final rerun of cycle ${cycle}: ${rerun.stderr}\n${rerun.stdout.slice(-2000)}`).toBe(0);
+      output.push(rerun.stderr, rerun.stdout);
+      expect(rerun.code, `final rerun of ${name}: ${rerun.stderr}\n${rerun.stdout.slice(-2000)}`).toBe(0);
       const settled = await runCli(['plan', '--detailed-exitcode', ...args], { env: emulator.env });
-      expect(settled.code, `plan after the rerun of cycle ${cycle} should have no changes:\n${settled.stdout.slice(0, 2000)}`).toBe(0);
+      expect(settled.code, `plan after the rerun of ${name} should have no changes:\n${settled.stdout.slice(0, 2000)}`).toBe(0);
 
       const { problems, duplicateAgentNames } = await compareServerWithManifest(emulator, manifestYaml);
-      expect(problems, `server differs from the manifest after cycle ${cycle}`).toEqual([]);
-      pendingWarnings += warnings.join('\n').split('\n').filter((l) => l.includes('a duplicate may exist')).length;
-      const unwarned = duplicateAgentNames.filter((name) => !warnedAbout(name, warnings.join('\n')));
-      expect(unwarned, `duplicate agents no plan warned about after cycle ${cycle}`).toEqual([]);
-      progress(`cycle ${cycle} converged`);
-      report.push(`cycle ${cycle}: converged; ${counts.tools} tools, ${counts.agents} agents, ${counts.websites} websites; ${duplicateAgentNames.length} duplicate agents, all warned`);
+      expect(problems, `server differs from the manifest after ${name}`).toEqual([]);
+      const text = output.join('\n');
+      result.pendingWarnings += text.split('\n').filter((l) => l.includes('a duplicate may exist')).length;
+      const unwarned = duplicateAgentNames.filter((agentName) => !warnedAbout(agentName, text));
+      expect(unwarned, `duplicate agents no plan warned about after ${name}`).toEqual([]);
+      progress(`${name} converged`);
+      result.report.push(`${name}: converged; ${counts.tools} tools, ${counts.agents} agents, ${counts.websites} websites; ${duplicateAgentNames.length} duplicate agents, all warned`);
     }
-    console.log(`crash torture, seed ${seed}: ${kills} kills, ${agentPostKills} with an agent POST in flight, ${pendingWarnings} pending-create warnings printed\n  ${report.join('\n  ')}`);
-    expect(kills, 'real SIGKILLs delivered mid-apply').toBe(TOTAL_KILLS);
-    // 40% of kills aim at an in-flight agent POST; none in 20 would mean the risky path went untested.
-    expect(agentPostKills, 'kills while an agent POST was in flight').toBeGreaterThan(0);
-  });
-});
+  } finally {
+    await emulator.close();
+  }
+  return result;
+}
 
 const started = Date.now();
 /** Live progress on stderr, so a slow machine shows where the time goes. */
@@ -107,7 +125,7 @@ interface KillOutcome {
  * - once a random one of the agent POSTs has arrived, while it is still in flight: the moment a
  *   create's result can be lost, so the rerun's plan must warn about a possible duplicate.
  */
-async function applyAndKill(args: string[], remainingRequests: number, agents: number): Promise<KillOutcome> {
+async function applyAndKill(emulator: TortureEmulator, random: () => number, args: string[], remainingRequests: number, agents: number): Promise<KillOutcome> {
   const before = await emulator.requests();
   const seenBefore = before.length;
   const agentPostsBefore = before.filter(isAgentPost).length;
