@@ -34,8 +34,21 @@ const YAML_MESSAGES: Partial<Record<string, string>> = {
   TAB_AS_INDENT: 'tabs cannot be used for indentation in YAML; indent with spaces',
 };
 
+/** YAML allows no raw C0 control character but tab, LF and CR, and no DEL (escapes like "\0" are fine). */
+const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
 export function parseManifest(file: string, text: string): ParsedManifest {
   const lineCounter = new LineCounter();
+  const control = FORBIDDEN_CONTROL.exec(text);
+  if (control) {
+    // The yaml package lets these through; a NUL in a tool description would reach the API.
+    lineCounter.addNewLine(0);
+    for (let at = text.indexOf('\n'); at !== -1 && at < control.index; at = text.indexOf('\n', at + 1)) lineCounter.addNewLine(at + 1);
+    const locator = new YamlLocator(file, text, lineCounter, undefined);
+    const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    const message = `the file contains the control character U+${code}, which YAML does not allow; write it as an escape in a double-quoted string if you really need it`;
+    return { file, value: undefined, sites: [], diagnostics: [locator.diagnosticAtOffset(control.index, [], message)], locator };
+  }
   let doc: Document.Parsed | undefined;
   try {
     // uniqueKeys is off because yaml checks it by scanning the map for every key; the walk below

@@ -1,5 +1,5 @@
 // The emulator's accepted request bodies, checked against the request schemas of CometChat's
-// public OpenAPI files (the extracts in ../shared/reference). Where api-interface.md (the seed
+// public OpenAPI files (the extracts of shared/reference, copied to test/fixtures/reference). Where api-interface.md (the seed
 // interface, our authority) and an extract disagree, the emulator follows the seed; each such case
 // below is marked `disagrees` with the reason.
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, validLlmAgent, validTool, type TestEmulator } from './helpers.js';
 
-const referenceFolder = fileURLToPath(new URL('../../../shared/reference/', import.meta.url));
+const referenceFolder = fileURLToPath(new URL('../fixtures/reference/', import.meta.url));
 const agentsDoc = JSON.parse(readFileSync(`${referenceFolder}cometchat-ai-agents.openapi-extract.json`, 'utf8')) as Record<string, unknown>;
 const messagesDoc = JSON.parse(readFileSync(`${referenceFolder}cometchat-messages.openapi-extract.json`, 'utf8')) as Record<string, unknown>;
 
