@@ -1,5 +1,6 @@
 // Options shared by every command that reads a manifest (CONTRACT §4), and the colour decision.
 import type { Command } from 'commander';
+import { colorEnabled } from '../render/color.js';
 
 export interface ManifestOptions {
   file: string;
@@ -18,10 +19,7 @@ export function addManifestOptions(cmd: Command): Command {
     .option('--no-color', 'no colours');
 }
 
-/** --no-color and NO_COLOR switch colour off, FORCE_COLOR on; otherwise only on a terminal. */
+/** The colour decision of render/color.ts for one output stream. */
 export function useColor(options: { color?: boolean }, stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
-  if (options.color === false) return false;
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
-  return stream.isTTY === true;
+  return colorEnabled({ isTTY: stream.isTTY === true, noColorFlag: options.color === false, env });
 }

@@ -35,6 +35,7 @@ const YAML_MESSAGES: Partial<Record<string, string>> = {
 };
 
 /** YAML allows no raw C0 control character but tab, LF and CR, and no DEL (escapes like "\0" are fine). */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 export function parseManifest(file: string, text: string): ParsedManifest {

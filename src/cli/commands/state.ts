@@ -1,6 +1,7 @@
 // `agentsync state list | show <address> | rm <address>`: inspect the state, or forget one entry
 // (the resource stays on the server). Heavy modules load inside the actions to keep start-up fast.
 import type { Command } from 'commander';
+import { addManifestOptions } from '../options.js';
 import type { State } from '../../core/state.js';
 import type { StateStore, StateTarget, StateWarning } from '../../io/state/index.js';
 
@@ -10,16 +11,6 @@ interface StateOptions {
   state?: string;
   json?: boolean;
   color?: boolean;
-}
-
-/** CONTRACT §4's options for commands that read a manifest. */
-function addManifestOptions(cmd: Command): Command {
-  return cmd
-    .option('-f, --file <path>', 'the manifest', 'agents.yaml')
-    .option('-e, --env <name>', 'the environment (default: the only one)')
-    .option('--state <path>', 'the state file (default: .agentsync/<env>.state.json beside the manifest)')
-    .option('--json', 'machine-readable output on stdout')
-    .option('--no-color', 'no colours');
 }
 
 export function registerStateCommand(program: Command): void {

@@ -3,6 +3,7 @@
 // rate-governor.ts; this file only knows paths, bodies and answer shapes.
 import { Pool } from 'undici';
 import type { AgentBody, AgentRecord, BatchResult, MessageBody, MessageRecord, ToolBody, ToolRecord } from '../../core/api-types.js';
+import { baseUrlProblem } from '../../core/base-url.js';
 import { UserError } from '../../core/errors.js';
 import { ApiError } from './api-error.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
@@ -139,14 +140,9 @@ export function checkBaseUrl(baseUrl: string): URL {
     throw new UserError('config_invalid', `The base URL "${baseUrl}" is not a valid URL.`);
   }
   if (url.username || url.password) throw new UserError('config_invalid', 'The base URL must not contain credentials.');
-  if (url.protocol === 'https:') return url;
-  if (url.protocol === 'http:' && isLoopback(url.hostname)) return url;
-  throw new UserError('config_invalid', `The base URL ${url.origin} must use https: (plain http: is allowed only for 127.0.0.0/8, ::1 and localhost).`);
-}
-
-function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  const problem = baseUrlProblem(baseUrl);
+  if (problem) throw new UserError('config_invalid', `The base URL ${problem}.`);
+  return url;
 }
 
 function field(answer: unknown, key: string): unknown {

@@ -191,7 +191,7 @@ describe('API client against other servers', () => {
   });
 
   it('refuses plain http to a non-loopback host', () => {
-    expect(() => createApiClient({ baseUrl: 'http://example.com/v3', apiKey: 'k' })).toThrow(/must use https/);
+    expect(() => createApiClient({ baseUrl: 'http://example.com/v3', apiKey: 'k' })).toThrow(/uses plain http; use https/);
     expect(() => createApiClient({ baseUrl: 'http://[::1]:4010/v3', apiKey: 'k' }).close()).not.toThrow();
   });
 });
