@@ -1,6 +1,6 @@
 // Wires the commands; each command lives in its own file under commands/.
-import { createRequire } from 'node:module';
 import { Command } from 'commander';
+import { PACKAGE_VERSION } from '../io/package-version.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { registerPlanCommand } from './commands/plan.js';
@@ -10,12 +10,11 @@ import { registerSchemaCommand } from './commands/schema.js';
 import { registerSendCommand } from './commands/send.js';
 import { registerEmulatorCommand } from './commands/emulator.js';
 
-const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
 
 export function buildProgram(): Command {
   const program = new Command('agentsync')
     .description('Config-as-code for CometChat AI agents.')
-    .version(pkg.version, '-V, --version')
+    .version(PACKAGE_VERSION, '-V, --version')
     .showSuggestionAfterError(true)
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   registerInitCommand(program);
@@ -29,4 +28,4 @@ export function buildProgram(): Command {
   return program;
 }
 
-export const VERSION = pkg.version;
+export const VERSION = PACKAGE_VERSION;

@@ -1,7 +1,4 @@
-// `User-Agent: agentsync/<version>`, read from package.json once. The relative path is the same
-// from src/io/api (tests) and dist/io/api (the built CLI).
-import { createRequire } from 'node:module';
+// `User-Agent: agentsync/<version>` on every request.
+import { PACKAGE_VERSION } from '../package-version.js';
 
-const pkg = createRequire(import.meta.url)('../../../package.json') as { version: string };
-
-export const USER_AGENT = `agentsync/${pkg.version}`;
+export const USER_AGENT = `agentsync/${PACKAGE_VERSION}`;
