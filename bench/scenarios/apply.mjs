@@ -61,7 +61,7 @@ export async function benchApply(ctx) {
     const tooMany = requests.filter((r) => r.status === 429).length;
     const floorMs = (n / RATE_PER_MINUTE) * 60_000;
     const failed = n - toolsOnServer;
-    rows.push(ratioRow({ id: 'P2-rate', scenario: `P2 apply, ${n} tools, --rate-limit 600 (default concurrency)`, unit: 'ms', samples: [result.ms], baseline: floorMs, baselineLabel: 'N / rate', limit: 1.1, notes: `1 run (the floor alone is 100 s). ${tooMany} responses were 429; ${requests.length} requests in all; ${failed} failed resources.` }));
+    rows.push(ratioRow({ id: 'P2-rate', scenario: `P2 apply, ${n} tools, --rate-limit 600 (default concurrency)`, unit: 'ms', samples: [result.ms], baseline: floorMs, baselineLabel: 'N / rate', limit: 1.1, notes: `1 run (the floor alone is 100 s). ${tooMany} response${tooMany === 1 ? ' was' : 's were'} 429; ${requests.length} requests in all; ${failed} failed resources.` }));
     rows.push(absoluteRow({ id: 'P2-rate-failed', scenario: 'P2 rate-limited: failed resources', unit: 'resources', samples: [failed], target: '0', met: failed === 0, notes: `429 count: ${tooMany}` }));
   } finally {
     await limited.stop();
