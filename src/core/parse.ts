@@ -62,10 +62,14 @@ export function parseManifest(file: string, text: string): ParsedManifest {
   }
   const locator = new YamlLocator(file, text, lineCounter, doc);
   const diagnostics: Diagnostic[] = [];
-  for (const warning of doc.warnings) diagnostics.push(locator.diagnosticAtOffset(warning.pos[0], [], yamlMessage(warning.code, warning.message), 'warning'));
+  for (const warning of doc.warnings) {
+    // An unknown tag (!!js/function, …) would silently become a plain string: refuse it.
+    const severity = warning.code === 'TAG_RESOLVE_FAILED' ? 'error' : 'warning';
+    diagnostics.push(locator.diagnosticAtOffset(warning.pos[0], [], yamlMessage(warning.code, warning.message), severity));
+  }
   for (const error of doc.errors) diagnostics.push(locator.diagnosticAtOffset(error.pos[0], [], yamlMessage(error.code, error.message)));
   const result: ParsedManifest = { file, value: undefined, sites: [], diagnostics, locator };
-  if (doc.errors.length > 0) return result;
+  if (diagnostics.some((d) => d.severity === 'error')) return result;
 
   const contents = doc.contents;
   if (contents === null || (isScalar(contents) && contents.value === null)) {
@@ -84,6 +88,9 @@ export function parseManifest(file: string, text: string): ParsedManifest {
 }
 
 function yamlMessage(code: string, message: string): string {
+  // yaml reports its own stack overflow on absurdly deep flow collections as a parse error.
+  if (message.includes('Maximum call stack size exceeded')) return `the YAML is nested too deeply (a manifest may nest at most ${MAX_DEPTH} levels)`;
+  if (code === 'TAG_RESOLVE_FAILED') return `${message.replace(/\.$/, '')}; YAML tags other than the standard ones (!!str, !!int, …) are not supported`;
   return YAML_MESSAGES[code] ?? `YAML: ${message.replace(/\.$/, '')}`;
 }
 
