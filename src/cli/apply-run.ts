@@ -36,7 +36,9 @@ export async function runApply(planfile: string | undefined, opts: ApplyOptions)
     if (!json) process.stdout.write(formatPlan(computed.plan, 'text', opts));
     else if (!opts.autoApprove) process.stderr.write(formatPlan(computed.plan, 'text', { color: false }));
     if (!hasChanges(computed.plan)) {
+      // Same last line as any successful apply, so scripts can rely on it.
       if (json) process.stdout.write(JSON.stringify({ ok: true, environment: computed.plan.environment, summary: { created: 0, updated: 0, forgotten: 0 } }) + '\n');
+      else process.stdout.write('\nApply complete: 0 created, 0 updated, 0 forgotten.\n');
       return;
     }
     if (!opts.autoApprove && !(await confirm(json ? process.stderr : process.stdout))) throw new UserError('refused', 'apply cancelled; nothing was changed');

@@ -67,6 +67,7 @@ describe('agentsync apply', () => {
     const second = await apply();
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('No changes. Environment "local" matches the manifest.');
+    expect(second.stdout.trimEnd().split('\n').at(-1)).toBe('Apply complete: 0 created, 0 updated, 0 forgotten.');
     expect(await emu.apiRequests()).toEqual([]);
   });
 
