@@ -1,5 +1,5 @@
 // The API connection settings every network command needs: the key from the environment's
-// apiKeyEnv, the base URL (AGENTSYNC_BASE_URL wins), and the client limits. Checked up front so a
+// apiKeyEnv, the base URL (resolution already applied AGENTSYNC_BASE_URL), and the client limits. Checked up front so a
 // missing key or an http:// URL to a remote host fails before any call. Loaded lazily by commands.
 import type { DesiredEnvironment } from '../core/desired.js';
 import { UserError } from '../core/errors.js';
@@ -10,18 +10,25 @@ export interface ApiConnection {
   open(): Promise<ApiClient>;
 }
 
-export function connectApi(environment: DesiredEnvironment, limits: { concurrency: number; retries: number }): ApiConnection {
+export interface ClientLimits {
+  concurrency: number;
+  retries: number;
+  /** Longest wait for a response's headers, and then for its body. */
+  timeoutMs?: number;
+}
+
+export function connectApi(environment: DesiredEnvironment, limits: ClientLimits): ApiConnection {
   const apiKey = process.env[environment.apiKeyEnv];
   if (apiKey === undefined || apiKey === '') {
     throw new UserError('config_invalid', `the API key is missing: set ${environment.apiKeyEnv} to the REST API key of app "${environment.appId}"`);
   }
-  const override = process.env.AGENTSYNC_BASE_URL;
-  const baseUrl = override !== undefined && override !== '' ? override : environment.baseUrl;
+  const baseUrl = environment.baseUrl;
   checkBaseUrl(baseUrl);
+  const timeouts = limits.timeoutMs === undefined ? {} : { headersMs: limits.timeoutMs, bodyMs: limits.timeoutMs };
   return {
     baseUrl,
     async open() {
-      return createApiClient({ baseUrl, apiKey, concurrency: limits.concurrency, retries: limits.retries });
+      return createApiClient({ baseUrl, apiKey, concurrency: limits.concurrency, retries: limits.retries, timeouts });
     },
   };
 }

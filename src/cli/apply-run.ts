@@ -15,13 +15,14 @@ import { connectApi, parseCount } from './api-connect.js';
 export async function runApply(planfile: string | undefined, opts: ApplyOptions): Promise<void> {
   const concurrency = parseCount(opts.concurrency, '--concurrency', 1, 256);
   const retries = parseCount(opts.retries, '--retries', 0, 100);
+  const timeoutMs = parseCount(opts.timeout, '--timeout', 1, 3600) * 1000;
   const saved = planfile ? await (await import('../io/plan-file.js')).readPlanFile(planfile) : undefined;
   if (saved && opts.env === undefined && typeof saved.plan.environment === 'string') opts.env = saved.plan.environment;
 
   const loaded = await loadManifestAndStore(opts);
   printWarnings(loaded.warnings, opts);
   // Everything that can refuse does so before the lock is taken and before any call.
-  const connection = connectApi(loaded.desired.environment, { concurrency, retries });
+  const connection = connectApi(loaded.desired.environment, { concurrency, retries, timeoutMs });
   if (!opts.autoApprove && process.stdin.isTTY !== true) {
     throw new UserError('refused', 'stdin is not a terminal, so apply cannot ask for confirmation; pass --auto-approve to apply without asking');
   }

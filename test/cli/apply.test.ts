@@ -166,6 +166,16 @@ describe('agentsync apply', () => {
     expect(await emu.requests()).toEqual([]);
   });
 
+  it('rejects bad --concurrency, --retries and --timeout values before any call', async () => {
+    await writeManifest({ tools: { t1: 'one' } });
+    for (const [flag, value] of [['--concurrency', '0'], ['--retries', 'many'], ['--timeout', '0'], ['--timeout', '1.5']]) {
+      const result = await apply(flag as string, value as string);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(new RegExp(`^Error: ${flag} must be a whole number from \\d+ to \\d+ \\(got "${value.replace('.', '\\.')}"\\)\\n$`));
+    }
+    expect(await emu.apiRequests()).toEqual([]);
+  });
+
   it('refuses without an API key, before any call', async () => {
     await writeManifest({ tools: { t1: 'one' } });
     const result = await runCli(['apply', '--auto-approve'], { cwd: dir, env: { AGENTSYNC_BASE_URL: emu.url } });

@@ -6,6 +6,7 @@ export interface ApplyOptions extends ManifestCommandOptions {
   autoApprove?: boolean;
   concurrency: string;
   retries: string;
+  timeout: string;
 }
 
 export function registerApplyCommand(program: Command): void {
@@ -14,7 +15,8 @@ export function registerApplyCommand(program: Command): void {
     .description('Plan, show the plan, ask for confirmation, then carry it out against the API.')
     .option('--auto-approve', 'apply without asking (required when stdin is not a terminal)')
     .option('--concurrency <n>', 'requests in flight at once', '10')
-    .option('--retries <n>', 'retries per call for rate limits and transient failures', '5');
+    .option('--retries <n>', 'retries per call for rate limits and transient failures', '5')
+    .option('--timeout <seconds>', 'how long to wait for each response before retrying it (PUT/PATCH) or failing', '30');
   addManifestOptions(cmd).action(async (planfile: string | undefined, opts: ApplyOptions) => {
     const { runApply } = await import('../apply-run.js');
     await runApply(planfile, opts);
