@@ -168,8 +168,9 @@ describe('agentsync apply', () => {
 
   it('rejects bad --concurrency, --retries and --timeout values before any call', async () => {
     await writeManifest({ tools: { t1: 'one' } });
-    for (const [flag, value] of [['--concurrency', '0'], ['--retries', 'many'], ['--timeout', '0'], ['--timeout', '1.5']]) {
-      const result = await apply(flag as string, value as string);
+    const cases: [string, string][] = [['--concurrency', '0'], ['--retries', 'many'], ['--timeout', '0'], ['--timeout', '1.5']];
+    for (const [flag, value] of cases) {
+      const result = await apply(flag, value);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(new RegExp(`^Error: ${flag} must be a whole number from \\d+ to \\d+ \\(got "${value.replace('.', '\\.')}"\\)\\n$`));
     }
