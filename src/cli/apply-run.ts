@@ -17,7 +17,7 @@ export async function runApply(planfile: string | undefined, opts: ApplyOptions)
   const retries = parseCount(opts.retries, '--retries', 0, 100);
   const timeoutMs = parseCount(opts.timeout, '--timeout', 1, 3600) * 1000;
   const saved = planfile ? await (await import('../io/plan-file.js')).readPlanFile(planfile) : undefined;
-  if (saved && opts.env === undefined && typeof saved.plan.environment === 'string') opts.env = saved.plan.environment;
+  if (saved && opts.env === undefined && typeof saved.environment === 'string') opts.env = saved.environment;
 
   const loaded = await loadManifestAndStore(opts);
   printWarnings(loaded.warnings, opts);
@@ -28,9 +28,9 @@ export async function runApply(planfile: string | undefined, opts: ApplyOptions)
   }
   if (saved && planfile) await checkSavedPlan(loaded, saved, planfile);
 
-  const session = await loaded.store.open(loaded.target, saved?.basis.salt ? { salt: saved.basis.salt } : {});
+  const session = await loaded.store.open(loaded.target, saved?.savedPlan.basis.salt ? { salt: saved.savedPlan.basis.salt } : {});
   try {
-    if (saved && planfile) assertSessionMatches(session.state, saved.basis, planfile);
+    if (saved && planfile) assertSessionMatches(session.state, saved.savedPlan.basis, planfile);
     const computed = computePlan(loaded.desired, session.state);
     const json = opts.json === true;
     // With --json, stdout carries only the result; a plan to confirm is shown on stderr.
@@ -52,7 +52,7 @@ export async function runApply(planfile: string | undefined, opts: ApplyOptions)
 async function checkSavedPlan(loaded: LoadedManifest, saved: PlanFile, planfile: string): Promise<void> {
   const { assertPlanCurrent } = await import('../io/plan-file.js');
   const state = await loaded.store.read(loaded.target);
-  const now = computePlan(loaded.desired, state, saved.basis.salt);
+  const now = computePlan(loaded.desired, state, saved.savedPlan.basis.salt);
   assertPlanCurrent(saved, { manifestDigest: now.manifestDigest, basis: now.basis }, planfile);
 }
 

@@ -27,5 +27,3 @@ export function buildProgram(): Command {
   registerEmulatorCommand(program);
   return program;
 }
-
-export const VERSION = PACKAGE_VERSION;

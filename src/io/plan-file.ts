@@ -1,5 +1,6 @@
-// Saved plans (`plan --out`, `apply PLANFILE`). A plan file holds the JSON plan plus what is needed
-// to prove it is still current: a digest of the resolved manifest and the state's lineage/serial.
+// Saved plans (`plan --out`, `apply PLANFILE`). A plan file is the JSON plan plus, under
+// `savedPlan`, what proves it is still current: a digest of the resolved manifest and the state's
+// lineage/serial.
 // It never holds a secret: sensitive values inside are already keyed digests.
 import { createHash } from 'node:crypto';
 import { readFile, writeFile, rename, open } from 'node:fs/promises';
@@ -19,17 +20,22 @@ export interface PlanBasis {
   salt?: string;
 }
 
-export interface PlanFile {
+/** What a saved plan adds to the contract's JSON plan, under one extra key. */
+export interface SavedPlanInfo {
   kind: typeof PLAN_FILE_KIND;
   agentsyncVersion: string;
   createdAt: string;
   manifestDigest: string;
   basis: PlanBasis;
-  /** The contract's JSON plan (formatVersion 1). */
-  plan: Record<string, unknown>;
-  /** sha256 of canonicalJson of everything above; catches a hand-edited file. */
-  planDigest: string;
+  /** sha256 of canonicalJson of the whole file without this field; catches a hand-edited file. */
+  digest: string;
 }
+
+/**
+ * A plan file IS the contract's JSON plan (formatVersion 1, environment, changes, summary, …), so
+ * anything that reads `plan --json` reads it too; `savedPlan` is the one key it adds.
+ */
+export type PlanFile = Record<string, unknown> & { environment?: unknown; savedPlan: SavedPlanInfo };
 
 function sha256(text: string): string {
   return `sha256:${createHash('sha256').update(text).digest('hex')}`;
@@ -42,9 +48,13 @@ export function digestDesired(desired: Desired, digest: Digester): string {
   return sha256(canonicalJson({ environment: { name, appId, region, baseUrl }, resources, notify: desired.notify ?? null }));
 }
 
-export function buildPlanFile(input: Omit<PlanFile, 'kind' | 'planDigest'>): PlanFile {
-  const body = { kind: PLAN_FILE_KIND, ...input } as const;
-  return { ...body, planDigest: sha256(canonicalJson(body)) };
+function fileDigest(planJson: object, info: Omit<SavedPlanInfo, 'digest'>): string {
+  return sha256(canonicalJson({ ...planJson, savedPlan: info }));
+}
+
+export function buildPlanFile(planJson: object, info: Omit<SavedPlanInfo, 'kind' | 'digest'>): PlanFile {
+  const unsigned = { kind: PLAN_FILE_KIND, ...info } as const;
+  return { ...planJson, savedPlan: { ...unsigned, digest: fileDigest(planJson, unsigned) } };
 }
 
 export async function writePlanFile(path: string, planFile: PlanFile): Promise<void> {
@@ -75,8 +85,9 @@ export async function readPlanFile(path: string): Promise<PlanFile> {
   if (!isPlanFile(parsed)) {
     throw new UserError('plan_invalid', `${path} is not an agentsync plan file; make one with \`agentsync plan --out ${path}\``);
   }
-  const { planDigest, ...body } = parsed;
-  if (sha256(canonicalJson(body)) !== planDigest) {
+  const { savedPlan, ...planJson } = parsed;
+  const { digest, ...info } = savedPlan;
+  if (fileDigest(planJson, info) !== digest) {
     throw new UserError('plan_invalid', `plan file ${path} was modified after it was written; make a new one with \`agentsync plan --out\``);
   }
   return parsed;
@@ -85,12 +96,13 @@ export async function readPlanFile(path: string): Promise<PlanFile> {
 function isPlanFile(value: unknown): value is PlanFile {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  const basis = v.basis as Record<string, unknown> | undefined;
+  const info = v.savedPlan as Record<string, unknown> | undefined;
+  if (v.formatVersion !== 1 || typeof info !== 'object' || info === null) return false;
+  const basis = info.basis as Record<string, unknown> | undefined;
   return (
-    v.kind === PLAN_FILE_KIND &&
-    typeof v.manifestDigest === 'string' &&
-    typeof v.planDigest === 'string' &&
-    typeof v.plan === 'object' && v.plan !== null &&
+    info.kind === PLAN_FILE_KIND &&
+    typeof info.manifestDigest === 'string' &&
+    typeof info.digest === 'string' &&
     typeof basis === 'object' && basis !== null &&
     (basis.lineage === null || typeof basis.lineage === 'string') &&
     typeof basis.serial === 'number'
@@ -99,12 +111,13 @@ function isPlanFile(value: unknown): value is PlanFile {
 
 /** Refuses a plan made from another manifest or another state. */
 export function assertPlanCurrent(planFile: PlanFile, now: { manifestDigest: string; basis: PlanBasis }, path: string): void {
+  const saved = planFile.savedPlan;
   const stale = (why: string): never => {
     throw new UserError('plan_stale', `saved plan ${path} is stale: ${why}; run \`agentsync plan --out ${path}\` again`);
   };
-  if (planFile.basis.lineage !== now.basis.lineage) {
-    stale(now.basis.lineage === null ? 'the state it was made from no longer exists' : planFile.basis.lineage === null ? 'a state was created after it was made' : 'the state was replaced (different lineage)');
+  if (saved.basis.lineage !== now.basis.lineage) {
+    stale(now.basis.lineage === null ? 'the state it was made from no longer exists' : saved.basis.lineage === null ? 'a state was created after it was made' : 'the state was replaced (different lineage)');
   }
-  if (planFile.basis.serial !== now.basis.serial) stale(`the state changed (serial ${planFile.basis.serial} → ${now.basis.serial})`);
-  if (planFile.manifestDigest !== now.manifestDigest) stale('the manifest or its variables changed');
+  if (saved.basis.serial !== now.basis.serial) stale(`the state changed (serial ${saved.basis.serial} → ${now.basis.serial})`);
+  if (saved.manifestDigest !== now.manifestDigest) stale('the manifest or its variables changed');
 }

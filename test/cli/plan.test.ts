@@ -132,15 +132,20 @@ describe('agentsync plan', () => {
     expect(result.stdout).toContain('agent.support');
   });
 
-  it('saves a plan with --out that holds the JSON plan and its basis', async () => {
+  it('saves a plan with --out that is the JSON plan plus its basis', async () => {
     const out = join(dir, 'saved.plan.json');
     const result = await plan('--out', out);
     expect(result.code).toBe(0);
-    const saved = JSON.parse(await readFile(out, 'utf8')) as { kind: string; plan: { formatVersion: number }; basis: { lineage: string; serial: number }; manifestDigest: string };
-    expect(saved.kind).toBe('agentsync-plan');
-    expect(saved.plan.formatVersion).toBe(1);
-    expect(saved.basis.lineage).toMatch(/^[0-9a-f-]{36}$/);
-    expect(saved.manifestDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    type Saved = { formatVersion: number; environment: string; changes: unknown[]; summary: unknown; savedPlan: { kind: string; basis: { lineage: string; serial: number }; manifestDigest: string } };
+    const saved = JSON.parse(await readFile(out, 'utf8')) as Saved;
+    // The file is the contract's JSON plan, plus one key of its own.
+    const asJson = JSON.parse((await plan('--json')).stdout) as Record<string, unknown>;
+    const { savedPlan, ...rest } = saved;
+    expect(rest).toEqual(asJson);
+    expect(saved.formatVersion).toBe(1);
+    expect(savedPlan.kind).toBe('agentsync-plan');
+    expect(savedPlan.basis.lineage).toMatch(/^[0-9a-f-]{36}$/);
+    expect(savedPlan.manifestDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
   it('rejects an unknown --format with one line and exit 1', async () => {

@@ -38,15 +38,14 @@ async function runPlan(opts: PlanOptions): Promise<void> {
   if (opts.out) {
     const { buildPlanFile, writePlanFile } = await import('../../io/plan-file.js');
     const { planToJson } = await import('../../render/plan-json.js');
-    const { VERSION } = await import('../program.js');
+    const { PACKAGE_VERSION } = await import('../../io/package-version.js');
     await writePlanFile(
       opts.out,
-      buildPlanFile({
-        agentsyncVersion: VERSION,
+      buildPlanFile(planToJson(computed.plan), {
+        agentsyncVersion: PACKAGE_VERSION,
         createdAt: new Date().toISOString(),
         manifestDigest: computed.manifestDigest,
         basis: computed.basis,
-        plan: planToJson(computed.plan) as unknown as Record<string, unknown>,
       }),
     );
     if (format === 'text') process.stdout.write(`\nSaved the plan to ${opts.out}. Apply exactly it with: agentsync apply ${opts.out}\n`);

@@ -99,16 +99,16 @@ export const planCases: HostileCase[] = [
   }),
   savedPlan('tampered plan: an action changed', (_, planPath) =>
     editPlan(planPath, (p) => {
-      const changes = (p.plan as Json).changes as Json[];
+      const changes = p.changes as Json[];
       const change = changes.find((c) => c.action === 'update');
       if (!change) throw new Error('no update in the saved plan');
       change.action = 'create';
     }),
   ),
-  savedPlan('tampered plan: digest replaced', (_, planPath) => editPlan(planPath, (p) => void (p.planDigest = `sha256:${'0'.repeat(64)}`))),
+  savedPlan('tampered plan: digest replaced', (_, planPath) => editPlan(planPath, (p) => void ((p.savedPlan as Json).digest = `sha256:${'0'.repeat(64)}`))),
   savedPlan('tampered plan: basis serial changed', (_, planPath) =>
     editPlan(planPath, (p) => {
-      const basis = p.basis as Json;
+      const basis = (p.savedPlan as Json).basis as Json;
       basis.serial = Number(basis.serial) + 1;
     }),
   ),
@@ -117,5 +117,5 @@ export const planCases: HostileCase[] = [
     writeFileSync(planPath, text.slice(0, Math.floor(text.length / 2)));
   }),
   savedPlan('plan file that is not JSON', (_, planPath) => writeFileSync(planPath, 'this is not a plan\n')),
-  savedPlan('plan file of another kind', (_, planPath) => editPlan(planPath, (p) => void (p.kind = 'terraform-plan'))),
+  savedPlan('plan file of another kind', (_, planPath) => editPlan(planPath, (p) => void ((p.savedPlan as Json).kind = 'terraform-plan'))),
 ];
