@@ -59,10 +59,7 @@ interface ApiCall {
 async function serveApi(deps: PipelineDeps, expectedKey: Buffer, req: IncomingMessage, res: ServerResponse, call: ApiCall): Promise<void> {
   const method = req.method ?? 'GET';
   let rate: RateLimitState = deps.faults.peekToken(deps.appId);
-  let status: number;
-  let body: unknown;
-  let extraHeaders: Readonly<Record<string, string>> | undefined;
-  try {
+  const answer = await answerOf(deps, call.pathname, async () => {
     if (!call.pathname.startsWith(`${API_PREFIX}/`)) throw apiNotFound(call.pathname);
     const match = deps.api.match(method, call.pathname.slice(API_PREFIX.length));
     checkApiKey(req.headers.apikey, expectedKey);
@@ -75,7 +72,7 @@ async function serveApi(deps: PipelineDeps, expectedKey: Buffer, req: IncomingMe
       call.entry.fault = 'drop';
       await delay(deps.faults.latencyMs);
       req.socket.destroy();
-      return;
+      return undefined;
     }
     if (fault === '503') {
       call.entry.fault = '503';
@@ -94,42 +91,45 @@ async function serveApi(deps: PipelineDeps, expectedKey: Buffer, req: IncomingMe
       }
       deps.log.setBody(call.entry, text, true);
     }
-    const result = match.handler({ params: match.params, query: call.query, body: requestBody, headers: req.headers });
-    status = result.status;
-    body = result.body;
-  } catch (err) {
-    if (err instanceof ClientGone) return;
-    const apiError = toApiError(err, deps.logLine);
-    status = apiError.status;
-    body = errorBody(apiError, call.pathname);
-    extraHeaders = apiError.headers;
-  }
+    return match.handler({ params: match.params, query: call.query, body: requestBody, headers: req.headers });
+  });
+  if (answer === undefined) return;
   if (deps.faults.latencyMs > 0) await delay(deps.faults.latencyMs);
-  call.entry.status = status;
+  call.entry.status = answer.status;
   call.entry.durationMs = Math.round(performance.now() - call.started);
-  sendJson(res, status, body, rateLimitHeaders(rate), extraHeaders);
-  deps.logLine?.(`${method} ${call.entry.path} ${status} ${call.entry.durationMs}ms`);
+  sendJson(res, answer.status, answer.body, rateLimitHeaders(rate), answer.headers);
+  deps.logLine?.(`${method} ${call.entry.path} ${answer.status} ${call.entry.durationMs}ms`);
 }
 
 async function serveAdmin(deps: PipelineDeps, req: IncomingMessage, res: ServerResponse, pathname: string, query: URLSearchParams): Promise<void> {
-  let status: number;
-  let body: unknown;
-  let extraHeaders: Readonly<Record<string, string>> | undefined;
-  try {
+  const answer = await answerOf(deps, pathname, async () => {
     const match = deps.admin.match(req.method ?? 'GET', pathname);
     // Admin bodies are optional: `POST /__emulator/reset` needs none.
     const requestBody = match.takesBody && hasBody(req) ? parseJsonBody(await readRawBody(req)) : undefined;
-    const result = match.handler({ params: match.params, query, body: requestBody, headers: req.headers });
-    status = result.status;
-    body = result.body;
+    return match.handler({ params: match.params, query, body: requestBody, headers: req.headers });
+  });
+  if (answer === undefined) return;
+  sendJson(res, answer.status, answer.body, rateLimitHeaders(deps.faults.peekToken(deps.appId)), answer.headers);
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+  headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Runs a handler and turns whatever it throws into the contract's error body. Undefined when
+ * there is no one to answer: the client went away, or the handler dropped the connection itself.
+ */
+async function answerOf(deps: PipelineDeps, pathname: string, handle: () => Promise<{ status: number; body: unknown } | undefined>): Promise<Answer | undefined> {
+  try {
+    return await handle();
   } catch (err) {
-    if (err instanceof ClientGone) return;
+    if (err instanceof ClientGone) return undefined;
     const apiError = toApiError(err, deps.logLine);
-    status = apiError.status;
-    body = errorBody(apiError, pathname);
-    extraHeaders = apiError.headers;
+    return { status: apiError.status, body: errorBody(apiError, pathname), headers: apiError.headers };
   }
-  sendJson(res, status, body, rateLimitHeaders(deps.faults.peekToken(deps.appId)), extraHeaders);
 }
 
 /** An error that is not an ApiError is a bug in the emulator: answer 500 and say so on stderr. */
