@@ -2,12 +2,14 @@
 import type { Command } from 'commander';
 import { colorEnabled } from '../render/color.js';
 
+/** The options every command that reads a manifest accepts (CONTRACT §4). */
 export interface ManifestOptions {
   file: string;
   env?: string;
   state?: string;
   json?: boolean;
-  color: boolean;
+  /** false with --no-color. */
+  color?: boolean;
 }
 
 export function addManifestOptions(cmd: Command): Command {

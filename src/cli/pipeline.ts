@@ -8,16 +8,8 @@ import { loadDesired } from '../io/load-manifest.js';
 import { digestDesired, type PlanBasis } from '../io/plan-file.js';
 import { createDigester, newSalt, type Digester } from '../io/state/digest.js';
 import { createFileStateStore, defaultStatePath, type StateStore, type StateTarget } from '../io/state/index.js';
+import type { ManifestOptions } from './options.js';
 import { printStateWarning } from './render-plan.js';
-
-/** The options every command that reads a manifest accepts (CONTRACT §4). */
-export interface ManifestCommandOptions {
-  file: string;
-  env?: string;
-  state?: string;
-  json?: boolean;
-  color?: boolean;
-}
 
 export interface LoadedManifest {
   desired: Desired;
@@ -26,7 +18,7 @@ export interface LoadedManifest {
   target: StateTarget;
 }
 
-export async function loadManifestAndStore(opts: ManifestCommandOptions): Promise<LoadedManifest> {
+export async function loadManifestAndStore(opts: ManifestOptions): Promise<LoadedManifest> {
   const { desired, warnings } = await loadDesired({ file: opts.file, environment: opts.env, env: process.env, mode: 'plan' });
   const statePath = opts.state ?? defaultStatePath(opts.file, desired.environment.name);
   const { name: environment, appId, region } = desired.environment;

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import type { ManifestCommandOptions } from '../pipeline.js';
-import { addManifestOptions } from '../options.js';
+import { addManifestOptions, type ManifestOptions } from '../options.js';
 
-export interface ApplyOptions extends ManifestCommandOptions {
+export interface ApplyOptions extends ManifestOptions {
   autoApprove?: boolean;
   concurrency: string;
   retries: string;

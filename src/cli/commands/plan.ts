@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { UserError } from '../../core/errors.js';
-import { addManifestOptions } from '../options.js';
-import type { ManifestCommandOptions } from '../pipeline.js';
+import { addManifestOptions, type ManifestOptions } from '../options.js';
 
-interface PlanOptions extends ManifestCommandOptions {
+interface PlanOptions extends ManifestOptions {
   out?: string;
   detailedExitcode?: boolean;
   format?: string;

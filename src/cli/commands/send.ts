@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import type { ManifestCommandOptions } from '../pipeline.js';
-import { addManifestOptions } from '../options.js';
+import { addManifestOptions, type ManifestOptions } from '../options.js';
 
-export interface SendOptions extends ManifestCommandOptions {
+export interface SendOptions extends ManifestOptions {
   to: string;
   text: string;
   onBehalfOf?: string;

@@ -1,29 +1,21 @@
 // `agentsync state list | show <address> | rm <address>`: inspect the state, or forget one entry
 // (the resource stays on the server). Heavy modules load inside the actions to keep start-up fast.
 import type { Command } from 'commander';
-import { addManifestOptions } from '../options.js';
+import { addManifestOptions, type ManifestOptions } from '../options.js';
 import type { State } from '../../core/state.js';
 import type { StateStore, StateTarget, StateWarning } from '../../io/state/index.js';
-
-interface StateOptions {
-  file: string;
-  env?: string;
-  state?: string;
-  json?: boolean;
-  color?: boolean;
-}
 
 export function registerStateCommand(program: Command): void {
   const state = program.command('state').description('Inspect the state, or forget one entry.');
   addManifestOptions(state.command('list').description('List the resources in the state: address, type and remote id.')).action(
-    async (opts: StateOptions, cmd: Command) => runList(await openStore(opts, cmd), opts),
+    async (opts: ManifestOptions, cmd: Command) => runList(await openStore(opts, cmd), opts),
   );
   addManifestOptions(state.command('show').argument('<address>', 'tool.<name>, agent.<key> or website.<key>'))
     .description('Show what the state holds for one address.')
-    .action(async (address: string, opts: StateOptions, cmd: Command) => runShow(await openStore(opts, cmd), address, opts));
+    .action(async (address: string, opts: ManifestOptions, cmd: Command) => runShow(await openStore(opts, cmd), address, opts));
   addManifestOptions(state.command('rm').argument('<address>', 'tool.<name>, agent.<key> or website.<key>'))
     .description('Forget one address: it stays on the server, but agentsync no longer manages it.')
-    .action(async (address: string, opts: StateOptions, cmd: Command) => runRm(await openStore(opts, cmd), address, opts));
+    .action(async (address: string, opts: ManifestOptions, cmd: Command) => runRm(await openStore(opts, cmd), address, opts));
 }
 
 interface Located {
@@ -31,7 +23,7 @@ interface Located {
   target: Partial<StateTarget>;
 }
 
-async function openStore(opts: StateOptions, cmd: Command): Promise<Located> {
+async function openStore(opts: ManifestOptions, cmd: Command): Promise<Located> {
   const [{ locateState }, { createFileStateStore }] = await Promise.all([import('../../io/state/locate.js'), import('../../io/state/index.js')]);
   const fileGiven = cmd.getOptionValueSource('file') === 'cli';
   const { statePath, target } = await locateState({ file: opts.file, fileGiven, env: opts.env, state: opts.state });
@@ -39,7 +31,7 @@ async function openStore(opts: StateOptions, cmd: Command): Promise<Located> {
   return { store: createFileStateStore(statePath, { onWarning }), target };
 }
 
-async function runList({ store, target }: Located, opts: StateOptions): Promise<void> {
+async function runList({ store, target }: Located, opts: ManifestOptions): Promise<void> {
   const state = await store.read(target);
   const resources = state ? sortedEntries(state.resources).map(([address, r]) => ({ address, type: r.type, remoteId: r.remoteId, appliedAt: r.appliedAt })) : [];
   const pending = state ? sortedEntries(state.pending).map(([address, p]) => ({ address, type: p.type, since: p.since })) : [];
@@ -61,7 +53,7 @@ async function runList({ store, target }: Located, opts: StateOptions): Promise<
   process.stdout.write(formatColumns(rows));
 }
 
-async function runShow({ store, target }: Located, address: string, opts: StateOptions): Promise<void> {
+async function runShow({ store, target }: Located, address: string, opts: ManifestOptions): Promise<void> {
   const state = await requireState(store, target, address);
   const resource = state.resources[address];
   const pending = state.pending[address];
@@ -80,7 +72,7 @@ async function runShow({ store, target }: Located, address: string, opts: StateO
   process.stdout.write(lines.join('\n') + '\n');
 }
 
-async function runRm({ store, target }: Located, address: string, opts: StateOptions): Promise<void> {
+async function runRm({ store, target }: Located, address: string, opts: ManifestOptions): Promise<void> {
   const before = await requireState(store, target, address);
   const session = await store.open({ environment: before.environment, appId: before.appId, region: before.region });
   let removed: { address: string; type: string; remoteId: string | null };
