@@ -1,10 +1,12 @@
 // Finds the state file for the `state` commands from -f/-e/--state, reading only the manifest's
 // `environments` block: these commands must work even when the rest of the manifest does not
 // validate (that is often exactly when someone needs to inspect or fix the state).
-import { readFile } from 'node:fs/promises';
-import { parseDocument } from 'yaml';
+import { stat } from 'node:fs/promises';
+import { hasErrors, ManifestError } from '../../core/diagnostics.js';
+import { parseManifest } from '../../core/parse.js';
 import type { Region } from '../../core/api-types.js';
 import { UserError } from '../../core/errors.js';
+import { readManifestFile } from '../manifest-file.js';
 import { hasCode } from './atomic-write.js';
 import { defaultStatePath } from './paths.js';
 import type { StateTarget } from './store.js';
@@ -34,20 +36,22 @@ export async function locateState(opts: LocateOptions): Promise<LocatedState> {
   return { statePath: opts.state ?? defaultStatePath(opts.file, environment), target };
 }
 
-/** The `environments` map; null when the manifest is absent and not required. */
+/**
+ * The `environments` map; null when the manifest is absent and not required. The file gets the
+ * same hostile-file checks and YAML parse as everywhere else, but not the schema.
+ */
 async function readEnvironments(file: string, required: boolean): Promise<Record<string, unknown> | null> {
-  let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    await stat(file);
   } catch (err) {
-    if (!required && hasCode(err, 'ENOENT')) return null;
-    const reason = hasCode(err, 'ENOENT') ? 'no such file (pass -f <file>, or the state file with --state <path>)' : (err as Error).message;
-    throw new UserError('manifest_unreadable', `cannot read manifest ${file}: ${reason}`, { file });
+    if (!hasCode(err, 'ENOENT')) throw new UserError('manifest_unreadable', `cannot read manifest ${file}: ${(err as Error).message}`, { file });
+    if (!required) return null;
+    throw new UserError('manifest_unreadable', `cannot read manifest ${file}: no such file (pass -f <file>, or the state file with --state <path>)`, { file });
   }
-  const doc = parseDocument(text);
-  const first = doc.errors[0];
-  if (first) throw new UserError('manifest_invalid', `${file}: ${first.message}`, { file });
-  const environments = (doc.toJS() as { environments?: unknown } | null)?.environments;
+  const { text } = await readManifestFile(file);
+  const parsed = parseManifest(file, text);
+  if (hasErrors(parsed.diagnostics)) throw new ManifestError(parsed.diagnostics);
+  const environments = parsed.value?.environments;
   if (typeof environments !== 'object' || environments === null || Array.isArray(environments) || Object.keys(environments).length === 0) {
     throw new UserError('manifest_invalid', `${file}: environments must be a map with at least one environment`, { file });
   }
