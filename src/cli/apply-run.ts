@@ -8,7 +8,8 @@ import type { ApiClient } from '../io/api/client.js';
 import type { PlanFile } from '../io/plan-file.js';
 import type { StateSession } from '../io/state/index.js';
 import { computePlan, loadManifestAndStore, type ComputedPlan, type LoadedManifest } from './pipeline.js';
-import { formatPlan, printWarnings, stdoutColor } from './render-plan.js';
+import { formatPlan, printWarnings } from './render-plan.js';
+import { useColor } from './options.js';
 import type { ApplyOptions } from './commands/apply.js';
 import { connectApi, parseCount } from './api-connect.js';
 
@@ -92,7 +93,7 @@ async function execute(loaded: LoadedManifest, computed: ComputedPlan, session: 
   const out = ctx.json ? process.stderr : process.stdout;
   const progress = createProgress({
     tty: out.isTTY === true,
-    color: ctx.json ? false : stdoutColor(ctx.opts),
+    color: ctx.json ? false : useColor(ctx.opts, process.stdout),
     total: plan.summary.create + plan.summary.update + plan.summary.forget,
     write: (text) => out.write(text),
   });
@@ -105,7 +106,7 @@ async function execute(loaded: LoadedManifest, computed: ComputedPlan, session: 
     await ctx.client.close();
   }
   const asJson = summary.applyResultToJson(result);
-  if (!ctx.json) process.stdout.write('\n' + summary.renderApplySummary(result, { color: stdoutColor(ctx.opts) }));
+  if (!ctx.json) process.stdout.write('\n' + summary.renderApplySummary(result, { color: useColor(ctx.opts, process.stdout) }));
   if (!result.ok) {
     // With --json the error object (printed by run.ts) carries the result: one JSON document on stdout.
     throw new UserError(

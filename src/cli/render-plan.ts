@@ -1,19 +1,13 @@
 // Picks the renderer for a plan and the color setting for this terminal.
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { Plan } from '../core/plan.js';
-import { colorEnabled } from '../render/color.js';
+import { useColor, type ManifestOptions } from './options.js';
 import { renderDiagnosticsText } from '../render/diagnostics.js';
 import { planToJson } from '../render/plan-json.js';
 import { renderPlanMarkdown } from '../render/plan-markdown.js';
 import { renderPlanText } from '../render/plan-text.js';
 
-export interface OutputOptions {
-  color?: boolean;
-}
-
-export function stdoutColor(opts: OutputOptions): boolean {
-  return colorEnabled({ isTTY: process.stdout.isTTY === true, noColorFlag: opts.color === false, env: process.env });
-}
+export type OutputOptions = Pick<ManifestOptions, 'color'>;
 
 export function formatPlan(plan: Plan, format: 'text' | 'json' | 'markdown', opts: OutputOptions): string {
   switch (format) {
@@ -22,7 +16,7 @@ export function formatPlan(plan: Plan, format: 'text' | 'json' | 'markdown', opt
     case 'markdown':
       return renderPlanMarkdown(plan);
     case 'text':
-      return renderPlanText(plan, { color: stdoutColor(opts) });
+      return renderPlanText(plan, { color: useColor(opts, process.stdout) });
     default: {
       const _exhaustive: never = format;
       return _exhaustive;
@@ -32,8 +26,7 @@ export function formatPlan(plan: Plan, format: 'text' | 'json' | 'markdown', opt
 
 export function printWarnings(warnings: readonly Diagnostic[], opts: OutputOptions): void {
   if (warnings.length === 0) return;
-  const color = colorEnabled({ isTTY: process.stderr.isTTY === true, noColorFlag: opts.color === false, env: process.env });
-  process.stderr.write(renderDiagnosticsText(warnings, { color, codeFrame: false }));
+  process.stderr.write(renderDiagnosticsText(warnings, { color: useColor(opts, process.stderr), codeFrame: false }));
 }
 
 /** Stale-lock takeovers and journal recoveries: worth a line, never an error. */
