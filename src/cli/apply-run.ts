@@ -7,7 +7,8 @@ import type { State } from '../core/state.js';
 import type { ApiClient } from '../io/api/client.js';
 import type { PlanFile } from '../io/plan-file.js';
 import type { StateSession } from '../io/state/index.js';
-import { computePlan, loadManifestAndStore, type ComputedPlan, type LoadedManifest } from './pipeline.js';
+import { newSalt } from '../io/state/digest.js';
+import { computePlan, loadManifestAndStore, planBasisOf, type ComputedPlan, type LoadedManifest } from './pipeline.js';
 import { formatPlan, printWarnings } from './render-plan.js';
 import { useColor } from './options.js';
 import type { ApplyOptions } from './commands/apply.js';
@@ -53,8 +54,10 @@ export async function runApply(planfile: string | undefined, opts: ApplyOptions)
 async function checkSavedPlan(loaded: LoadedManifest, saved: PlanFile, planfile: string): Promise<void> {
   const { assertPlanCurrent } = await import('../io/plan-file.js');
   const state = await loaded.store.read(loaded.target);
-  const now = computePlan(loaded.desired, state, saved.savedPlan.basis.salt);
-  assertPlanCurrent(saved, { manifestDigest: now.manifestDigest, basis: now.basis }, planfile);
+  // No state and no salt in the plan: the plan came from a state that is gone, which
+  // assertPlanCurrent reports; any salt will do for the digest it will not get to compare.
+  const salt = state?.salt ?? saved.savedPlan.basis.salt ?? newSalt();
+  assertPlanCurrent(saved, planBasisOf(loaded.desired, state, salt), planfile);
 }
 
 /** The lock was taken after the staleness check; make sure nobody applied in between. */

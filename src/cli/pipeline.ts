@@ -6,7 +6,7 @@ import type { Plan } from '../core/plan.js';
 import type { State } from '../core/state.js';
 import { loadDesired } from '../io/load-manifest.js';
 import { digestDesired, type PlanBasis } from '../io/plan-file.js';
-import { createDigester, newSalt, type Digester } from '../io/state/digest.js';
+import { createDigester, newSalt } from '../io/state/digest.js';
 import { createFileStateStore, defaultStatePath, type StateStore, type StateTarget } from '../io/state/index.js';
 import type { ManifestOptions } from './options.js';
 import { printStateWarning } from './render-plan.js';
@@ -27,19 +27,22 @@ export async function loadManifestAndStore(opts: ManifestOptions): Promise<Loade
 
 export interface ComputedPlan {
   plan: Plan;
-  digest: Digester;
-  basis: PlanBasis;
-  manifestDigest: string;
+  /** The salt the plan's digests used: the state's, or a fresh one for the state to come. */
+  salt: string;
+}
+
+/** Plans against a state (or none). Without a state the digests use a fresh salt. */
+export function computePlan(desired: Desired, state: State | null, saltForNewState: string = newSalt()): ComputedPlan {
+  const salt = state?.salt ?? saltForNewState;
+  return { plan: planChanges({ desired, state, digest: createDigester(salt) }), salt };
 }
 
 /**
- * Plans against a state (or none). Without a state the digests use a fresh salt, which the basis
- * carries so that a saved plan can later create the state with that same salt.
+ * What a saved plan must still match: the state's lineage/serial and a digest of the resolved
+ * manifest. Only saving or checking a plan needs it, so plain plans and applies skip the hashing.
+ * Without a state the basis carries the salt, so apply can create the state with that same salt.
  */
-export function computePlan(desired: Desired, state: State | null, saltForNewState: string = newSalt()): ComputedPlan {
-  const salt = state?.salt ?? saltForNewState;
-  const digest = createDigester(salt);
-  const plan = planChanges({ desired, state, digest });
+export function planBasisOf(desired: Desired, state: State | null, salt: string): { basis: PlanBasis; manifestDigest: string } {
   const basis: PlanBasis = state ? { lineage: state.lineage, serial: state.serial } : { lineage: null, serial: 0, salt };
-  return { plan, digest, basis, manifestDigest: digestDesired(desired, digest) };
+  return { basis, manifestDigest: digestDesired(desired, createDigester(salt)) };
 }

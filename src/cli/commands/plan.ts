@@ -23,7 +23,7 @@ export function registerPlanCommand(program: Command): void {
 
 async function runPlan(opts: PlanOptions): Promise<void> {
   const format: Format = opts.json ? 'json' : parseFormat(opts.format ?? 'text');
-  const [{ loadManifestAndStore, computePlan }, { hasChanges }, render, { ExitRequest }] = await Promise.all([
+  const [{ loadManifestAndStore, computePlan, planBasisOf }, { hasChanges }, render, { ExitRequest }] = await Promise.all([
     import('../pipeline.js'),
     import('../../core/plan.js'),
     import('../render-plan.js'),
@@ -43,8 +43,7 @@ async function runPlan(opts: PlanOptions): Promise<void> {
       buildPlanFile(planToJson(computed.plan), {
         agentsyncVersion: PACKAGE_VERSION,
         createdAt: new Date().toISOString(),
-        manifestDigest: computed.manifestDigest,
-        basis: computed.basis,
+        ...planBasisOf(loaded.desired, state, computed.salt),
       }),
     );
     if (format === 'text') process.stdout.write(`\nSaved the plan to ${opts.out}. Apply exactly it with: agentsync apply ${opts.out}\n`);
