@@ -17,10 +17,11 @@ export interface ClientLimits {
   timeoutMs?: number;
 }
 
-export function connectApi(environment: DesiredEnvironment, limits: ClientLimits): ApiConnection {
+export function connectApi(environment: DesiredEnvironment, limits: ClientLimits, hints: { offlineHint?: boolean } = {}): ApiConnection {
   const apiKey = process.env[environment.apiKeyEnv];
   if (apiKey === undefined || apiKey === '') {
-    throw new UserError('config_invalid', `the API key is missing: set ${environment.apiKeyEnv} to the REST API key of app "${environment.appId}"`);
+    const offline = hints.offlineHint ? ', or pass --offline to plan against the state alone without reading the server' : '';
+    throw new UserError('config_invalid', `the API key is missing: set ${environment.apiKeyEnv} to the REST API key of app "${environment.appId}"${offline}`);
   }
   const baseUrl = environment.baseUrl;
   checkBaseUrl(baseUrl);

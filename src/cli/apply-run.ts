@@ -2,13 +2,13 @@
 // computed under the state lock, so what is shown is what runs; a saved plan is accepted only
 // while its manifest and state are unchanged, in which case recomputing it gives the same plan.
 import { UserError } from '../core/errors.js';
-import { hasChanges, type Plan } from '../core/plan.js';
+import { conflictsOf, hasChanges, type Plan } from '../core/plan.js';
 import type { State } from '../core/state.js';
 import type { ApiClient } from '../io/api/client.js';
 import type { PlanFile } from '../io/plan-file.js';
 import type { StateSession } from '../io/state/index.js';
 import { newSalt } from '../io/state/digest.js';
-import { computePlan, loadManifestAndStore, planBasisOf, type ComputedPlan, type LoadedManifest } from './pipeline.js';
+import { computePlan, loadManifestAndStore, planBasisOf, replanSaved, type ComputedPlan, type LoadedManifest } from './pipeline.js';
 import { formatPlan, printWarnings } from './render-plan.js';
 import { useColor } from './options.js';
 import type { ApplyOptions } from './commands/apply.js';
@@ -31,13 +31,22 @@ export async function runApply(planfile: string | undefined, opts: ApplyOptions)
   if (saved && planfile) await checkSavedPlan(loaded, saved, planfile);
 
   const session = await loaded.store.open(loaded.target, saved?.savedPlan.basis.salt ? { salt: saved.savedPlan.basis.salt } : {});
+  let client: ApiClient | undefined;
   try {
-    if (saved && planfile) assertSessionMatches(session.state, saved.savedPlan.basis, planfile);
-    const computed = computePlan(loaded.desired, session.state);
+    client = await connection.open();
+    let computed: ComputedPlan;
+    if (saved && planfile) {
+      assertSessionMatches(session.state, saved.savedPlan.basis, planfile);
+      // A saved plan is applied as it was made: its refresh is in the file, not read again.
+      computed = replanSaved(loaded.desired, session.state, saved.savedPlan.refresh ?? { refreshed: false, overlay: {}, adopt: {} });
+    } else {
+      computed = await computePlan(loaded.desired, session.state, { client });
+    }
     const json = opts.json === true;
     // With --json, stdout carries only the result; a plan to confirm is shown on stderr.
     if (!json) process.stdout.write(formatPlan(computed.plan, 'text', opts));
     else if (!opts.autoApprove) process.stderr.write(formatPlan(computed.plan, 'text', { color: false }));
+    refuseConflicts(computed.plan);
     if (!hasChanges(computed.plan)) {
       // Same last line as any successful apply, so scripts can rely on it.
       if (json) process.stdout.write(JSON.stringify({ ok: true, environment: computed.plan.environment, summary: { created: 0, updated: 0, forgotten: 0 } }) + '\n');
@@ -45,10 +54,24 @@ export async function runApply(planfile: string | undefined, opts: ApplyOptions)
       return;
     }
     if (!opts.autoApprove && !(await confirm(json ? process.stderr : process.stdout))) throw new UserError('refused', 'apply cancelled; nothing was changed');
-    await execute(loaded, computed, session, { concurrency, json, opts, client: await connection.open() });
+    await execute(loaded, computed, session, { concurrency, json, opts, client });
   } finally {
+    await client?.close();
     await session.close();
   }
+}
+
+/** CONTRACT §8.2: nothing is sent while a create would make a second copy of something on the server. */
+function refuseConflicts(plan: Plan): void {
+  const conflicts = conflictsOf(plan);
+  if (conflicts.length === 0) return;
+  const listed = conflicts.map((c) => `${c.address} (${c.conflict?.remoteId ?? ''})`).join(', ');
+  const fix = conflicts.length === 1 ? `agentsync import ${conflicts[0]?.address ?? ''}` : 'agentsync import';
+  throw new UserError(
+    'conflict',
+    `refusing to apply: ${conflicts.length === 1 ? 'a resource' : `${conflicts.length} resources`} to create already exist on the server but not in the state: ${listed}. Adopt ${conflicts.length === 1 ? 'it' : 'them'} with \`${fix}\`, then plan again`,
+    { conflicts: conflicts.map((c) => ({ address: c.address, remoteId: c.conflict?.remoteId })) },
+  );
 }
 
 async function checkSavedPlan(loaded: LoadedManifest, saved: PlanFile, planfile: string): Promise<void> {
@@ -106,7 +129,6 @@ async function execute(loaded: LoadedManifest, computed: ComputedPlan, session: 
     result = await executePlan({ plan, desired: loaded.desired, session, client: ctx.client, concurrency: ctx.concurrency, onEvent: progress.onEvent });
   } finally {
     progress.finish();
-    await ctx.client.close();
   }
   const asJson = summary.applyResultToJson(result);
   if (!ctx.json) process.stdout.write('\n' + summary.renderApplySummary(result, { color: useColor(ctx.opts, process.stdout) }));

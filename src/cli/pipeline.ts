@@ -1,11 +1,15 @@
-// manifest + state → plan: the stages every planning command shares (plan, apply, send).
+// manifest + state (+ the server) → plan: the stages every planning command shares (plan, apply,
+// import, send).
 import type { Desired } from '../core/desired.js';
 import type { Diagnostic } from '../core/diagnostics.js';
-import { planChanges } from '../core/diff.js';
+import { memoizeDigest, planChanges } from '../core/diff.js';
 import type { Plan } from '../core/plan.js';
+import { applyOverlay, refreshState, type RefreshOverlay } from '../core/refresh.js';
 import type { State } from '../core/state.js';
+import type { ApiClient } from '../io/api/client.js';
 import { loadDesired } from '../io/load-manifest.js';
 import { digestDesired, type PlanBasis } from '../io/plan-file.js';
+import { readServer } from '../io/read-server.js';
 import { createDigester, newSalt } from '../io/state/digest.js';
 import { createFileStateStore, defaultStatePath, type StateStore, type StateTarget } from '../io/state/index.js';
 import type { ManifestOptions } from './options.js';
@@ -29,12 +33,47 @@ export interface ComputedPlan {
   plan: Plan;
   /** The salt the plan's digests used: the state's, or a fresh one for the state to come. */
   salt: string;
+  /** The state entries the refresh changed; a saved plan carries them so apply sees the same state. */
+  overlay: RefreshOverlay;
 }
 
-/** Plans against a state (or none). Without a state the digests use a fresh salt. */
-export function computePlan(desired: Desired, state: State | null, saltForNewState: string = newSalt()): ComputedPlan {
-  const salt = state?.salt ?? saltForNewState;
-  return { plan: planChanges({ desired, state, digest: createDigester(salt) }), salt };
+export interface PlanSource {
+  /** Reads the server first (CONTRACT §8.2); absent with --offline. */
+  client?: ApiClient;
+  /** For a state that does not exist yet. */
+  saltForNewState?: string;
+}
+
+/** Plans against a state (or none), after reading the server when a client is given. */
+export async function computePlan(desired: Desired, state: State | null, source: PlanSource = {}): Promise<ComputedPlan> {
+  const salt = state?.salt ?? source.saltForNewState ?? newSalt();
+  const digest = memoizeDigest(createDigester(salt));
+  if (!source.client) return { plan: planChanges({ desired, state, digest }), salt, overlay: {} };
+  const snapshot = await readServer(source.client);
+  const sensitive = new Map(desired.resources.map((r) => [r.address, r.sensitive]));
+  const refreshed = refreshState({ state, snapshot, digest, sensitiveOf: (address) => sensitive.get(address) ?? [] });
+  return { plan: planChanges({ desired, state: refreshed.state, digest, refresh: refreshed }), salt, overlay: refreshed.overlay };
+}
+
+/** What a saved plan remembers of its refresh, so that applying it needs no second one. */
+export interface SavedRefresh {
+  refreshed: boolean;
+  overlay: RefreshOverlay;
+  adopt: Record<string, string>;
+}
+
+export function savedRefreshOf(computed: ComputedPlan): SavedRefresh {
+  const adopt: Record<string, string> = {};
+  for (const change of computed.plan.changes) if (change.action === 'create' && change.adopt) adopt[change.address] = change.adopt.remoteId;
+  return { refreshed: computed.plan.refreshed, overlay: computed.overlay, adopt };
+}
+
+/** The plan a saved plan file stands for: the same manifest and state, seen through its refresh. */
+export function replanSaved(desired: Desired, state: State, saved: SavedRefresh): ComputedPlan {
+  const digest = memoizeDigest(createDigester(state.salt));
+  const plan = planChanges({ desired, state: applyOverlay(state, saved.overlay), digest, adopt: saved.adopt });
+  plan.refreshed = saved.refreshed;
+  return { plan, salt: state.salt, overlay: saved.overlay };
 }
 
 /**
@@ -44,5 +83,5 @@ export function computePlan(desired: Desired, state: State | null, saltForNewSta
  */
 export function planBasisOf(desired: Desired, state: State | null, salt: string): { basis: PlanBasis; manifestDigest: string } {
   const basis: PlanBasis = state ? { lineage: state.lineage, serial: state.serial } : { lineage: null, serial: 0, salt };
-  return { basis, manifestDigest: digestDesired(desired, createDigester(salt)) };
+  return { basis, manifestDigest: digestDesired(desired, memoizeDigest(createDigester(salt))) };
 }

@@ -6,6 +6,7 @@ import { registerValidateCommand } from './commands/validate.js';
 import { registerPlanCommand } from './commands/plan.js';
 import { registerApplyCommand } from './commands/apply.js';
 import { registerStateCommand } from './commands/state.js';
+import { registerImportCommand } from './commands/import.js';
 import { registerSchemaCommand } from './commands/schema.js';
 import { registerSendCommand } from './commands/send.js';
 import { registerEmulatorCommand } from './commands/emulator.js';
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerValidateCommand(program);
   registerPlanCommand(program);
   registerApplyCommand(program);
+  registerImportCommand(program);
   registerStateCommand(program);
   registerSchemaCommand(program);
   registerSendCommand(program);

@@ -5,7 +5,8 @@
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
-export type Region = 'us' | 'eu' | 'in';
+export const REGIONS = ['us', 'eu', 'in'] as const;
+export type Region = (typeof REGIONS)[number];
 export type IntegrationType = 'llm' | 'agent';
 export type ReceiverType = 'user' | 'group';
 

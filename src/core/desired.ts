@@ -3,7 +3,8 @@
 import type { JsonObject, Region } from './api-types.js';
 import type { ManifestAgent, ManifestTool, ManifestWebsite, NotifyConfig } from './schema.js';
 
-export type ResourceType = 'tool' | 'agent' | 'website';
+export type { ResourceType } from './kinds/kind.js';
+import type { ResourceType } from './kinds/kind.js';
 
 /** What `PUT /ai-agents/tools/{name}` sends: every managed field, defaults applied (the server merges). */
 export type ToolSpec = Omit<ManifestTool, 'description' | 'parameters'> & {
@@ -56,9 +57,7 @@ export interface Desired {
   externalTools: string[];
 }
 
-export function addressOf(type: ResourceType, key: string): string {
-  return `${type}.${key}`;
-}
+export { addressOf } from './kinds/kind.js';
 
 export function defaultBaseUrl(appId: string, region: Region): string {
   return `https://${appId}.api-${region}.cometchat.io/v3`;

@@ -1,33 +1,43 @@
-// The diff: (desired, state) → Plan. Pure and linear: one Map lookup per resource, no nested scans.
-// Both sides pass through the same redaction and normalization, so only a difference in what would
-// be sent can show as a change; key order, written-out defaults and set order never do.
+// The diff: (desired, state, optionally the refreshed server) → Plan. Pure and linear: one Map
+// lookup per resource, no nested scans. Both sides pass through the same redaction and
+// normalization, so only a difference in what would be sent can show as a change; key order,
+// written-out defaults and set order never do.
 import equal from 'fast-deep-equal';
 import type { Desired, DesiredResource, ResourceType } from './desired.js';
 import { diffFields } from './field-diff.js';
+import { keyOfAddress, kindOf, TYPE_RANK, type RemoteRecord } from './kinds/index.js';
 import { normalizeSpec } from './normalize.js';
-import { summarize, type Change, type ForgetChange, type PendingWarning, type Plan } from './plan.js';
+import { summarize, type Change, type CreateChange, type ForgetChange, type PendingWarning, type Plan } from './plan.js';
 import { redactSpecShared, type Digest } from './redact.js';
-import type { ResourceState, State } from './state.js';
+import type { Refreshed } from './refresh.js';
+import type { PendingCreate, ResourceState, State } from './state.js';
 
 export interface PlanInput {
   desired: Desired;
-  /** null when no state file exists yet: everything is a create. */
+  /** null when no state exists yet: everything is a create. With a refresh, the refreshed state. */
   state: State | null;
   /** The state's keyed digester, for sensitive values on the desired side. */
   digest: Digest;
+  /** The server as read before planning; absent with --offline. */
+  refresh?: Pick<Refreshed, 'drift' | 'warnings' | 'untracked'>;
+  /** Creates a saved plan decided to adopt (apply PLANFILE does not read the server again). */
+  adopt?: Readonly<Record<string, string>>;
 }
 
-const TYPE_RANK: Record<ResourceType, number> = { tool: 0, agent: 1, website: 2 };
+/** Server and local clocks differ; an agent our interrupted create made may look slightly older than its pending mark. */
+const CLOCK_SKEW_MS = 10 * 60_000;
 
-export function planChanges({ desired, state, digest: digestOnce }: PlanInput): Plan {
-  const digest = memoize(digestOnce);
+export function planChanges({ desired, state, digest: digestOnce, refresh, adopt }: PlanInput): Plan {
+  const digest = memoizeDigest(digestOnce);
   const recorded = state?.resources ?? {};
   const changes: Change[] = [];
   let matched = 0;
   for (const resource of desired.resources) {
     const current = Object.hasOwn(recorded, resource.address) ? recorded[resource.address] : undefined;
     if (current !== undefined) matched++;
-    changes.push(changeFor(resource, current, digest));
+    const change = changeFor(resource, current, digest);
+    if (change.action === 'create') markServerMatch(change, resource, state?.pending[resource.address], refresh, adopt);
+    changes.push(change);
   }
   // What is left in state is no longer in the manifest. Usually nothing is, and counting says so
   // without building a set of the desired addresses (addresses are unique: they are map keys).
@@ -38,10 +48,42 @@ export function planChanges({ desired, state, digest: digestOnce }: PlanInput): 
     environment: desired.environment.name,
     appId: desired.environment.appId,
     region: desired.environment.region,
+    refreshed: refresh !== undefined,
+    drift: refresh?.drift ?? [],
+    warnings: refresh?.warnings ?? [],
     changes,
     summary: summarize(changes),
     pending: pendingWarnings(state),
   };
+}
+
+/**
+ * A create whose identity the server already has, untracked, is either our own interrupted create
+ * (the address is pending and exactly one candidate fits: adopt it) or somebody else's (conflict).
+ */
+function markServerMatch(change: CreateChange, resource: DesiredResource, pending: PendingCreate | undefined, refresh: PlanInput['refresh'], adopt: PlanInput['adopt']): void {
+  const saved = adopt?.[change.address];
+  if (saved !== undefined) {
+    change.adopt = { remoteId: saved };
+    return;
+  }
+  const kind = kindOf(resource.type);
+  if (!refresh || !kind.identityOf) return;
+  const same = refresh.untracked[resource.type]?.get(kind.identityOf(resource.spec, resource.key)) ?? [];
+  if (same.length === 0) return;
+  if (pending !== undefined) {
+    const sentAt = Date.parse(pending.since);
+    const fits = same.filter((record) => record.createdAtMs === undefined || !(record.createdAtMs < sentAt - CLOCK_SKEW_MS));
+    if (fits.length === 1) {
+      change.adopt = { remoteId: remoteIdOf(fits[0] as RemoteRecord, resource.key) };
+      return;
+    }
+  }
+  change.conflict = { remoteId: same.map((record) => remoteIdOf(record, resource.key)).join(', ') };
+}
+
+function remoteIdOf(record: RemoteRecord, key: string): string {
+  return record.remoteId ?? record.identity ?? key;
 }
 
 function forgetChanges(recorded: Readonly<Record<string, ResourceState>>, resources: readonly DesiredResource[]): ForgetChange[] {
@@ -49,7 +91,7 @@ function forgetChanges(recorded: Readonly<Record<string, ResourceState>>, resour
   const forgets: ForgetChange[] = [];
   for (const [address, current] of Object.entries(recorded)) {
     if (wanted.has(address)) continue;
-    forgets.push({ action: 'forget', type: current.type, address, key: keyOf(address), remoteId: current.remoteId, before: normalizeSpec(current.type, current.spec) });
+    forgets.push({ action: 'forget', type: current.type, address, key: keyOfAddress(address), remoteId: current.remoteId, before: normalizeSpec(current.type, current.spec) });
   }
   return forgets;
 }
@@ -77,8 +119,8 @@ function changeFor(resource: DesiredResource, current: ResourceState | undefined
   };
 }
 
-/** An HMAC costs ~10µs; one secret reused by many resources (a shared header) is digested once. */
-function memoize(digest: Digest): Digest {
+/** A digest costs real time (it is made slow on purpose); one secret reused by many resources is digested once. */
+export function memoizeDigest(digest: Digest): Digest {
   const seen = new Map<string, string>();
   return (canonical) => {
     let result = seen.get(canonical);
@@ -103,10 +145,4 @@ function isOrdered(changes: readonly Change[]): boolean {
 
 function byTypeThenAddress(a: { type: ResourceType; address: string }, b: { type: ResourceType; address: string }): number {
   return TYPE_RANK[a.type] - TYPE_RANK[b.type] || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0);
-}
-
-/** The manifest key of an address: everything after the type prefix. */
-function keyOf(address: string): string {
-  const dot = address.indexOf('.');
-  return dot === -1 ? address : address.slice(dot + 1);
 }

@@ -15,7 +15,8 @@ export type ErrorCode =
   | 'apply_failed'
   | 'refused'
   | 'file_exists'
-  | 'config_invalid';
+  | 'config_invalid'
+  | 'conflict';
 
 export class UserError extends Error {
   override readonly name = 'UserError';

@@ -1,60 +1,51 @@
 // One normal form for a spec, applied to both sides of the diff. The manifest side already has
-// zod's defaults; the state side may come from an older version or a hand edit, so it may lack a
-// defaulted key or hold a set in another order. Neither may ever show as a change.
+// zod's defaults; the state side may come from an older version, a hand edit or the server, so it
+// may lack a defaulted key or hold a set in another order. Neither may ever show as a change.
+// What the defaults, sets and further rules are is each kind's to say (core/kinds/).
 import type { JsonObject, JsonValue } from './api-types.js';
 import { canonicalJson } from './canonical.js';
 import type { ResourceType, SpecJson } from './desired.js';
+import { kindOf } from './kinds/index.js';
 
 /**
- * The spec with defaults filled in, set-like arrays sorted and de-duplicated and undefined members
- * dropped. Never mutates its input. A spec that is already normal (the usual case, on both sides)
- * comes back as the same object without any allocation, so the result must be treated as read-only.
+ * The spec with defaults filled in, set-like arrays sorted and de-duplicated, undefined members
+ * dropped and the kind's own rules applied. Never mutates its input. A spec that is already normal
+ * (the usual case, on both sides) comes back as the same object without any allocation, so the
+ * result must be treated as read-only.
  */
 export function normalizeSpec(type: ResourceType, spec: SpecJson): SpecJson {
-  return isNormal(type, spec) ? spec : normalizedCopy(type, spec);
+  const kind = kindOf(type);
+  const defaulted = isNormal(type, spec) ? spec : normalizedCopy(type, spec);
+  return kind.normalizeMore ? kind.normalizeMore(defaulted) : defaulted;
 }
 
-/** The schema's defaults, as factories so that no two specs ever share a default array. */
-const DEFAULTS: Record<ResourceType, readonly (readonly [string, () => JsonValue])[]> = {
-  tool: [
-    ['doNotExecute', () => false],
-    ['parameters', () => ({})],
-  ],
-  agent: [
-    ['isActive', () => true],
-    ['tools', () => []],
-    ['actions', () => []],
-  ],
-  website: [['exclude', () => []]],
-};
-const TOP_LEVEL_SETS: Record<ResourceType, readonly string[]> = { tool: [], agent: ['tools', 'actions', 'platformTools'], website: ['exclude'] };
-
 function isNormal(type: ResourceType, spec: JsonObject): boolean {
+  const kind = kindOf(type);
   if (hasUndefinedMember(spec)) return false;
-  for (const [key] of DEFAULTS[type]) if (!Object.hasOwn(spec, key)) return false;
-  for (const key of TOP_LEVEL_SETS[type]) {
+  for (const [key] of kind.defaults) if (!Object.hasOwn(spec, key)) return false;
+  for (const key of kind.sets) {
     const list = spec[key];
     if (Array.isArray(list) && !isSortedSet(list)) return false;
   }
-  const required = requiredOf(type, spec);
+  const required = requiredOf(spec);
   return required === undefined || isSortedSet(required);
 }
 
 function normalizedCopy(type: ResourceType, spec: JsonObject): JsonObject {
+  const kind = kindOf(type);
   const copy = withoutUndefined(spec);
-  for (const [key, make] of DEFAULTS[type]) if (!Object.hasOwn(copy, key)) copy[key] = make();
-  for (const key of TOP_LEVEL_SETS[type]) {
+  for (const [key, make] of kind.defaults) if (!Object.hasOwn(copy, key)) copy[key] = make();
+  for (const key of kind.sets) {
     const list = copy[key];
     if (Array.isArray(list)) copy[key] = sortedSet(list);
   }
-  const required = requiredOf(type, copy);
+  const required = requiredOf(copy);
   if (required !== undefined) copy.parameters = { ...(copy.parameters as JsonObject), required: sortedSet(required) };
   return copy;
 }
 
-/** A tool's `parameters.required`, the one nested set. */
-function requiredOf(type: ResourceType, spec: JsonObject): JsonValue[] | undefined {
-  if (type !== 'tool') return undefined;
+/** A tool's `parameters.required`, the one nested set (only tools have `parameters`). */
+function requiredOf(spec: JsonObject): JsonValue[] | undefined {
   const parameters = spec.parameters;
   return isPlainObject(parameters) && Array.isArray(parameters.required) ? parameters.required : undefined;
 }

@@ -2,6 +2,7 @@
 // (diff.ts) builds it, render/ prints it, io/executor.ts carries it out.
 import type { JsonValue, Region } from './api-types.js';
 import type { ResourceType, SpecJson } from './desired.js';
+import type { DriftEntry } from './refresh.js';
 
 export type Action = 'create' | 'update' | 'no-op' | 'forget';
 
@@ -26,6 +27,10 @@ interface ChangeBase<A extends Action> {
 export interface CreateChange extends ChangeBase<'create'> {
   after: SpecJson;
   fields: FieldChange[];
+  /** The identity already exists on the server, untracked: apply refuses until it is imported. */
+  conflict?: { remoteId: string };
+  /** An interrupted create of ours made this one: it is updated into place instead of created again. */
+  adopt?: { remoteId: string };
 }
 export interface UpdateChange extends ChangeBase<'update'> {
   remoteId: string;
@@ -60,6 +65,12 @@ export interface Plan {
   environment: string;
   appId: string;
   region: Region;
+  /** True when the server was read before planning (not with --offline, nor for a saved plan's own apply). */
+  refreshed: boolean;
+  /** What changed on the server since the state was written; empty without a refresh. */
+  drift: DriftEntry[];
+  /** Sentences about the refresh the user should read (e.g. a list that could not be matched). */
+  warnings: string[];
   /** Every resource, including no-ops; tools, then agents, then websites, each by address. */
   changes: Change[];
   summary: PlanSummary;
@@ -67,6 +78,10 @@ export interface Plan {
 }
 
 export const SENSITIVE_PLACEHOLDER = '(sensitive)';
+
+export function conflictsOf(plan: Plan): CreateChange[] {
+  return plan.changes.filter((change): change is CreateChange => change.action === 'create' && change.conflict !== undefined);
+}
 
 export function hasChanges(plan: Plan): boolean {
   return plan.summary.create + plan.summary.update + plan.summary.forget > 0;

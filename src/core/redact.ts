@@ -3,7 +3,13 @@
 // A changed secret therefore still shows as a change, but nothing can print it.
 import type { JsonObject, JsonValue } from './api-types.js';
 import { canonicalJson } from './canonical.js';
-import type { DesiredResource, SensitivePath, SpecJson } from './desired.js';
+import type { SensitivePath, SpecJson } from './desired.js';
+
+/** A spec and where its sensitive values are: a desired resource, or a server record being refreshed. */
+export interface Redactable {
+  spec: object;
+  sensitive: readonly SensitivePath[];
+}
 
 /** Keyed digest of a canonical JSON text; io/state/digest.ts gives `hmac-sha256:<hex>`. */
 export type Digest = (canonical: string) => string;
@@ -27,7 +33,7 @@ export function containsDigest(value: JsonValue | undefined): boolean {
 }
 
 /** A deep copy of the spec with each sensitive value replaced by `digest(canonicalJson(value))`. */
-export function redactSpec(resource: DesiredResource, digest: Digest): SpecJson {
+export function redactSpec(resource: Redactable, digest: Digest): SpecJson {
   const copy = cloneJson(resource.spec as SpecJson) as JsonObject;
   for (const path of shortestFirst(resource.sensitive)) replaceAt(copy, path, digest);
   return copy;
@@ -38,7 +44,7 @@ export function redactSpec(resource: DesiredResource, digest: Digest): SpecJson 
  * the rest is shared with the input. For the diff's hot path; the result must be treated as
  * read-only. With no sensitive paths it is the spec itself.
  */
-export function redactSpecShared(resource: DesiredResource, digest: Digest): SpecJson {
+export function redactSpecShared(resource: Redactable, digest: Digest): SpecJson {
   const spec = resource.spec as SpecJson;
   if (resource.sensitive.length === 0) return spec;
   const root = { ...spec };

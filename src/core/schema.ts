@@ -2,7 +2,7 @@
 // TypeScript types, of validation and of `agentsync schema`. Parsing applies the defaults, so the
 // parsed output is already the normalized spec that the diff compares and the API receives.
 import { z } from 'zod';
-import { TOOL_NAME_PATTERN, type JsonValue } from './api-types.js';
+import { REGIONS, TOOL_NAME_PATTERN, type JsonValue } from './api-types.js';
 
 const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
@@ -22,7 +22,7 @@ const httpUrl = z
 /** Set-like arrays compare as sets, so they are normalized to sorted and de-duplicated. */
 const nameSet = z.array(z.string()).transform((list) => [...new Set(list)].sort());
 
-export const regionSchema = z.enum(['us', 'eu', 'in']).describe('CometChat region: us, eu or in.');
+export const regionSchema = z.enum(REGIONS).describe('CometChat region: us, eu or in.');
 
 export const environmentSchema = z
   .strictObject({

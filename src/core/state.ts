@@ -1,12 +1,12 @@
 // The state file's format and the pure operations on it. io/state/ does the reading, locking,
 // journaling and atomic writing; everything here is data in, data out.
 import { z } from 'zod';
-import type { JsonObject, Region } from './api-types.js';
-import type { ResourceType } from './desired.js';
+import { REGIONS, type JsonObject, type Region } from './api-types.js';
+import { RESOURCE_TYPES, type ResourceType } from './kinds/kind.js';
 
 export const STATE_VERSION = 1;
 
-const resourceType = z.enum(['tool', 'agent', 'website']);
+const resourceType = z.enum(RESOURCE_TYPES);
 // A plain-object check, not a per-key record schema: specs were validated when they were planned,
 // and validating every nested key made reading a 10,000-resource state three times slower.
 const jsonObject = z.custom<JsonObject>(
@@ -35,7 +35,7 @@ export const stateSchema = z.strictObject({
   serial: z.int().nonnegative(),
   environment: z.string().min(1),
   appId: z.string().min(1),
-  region: z.enum(['us', 'eu', 'in']),
+  region: z.enum(REGIONS),
   /** Random per-state key for the HMAC-SHA256 digests of sensitive values (base64). */
   salt: z.string().min(16),
   resources: z.record(z.string(), resourceStateSchema),
@@ -52,11 +52,13 @@ export type State = z.infer<typeof stateSchema>;
  * - `applied`: a create or update succeeded (clears any pending entry of that address).
  * - `forgotten`: the address is dropped from state.
  * - `pending-cleared`: the create provably did not happen (e.g. the POST was refused).
+ * - `moved`: the address was renamed (`state mv`); the resource and any pending mark move with it.
  */
 export type JournalEntry =
   | { op: 'pending'; address: string; type: ResourceType; since: string }
   | { op: 'applied'; address: string; type: ResourceType; remoteId: string; spec: JsonObject; appliedAt: string }
   | { op: 'forgotten'; address: string }
+  | { op: 'moved'; from: string; to: string }
   | { op: 'pending-cleared'; address: string };
 
 export interface NewStateInput {
@@ -88,6 +90,15 @@ export function foldEntry(state: State, entry: JournalEntry): State {
     case 'pending-cleared':
       delete state.pending[entry.address];
       break;
+    case 'moved': {
+      const resource = state.resources[entry.from];
+      const pending = state.pending[entry.from];
+      delete state.resources[entry.from];
+      delete state.pending[entry.from];
+      if (resource) state.resources[entry.to] = resource;
+      if (pending) state.pending[entry.to] = pending;
+      break;
+    }
     default: {
       const _exhaustive: never = entry;
       throw new Error(`unknown journal entry ${JSON.stringify(_exhaustive)}`);

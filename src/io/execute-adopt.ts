@@ -1,33 +1,62 @@
-// A create that was sent but never recorded (the process was killed, the answer was lost) may have
-// made the agent anyway. Before creating it again, look for exactly that agent: same name, created
-// after the pending create was sent, and not already tracked by any address in the state. If there
-// is exactly one, the executor adopts it (PATCH to the full spec) instead of creating a duplicate.
-import type { AgentRecord } from '../core/api-types.js';
+// A create that was sent but never recorded (the process was killed, the answer was lost) may
+// have made the resource anyway. A refreshed plan already knows (core/diff.ts marks it `adopt`);
+// a plan that did not read the server (`plan --offline --out`, then `apply PLANFILE`) asks here,
+// once per kind, before sending a create that is not safe to repeat.
+import type { DesiredResource } from '../core/desired.js';
+import { UserError } from '../core/errors.js';
+import { kindOf, type RemoteRecord, type ResourceType } from '../core/kinds/index.js';
+import type { KindListing } from '../core/refresh.js';
 import type { State } from '../core/state.js';
 import type { ApiClient } from './api/client.js';
+import { readServer } from './read-server.js';
 
-/** Server and local clocks differ; a created agent may look slightly older than our `since`. */
+/** Server and local clocks differ; a created record may look slightly older than our `since`. */
 const CLOCK_SKEW_MS = 10 * 60_000;
 
 export interface PendingAdopter {
-  /** The uid of the one agent the interrupted create made, or undefined when not provably one. */
-  find(name: string, since: string): Promise<string | undefined>;
+  /**
+   * The remote id of the one record the interrupted create made, or undefined when there is none.
+   * Throws a UserError when the server cannot be read: sending the create again could duplicate it.
+   */
+  find(resource: DesiredResource, since: string): Promise<string | undefined>;
 }
 
 export function createPendingAdopter(client: ApiClient, state: State): PendingAdopter {
-  let listing: Promise<AgentRecord[]> | undefined;
-  const taken = new Set(Object.values(state.resources).filter((r) => r.type === 'agent').map((r) => r.remoteId));
+  const listings = new Map<ResourceType, Promise<KindListing | undefined>>();
+  const taken = new Set(Object.values(state.resources).map((r) => `${r.type}:${r.remoteId}`));
   return {
-    async find(name, since) {
-      listing ??= client.listAgents().catch(() => []);
+    async find(resource, since) {
+      const kind = kindOf(resource.type);
+      if (!kind.identityOf || !kind.refresh) return undefined;
+      let listing = listings.get(resource.type);
+      if (listing === undefined) {
+        // The client already retried the GET; failing here keeps the pending mark for the next run.
+        listing = readServer(client, [resource.type]).then((snapshot) => snapshot[resource.type]);
+        listings.set(resource.type, listing);
+      }
+      let records: readonly RemoteRecord[];
+      try {
+        records = (await listing)?.records ?? [];
+      } catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        throw new UserError(
+          'api_error',
+          `${resource.address}: an earlier apply sent its create but never learned the answer, and the server could not be read to check whether it exists (${why}); nothing was sent, so no duplicate was made. Run apply again once the server answers.`,
+        );
+      }
+      const identity = kind.identityOf(resource.spec, resource.key);
       const sentAt = Date.parse(since);
-      const candidates = (await listing).filter(
-        (agent) => agent.name === name && !taken.has(agent.uid) && agent.deletedAt == null && !(Date.parse(agent.createdAt) < sentAt - CLOCK_SKEW_MS),
+      const candidates = records.filter(
+        (r) =>
+          r.identity === identity &&
+          r.remoteId !== undefined &&
+          !taken.has(`${resource.type}:${r.remoteId}`) &&
+          !(r.createdAtMs !== undefined && r.createdAtMs < sentAt - CLOCK_SKEW_MS),
       );
       if (candidates.length !== 1) return undefined;
-      const uid = (candidates[0] as AgentRecord).uid;
-      taken.add(uid);
-      return uid;
+      const remoteId = (candidates[0] as RemoteRecord).remoteId as string;
+      taken.add(`${resource.type}:${remoteId}`);
+      return remoteId;
     },
   };
 }

@@ -5,15 +5,19 @@
 // was done, what failed and what was never attempted.
 import { canonicalJson } from '../core/canonical.js';
 import type { Desired, DesiredResource } from '../core/desired.js';
-import type { Change, ForgetChange, Plan } from '../core/plan.js';
+import { isUserError } from '../core/errors.js';
+import { kindFor, kindOf, RESOURCE_TYPES, type ResourceType, type RunMemory } from '../core/kinds/index.js';
+import type { Change, CreateChange, ForgetChange, Plan, UpdateChange } from '../core/plan.js';
 import type { StateSession } from './state/store.js';
 import { isApiError } from './api/api-error.js';
 import type { ApiClient } from './api/client.js';
 import type { RetryInfo } from './api/send-request.js';
 import type { ApplyCounts, ApplyEvent, ApplyFailure, ApplyResult, DoneItem, FailedItem, NotAttemptedItem, NotifyOutcome } from './apply-types.js';
 import { createPendingAdopter, type PendingAdopter } from './execute-adopt.js';
-import { agentPatchBody, callFor, describeCall, type CallableChange } from './execute-change.js';
 import { notifyBody, notifyMuid, notifyText } from './execute-notify.js';
+import { trackedWire } from './wire.js';
+
+type CallableChange = CreateChange | UpdateChange;
 
 export interface ExecuteInput {
   plan: Plan;
@@ -43,9 +47,7 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   const done: DoneItem[] = [];
   const failed: FailedItem[] = [];
   const forgets: ForgetChange[] = [];
-  const tools: Task[] = [];
-  const agents: Task[] = [];
-  const websites: Task[] = [];
+  const queues = Object.fromEntries(RESOURCE_TYPES.map((type) => [type, [] as Task[]])) as Record<ResourceType, Task[]>;
   for (const change of plan.changes) {
     if (change.action === 'no-op') continue;
     if (change.action === 'forget') {
@@ -54,9 +56,10 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
     }
     const resource = byAddress.get(change.address);
     if (!resource) throw new Error(`plan names ${change.address}, which the manifest does not define`);
-    ({ tool: tools, agent: agents, website: websites })[change.type].push({ change, resource });
+    queues[change.type].push({ change, resource });
   }
-  const total = forgets.length + tools.length + agents.length + websites.length;
+  const tasks = RESOURCE_TYPES.flatMap((type) => queues[type]);
+  const total = forgets.length + tasks.length;
 
   // Forgets need no call: the resource stays on the server and only leaves the state.
   for (const change of forgets) {
@@ -69,6 +72,7 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
 
   let stopped = false;
   const adopter = createPendingAdopter(input.client, session.state);
+  const memory: RunMemory = new Set();
   // Results of idempotent calls are journaled while the next call is already on its way: waiting
   // for each fsync would halve throughput, and a repeated PUT/PATCH after a crash is harmless.
   const recordings: Promise<void>[] = [];
@@ -79,7 +83,7 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   const runTask = async (task: Task): Promise<void> => {
     let outcome: TaskOutcome;
     try {
-      outcome = await runOne(task, { ...input, now, emit, adopter, inBackground });
+      outcome = await runOne(task, { ...input, now, emit, adopter, memory, inBackground });
     } catch (err) {
       // Not an API answer (a journal write failed, say): stop starting work and surface it.
       stopped = true;
@@ -91,12 +95,12 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
       stopped = true;
     }
   };
-  await runScheduled({ tools, websites, agents }, Math.max(1, input.concurrency), () => stopped, runTask);
+  await runScheduled(queues, Math.max(1, input.concurrency), () => stopped, runTask);
   // Every success is on disk before the result is reported (a failed write rejects here).
   await Promise.all(recordings);
 
   const attempted = new Set([...done, ...failed].map((i) => i.address));
-  const notAttempted: NotAttemptedItem[] = [...tools, ...agents, ...websites]
+  const notAttempted: NotAttemptedItem[] = tasks
     .filter((t) => !attempted.has(t.change.address))
     .map((t) => ({ address: t.change.address, type: t.change.type, action: t.change.action, reason: 'the apply stopped after a failure' }));
   const counts = countDone(done);
@@ -111,49 +115,79 @@ interface RunContext extends ExecuteInput {
   now: () => Date;
   emit: (event: ApplyEvent) => void;
   adopter: PendingAdopter;
+  memory: RunMemory;
   inBackground: (recording: Promise<void>) => void;
 }
 
 async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
   const { change, resource } = task;
-  const { now, emit, adopter } = input;
+  const { now, emit } = input;
+  const kind = kindFor(resource);
   const base = { address: change.address, type: change.type, action: change.action } as const;
-  const pendingSince = change.action === 'create' && resource.type === 'agent' ? input.session.state.pending[change.address]?.since : undefined;
-  const adoptUid = pendingSince !== undefined && resource.type === 'agent' ? await adopter.find(resource.spec.name, pendingSince) : undefined;
-  let call = adoptUid !== undefined ? `PATCH /ai-agents/agents/${encodeURIComponent(adoptUid)}` : describeCall(change, resource);
-  const isPost = change.action === 'create' && change.type !== 'tool' && adoptUid === undefined;
-  emit({ kind: 'start', ...base, call });
-  if (isPost) await input.session.record({ op: 'pending', address: change.address, type: change.type, since: now().toISOString() });
-  const started = performance.now();
-  let retries = 0;
+  let adoptId: string | undefined;
   try {
-    const options = {
-      onRetry: (info: RetryInfo) => {
-        retries = info.retry;
-        emit({ kind: 'retry', ...base, call, retry: info.retry, delayMs: info.delayMs, reason: `${info.error.status || info.error.code}` });
-      },
-    };
-    const result =
-      adoptUid !== undefined && resource.type === 'agent'
-        ? { remoteId: (await input.client.updateAgent(adoptUid, agentPatchBody(resource.spec, {}), options)).uid || adoptUid, call }
-        : await callFor(change, resource, input.client, options);
-    call = result.call;
-    const recording = input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: result.remoteId, spec: change.after, appliedAt: now().toISOString() });
-    // A create's result is awaited: losing it would leave a pending entry and a possible duplicate.
-    if (isPost) await recording;
-    else input.inBackground(recording);
-    const item: DoneItem = { ...base, remoteId: result.remoteId, call, ms: Math.round(performance.now() - started), retries, ...(adoptUid ? { adopted: true } : {}) };
-    emit({ kind: 'done', ...item });
-    return { ok: true, item };
+    adoptId = await adoptionFor(change, resource, input);
   } catch (err) {
-    const failure = failureOf(err, call);
-    // A create the server provably never saw, or answered with a client error, created nothing.
-    const createdNothing = isPost && !failure.maybeCreated;
-    if (isPost && createdNothing) await input.session.record({ op: 'pending-cleared', address: change.address });
-    const item: FailedItem = { ...base, failure: { ...failure, maybeCreated: isPost && failure.maybeCreated } };
+    if (!isUserError(err)) throw err;
+    // The server could not be read to rule out a duplicate: nothing is sent, the pending mark stays.
+    const item: FailedItem = { ...base, failure: { call: `GET ${kind.refresh?.listPath ?? ''}`, status: 0, code: 'LOOKUP_FAILED', message: err.message, attempts: 1, maybeCreated: true } };
     emit({ kind: 'failed', ...item });
     return { ok: false, item };
   }
+  // Creates of kinds the server can be searched for are marked pending first, so that a create
+  // whose answer is lost is recognised (adopted, not duplicated or called a conflict) next time.
+  const marksPending = change.action === 'create' && adoptId === undefined && kind.identityOf !== undefined;
+  const planned = adoptId !== undefined ? kind.describe('update', resource.spec, resource.key, adoptId) : kind.describe(change.action, resource.spec, resource.key, change.action === 'update' ? change.remoteId : undefined);
+  emit({ kind: 'start', ...base, call: planned });
+  if (marksPending) await input.session.record({ op: 'pending', address: change.address, type: change.type, since: now().toISOString() });
+  const started = performance.now();
+  let retries = 0;
+  const wire = trackedWire(
+    input.client,
+    {
+      onRetry: (info: RetryInfo) => {
+        retries = info.retry;
+        emit({ kind: 'retry', ...base, call: info.call, retry: info.retry, delayMs: info.delayMs, reason: `${info.error.status || info.error.code}` });
+      },
+    },
+    planned,
+  );
+  const ctx = { wire, memory: input.memory };
+  try {
+    const outcome =
+      adoptId !== undefined
+        ? await kind.update(ctx, resource.spec, resource.key, adoptId, {})
+        : change.action === 'create'
+          ? await kind.create(ctx, resource.spec, resource.key)
+          : await kind.update(ctx, resource.spec, resource.key, change.remoteId, change.before);
+    const recording = input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: outcome.remoteId, spec: change.after, appliedAt: now().toISOString() });
+    // A create's result is awaited: losing it would leave a pending entry to resolve next time.
+    if (marksPending || adoptId !== undefined) await recording;
+    else input.inBackground(recording);
+    const item: DoneItem = { ...base, remoteId: outcome.remoteId, call: wire.lastCall, ms: Math.round(performance.now() - started), retries, ...(adoptId ? { adopted: true } : {}) };
+    emit({ kind: 'done', ...item });
+    return { ok: true, item };
+  } catch (err) {
+    const failure = failureOf(err, wire.lastCall);
+    const mayDuplicate = change.action === 'create' && adoptId === undefined && !kind.createIsRepeatable;
+    // A create the server provably never saw, or answered with a client error, created nothing.
+    if (marksPending && !failure.maybeCreated) await input.session.record({ op: 'pending-cleared', address: change.address });
+    const item: FailedItem = { ...base, failure: { ...failure, maybeCreated: mayDuplicate && failure.maybeCreated } };
+    emit({ kind: 'failed', ...item });
+    return { ok: false, item };
+  }
+}
+
+/**
+ * The remote id to update instead of creating: decided by a refreshed plan, or, for a plan that
+ * did not read the server, looked up for a pending create that is not safe to send again.
+ */
+async function adoptionFor(change: CallableChange, resource: DesiredResource, input: RunContext): Promise<string | undefined> {
+  if (change.action !== 'create') return undefined;
+  if (change.adopt) return change.adopt.remoteId;
+  const pendingSince = input.session.state.pending[change.address]?.since;
+  if (input.plan.refreshed || pendingSince === undefined || kindOf(resource.type).createIsRepeatable) return undefined;
+  return input.adopter.find(resource, pendingSince);
 }
 
 function failureOf(err: unknown, call: string): ApplyFailure {
@@ -161,24 +195,29 @@ function failureOf(err: unknown, call: string): ApplyFailure {
     const answeredNo = err.status >= 400 && err.status < 500;
     return { call, status: err.status, code: err.code, message: err.serverMessage, attempts: err.attempts, maybeCreated: !(err.notSent || answeredNo) };
   }
+  if (isKindFailure(err)) {
+    // A kind's own verdict on an answer (a 404 explained, a 2xx without the id it needs).
+    return { call, status: err.status, code: err.code, message: err.message, attempts: 1, maybeCreated: err.status >= 200 && err.status < 300 };
+  }
   // Anything else (a journal write that failed, a bug) is not an API answer: let it surface.
   throw err;
 }
 
-interface Queues {
-  tools: readonly Task[];
-  websites: readonly Task[];
-  agents: readonly Task[];
+/** The errors core/kinds throw for answers they cannot accept: a status and a code, like an ApiError. */
+function isKindFailure(err: unknown): err is Error & { status: number; code: string } {
+  return err instanceof Error && typeof (err as { status?: unknown }).status === 'number' && typeof (err as { code?: unknown }).code === 'string';
 }
 
+type Queues = Readonly<Record<ResourceType, readonly Task[]>>;
+
 /**
- * A worker pool over three queues. Tools go first; an agent may start only once every tool change
- * has finished (it may reference any of them); websites depend on nothing and fill the gaps.
- * Once `stopped()` is true no new task starts.
+ * A worker pool over one queue per kind, taken in apply order. A kind's task may start only once
+ * every task of the kinds it depends on has finished (an agent may name any tool); kinds that
+ * depend on nothing fill the gaps. Once `stopped()` is true no new task starts.
  */
 async function runScheduled(queues: Queues, limit: number, stopped: () => boolean, run: (task: Task) => Promise<void>): Promise<void> {
-  const next = { tools: 0, websites: 0, agents: 0 };
-  let toolsUnfinished = queues.tools.length;
+  const next = Object.fromEntries(RESOURCE_TYPES.map((type) => [type, 0])) as Record<ResourceType, number>;
+  const unfinished = Object.fromEntries(RESOURCE_TYPES.map((type) => [type, queues[type].length])) as Record<ResourceType, number>;
   let waiters: Array<() => void> = [];
   const wakeAll = (): void => {
     const woken = waiters;
@@ -186,10 +225,16 @@ async function runScheduled(queues: Queues, limit: number, stopped: () => boolea
     for (const wake of woken) wake();
   };
   const take = (): Task | 'wait' | undefined => {
-    if (next.tools < queues.tools.length) return queues.tools[next.tools++];
-    if (toolsUnfinished === 0 && next.agents < queues.agents.length) return queues.agents[next.agents++];
-    if (next.websites < queues.websites.length) return queues.websites[next.websites++];
-    return next.agents < queues.agents.length ? 'wait' : undefined;
+    let blocked = false;
+    for (const type of RESOURCE_TYPES) {
+      if (next[type] >= queues[type].length) continue;
+      if (kindOf(type).dependsOn.some((dependency) => unfinished[dependency] > 0)) {
+        blocked = true;
+        continue;
+      }
+      return queues[type][next[type]++];
+    }
+    return blocked ? 'wait' : undefined;
   };
   const worker = async (): Promise<void> => {
     while (!stopped()) {
@@ -202,12 +247,12 @@ async function runScheduled(queues: Queues, limit: number, stopped: () => boolea
       try {
         await run(task);
       } finally {
-        if (task.change.type === 'tool') toolsUnfinished--;
+        unfinished[task.change.type]--;
         wakeAll();
       }
     }
   };
-  const total = queues.tools.length + queues.websites.length + queues.agents.length;
+  const total = RESOURCE_TYPES.reduce((sum, type) => sum + queues[type].length, 0);
   // allSettled: a fatal error must not return while other calls are still in flight.
   const settled = await Promise.allSettled(Array.from({ length: Math.min(limit, total) }, worker));
   const fatal = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');

@@ -7,6 +7,7 @@ import { readFile, writeFile, rename, open } from 'node:fs/promises';
 import { canonicalJson } from '../core/canonical.js';
 import { redactSpec } from '../core/redact.js';
 import type { Desired } from '../core/desired.js';
+import type { RefreshOverlay } from '../core/refresh.js';
 import { UserError } from '../core/errors.js';
 import type { Digester } from './state/digest.js';
 
@@ -27,6 +28,8 @@ export interface SavedPlanInfo {
   createdAt: string;
   manifestDigest: string;
   basis: PlanBasis;
+  /** What the plan's refresh saw (state entries it changed, creates it adopts), so apply needs no second read. */
+  refresh?: { refreshed: boolean; overlay: RefreshOverlay; adopt: Record<string, string> };
   /** sha256 of canonicalJson of the whole file without this field; catches a hand-edited file. */
   digest: string;
 }
@@ -105,8 +108,15 @@ function isPlanFile(value: unknown): value is PlanFile {
     typeof info.digest === 'string' &&
     typeof basis === 'object' && basis !== null &&
     (basis.lineage === null || typeof basis.lineage === 'string') &&
-    typeof basis.serial === 'number'
+    typeof basis.serial === 'number' &&
+    (info.refresh === undefined || isSavedRefresh(info.refresh))
   );
+}
+
+function isSavedRefresh(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.refreshed === 'boolean' && typeof v.overlay === 'object' && v.overlay !== null && typeof v.adopt === 'object' && v.adopt !== null;
 }
 
 /** Refuses a plan made from another manifest or another state. */

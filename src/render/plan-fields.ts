@@ -3,7 +3,7 @@
 // sensitive ones as "(sensitive)", and multi-line strings as line diffs.
 import type { JsonValue } from '../core/api-types.js';
 import { canonicalJson } from '../core/canonical.js';
-import type { ResourceType } from '../core/desired.js';
+import { kindOf, RESOURCE_TYPES, type ResourceType } from '../core/kinds/index.js';
 import { SENSITIVE_PLACEHOLDER, type FieldChange, type PendingWarning, type PlanSummary } from '../core/plan.js';
 import { diffLines, type DiffLine } from './line-diff.js';
 
@@ -13,7 +13,7 @@ export type FieldView =
   | { kind: 'lines'; sign: '+' | '-' | '~'; path: string; lines: DiffLine[] };
 
 /** The remote id's name in the API, shown beside updates and forgets. */
-export const REMOTE_ID_LABEL: Record<ResourceType, string> = { tool: '_id', agent: 'uid', website: 'batchId' };
+export const REMOTE_ID_LABEL = Object.fromEntries(RESOURCE_TYPES.map((type) => [type, kindOf(type).remoteIdLabel])) as Record<ResourceType, string>;
 
 export function viewField(field: FieldChange): FieldView {
   const { path, before, after } = field;
@@ -50,6 +50,17 @@ export function pendingWarningText(pending: PendingWarning, quote: (text: string
     `${quote(pending.address)}: a create was sent at ${quote(pending.since)} but its result was never recorded; ` +
     'a duplicate may exist on the server. Check the server, then `agentsync state rm` or re-run.'
   );
+}
+
+export const DRIFT_HEADING = 'Changed outside agentsync:';
+export const DELETED_ON_SERVER = '(deleted on the server)';
+
+export function conflictText(remoteId: string): string {
+  return `! already exists on the server (${remoteId}); adopt it with \`agentsync import\` before applying`;
+}
+
+export function adoptText(type: ResourceType, remoteId: string): string {
+  return `an interrupted earlier apply created it (${REMOTE_ID_LABEL[type]} ${remoteId}); it will be updated in place, not created again`;
 }
 
 export function summaryLine(summary: PlanSummary): string {

@@ -22,6 +22,17 @@ export interface PlanJsonChange {
   fields: PlanJsonField[];
   /** Absent for creates: nothing exists yet. */
   remoteId?: string;
+  /** A create whose identity the server already has, untracked (CONTRACT §8.2). */
+  conflict?: { remoteId: string };
+  /** A create an interrupted apply already made: it is updated in place instead. */
+  adopt?: { remoteId: string };
+}
+
+export interface PlanJsonDrift {
+  address: string;
+  type: ResourceType;
+  kind: 'changed' | 'deleted';
+  fields: PlanJsonField[];
 }
 
 export interface PlanJson {
@@ -29,8 +40,11 @@ export interface PlanJson {
   environment: string;
   appId: string;
   region: Region;
+  refreshed: boolean;
+  drift: PlanJsonDrift[];
+  warnings: string[];
   changes: PlanJsonChange[];
-  summary: PlanSummary;
+  summary: PlanSummary & { delete: number };
   pending: PendingWarning[];
 }
 
@@ -41,8 +55,12 @@ export function planToJson(plan: Plan): PlanJson {
     environment: plan.environment,
     appId: plan.appId,
     region: plan.region,
+    refreshed: plan.refreshed,
+    drift: plan.drift.map(({ address, type, kind, fields }) => ({ address, type, kind, fields: fields.map(fieldToJson) })),
+    warnings: [...plan.warnings],
     changes: plan.changes.map(changeToJson),
-    summary: { create, update, forget, noop },
+    // `delete` is always present (CONTRACT §8.3); only --prune plans deletions.
+    summary: { create, update, delete: 0, forget, noop },
     pending: plan.pending.map(({ address, type, since }) => ({ address, type, since })),
   };
 }
@@ -51,7 +69,12 @@ function changeToJson(change: Change): PlanJsonChange {
   const base = { address: change.address, type: change.type, action: change.action };
   switch (change.action) {
     case 'create':
-      return { ...base, fields: change.fields.map(fieldToJson) };
+      return {
+        ...base,
+        fields: change.fields.map(fieldToJson),
+        ...(change.conflict ? { conflict: { ...change.conflict } } : {}),
+        ...(change.adopt ? { adopt: { ...change.adopt } } : {}),
+      };
     case 'update':
       return { ...base, fields: change.fields.map(fieldToJson), remoteId: change.remoteId };
     case 'no-op':

@@ -4,7 +4,7 @@
 import type { Change, PendingWarning, Plan } from '../core/plan.js';
 import { hasChanges } from '../core/plan.js';
 import type { DiffLine } from './line-diff.js';
-import { noChangesLine, pendingWarningText, REMOTE_ID_LABEL, skippedText, summaryLine, viewField, type FieldView } from './plan-fields.js';
+import { adoptText, conflictText, DELETED_ON_SERVER, DRIFT_HEADING, noChangesLine, pendingWarningText, REMOTE_ID_LABEL, skippedText, summaryLine, viewField, type FieldView } from './plan-fields.js';
 
 export interface PlanMarkdownOptions {
   /** Hard limit on the output's length in UTF-16 code units. */
@@ -21,6 +21,8 @@ export function renderPlanMarkdown(plan: Plan, { maxLength = DEFAULT_MARKDOWN_MA
   if (hasChanges(plan)) head.push(`**${escapeMarkdown(summaryLine(plan.summary))}**`, '', ...summaryTable(plan), '');
   else head.push(escapeMarkdown(noChangesLine(plan.environment)), '');
 
+  for (const warning of plan.warnings) head.push(`> [!WARNING]\n> ${escapeMarkdown(warning)}`, '');
+  if (plan.drift.length > 0) head.push(...driftSection(plan), '');
   const sections = [head.join('\n')];
   const budget = maxLength - NOTE_RESERVE;
   const warning = (i: number): string => `> [!WARNING]\n> ${pendingWarningText(plan.pending[i] as PendingWarning, escapeMarkdown)}\n`;
@@ -60,6 +62,15 @@ function appendWithin(
   return { length, cut: false };
 }
 
+/** Drift is short by nature (it is what someone clicked); one table row per resource. */
+function driftSection(plan: Plan): string[] {
+  const rows = plan.drift.map((entry) => {
+    const what = entry.kind === 'deleted' ? DELETED_ON_SERVER : entry.fields.map((f) => f.path).join(', ');
+    return `| ${codeSpan(entry.address)} | ${escapeMarkdown(what)} |`;
+  });
+  return [`**${escapeMarkdown(DRIFT_HEADING)}**`, '', '| Resource | Changed on the server |', '| :-- | :-- |', ...rows];
+}
+
 function summaryTable(plan: Plan): string[] {
   const { create, update, forget, noop } = plan.summary;
   return [
@@ -81,7 +92,11 @@ function detailsBlock(change: Change): string {
 function describe(change: Change): { sign: string; label: string; lines: string[] } {
   switch (change.action) {
     case 'create':
-      return { sign: '+', label: 'create', lines: change.fields.flatMap((f) => diffBlockLines(viewField(f))) };
+      return {
+        sign: '+',
+        label: change.conflict ? `create — ${conflictText(change.conflict.remoteId)}` : change.adopt ? `create — ${adoptText(change.type, change.adopt.remoteId)}` : 'create',
+        lines: change.fields.flatMap((f) => diffBlockLines(viewField(f))),
+      };
     case 'update':
       return {
         sign: '~',

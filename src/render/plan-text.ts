@@ -4,7 +4,8 @@ import type { Change, ForgetChange, Plan, UpdateChange } from '../core/plan.js';
 import { hasChanges } from '../core/plan.js';
 import { palette, type Palette } from './color.js';
 import type { DiffLine } from './line-diff.js';
-import { noChangesLine, pendingWarningText, printableLine, REMOTE_ID_LABEL, skippedText, summaryLine, viewField, type FieldView } from './plan-fields.js';
+import type { DriftEntry } from '../core/refresh.js';
+import { adoptText, conflictText, DELETED_ON_SERVER, DRIFT_HEADING, noChangesLine, pendingWarningText, printableLine, REMOTE_ID_LABEL, skippedText, summaryLine, viewField, type FieldView } from './plan-fields.js';
 
 export interface PlanTextOptions {
   color: boolean;
@@ -19,6 +20,8 @@ export function renderPlanText(plan: Plan, { color }: PlanTextOptions): string {
   const paint = palette(color);
   const out: string[] = [];
   const changed = plan.changes.filter((change) => change.action !== 'no-op');
+  for (const warning of plan.warnings) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(warning)}`), '');
+  if (plan.drift.length > 0) out.push(...driftLines(plan.drift, paint), '');
   if (changed.length > 0) {
     out.push(...legend(changed, paint), '');
     out.push(`agentsync will perform the following actions in environment "${plan.environment}" (app ${plan.appId}, region ${plan.region}):`, '');
@@ -27,6 +30,19 @@ export function renderPlanText(plan: Plan, { color }: PlanTextOptions): string {
   for (const pending of plan.pending) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(pendingWarningText(pending))}`), '');
   out.push(hasChanges(plan) ? `${paint.bold('Plan:')}${summaryLine(plan.summary).slice('Plan:'.length)}` : paint.green(noChangesLine(plan.environment)));
   return out.join('\n') + '\n';
+}
+
+/** Terraform's "Objects have changed outside of Terraform": from the state to the server. */
+function driftLines(drift: readonly DriftEntry[], paint: Palette): string[] {
+  const lines = [paint.bold(DRIFT_HEADING), ''];
+  for (const entry of drift) {
+    if (entry.kind === 'deleted') {
+      lines.push(`${RESOURCE_INDENT}${paint.red('-')} ${paint.bold(entry.address)} ${paint.dim(DELETED_ON_SERVER)}`);
+      continue;
+    }
+    lines.push(`${RESOURCE_INDENT}${paint.yellow('~')} ${paint.bold(entry.address)}`, ...entry.fields.flatMap((f) => fieldLines(viewField(f), paint)));
+  }
+  return lines;
 }
 
 function legend(changed: readonly Change[], paint: Palette): string[] {
@@ -41,7 +57,12 @@ function legend(changed: readonly Change[], paint: Palette): string[] {
 function resourceBlock(change: Change, paint: Palette): string[] {
   switch (change.action) {
     case 'create':
-      return [`${RESOURCE_INDENT}${paint.green('+')} ${paint.bold(change.address)}`, ...change.fields.flatMap((f) => fieldLines(viewField(f), paint))];
+      return [
+        `${RESOURCE_INDENT}${paint.green('+')} ${paint.bold(change.address)}`,
+        ...(change.conflict ? [`${FIELD_INDENT}${paint.red(paint.bold(printableLine(conflictText(change.conflict.remoteId))))}`] : []),
+        ...(change.adopt ? [`${FIELD_INDENT}${paint.dim(printableLine(adoptText(change.type, change.adopt.remoteId)))}`] : []),
+        ...change.fields.flatMap((f) => fieldLines(viewField(f), paint)),
+      ];
     case 'update':
       return [
         `${RESOURCE_INDENT}${paint.yellow('~')} ${paint.bold(change.address)} ${remoteIdNote(change, paint)}`,

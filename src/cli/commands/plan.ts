@@ -6,6 +6,7 @@ interface PlanOptions extends ManifestOptions {
   out?: string;
   detailedExitcode?: boolean;
   format?: string;
+  offline?: boolean;
 }
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
@@ -14,16 +15,17 @@ type Format = (typeof FORMATS)[number];
 export function registerPlanCommand(program: Command): void {
   const cmd = program
     .command('plan')
-    .description('Compare the manifest with the state and show what apply would change.')
+    .description('Read the server, compare it and the state with the manifest, and show what apply would change.')
     .option('--out <file>', 'save the plan for `agentsync apply <file>`')
     .option('--detailed-exitcode', 'exit 0 when nothing changes, 2 when the plan has changes, 1 on error')
-    .option('--format <format>', 'text, json or markdown', 'text');
+    .option('--format <format>', 'text, json or markdown', 'text')
+    .option('--offline', 'do not read the server: compare the manifest with the state only (needs no API key)');
   addManifestOptions(cmd).action(async (opts: PlanOptions) => runPlan(opts));
 }
 
 async function runPlan(opts: PlanOptions): Promise<void> {
   const format: Format = opts.json ? 'json' : parseFormat(opts.format ?? 'text');
-  const [{ loadManifestAndStore, computePlan, planBasisOf }, { hasChanges }, render, { ExitRequest }] = await Promise.all([
+  const [{ loadManifestAndStore, computePlan, planBasisOf, savedRefreshOf }, { hasChanges }, render, { ExitRequest }] = await Promise.all([
     import('../pipeline.js'),
     import('../../core/plan.js'),
     import('../render-plan.js'),
@@ -31,8 +33,16 @@ async function runPlan(opts: PlanOptions): Promise<void> {
   ]);
   const loaded = await loadManifestAndStore(opts);
   render.printWarnings(loaded.warnings, opts);
+  // Refresh needs the key; checking it before reading the state keeps a missing key a one-line error.
+  const connection = opts.offline ? undefined : (await import('../api-connect.js')).connectApi(loaded.desired.environment, { concurrency: 2, retries: 5 }, { offlineHint: true });
   const state = await loaded.store.read(loaded.target);
-  const computed = computePlan(loaded.desired, state);
+  const client = await connection?.open();
+  let computed;
+  try {
+    computed = await computePlan(loaded.desired, state, client ? { client } : {});
+  } finally {
+    await client?.close();
+  }
   process.stdout.write(render.formatPlan(computed.plan, format, opts));
   if (opts.out) {
     const { buildPlanFile, writePlanFile } = await import('../../io/plan-file.js');
@@ -44,6 +54,7 @@ async function runPlan(opts: PlanOptions): Promise<void> {
         agentsyncVersion: PACKAGE_VERSION,
         createdAt: new Date().toISOString(),
         ...planBasisOf(loaded.desired, state, computed.salt),
+        refresh: savedRefreshOf(computed),
       }),
     );
     if (format === 'text') process.stdout.write(`\nSaved the plan to ${opts.out}. Apply exactly it with: agentsync apply ${opts.out}\n`);

@@ -1,12 +1,12 @@
-// `agentsync state list | show <address> | rm <address>`: inspect the state, or forget one entry
-// (the resource stays on the server). Heavy modules load inside the actions to keep start-up fast.
+// `agentsync state list | show <address> | rm <address> | mv <from> <to>`: inspect the state,
+// forget one entry (the resource stays on the server) or rename one. Heavy modules load inside the actions to keep start-up fast.
 import type { Command } from 'commander';
 import { addManifestOptions, type ManifestOptions } from '../options.js';
 import type { State } from '../../core/state.js';
 import type { StateStore, StateTarget, StateWarning } from '../../io/state/index.js';
 
 export function registerStateCommand(program: Command): void {
-  const state = program.command('state').description('Inspect the state, or forget one entry.');
+  const state = program.command('state').description('Inspect the state, forget one entry or rename one.');
   addManifestOptions(state.command('list').description('List the resources in the state: address, type and remote id.')).action(
     async (opts: ManifestOptions, cmd: Command) => runList(await openStore(opts, cmd), opts),
   );
@@ -16,6 +16,9 @@ export function registerStateCommand(program: Command): void {
   addManifestOptions(state.command('rm').argument('<address>', 'tool.<name>, agent.<key> or website.<key>'))
     .description('Forget one address: it stays on the server, but agentsync no longer manages it.')
     .action(async (address: string, opts: ManifestOptions, cmd: Command) => runRm(await openStore(opts, cmd), address, opts));
+  addManifestOptions(state.command('mv').argument('<from>', 'the address in the state').argument('<to>', 'its new address (the renamed manifest key)'))
+    .description('Rename an address in the state, so that renaming a manifest key is not a delete plus a create. No call is made.')
+    .action(async (from: string, to: string, opts: ManifestOptions, cmd: Command) => runMv(await openStore(opts, cmd), from, to, opts));
 }
 
 interface Located {
@@ -93,12 +96,43 @@ async function runRm({ store, target }: Located, address: string, opts: Manifest
   process.stdout.write(`Removed ${address} (${id}) from ${store.location}. It still exists on the server; agentsync no longer manages it.\n`);
 }
 
+async function runMv({ store, target }: Located, from: string, to: string, opts: ManifestOptions): Promise<void> {
+  const { UserError } = await import('../../core/errors.js');
+  const { parseAddress } = await import('../../core/kinds/index.js');
+  const before = await requireState(store, target, from);
+  const fromType = parseAddress(from)?.type;
+  const toType = (await checkAddress(to)).type;
+  if (fromType !== toType) throw new UserError('usage', `${from} is a ${fromType}, so it cannot become ${to}; an address keeps its type`);
+  const session = await store.open({ environment: before.environment, appId: before.appId, region: before.region });
+  let remoteId: string | null;
+  try {
+    const { resources, pending } = session.state;
+    if (!resources[from] && !pending[from]) throw await unknownAddress(store, from); // moved by another run meanwhile
+    if (resources[to] || pending[to]) throw new UserError('usage', `${to} is already in ${store.location}; \`agentsync state rm ${to}\` first if it is stale`, { address: to });
+    remoteId = resources[from]?.remoteId ?? null;
+    if (from !== to) await session.record({ op: 'moved', from, to });
+  } finally {
+    await session.close();
+  }
+  if (opts.json) {
+    process.stdout.write(JSON.stringify({ moved: { from, to, remoteId } }, null, 2) + '\n');
+    return;
+  }
+  process.stdout.write(`Moved ${from} to ${to}${remoteId ? ` (remote id ${remoteId})` : ''} in ${store.location}. Nothing on the server changed.\n`);
+}
+
+async function checkAddress(address: string): Promise<{ type: string; key: string }> {
+  const { UserError } = await import('../../core/errors.js');
+  const { parseAddress } = await import('../../core/kinds/index.js');
+  const parsed = parseAddress(address);
+  if (!parsed) throw new UserError('usage', `"${address}" is not an address; addresses look like tool.<name>, agent.<key> or website.<key>`);
+  return parsed;
+}
+
 /** The state, which must exist and hold `address` (as a resource or a pending create). */
 async function requireState(store: StateStore, target: Partial<StateTarget>, address: string): Promise<State> {
   const { UserError } = await import('../../core/errors.js');
-  if (!/^(tool|agent|website)\.[^.\s][^\s]*$/.test(address)) {
-    throw new UserError('usage', `"${address}" is not an address; addresses look like tool.<name>, agent.<key> or website.<key>`);
-  }
+  await checkAddress(address);
   const state = await store.read(target);
   if (state === null) throw new UserError('usage', `no state at ${store.location}: nothing has been applied yet`, { state: store.location });
   if (!state.resources[address] && !state.pending[address]) throw await unknownAddress(store, address);

@@ -1,8 +1,9 @@
 // The CometChat REST client: one undici Pool per base URL, the headers every call carries, and one
-// typed method per endpoint agentsync uses. Retries and pacing live in send-request.ts and
+// generic call for the resource kinds plus the message send. Retries and pacing live in send-request.ts and
 // rate-governor.ts; this file only knows paths, bodies and answer shapes.
 import { Pool } from 'undici';
-import type { AgentBody, AgentRecord, BatchResult, MessageBody, MessageRecord, ToolBody, ToolRecord } from '../../core/api-types.js';
+import type { MessageBody, MessageRecord } from '../../core/api-types.js';
+import type { WireRequest } from '../../core/kinds/kind.js';
 import { baseUrlProblem } from '../../core/base-url.js';
 import { UserError } from '../../core/errors.js';
 import { ApiError } from './api-error.js';
@@ -36,21 +37,14 @@ export interface ApiClientOptions {
   clock?: RetryClock;
 }
 
-/** A PATCH body: any subset of the agent fields, with null clearing an optional one. */
-export type AgentPatchBody = { [K in keyof AgentBody]?: AgentBody[K] | null };
-
 export interface CallOptions {
   onRetry?: (info: RetryInfo) => void;
 }
 
 export interface ApiClient {
-  putTool(body: ToolBody, options?: CallOptions): Promise<ToolRecord>;
-  createAgent(body: AgentBody, options?: CallOptions): Promise<AgentRecord>;
-  updateAgent(uid: string, body: AgentPatchBody, options?: CallOptions): Promise<AgentRecord>;
-  processWebsite(parentUniqueId: string, exclude: readonly string[], options?: CallOptions): Promise<BatchResult>;
+  /** One call to any endpoint: the resource kinds (core/kinds) know the paths and answer shapes. */
+  request(request: WireRequest, options?: CallOptions): Promise<unknown>;
   sendMessage(body: MessageBody, options?: CallOptions & { onBehalfOf?: string }): Promise<MessageRecord>;
-  listAgents(): Promise<AgentRecord[]>;
-  listTools(): Promise<ToolRecord[]>;
   stats(): GovernorStats;
   close(): Promise<void>;
 }
@@ -86,38 +80,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     backoff: options.backoff ?? DEFAULT_BACKOFF,
   };
   const call = async (spec: CallSpec): Promise<unknown> => (await sendRequest(ctx, spec)).body;
-  const seg = encodeURIComponent;
   let closing: Promise<void> | undefined;
 
   return {
-    async putTool(body, opts) {
-      const path = `/ai-agents/tools/${seg(body.name)}`;
-      return expectObject<ToolRecord>(await call({ method: 'PUT', path, body, ...opts }), 'PUT', path, '_id');
-    },
-    async createAgent(body, opts) {
-      const path = '/ai-agents/agents';
-      return unwrapAgent(await call({ method: 'POST', path, body, ...opts }), 'POST', path);
-    },
-    async updateAgent(uid, body, opts) {
-      const path = `/ai-agents/agents/${seg(uid)}`;
-      return unwrapAgent(await call({ method: 'PATCH', path, body, ...opts }), 'PATCH', path);
-    },
-    async processWebsite(parentUniqueId, exclude, opts) {
-      const path = `/ai-agents/agent-builder/knowledge-base/website/${seg(parentUniqueId)}/discovered-urls/process`;
-      const answer = await call({ method: 'POST', path, body: { exclude: [...exclude] }, ...opts });
-      return expectObject<BatchResult>(field(answer, 'data'), 'POST', path, 'batchId');
+    async request(request, opts) {
+      return call({ ...request, ...(opts?.onRetry ? { onRetry: opts.onRetry } : {}) });
     },
     async sendMessage(body, opts) {
       const path = '/messages';
       const headers: Record<string, string> = opts?.onBehalfOf ? { onBehalfOf: opts.onBehalfOf } : {};
       const answer = await call({ method: 'POST', path, body, headers, ...(opts?.onRetry ? { onRetry: opts.onRetry } : {}) });
       return expectObject<MessageRecord>(field(answer, 'data'), 'POST', path, 'id');
-    },
-    async listAgents() {
-      return expectArray<AgentRecord>(await call({ method: 'GET', path: '/ai-agents/agents' }), '/ai-agents/agents');
-    },
-    async listTools() {
-      return expectArray<ToolRecord>(await call({ method: 'GET', path: '/ai-agents/tools' }), '/ai-agents/tools');
     },
     stats: () => governor.stats(),
     async close() {
@@ -149,23 +122,10 @@ function field(answer: unknown, key: string): unknown {
   return typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? (answer as Record<string, unknown>)[key] : undefined;
 }
 
-/** Agent endpoints answer `{agent}`; a bare record is accepted as well. */
-function unwrapAgent(answer: unknown, method: string, path: string): AgentRecord {
-  const inner = field(answer, 'agent');
-  return expectObject<AgentRecord>(inner ?? answer, method, path, 'uid');
-}
-
 function expectObject<T>(value: unknown, method: string, path: string, idKey: string): T {
   const id = field(value, idKey);
   if (typeof id !== 'string' || id === '') throw unexpectedAnswer(method, path, `no "${idKey}" in the answer`);
   return value as T;
-}
-
-/** Lists answer a bare array (the reference) or `{data: [...]}`. */
-function expectArray<T>(answer: unknown, path: string): T[] {
-  const list = Array.isArray(answer) ? answer : field(answer, 'data');
-  if (!Array.isArray(list)) throw unexpectedAnswer('GET', path, 'expected a list');
-  return list as T[];
 }
 
 function unexpectedAnswer(method: string, path: string, what: string): ApiError {

@@ -7,9 +7,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { JsonObject } from '../../core/api-types.js';
 import type { JournalEntry } from '../../core/state.js';
+import { RESOURCE_TYPES } from '../../core/kinds/kind.js';
 import { fsyncDir, STATE_FILE_MODE } from './atomic-write.js';
 
-const resourceType = z.enum(['tool', 'agent', 'website']);
+const resourceType = z.enum(RESOURCE_TYPES);
 const address = z.string().min(1);
 const journalEntrySchema: z.ZodType<JournalEntry> = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('pending'), address, type: resourceType, since: z.string() }),
@@ -23,6 +24,7 @@ const journalEntrySchema: z.ZodType<JournalEntry> = z.discriminatedUnion('op', [
   }),
   z.strictObject({ op: z.literal('forgotten'), address }),
   z.strictObject({ op: z.literal('pending-cleared'), address }),
+  z.strictObject({ op: z.literal('moved'), from: address, to: address }),
 ]);
 
 export interface ParsedJournal {

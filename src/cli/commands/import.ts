@@ -1,0 +1,15 @@
+// `agentsync import [ADDRESS [REMOTE_ID]]`: adopt what already exists on the server into the state.
+import type { Command } from 'commander';
+import { addManifestOptions, type ManifestOptions } from '../options.js';
+
+export function registerImportCommand(program: Command): void {
+  const cmd = program
+    .command('import')
+    .argument('[address]', 'one manifest address to adopt (default: every manifest resource not in the state)')
+    .argument('[remoteId]', 'the server record to adopt for ADDRESS, when several share its name')
+    .description('Adopt resources that already exist on the server into the state, without changing the server.');
+  addManifestOptions(cmd).action(async (address: string | undefined, remoteId: string | undefined, opts: ManifestOptions) => {
+    const { runImport } = await import('../import-run.js');
+    await runImport({ ...(address !== undefined ? { address } : {}), ...(remoteId !== undefined ? { remoteId } : {}) }, opts);
+  });
+}

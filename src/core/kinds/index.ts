@@ -1,0 +1,26 @@
+// The registry of resource kinds. `Record<ResourceType, …>` makes a kind missing here a compile
+// error, so RESOURCE_TYPES in kind.ts is the one list to extend.
+import type { DesiredResource } from '../desired.js';
+import { agentKind } from './agent.js';
+import { RESOURCE_TYPES, type Kind, type ResourceType } from './kind.js';
+import { toolKind } from './tool.js';
+import { websiteKind } from './website.js';
+
+export * from './kind.js';
+
+type KindOf = { tool: typeof toolKind; agent: typeof agentKind; website: typeof websiteKind };
+
+export const KINDS: { [T in ResourceType]: KindOf[T] } = { tool: toolKind, agent: agentKind, website: websiteKind };
+
+/** The kind of a type, with its spec type erased: for code that handles every kind alike. */
+export function kindOf(type: ResourceType): Kind<object> {
+  return KINDS[type] as unknown as Kind<object>;
+}
+
+/** The kind that handles a desired resource, typed to that resource's spec. */
+export function kindFor<R extends DesiredResource>(resource: R): Kind<R['spec']> {
+  return KINDS[resource.type] as unknown as Kind<R['spec']>;
+}
+
+/** Position of a type in apply order (tools, agents, websites). */
+export const TYPE_RANK = Object.fromEntries(RESOURCE_TYPES.map((type, rank) => [type, rank])) as Record<ResourceType, number>;

@@ -1,0 +1,143 @@
+// What every resource kind must say about itself. The pipeline (diff, refresh, import, executor,
+// state, renderers) asks the kind and never switches on its name, so adding a kind is one new
+// module plus one line in RESOURCE_TYPES, and the compiler lists whatever is still missing.
+//
+// Calls are described here but not made here: a kind's endpoints run against the `Wire` it is
+// handed (io/ supplies one over undici), which keeps this folder free of I/O.
+import type { JsonObject, JsonValue } from '../api-types.js';
+
+/** Every kind agentsync manages, in apply order. The one list every other list derives from. */
+export const RESOURCE_TYPES = ['tool', 'agent', 'website'] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface WireRequest {
+  method: HttpMethod;
+  /** The API path below the base URL, path parameters already percent-encoded. */
+  path: string;
+  body?: unknown;
+}
+
+/** The transport a kind's endpoints run on. A failed call rejects with an error carrying `status` (0 when nothing came back). */
+export interface Wire {
+  send(request: WireRequest): Promise<unknown>;
+}
+
+/** Facts learned during one run that later calls of the same run use (e.g. "this server creates tools with POST"). */
+export type RunMemory = Set<string>;
+
+export interface CallContext {
+  wire: Wire;
+  memory: RunMemory;
+}
+
+/** What a create or update left on the server. */
+export interface CallOutcome {
+  remoteId: string;
+}
+
+/** One entry of a kind's server list, read into the shape the diff compares. */
+export interface RemoteRecord {
+  /** The remote id (`_id`, `uid`), when the entry has one. */
+  remoteId?: string;
+  /** What conflicts and imports match on (a tool's name, an agent's name), when the entry has it. */
+  identity?: string;
+  /** Only the spec fields this entry carries, in manifest shape. */
+  spec: JsonObject;
+  /** When the server created it, in ms since the epoch, when the entry says. */
+  createdAtMs?: number;
+}
+
+/** ISO strings (version A) and integers (version O; seconds or milliseconds) both occur. */
+export function timestampMs(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value < 1e12 ? value * 1000 : value;
+  if (typeof value === 'string') {
+    const ms = /^\d+$/.test(value) ? timestampMs(Number(value)) : Date.parse(value);
+    return ms !== undefined && Number.isFinite(ms) ? ms : undefined;
+  }
+  return undefined;
+}
+
+/** How a state entry finds its server record: by the remote id, or by the manifest key (a tool's key is its name). */
+export type MatchBy = 'remoteId' | 'key';
+
+export interface Refreshable {
+  /** The list endpoint: one GET that answers every record of the kind, as a bare array. */
+  listPath: string;
+  matchBy: MatchBy;
+  /** Reads one list entry (an object); undefined when the record is not live (soft-deleted). */
+  read(entry: unknown): RemoteRecord | undefined;
+}
+
+export interface Kind<Spec extends object = JsonObject> {
+  type: ResourceType;
+  /** The remote id's name in the API, shown beside updates and forgets. */
+  remoteIdLabel: string;
+  /**
+   * Whether sending a create again is harmless (a tool's PUT, a website's processing). When it is
+   * not (an agent's POST), a create that was sent but never confirmed is looked for on the server
+   * before anything is sent again.
+   */
+  createIsRepeatable: boolean;
+  /** Kinds whose changes must all be finished before this kind's start (agents name tools). */
+  dependsOn: readonly ResourceType[];
+  /** Defaults both sides of the diff get, as factories so no two specs share a default array. */
+  defaults: readonly (readonly [string, () => JsonValue])[];
+  /** Top-level arrays whose order means nothing. */
+  sets: readonly string[];
+  /** Brings an already-defaulted spec to its one normal form (beyond defaults and sets); returns the same object when nothing changes. */
+  normalizeMore?(spec: JsonObject): JsonObject;
+  /** Where the server can be read from; absent when it cannot (websites have no read endpoint). */
+  refresh?: Refreshable;
+  /**
+   * For a kind that cannot be read: `import` records the manifest's spec as applied, with this as
+   * its remote id. Only right where sending the call again is harmless, so "as declared" is safe.
+   */
+  importedRemoteId?: string;
+  /** What a desired spec is matched on against untracked server records, for conflicts and import. */
+  identityOf?(spec: Spec, key: string): string;
+  create(ctx: CallContext, spec: Spec, key: string): Promise<CallOutcome>;
+  update(ctx: CallContext, spec: Spec, key: string, remoteId: string, before: JsonObject): Promise<CallOutcome>;
+  /** Absent when the API cannot delete the kind. A 404 means it is already gone, which is success. */
+  remove?(ctx: CallContext, remoteId: string, key: string): Promise<void>;
+  /** The call a create or update will make, for progress lines before it is sent. */
+  describe(action: 'create' | 'update', spec: Spec, key: string, remoteId?: string): string;
+}
+
+export function addressOf(type: ResourceType, key: string): string {
+  return `${type}.${key}`;
+}
+
+/** `tool.get_weather` → { type: 'tool', key: 'get_weather' }; undefined for anything else. */
+export function parseAddress(address: string): { type: ResourceType; key: string } | undefined {
+  const dot = address.indexOf('.');
+  if (dot <= 0 || dot === address.length - 1) return undefined;
+  const type = address.slice(0, dot);
+  const key = address.slice(dot + 1);
+  if (!(RESOURCE_TYPES as readonly string[]).includes(type) || /\s/.test(key)) return undefined;
+  return { type: type as ResourceType, key };
+}
+
+/** The manifest key of an address: everything after the type prefix. */
+export function keyOfAddress(address: string): string {
+  const dot = address.indexOf('.');
+  return dot === -1 ? address : address.slice(dot + 1);
+}
+
+/** True when the error a Wire rejected with is an HTTP answer with this status. */
+export function answeredStatus(err: unknown, status: number): boolean {
+  return typeof err === 'object' && err !== null && (err as { status?: unknown }).status === status;
+}
+
+export const seg = encodeURIComponent;
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The value of `key` when it is a non-empty string. */
+export function stringField(record: Record<string, unknown>, key: string): string | undefined {
+  const value = record[key];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

@@ -1,0 +1,143 @@
+// Tools: `PUT /ai-agents/tools/{name}` first for create and update (the seed's reading); a 404 there
+// means the server is one that only creates with `POST /ai-agents/tools` (the public reference).
+// A tool is identified by its name, which is also its manifest key.
+import type { JsonObject, JsonValue, ToolBody, ToolParameters } from '../api-types.js';
+import type { ToolSpec } from '../desired.js';
+import { answeredStatus, isObject, seg, stringField, type CallContext, type CallOutcome, type Kind, type RemoteRecord } from './kind.js';
+
+/** Remembered for the rest of a run once a PUT answered 404: creates then go straight to POST. */
+const POST_CREATES = 'tool:post-creates';
+
+export const toolKind: Kind<ToolSpec> = {
+  type: 'tool',
+  remoteIdLabel: '_id',
+  createIsRepeatable: true,
+  dependsOn: [],
+  defaults: [
+    ['doNotExecute', () => false],
+    ['parameters', () => ({})],
+  ],
+  sets: [],
+  normalizeMore: normalizeParameters,
+  refresh: { listPath: '/ai-agents/tools', matchBy: 'key', read: readTool },
+  identityOf: (spec) => spec.name,
+  async create(ctx, spec) {
+    if (ctx.memory.has(POST_CREATES)) return postTool(ctx, spec);
+    return putOrPost(ctx, spec);
+  },
+  // An update starts with PUT too; a 404 means the tool was deleted on the server since the plan.
+  update: (ctx, spec) => putOrPost(ctx, spec),
+  async remove(ctx, _remoteId, key) {
+    try {
+      await ctx.wire.send({ method: 'DELETE', path: `/ai-agents/tools/${seg(key)}` });
+    } catch (err) {
+      if (!answeredStatus(err, 404)) throw err;
+    }
+  },
+  describe: (_action, spec) => `PUT /ai-agents/tools/${seg(spec.name)}`,
+};
+
+async function putOrPost(ctx: CallContext, spec: ToolSpec): Promise<CallOutcome> {
+  try {
+    return await putTool(ctx, spec);
+  } catch (err) {
+    if (!answeredStatus(err, 404)) throw err;
+    ctx.memory.add(POST_CREATES);
+    return postTool(ctx, spec);
+  }
+}
+
+async function putTool(ctx: CallContext, spec: ToolSpec): Promise<CallOutcome> {
+  const answer = await ctx.wire.send({ method: 'PUT', path: `/ai-agents/tools/${seg(spec.name)}`, body: toolBody(spec) });
+  return { remoteId: toolId(answer, spec.name) };
+}
+
+/** A POST refused with 400 may mean the name is taken (a create raced us, or the plan is old): then PUT updates it. */
+async function postTool(ctx: CallContext, spec: ToolSpec): Promise<CallOutcome> {
+  try {
+    const answer = await ctx.wire.send({ method: 'POST', path: '/ai-agents/tools', body: toolBody(spec) });
+    return { remoteId: toolId(answer, spec.name) };
+  } catch (err) {
+    if (!answeredStatus(err, 400)) throw err;
+    try {
+      return await putTool(ctx, spec);
+    } catch {
+      // The PUT did not help, so the 400 was about the body, not the name: that is the error to show.
+      throw err;
+    }
+  }
+}
+
+/**
+ * Every managed field, always: the server merges a PUT into the stored tool, so a field left out
+ * would keep its old value. `parameters` follows the public ParametersDto, which requires `type`
+ * and `properties` whenever it is sent: `{}` goes out as an empty object schema, and a tool that
+ * is not executed sends none (the reference says it must be empty or absent then).
+ */
+export function toolBody(spec: ToolSpec): ToolBody {
+  const body: ToolBody = {
+    name: spec.name,
+    displayName: spec.displayName,
+    executionText: spec.executionText,
+    description: spec.description,
+    doNotExecute: spec.doNotExecute,
+  };
+  if (!spec.doNotExecute) body.parameters = isEmptyParameters(spec.parameters as JsonValue) ? { type: 'object', properties: {} } : (spec.parameters as ToolParameters);
+  return body;
+}
+
+/** `_id` when the answer carries one (both public versions do); the name otherwise, which is what identifies a tool. */
+function toolId(answer: unknown, name: string): string {
+  return (isObject(answer) && stringField(answer, '_id')) || name;
+}
+
+function readTool(entry: unknown): RemoteRecord | undefined {
+  if (!isObject(entry)) return undefined;
+  const name = stringField(entry, 'name');
+  const record: RemoteRecord = { spec: {} };
+  const id = stringField(entry, '_id');
+  if (id !== undefined) record.remoteId = id;
+  if (name !== undefined) {
+    record.identity = name;
+    record.spec.name = name;
+  }
+  copyString(entry, 'displayName', record.spec);
+  copyString(entry, 'executionText', record.spec);
+  if (typeof entry.doNotExecute === 'boolean') record.spec.doNotExecute = entry.doNotExecute;
+  else if (entry.type === 'tool' || entry.type === 'action') record.spec.doNotExecute = entry.type === 'tool';
+  // The description and parameters live in the nested `tool` object of the record.
+  const inner = isObject(entry.tool) ? entry.tool : entry;
+  if ('description' in inner) record.spec.description = typeof inner.description === 'string' ? inner.description : '';
+  if ('parameters' in inner) record.spec.parameters = isObject(inner.parameters) ? (inner.parameters as JsonObject) : {};
+  return record;
+}
+
+function copyString(from: Record<string, unknown>, key: string, to: JsonObject): void {
+  if (typeof from[key] === 'string') to[key] = from[key];
+}
+
+/**
+ * `{}` and an empty object schema send the same thing, and a tool that is not executed has no
+ * parameters at all (the server may still hold old ones, since PUT merges): all are `{}`.
+ */
+function normalizeParameters(spec: JsonObject): JsonObject {
+  const parameters = spec.parameters;
+  if (!isObject(parameters) || Object.keys(parameters).length === 0) return spec;
+  if (spec.doNotExecute === true || isEmptyParameters(parameters as JsonValue)) return { ...spec, parameters: {} };
+  return spec;
+}
+
+function isEmptyParameters(parameters: JsonValue | undefined): boolean {
+  if (!isObject(parameters)) return true;
+  const keys = Object.keys(parameters);
+  if (keys.length === 0) return true;
+  const properties = parameters.properties;
+  const required = parameters.required;
+  return (
+    keys.every((k) => k === 'type' || k === 'properties' || k === 'required') &&
+    parameters.type === 'object' &&
+    isObject(properties) &&
+    Object.keys(properties).length === 0 &&
+    (required === undefined || (Array.isArray(required) && required.length === 0))
+  );
+}
