@@ -102,7 +102,7 @@ describe('agentsync plan', () => {
     expect(json.code).toBe(0);
     const parsed = JSON.parse(json.stdout) as { formatVersion: number; changes: { address: string; action: string; fields: unknown[] }[]; summary: unknown };
     expect(parsed.formatVersion).toBe(1);
-    expect(parsed.summary).toEqual({ create: 0, update: 1, forget: 0, noop: 2 });
+    expect(parsed.summary).toEqual({ create: 0, update: 1, delete: 0, forget: 0, noop: 2 });
     const changed = parsed.changes.filter((c) => c.action !== 'no-op');
     expect(changed).toEqual([
       expect.objectContaining({ address: 'tool.get_weather', action: 'update', fields: [{ path: 'description', before: 'Current weather for a city', after: 'Weather now, for a city' }] }),
@@ -154,11 +154,23 @@ describe('agentsync plan', () => {
     expect(result.stderr).toBe('Error: --format must be one of text, json, markdown (got "yaml")\n');
   });
 
-  it('needs no API key and opens no connection', async () => {
+  it('with --offline, needs no API key and opens no connection', async () => {
     await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
-    const result = await runCli(['plan'], { cwd: dir, env: { AGENTSYNC_BASE_URL: emu.url } });
+    const result = await runCli(['plan', '--offline'], { cwd: dir, env: { AGENTSYNC_BASE_URL: emu.url } });
     expect(result.code).toBe(0);
+    expect(result.stdout).toContain('No changes.');
     expect(await emu.requests()).toEqual([]);
+  });
+
+  it('without --offline, reads the server with two list calls and says how to skip that when the key is missing', async () => {
+    await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
+    const noKey = await runCli(['plan'], { cwd: dir, env: { AGENTSYNC_BASE_URL: emu.url } });
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toMatch(/^Error: the API key is missing: set COMETCHAT_API_KEY .*--offline/);
+    expect(await emu.requests()).toEqual([]);
+    const result = await plan();
+    expect(result.code).toBe(0);
+    expect((await emu.apiRequests()).map((r) => `${r.method} ${r.path}`).sort()).toEqual(['GET /v3/ai-agents/agents', 'GET /v3/ai-agents/tools']);
   });
 
   it('reports an invalid manifest with file:line:col and changes nothing', async () => {

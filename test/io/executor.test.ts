@@ -90,7 +90,7 @@ describe('executePlan', () => {
     expect(result.counts).toEqual({ created: 0, updated: 2, forgotten: 0 });
     const log = await emu.apiRequests();
     expect(log.map((r) => r.method)).toEqual(['PUT', 'PATCH']);
-    expect(log[0]?.body).toEqual({ name: 't1', displayName: 't1', executionText: 'Working', description: 'Changed', doNotExecute: false, parameters: {} });
+    expect(log[0]?.body).toEqual({ name: 't1', displayName: 't1', executionText: 'Working', description: 'Changed', doNotExecute: false, parameters: { type: 'object', properties: {} } });
     expect(log[1]?.body).toMatchObject({ name: 'a1', icon: null, tools: ['t1'] });
   });
 

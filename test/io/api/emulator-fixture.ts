@@ -9,6 +9,8 @@ export interface EmulatorFixture {
   requests(): Promise<RequestLogEntry[]>;
   /** Requests to the API (not the admin endpoints), optionally of one method. */
   apiRequests(method?: string): Promise<RequestLogEntry[]>;
+  /** The API calls that can change something: everything but the refresh's GETs. */
+  apiWrites(): Promise<RequestLogEntry[]>;
   configure(config: { latencyMs?: number; rateLimitPerMinute?: number | null; failRate?: number; failMode?: 'mixed' | '503' | 'drop'; failNext?: number }): Promise<void>;
   stats(): Promise<{ inFlight: number; maxInFlight: number; requests: number }>;
   get<T>(path: string): Promise<T>;
@@ -33,6 +35,9 @@ export async function startFixture(options: { dataFile?: string; latencyMs?: num
     requests,
     async apiRequests(method) {
       return (await requests()).filter((r) => r.path.startsWith('/v3/') && (method === undefined || r.method === method));
+    },
+    async apiWrites() {
+      return (await requests()).filter((r) => r.path.startsWith('/v3/') && r.method !== 'GET');
     },
     async configure(config) {
       await admin('POST', '/__emulator/config', config);
