@@ -56,9 +56,12 @@ async function runEmulator(flags: EmulatorFlags): Promise<void> {
     }
     throw err;
   }
+  // Listen for the stop signals before announcing readiness: a caller that signals as soon as it
+  // reads the ready line must find them handled, not meet the default action (an unclean exit).
+  const stopped = waitForStopSignal();
   // The key is a local stand-in, and clients need it to talk to the emulator, so the ready line names it.
   process.stdout.write(`agentsync emulator ready at ${emulator.url} (app "${emulator.appId}", API key: ${emulator.apiKey})\n`);
-  await waitForStopSignal();
+  await stopped;
   await emulator.close();
 }
 
