@@ -39,7 +39,8 @@ const CPU_REPORTER = `
 
 const EMULATOR_SCRIPT = `
   const { startEmulator } = await import(${JSON.stringify(new URL('../dist/emulator/index.js', import.meta.url).href)});
-  const emulator = await startEmulator({ port: 0, apiKey: ${JSON.stringify(API_KEY)}, quiet: true });
+  // putCreates: the load PUTs many names, so PUT must create as well as merge (the seed reading).
+  const emulator = await startEmulator({ port: 0, apiKey: ${JSON.stringify(API_KEY)}, quiet: true, putCreates: true });
   process.stdout.write(emulator.url + '\\n');
   process.on('SIGTERM', async () => { await emulator.close(); process.exit(0); });
   ${CPU_REPORTER}

@@ -52,6 +52,8 @@ export interface AgentBody {
   icon?: string;
   integrationMeta?: JsonObject;
   platformTools?: string[];
+  /** The public reference's name for tools supplied by CometChat (version A). */
+  cometchatTools?: string[];
   instruction?: string;
   suggestions?: string[];
   metaData?: JsonObject;
@@ -71,6 +73,7 @@ export interface AgentRecord {
   integrationMeta?: JsonObject;
   metaData?: JsonObject;
   platformTools?: string[];
+  cometchatTools?: string[];
   suggestions?: string[];
   deletedAt: string | null;
   createdAt: string;
@@ -80,6 +83,39 @@ export interface AgentRecord {
 /** `POST /ai-agents/agents` answers `{ agent }` with 200 or 201. */
 export interface AgentCreateResponse {
   agent: AgentRecord;
+}
+
+/** A timestamp as the public versions send it: an ISO 8601 string (A) or an integer (O). */
+export type WireTimestamp = string | number;
+
+/** A record whose `createdAt`/`updatedAt` may come in either public form. */
+export type WithWireTimestamps<T extends { createdAt: string; updatedAt: string }> = Omit<T, 'createdAt' | 'updatedAt'> & {
+  createdAt: WireTimestamp;
+  updatedAt: WireTimestamp;
+};
+
+/** An entry of `GET /ai-agents/agents` in public version A: no `uid`, so it cannot identify an agent. */
+export interface AgentListEntryWithoutUid {
+  name: string;
+  description: string;
+  deploymentUrl: string;
+  apiKey: string;
+}
+
+/** `PATCH /ai-agents/agents/{uid}` in the public reference: a flag, not the agent. */
+export interface AgentUpdateResponse {
+  success: boolean;
+}
+
+/** `DELETE /ai-agents/agents/{uid}`: `Agent with UID '<uid>' has been deleted successfully`. */
+export interface AgentDeleteResponse {
+  success: boolean;
+  message: string;
+}
+
+/** `DELETE /ai-agents/tools/{name}`. */
+export interface ToolDeleteResponse {
+  deleted: boolean;
 }
 
 /** Body of `POST …/website/{parentUniqueId}/discovered-urls/process`. */
@@ -158,12 +194,12 @@ export interface MessageResponse {
   data: MessageRecord;
 }
 
-/** The Chat API error body; the emulator always answers with this shape. */
+/** The Chat API error body (`/messages`); the emulator answers it outside `/ai-agents`. */
 export interface ChatApiErrorBody {
   error: { code: string; message: string; devMessage: string; source: string };
 }
 
-/** The AI Agents OpenAPI file declares this shape instead; the client must understand both. */
+/** The AI Agents routes answer this shape (`error` is the HTTP reason phrase); the client must understand both. */
 export interface AgentsApiErrorBody {
   statusCode: number;
   message: string | string[];

@@ -1,7 +1,9 @@
 // The `/__emulator/*` endpoints for tests and demos. They need no API key, are not rate limited or
 // fault-injected, and do not appear in the request log or the in-flight gauge.
+import type { JsonObject } from '../core/api-types.js';
 import { badRequest } from './errors.js';
 import type { FailMode, FaultConfig, Faults } from './faults.js';
+import { MODE_KEYS, parseModeChanges, type ServerMode } from './mode.js';
 import type { InFlightGauge, RequestLog } from './request-log.js';
 import { Router, type ApiResponse } from './router.js';
 import { seedData } from './seed.js';
@@ -11,14 +13,18 @@ import { rejectUnknownKeys, requireObjectBody } from './validate.js';
 export interface AdminDeps {
   store: EmulatorStore;
   faults: Faults;
+  /** Changed in place, so the resources see a change on their next request. */
+  mode: ServerMode;
   log: RequestLog;
   gauge: InFlightGauge;
 }
 
-const CONFIG_KEYS = new Set(['latencyMs', 'rateLimitPerMinute', 'failRate', 'failMode', 'failNext']);
+const FAULT_KEYS = ['latencyMs', 'rateLimitPerMinute', 'failRate', 'failMode', 'failNext'];
+const CONFIG_KEYS = new Set([...FAULT_KEYS, ...MODE_KEYS]);
 const FAIL_MODES: readonly FailMode[] = ['mixed', '503', 'drop'];
 
-export function adminRouter({ store, faults, log, gauge }: AdminDeps): Router {
+export function adminRouter({ store, faults, mode, log, gauge }: AdminDeps): Router {
+  const config = (): ApiResponse => ({ status: 200, body: { ...faults.current, ...mode } });
   const stats = (): ApiResponse => ({ status: 200, body: { inFlight: gauge.inFlight, maxInFlight: gauge.maxInFlight, requests: gauge.requests } });
   return new Router([
     { pattern: '/__emulator/health', methods: { GET: () => ({ status: 200, body: { ok: true, appId: store.appId } }) } },
@@ -35,10 +41,16 @@ export function adminRouter({ store, faults, log, gauge }: AdminDeps): Router {
     {
       pattern: '/__emulator/config',
       methods: {
-        GET: () => ({ status: 200, body: faults.current }),
+        GET: config,
         POST: (request) => {
-          faults.update(parseConfigChanges(request.body));
-          return { status: 200, body: faults.current };
+          // Everything is validated before anything changes, so a 400 keeps the old config.
+          const object = requireObjectBody(request.body);
+          rejectUnknownKeys(object, CONFIG_KEYS, '');
+          const faultChanges = parseFaultChanges(object);
+          const modeChanges = parseModeChanges(object);
+          faults.update(faultChanges);
+          Object.assign(mode, modeChanges);
+          return config();
         },
       },
     },
@@ -65,9 +77,7 @@ export function adminRouter({ store, faults, log, gauge }: AdminDeps): Router {
   ]);
 }
 
-function parseConfigChanges(body: unknown): Partial<FaultConfig> & { failNext?: number } {
-  const object = requireObjectBody(body);
-  rejectUnknownKeys(object, CONFIG_KEYS, '');
+function parseFaultChanges(object: JsonObject): Partial<FaultConfig> & { failNext?: number } {
   const changes: Partial<FaultConfig> & { failNext?: number } = {};
   const { latencyMs, rateLimitPerMinute, failRate, failMode, failNext } = object;
   if (latencyMs !== undefined) changes.latencyMs = nonNegativeInteger(latencyMs, 'latencyMs');

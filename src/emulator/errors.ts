@@ -1,6 +1,9 @@
-// Every failure the emulator answers is an ApiError. The server turns it into the Chat API error
-// body `{"error":{"code","message","devMessage","source"}}`, the one shape the contract allows.
-import { API_ERROR_CODES } from '../core/api-types.js';
+// Every failure the emulator answers is an ApiError. The server turns it into the body of the route
+// family it belongs to: the AI-agent routes answer the public reference's ErrorResponse
+// `{statusCode, message, error}`; the chat routes (and the admin routes) answer the Chat API body
+// `{"error":{"code","message","devMessage","source"}}`.
+import { STATUS_CODES } from 'node:http';
+import { API_ERROR_CODES, type AgentsApiErrorBody, type ChatApiErrorBody } from '../core/api-types.js';
 
 export class ApiError extends Error {
   constructor(
@@ -46,12 +49,19 @@ export function serviceUnavailable(): ApiError {
   return new ApiError(503, 'ERR_SERVICE_UNAVAILABLE', 'The service is temporarily unavailable (injected by --fail-rate).');
 }
 
-/** The `source` of an error body names the service family the path belongs to. */
-export function errorSourceFor(path: string): string {
-  if (path.startsWith('/__emulator')) return 'emulator';
-  return path.startsWith('/v3/ai-agents') ? 'ai-agent-service' : 'chat-api';
+const AI_AGENTS_PREFIX = '/v3/ai-agents';
+
+/** True for `/v3/ai-agents` and everything below it, known route or not. */
+export function isAiAgentsPath(path: string): boolean {
+  return path === AI_AGENTS_PREFIX || path.startsWith(`${AI_AGENTS_PREFIX}/`);
 }
 
-export function errorBody(err: ApiError, path: string): { error: { code: string; message: string; devMessage: string; source: string } } {
+/** The `source` of a Chat API error body names the service family the path belongs to. */
+export function errorSourceFor(path: string): string {
+  return path.startsWith('/__emulator') ? 'emulator' : 'chat-api';
+}
+
+export function errorBody(err: ApiError, path: string): AgentsApiErrorBody | ChatApiErrorBody {
+  if (isAiAgentsPath(path)) return { statusCode: err.status, message: err.message, error: STATUS_CODES[err.status] ?? 'Error' };
   return { error: { code: err.code, message: err.message, devMessage: err.devMessage, source: errorSourceFor(path) } };
 }

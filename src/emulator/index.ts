@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { adminRouter } from './admin.js';
 import { Faults, type FailMode } from './faults.js';
+import { DEFAULT_MODE, modeOptionProblems, type ServerMode } from './mode.js';
 import { DataFileWriter, loadDataFile } from './persistence.js';
 import { InFlightGauge, RequestLog } from './request-log.js';
 import { agentRoutes } from './resources/agents.js';
@@ -17,6 +18,7 @@ import { EmulatorStore } from './store.js';
 export { DataFileError } from './persistence.js';
 export { DEFAULT_SENDER_UID } from './seed.js';
 export type { RequestLogEntry } from './request-log.js';
+export type { AgentListForm, CreateStatus, ServerMode, TimestampForm } from './mode.js';
 
 export interface EmulatorOptions {
   /** Default 127.0.0.1. */
@@ -37,6 +39,14 @@ export interface EmulatorOptions {
   failMode?: FailMode;
   /** Default true: no per-request lines. With false, one line per request goes to stderr. */
   quiet?: boolean;
+  /** Default false: PUT of an unknown tool is a 404. True restores the seed's upsert reading. */
+  putCreates?: boolean;
+  /** Default 200 (public version A); 201 is version O. */
+  createStatus?: ServerMode['createStatus'];
+  /** Default `iso` (version A); `epoch` sends integer milliseconds (version O). */
+  timestamps?: ServerMode['timestamps'];
+  /** Default `full`; `no-uid` lists agents as version A does, without their uid. */
+  agentList?: ServerMode['agentList'];
 }
 
 export interface EmulatorHandle {
@@ -47,6 +57,8 @@ export interface EmulatorHandle {
   host: string;
   port: number;
   appId: string;
+  /** The one key the `apikey` header must carry. */
+  apiKey: string;
   /** Stops listening, ends open connections and flushes the data file. */
   close(): Promise<void>;
 }
@@ -68,6 +80,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     : undefined;
   if (writer) store.onChange(() => writer.schedule());
 
+  // One mutable object: the resources read it on every request and /__emulator/config changes it.
+  const mode: ServerMode = {
+    putCreates: options.putCreates ?? DEFAULT_MODE.putCreates,
+    createStatus: options.createStatus ?? DEFAULT_MODE.createStatus,
+    timestamps: options.timestamps ?? DEFAULT_MODE.timestamps,
+    agentList: options.agentList ?? DEFAULT_MODE.agentList,
+  };
   const faults = new Faults({
     latencyMs: options.latencyMs ?? 0,
     rateLimitPerMinute: options.rateLimitPerMinute ?? null,
@@ -78,12 +97,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const gauge = new InFlightGauge();
   let origin = '';
   const api = new Router([
-    ...toolRoutes(store),
-    ...agentRoutes(store),
+    ...toolRoutes(store, mode),
+    ...agentRoutes(store, mode),
     ...messageRoutes(store),
     ...knowledgeBaseRoutes(store, { webhookBaseUrl: () => `${origin}/__emulator/webhooks` }),
   ]);
-  const admin = adminRouter({ store, faults, log, gauge });
+  const admin = adminRouter({ store, faults, mode, log, gauge });
   const server = createServer({ keepAliveTimeout: 5_000 }, createRequestListener({ appId, apiKey, api, admin, faults, log, gauge, logLine }));
   server.on('clientError', (_err, socket) => {
     // Unparseable HTTP: answer 400 if the socket still can, and carry on serving others.
@@ -99,6 +118,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     host,
     port,
     appId,
+    apiKey,
     close: async () => {
       await closeServer(server);
       await writer?.flush();
@@ -115,6 +135,7 @@ function checkOptions(options: EmulatorOptions, appId: string, apiKey: string): 
   if (options.failRate !== undefined && !(options.failRate >= 0 && options.failRate <= 1)) problems.push('failRate must be from 0 to 1');
   if (appId.trim() === '') problems.push('appId must not be empty');
   if (apiKey === '') problems.push('apiKey must not be empty');
+  problems.push(...modeOptionProblems(options));
   if (problems.length > 0) throw new RangeError(`Invalid emulator options: ${problems.join('; ')}.`);
 }
 

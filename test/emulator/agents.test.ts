@@ -1,30 +1,36 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentCreateResponse, AgentRecord } from '../../src/core/api-types.js';
-import { errorCode, errorMessage, startTestEmulator, validLlmAgent, validTool, type TestEmulator } from './helpers.js';
+import { agentsError, clientTool, errorMessage, startTestEmulator, validLlmAgent, validTool, type TestEmulator } from './helpers.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
   emu = await startTestEmulator();
-  for (const name of ['get_weather', 'lookup_order']) await emu.call('PUT', `/ai-agents/tools/${name}`, validTool(name));
+  // Actions execute (doNotExecute false); tools are rendered by the client (doNotExecute true).
+  for (const name of ['get_weather', 'lookup_order']) expect((await emu.createTool(validTool(name))).status).toBe(200);
+  for (const name of ['show_card', 'show_map']) expect((await emu.createTool(clientTool(name))).status).toBe(200);
 });
 afterAll(() => emu.close());
 
 async function create(body: Record<string, unknown>): Promise<AgentRecord> {
   const reply = await emu.call('POST', '/ai-agents/agents', body);
-  expect(reply.status).toBe(201);
+  expect(reply.status, JSON.stringify(reply.json)).toBe(200);
   return (reply.json as AgentCreateResponse).agent;
 }
 
+async function listed(uid: string): Promise<AgentRecord | undefined> {
+  return ((await emu.call('GET', '/ai-agents/agents')).json as AgentRecord[]).find((entry) => entry.uid === uid);
+}
+
 describe('POST /ai-agents/agents', () => {
-  it('answers 201 with { agent } in the documented shape', async () => {
-    const agent = await create(validLlmAgent({ tools: ['get_weather'], actions: ['lookup_order'], icon: 'https://example.com/a.png', instruction: 'Be kind.', metaData: { team: 'cx' } }));
+  it('answers 200 with { agent } in the documented shape', async () => {
+    const agent = await create(validLlmAgent({ tools: ['show_card'], actions: ['lookup_order'], icon: 'https://example.com/a.png', instruction: 'Be kind.', metaData: { team: 'cx' } }));
     expect(agent).toMatchObject({
       appId: 'local',
       name: 'Support assistant',
       isActive: true,
       integrateWith: 'gpt-4o',
       integrationType: 'llm',
-      tools: ['get_weather'],
+      tools: ['show_card'],
       actions: ['lookup_order'],
       icon: 'https://example.com/a.png',
       instruction: 'Be kind.',
@@ -34,6 +40,7 @@ describe('POST /ai-agents/agents', () => {
     expect(agent.uid).toMatch(/^[0-9a-f-]{36}$/);
     expect(Date.parse(agent.createdAt)).not.toBeNaN();
     expect(agent.updatedAt).toBe(agent.createdAt);
+    expect(await listed(agent.uid)).toEqual(agent);
   });
 
   it('defaults isActive to true and gives every agent its own uid', async () => {
@@ -47,6 +54,11 @@ describe('POST /ai-agents/agents', () => {
   it('accepts an agent integration with integrationMeta.baseUrl and keeps other keys', async () => {
     const agent = await create(validLlmAgent({ integrationType: 'agent', integrateWith: 'mastra', integrationMeta: { baseUrl: 'https://agents.example.com', agentId: 'weather' } }));
     expect(agent.integrationMeta).toEqual({ baseUrl: 'https://agents.example.com', agentId: 'weather' });
+  });
+
+  it("keeps version A's cometchatTools and the seed's platformTools as sent", async () => {
+    const agent = await create(validLlmAgent({ cometchatTools: ['web_search'], platformTools: ['kb'] }));
+    expect(agent).toMatchObject({ cometchatTools: ['web_search'], platformTools: ['kb'] });
   });
 
   const rejections: Array<[string, Record<string, unknown>, string]> = [
@@ -65,27 +77,72 @@ describe('POST /ai-agents/agents', () => {
     ['a baseUrl that is not http(s)', { integrationType: 'agent', integrationMeta: { baseUrl: 'javascript:alert(1)' } }, 'integrationMeta.baseUrl'],
     ['a metaData that is not an object', { metaData: [1] }, 'metaData'],
     ['suggestions that are not strings', { suggestions: [{}] }, 'suggestions[0]'],
+    ['cometchatTools that are not strings', { cometchatTools: [true] }, 'cometchatTools[0]'],
     ['an unknown field', { instructions: 'typo' }, 'instructions'],
   ];
   it.each(rejections)('rejects %s with 400 naming the field', async (_label, overrides, field) => {
     const before = ((await emu.call('GET', '/ai-agents/agents')).json as AgentRecord[]).length;
     const reply = await emu.call('POST', '/ai-agents/agents', validLlmAgent(overrides));
     expect(reply.status).toBe(400);
-    expect(errorCode(reply)).toBe('ERR_BAD_REQUEST');
+    expect(agentsError(reply).error).toBe('Bad Request');
     expect(errorMessage(reply)).toContain(field);
     expect(((await emu.call('GET', '/ai-agents/agents')).json as AgentRecord[]).length).toBe(before);
   });
 
   it('rejects unknown tools and actions, naming every one', async () => {
-    const reply = await emu.call('POST', '/ai-agents/agents', validLlmAgent({ tools: ['get_weather', 'ghost_tool'], actions: ['ghost_action'] }));
+    const reply = await emu.call('POST', '/ai-agents/agents', validLlmAgent({ tools: ['show_card', 'ghost_tool'], actions: ['ghost_action'] }));
     expect(reply.status).toBe(400);
     expect(errorMessage(reply)).toContain("'ghost_tool'");
     expect(errorMessage(reply)).toContain("'ghost_action'");
-    expect(errorMessage(reply)).not.toContain("'get_weather'");
+    expect(errorMessage(reply)).not.toContain("'show_card'");
   });
 });
 
-describe('GET, PATCH and DELETE', () => {
+describe('tools and actions are typed', () => {
+  it('rejects an action in tools and a tool in actions, saying where each belongs', async () => {
+    const before = ((await emu.call('GET', '/ai-agents/agents')).json as AgentRecord[]).length;
+    const reply = await emu.call('POST', '/ai-agents/agents', validLlmAgent({ tools: ['show_card', 'get_weather'], actions: ['lookup_order', 'show_map'] }));
+    expect(reply.status).toBe(400);
+    const message = agentsError(reply).message;
+    expect(message).toContain("'tools' names 'get_weather', which is of type 'action' (doNotExecute is false); put it in 'actions'");
+    expect(message).toContain("'actions' names 'show_map', which is of type 'tool' (doNotExecute is true); put it in 'tools'");
+    expect(message).not.toContain("'show_card'");
+    expect(message).not.toContain("'lookup_order'");
+    expect(((await emu.call('GET', '/ai-agents/agents')).json as AgentRecord[]).length).toBe(before);
+  });
+
+  it('applies the same rule to PATCH, and leaves the agent unchanged on a 400', async () => {
+    const agent = await create(validLlmAgent({ tools: ['show_card'], actions: ['get_weather'] }));
+    const reply = await emu.call('PATCH', `/ai-agents/agents/${agent.uid}`, { actions: ['show_card'] });
+    expect(reply.status).toBe(400);
+    expect(errorMessage(reply)).toContain("'actions' names 'show_card'");
+    expect(await listed(agent.uid)).toEqual(agent);
+  });
+
+  it('lets a tool change type through PUT; agents keep the name, and only a list they send again is checked', async () => {
+    await emu.createTool(clientTool('will_flip'));
+    const agent = await create(validLlmAgent({ tools: ['will_flip'] }));
+    // The reference sets no rule for this, so the PUT is allowed and the agent is left as it was.
+    const flipped = await emu.call('PUT', '/ai-agents/tools/will_flip', validTool('will_flip'));
+    expect(flipped.status).toBe(200);
+    expect(flipped.json).toMatchObject({ type: 'action' });
+    expect((await listed(agent.uid))?.tools).toEqual(['will_flip']);
+    // A PATCH that does not send tools is not blocked by the stale entry...
+    expect((await emu.call('PATCH', `/ai-agents/agents/${agent.uid}`, { name: 'Still here' })).status).toBe(200);
+    // ...but sending the stale list again is a 400, and moving the name to actions is the fix.
+    expect((await emu.call('PATCH', `/ai-agents/agents/${agent.uid}`, { tools: ['will_flip'] })).status).toBe(400);
+    expect((await emu.call('PATCH', `/ai-agents/agents/${agent.uid}`, { tools: [], actions: ['will_flip'] })).status).toBe(200);
+  });
+
+  it('lets a tool that agents name be deleted; the agents keep the dangling name', async () => {
+    await emu.createTool(validTool('short_lived'));
+    const agent = await create(validLlmAgent({ actions: ['short_lived'] }));
+    expect((await emu.call('DELETE', '/ai-agents/tools/short_lived')).status).toBe(200);
+    expect((await listed(agent.uid))?.actions).toEqual(['short_lived']);
+  });
+});
+
+describe('GET list, PATCH and DELETE', () => {
   it('lists live agents as a bare array', async () => {
     const agent = await create(validLlmAgent({ name: 'Listed' }));
     const list = (await emu.call('GET', '/ai-agents/agents')).json as AgentRecord[];
@@ -93,26 +150,30 @@ describe('GET, PATCH and DELETE', () => {
     expect(list.find((entry) => entry.uid === agent.uid)?.name).toBe('Listed');
   });
 
-  it('gets one agent as { agent }', async () => {
+  it('has no GET of one agent, as the public reference has none: 405 naming PATCH and DELETE', async () => {
     const agent = await create(validLlmAgent());
     const reply = await emu.call('GET', `/ai-agents/agents/${agent.uid}`);
-    expect((reply.json as AgentCreateResponse).agent.uid).toBe(agent.uid);
+    expect(reply.status).toBe(405);
+    expect(reply.headers.get('allow')).toBe('PATCH, DELETE');
+    expect(agentsError(reply).error).toBe('Method Not Allowed');
   });
 
-  it('updates in place, keeping uid and createdAt and moving updatedAt', async () => {
+  it('updates in place and answers { success: true }; the list shows the change at once', async () => {
     const agent = await create(validLlmAgent({ icon: 'https://example.com/a.png' }));
-    const reply = await emu.call('PATCH', `/ai-agents/agents/${agent.uid}`, { name: 'Renamed', tools: ['get_weather'], isActive: false });
+    const reply = await emu.call('PATCH', `/ai-agents/agents/${agent.uid}`, { name: 'Renamed', actions: ['get_weather'], isActive: false });
     expect(reply.status).toBe(200);
-    const updated = (reply.json as AgentCreateResponse).agent;
-    expect(updated).toMatchObject({ uid: agent.uid, name: 'Renamed', tools: ['get_weather'], isActive: false, icon: 'https://example.com/a.png', createdAt: agent.createdAt });
-    expect(Date.parse(updated.updatedAt)).toBeGreaterThan(Date.parse(agent.updatedAt));
+    expect(reply.json).toEqual({ success: true });
+    const updated = await listed(agent.uid);
+    expect(updated).toMatchObject({ uid: agent.uid, name: 'Renamed', actions: ['get_weather'], isActive: false, icon: 'https://example.com/a.png', createdAt: agent.createdAt });
+    expect(Date.parse(updated?.updatedAt ?? '')).toBeGreaterThan(Date.parse(agent.updatedAt));
     const list = (await emu.call('GET', '/ai-agents/agents')).json as AgentRecord[];
     expect(list.filter((entry) => entry.uid === agent.uid)).toHaveLength(1);
   });
 
   it('clears an optional field sent as null', async () => {
     const agent = await create(validLlmAgent({ icon: 'https://example.com/a.png', instruction: 'Hi', suggestions: ['a'] }));
-    const updated = ((await emu.call('PATCH', `/ai-agents/agents/${agent.uid}`, { icon: null, instruction: null, suggestions: null })).json as AgentCreateResponse).agent;
+    expect((await emu.call('PATCH', `/ai-agents/agents/${agent.uid}`, { icon: null, instruction: null, suggestions: null })).status).toBe(200);
+    const updated = await listed(agent.uid);
     expect(updated).not.toHaveProperty('icon');
     expect(updated).not.toHaveProperty('instruction');
     expect(updated).not.toHaveProperty('suggestions');
@@ -123,29 +184,28 @@ describe('GET, PATCH and DELETE', () => {
     for (const body of [{ name: null }, { integrationType: 'robot' }, { tools: ['ghost'] }, { integrationType: 'agent' }, { typo: 1 }]) {
       const reply = await emu.call('PATCH', `/ai-agents/agents/${agent.uid}`, body);
       expect(reply.status, JSON.stringify(body)).toBe(400);
+      agentsError(reply);
     }
-    const stored = ((await emu.call('GET', `/ai-agents/agents/${agent.uid}`)).json as AgentCreateResponse).agent;
-    expect(stored).toEqual(agent);
+    expect(await listed(agent.uid)).toEqual(agent);
   });
 
-  it('answers 404 ERR_AGENT_NOT_FOUND for an unknown uid', async () => {
-    for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
+  it('answers 404 in the AI-agent error shape for an unknown uid', async () => {
+    for (const [method, body] of [['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
       const reply = await emu.call(method, '/ai-agents/agents/no-such-agent', body);
       expect(reply.status).toBe(404);
-      expect(errorCode(reply)).toBe('ERR_AGENT_NOT_FOUND');
+      expect(agentsError(reply)).toEqual({ statusCode: 404, message: "Agent 'no-such-agent' does not exist.", error: 'Not Found' });
     }
   });
 
-  it('soft-deletes: hidden from the list, 404 afterwards', async () => {
+  it('soft-deletes with { success, message }: hidden from the list at once, 404 afterwards', async () => {
     const agent = await create(validLlmAgent({ name: 'Doomed' }));
     const reply = await emu.call('DELETE', `/ai-agents/agents/${agent.uid}`);
     expect(reply.status).toBe(200);
-    expect(reply.json).toEqual({ deleted: true });
+    expect(reply.json).toEqual({ success: true, message: `Agent with UID '${agent.uid}' has been deleted successfully` });
     const list = (await emu.call('GET', '/ai-agents/agents')).json as AgentRecord[];
     expect(list.some((entry) => entry.uid === agent.uid)).toBe(false);
     expect(list.every((entry) => entry.deletedAt === null)).toBe(true);
     expect((await emu.call('PATCH', `/ai-agents/agents/${agent.uid}`, { name: 'Back' })).status).toBe(404);
-    expect((await emu.call('GET', `/ai-agents/agents/${agent.uid}`)).status).toBe(404);
     expect((await emu.call('DELETE', `/ai-agents/agents/${agent.uid}`)).status).toBe(404);
   });
 });

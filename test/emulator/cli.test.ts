@@ -60,28 +60,53 @@ function runCli(args: string[]): { status: number | null; stdout: string; stderr
   }
 }
 
+const postTool = (url: string, key: string, name: string) =>
+  fetch(`${url}/ai-agents/tools`, { method: 'POST', headers: { apikey: key, 'content-type': 'application/json' }, body: JSON.stringify(validTool(name)) });
 const putTool = (url: string, key: string, name: string) =>
   fetch(`${url}/ai-agents/tools/${name}`, { method: 'PUT', headers: { apikey: key, 'content-type': 'application/json' }, body: JSON.stringify(validTool(name)) });
 
 describe('agentsync emulator (CLI)', () => {
-  it('prints one ready line with the real port, serves requests, and exits 0 on SIGTERM', async () => {
+  it('prints one ready line with the real port and the accepted key, serves requests, and exits 0 on SIGTERM', async () => {
     const running = await startCli(['--port', '0', '--app-id', 'cli-app', '--api-key', 'cli-secret']);
     expect(running.url).not.toContain(':0/');
-    const reply = await putTool(running.url, 'cli-secret', 'from_cli');
+    const reply = await postTool(running.url, 'cli-secret', 'from_cli');
     expect(reply.status).toBe(200);
     expect(((await reply.json()) as { _id: string })._id).toBe('cli-app_from_cli');
+    // Without --put-creates, PUT of an unknown tool is a 404, as the public reference says.
+    expect((await putTool(running.url, 'cli-secret', 'not_there')).status).toBe(404);
     running.child.kill('SIGTERM');
     expect(await running.exited).toBe(0);
-    expect(running.stdout().trim().split('\n')).toHaveLength(1);
-    expect(running.stderr()).toContain('PUT /v3/ai-agents/tools/from_cli 200');
-    expect(running.stdout() + running.stderr()).not.toContain('cli-secret');
+    expect(running.stdout()).toBe(`agentsync emulator ready at ${running.url} (app "cli-app", API key: cli-secret)\n`);
+    expect(running.stderr()).toContain('POST /v3/ai-agents/tools 200');
+    expect(running.stderr()).toContain('PUT /v3/ai-agents/tools/not_there 404');
+    // The ready line is the one place the key appears.
+    expect(running.stderr()).not.toContain('cli-secret');
   });
 
-  it('exits 0 on SIGINT too, and takes the key from $AGENTSYNC_EMULATOR_API_KEY', async () => {
+  it('exits 0 on SIGINT too, and takes the key from $AGENTSYNC_EMULATOR_API_KEY (and names it)', async () => {
     const running = await startCli(['--port', '0'], { AGENTSYNC_EMULATOR_API_KEY: 'env-key' });
-    expect((await putTool(running.url, 'env-key', 'env_tool')).status).toBe(200);
-    expect((await putTool(running.url, 'local-dev-key', 'env_tool')).status).toBe(401);
+    expect(running.stdout()).toContain('(app "local", API key: env-key)');
+    expect((await postTool(running.url, 'env-key', 'env_tool')).status).toBe(200);
+    expect((await postTool(running.url, 'local-dev-key', 'env_tool')).status).toBe(401);
     running.child.kill('SIGINT');
+    expect(await running.exited).toBe(0);
+  });
+
+  it('names local-dev-key when no key is configured', async () => {
+    const running = await startCli(['--port', '0'], { AGENTSYNC_EMULATOR_API_KEY: '' });
+    expect(running.stdout()).toMatch(/^agentsync emulator ready at http:\/\/127\.0\.0\.1:\d+\/v3 \(app "local", API key: local-dev-key\)\n$/);
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(0);
+  });
+
+  it('--put-creates lets PUT create an unknown tool, the seed reading', async () => {
+    const running = await startCli(['--port', '0', '--put-creates']);
+    const reply = await putTool(running.url, 'local-dev-key', 'upserted');
+    expect(reply.status).toBe(200);
+    expect(((await reply.json()) as { name: string }).name).toBe('upserted');
+    const config = (await (await fetch(`${new URL(running.url).origin}/__emulator/config`)).json()) as { putCreates: boolean };
+    expect(config.putCreates).toBe(true);
+    running.child.kill('SIGTERM');
     expect(await running.exited).toBe(0);
   });
 
@@ -90,7 +115,7 @@ describe('agentsync emulator (CLI)', () => {
     try {
       const dataFile = join(folder, 'emulator.json');
       const first = await startCli(['--port', '0', '--data', dataFile]);
-      expect((await putTool(first.url, 'local-dev-key', 'persisted')).status).toBe(200);
+      expect((await postTool(first.url, 'local-dev-key', 'persisted')).status).toBe(200);
       first.child.kill('SIGTERM');
       expect(await first.exited).toBe(0);
       const second = await startCli(['--port', '0', '--data', dataFile]);

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolRecord } from '../../src/core/api-types.js';
 import { TokenBucket } from '../../src/emulator/faults.js';
-import { errorCode, rawRequest, sleep, startTestEmulator, validTool, type TestEmulator } from './helpers.js';
+import { agentsError, errorCode, rawRequest, sleep, startTestEmulator, validTool, type TestEmulator } from './helpers.js';
 
 let emu: TestEmulator | undefined;
 afterEach(async () => {
@@ -54,7 +54,7 @@ describe('--rate-limit', () => {
     await emu.call('GET', '/ai-agents/tools');
     const limited = await emu.call('GET', '/ai-agents/tools');
     expect(limited.status).toBe(429);
-    expect(errorCode(limited)).toBe('ERR_TOO_MANY_REQUESTS');
+    expect(agentsError(limited)).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
     expect(limited.headers.get('retry-after')).toBe('1');
     expect(limited.headers.get('x-rate-limit-remaining')).toBe('0');
     const reset = Number(limited.headers.get('x-rate-limit-reset'));
@@ -64,6 +64,18 @@ describe('--rate-limit', () => {
     expect(limited.headers.get('x-ratelimit-reset')).toBe(String(reset));
     await sleep(550);
     expect((await emu.call('GET', '/ai-agents/tools')).status).toBe(200);
+  });
+
+  it('answers a 429 on the chat routes in the chat shape, with the same headers', async () => {
+    emu = await startTestEmulator({ rateLimitPerMinute: 60 }); // 1 token
+    await emu.call('GET', '/ai-agents/tools');
+    const limited = await emu.call('POST', '/messages', { receiver: 'ops', receiverType: 'group', data: { text: 'x' } });
+    expect(limited.status).toBe(429);
+    expect(errorCode(limited)).toBe('ERR_TOO_MANY_REQUESTS');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    for (const header of ['x-rate-limit', 'x-rate-limit-remaining', 'x-rate-limit-reset', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
+      expect(limited.headers.get(header), header).not.toBeNull();
+    }
   });
 
   it('paces sustained traffic at the configured rate', async () => {
@@ -120,9 +132,9 @@ describe('--fail-rate', () => {
     emu = await startTestEmulator({ failRate: 1 });
     const statuses = new Set<number | null>();
     for (let i = 0; i < 40; i++) {
-      const reply = await rawRequest(emu.origin, { method: 'PUT', path: `/v3/ai-agents/tools/f${i}`, headers: { apikey: 'test-key', 'content-type': 'application/json' }, body: JSON.stringify(validTool(`f${i}`)) });
+      const reply = await rawRequest(emu.origin, { method: 'POST', path: '/v3/ai-agents/tools', headers: { apikey: 'test-key', 'content-type': 'application/json' }, body: JSON.stringify(validTool(`f${i}`)) });
       statuses.add(reply.status);
-      if (reply.status === 503) expect(JSON.parse(reply.text)).toMatchObject({ error: { code: 'ERR_SERVICE_UNAVAILABLE' } });
+      if (reply.status === 503) expect(JSON.parse(reply.text)).toEqual({ statusCode: 503, message: expect.stringContaining('--fail-rate'), error: 'Service Unavailable' });
     }
     expect(statuses).toEqual(new Set([503, null]));
     await emu.admin('POST', '/config', { failRate: 0 });
@@ -151,10 +163,21 @@ describe('--fail-rate', () => {
 
   it('rejects bad runtime config with 400 and keeps the old values', async () => {
     emu = await startTestEmulator({ latencyMs: 5 });
-    for (const body of [{ failRate: 2 }, { latencyMs: -1 }, { rateLimitPerMinute: 'fast' }, { failMode: 'sometimes' }, { typo: 1 }, [1]]) {
-      expect((await emu.admin('POST', '/config', body)).status, JSON.stringify(body)).toBe(400);
+    const bad = [
+      { failRate: 2 }, { latencyMs: -1 }, { rateLimitPerMinute: 'fast' }, { failMode: 'sometimes' }, { typo: 1 }, [1],
+      { putCreates: 'yes' }, { createStatus: 202 }, { timestamps: 'unix' }, { agentList: 'none' },
+      // A valid change beside a bad one is refused too, so a 400 never half-applies.
+      { latencyMs: 0, createStatus: 204 }, { putCreates: true, failRate: -1 },
+    ];
+    for (const body of bad) {
+      const reply = await emu.admin('POST', '/config', body);
+      expect(reply.status, JSON.stringify(body)).toBe(400);
+      expect(errorCode(reply)).toBe('ERR_BAD_REQUEST');
     }
-    expect((await emu.admin('GET', '/config')).json).toMatchObject({ latencyMs: 5, failRate: 0, rateLimitPerMinute: null });
+    expect((await emu.admin('GET', '/config')).json).toEqual({
+      latencyMs: 5, failRate: 0, rateLimitPerMinute: null, failMode: 'mixed', failNext: 0,
+      putCreates: false, createStatus: 200, timestamps: 'iso', agentList: 'full',
+    });
   });
 });
 
@@ -174,11 +197,11 @@ describe('admin endpoints', () => {
 
   it('logs requests with method, path, body, status and time, and clears the log', async () => {
     emu = await startTestEmulator();
-    await emu.call('PUT', '/ai-agents/tools/logged', validTool('logged'));
+    await emu.createTool(validTool('logged'));
     await emu.call('POST', '/messages', { receiver: 'ops', receiverType: 'group', data: { text: 'x' } }, { onBehalfOf: 'deploy-bot' });
     const log = (await emu.admin('GET', '/requests')).json as { requests: Array<Record<string, unknown>>; total: number };
     expect(log.total).toBe(2);
-    expect(log.requests[0]).toMatchObject({ seq: 1, method: 'PUT', path: '/v3/ai-agents/tools/logged', body: validTool('logged'), status: 200 });
+    expect(log.requests[0]).toMatchObject({ seq: 1, method: 'POST', path: '/v3/ai-agents/tools', body: validTool('logged'), status: 200 });
     expect(Date.parse(String(log.requests[0]?.time))).not.toBeNaN();
     expect(log.requests[1]).toMatchObject({ method: 'POST', onBehalfOf: 'deploy-bot', status: 200 });
     await emu.admin('DELETE', '/requests');
@@ -196,7 +219,7 @@ describe('admin endpoints', () => {
 
   it('resets data to the seed', async () => {
     emu = await startTestEmulator();
-    await emu.call('PUT', '/ai-agents/tools/temp', validTool('temp'));
+    await emu.createTool(validTool('temp'));
     expect((await emu.admin('POST', '/reset')).json).toEqual({ reset: true });
     expect((await emu.call('GET', '/ai-agents/tools/temp')).status).toBe(404);
   });

@@ -46,6 +46,8 @@ const agentBreakers: Array<(body: Record<string, unknown>) => unknown> = [
   (b) => ({ ...b, integrationType: 'agent' }),
   (b) => ({ ...b, integrationType: 'robot' }),
   (b) => ({ ...b, tools: ['fuzz_ghost'] }),
+  // 'existing' is an action (doNotExecute false), so it cannot be in tools.
+  (b) => ({ ...b, tools: ['existing'] }),
   (b) => ({ ...b, icon: 'not a url' }),
   (b) => ({ ...b, actions: undefined }),
 ];
@@ -64,9 +66,17 @@ function jsonBytes(value: unknown): Buffer {
 }
 
 const brokenWrite = fc.oneof(
-  fc.tuple(fc.constantFrom(...toolBreakers), fc.constantFrom('a1', 'b2')).map(([breaker, name]): FuzzRequest => ({
+  fc.tuple(fc.constantFrom(...toolBreakers), fc.constantFrom('a1', 'existing')).map(([breaker, name]): FuzzRequest => ({
     method: 'PUT', path: `/v3/ai-agents/tools/${name}`, headers: { apikey: API_KEY, 'content-type': 'application/json' }, body: jsonBytes(breaker(validTool(name))),
   })),
+  fc.tuple(fc.constantFrom(...toolBreakers), fc.constantFrom('c3', 'existing')).map(([breaker, name]): FuzzRequest => ({
+    method: 'POST', path: '/v3/ai-agents/tools', headers: { apikey: API_KEY, 'content-type': 'application/json' }, body: jsonBytes(breaker(validTool(name))),
+  })),
+  // Valid bodies the public reference still refuses: a PUT that would create, a POST of a taken name.
+  fc.constantFrom(
+    { method: 'PUT', path: '/v3/ai-agents/tools/d4', headers: { apikey: API_KEY, 'content-type': 'application/json' }, body: jsonBytes(validTool('d4')) },
+    { method: 'POST', path: '/v3/ai-agents/tools', headers: { apikey: API_KEY, 'content-type': 'application/json' }, body: jsonBytes(validTool('existing')) },
+  ),
   fc.constantFrom(...agentBreakers).map((breaker): FuzzRequest => ({
     method: 'POST', path: '/v3/ai-agents/agents', headers: { apikey: API_KEY, 'content-type': 'application/json' }, body: jsonBytes(breaker(validLlmAgent())),
   })),
@@ -79,7 +89,7 @@ const brokenWrite = fc.oneof(
 );
 
 /** Random JSON, truncated JSON, random bytes and invalid UTF-8 to the real write endpoints. */
-const writePaths = fc.constantFrom('/v3/ai-agents/tools/a1', '/v3/ai-agents/agents', '/v3/messages', '/v3/ai-agents/agents/some-uid', '/v3/ai-agents/agent-builder/knowledge-base/website/web_demo/discovered-urls/process');
+const writePaths = fc.constantFrom('/v3/ai-agents/tools/a1', '/v3/ai-agents/tools', '/v3/ai-agents/agents', '/v3/messages', '/v3/ai-agents/agents/some-uid', '/v3/ai-agents/agent-builder/knowledge-base/website/web_demo/discovered-urls/process');
 const garbageBody = fc.oneof(
   fc.jsonValue().map(jsonBytes),
   fc.jsonValue().map((value) => jsonBytes(value).subarray(0, Math.max(1, jsonBytes(value).length - 1))),
@@ -99,8 +109,8 @@ const randomRequest = fc.tuple(methods, randomPath, apiKeyHeader, contentType, f
   // A DELETE or PATCH with the right key on a random /v3 path could, in principle, hit a real record.
   .filter((request) => !(request.method === 'DELETE' || request.method === 'PATCH') || request.headers.apikey !== API_KEY || !request.path.startsWith('/v3/'));
 
-const hugeWrite = fc.constantFrom('/v3/ai-agents/tools/a1', '/v3/messages').map((path): FuzzRequest => ({
-  method: path.includes('tools') ? 'PUT' : 'POST', path, headers: { apikey: API_KEY, 'content-type': 'application/json' }, body: Buffer.alloc(1024 * 1024 + 1, 0x20),
+const hugeWrite = fc.constantFrom('/v3/ai-agents/tools/a1', '/v3/ai-agents/tools', '/v3/messages').map((path): FuzzRequest => ({
+  method: path.endsWith('a1') ? 'PUT' : 'POST', path, headers: { apikey: API_KEY, 'content-type': 'application/json' }, body: Buffer.alloc(1024 * 1024 + 1, 0x20),
 }));
 
 const fuzzRequest = fc.oneof({ arbitrary: randomRequest, weight: 4 }, { arbitrary: brokenWrite, weight: 3 }, { arbitrary: garbageWrite, weight: 3 });
@@ -136,8 +146,8 @@ async function sendRawGarbage(bytes: string): Promise<void> {
 
 describe('fuzz', () => {
   it(`survives ${RUNS} random and malformed requests without changing data`, async () => {
-    await emu.call('PUT', '/ai-agents/tools/existing', validTool('existing'));
-    await emu.call('POST', '/ai-agents/agents', validLlmAgent({ tools: ['existing'] }));
+    expect((await emu.createTool(validTool('existing'))).status).toBe(200);
+    expect((await emu.call('POST', '/ai-agents/agents', validLlmAgent({ actions: ['existing'] }))).status).toBe(200);
     const before = await snapshot();
     const messageIdBefore = await sendValidMessage();
 
@@ -155,18 +165,27 @@ describe('fuzz', () => {
     expect(internal.map(({ request }) => `${request.method} ${request.path}`)).toEqual([]);
     const acceptedWrites = replies.filter(({ request, reply }) => request.method !== 'GET' && request.method !== 'HEAD' && reply.status !== null && reply.status < 300);
     expect(acceptedWrites.map(({ request, reply }) => `${request.method} ${request.path} → ${reply.status}`)).toEqual([]);
-    // Every answer with a body from the API is the contract's error body or a successful read.
+    // Every error from the API has its route family's body: the public reference's ErrorResponse
+    // under /v3/ai-agents, the Chat API body everywhere else.
     for (const { request, reply } of replies) {
       if (reply.status === null || reply.status < 400 || request.method === 'HEAD' || reply.text === '') continue;
-      const body = JSON.parse(reply.text) as { error?: { code?: unknown } };
-      expect(typeof body.error?.code, `${request.method} ${request.path}`).toBe('string');
+      const pathname = request.path.split('?')[0] ?? '';
+      const where = `${request.method} ${request.path} → ${reply.status}`;
+      if (pathname === '/v3/ai-agents' || pathname.startsWith('/v3/ai-agents/')) {
+        const body = JSON.parse(reply.text) as { statusCode?: unknown; message?: unknown; error?: unknown };
+        expect(Object.keys(body).sort(), where).toEqual(['error', 'message', 'statusCode']);
+        expect([body.statusCode, typeof body.message, typeof body.error], where).toEqual([reply.status, 'string', 'string']);
+      } else {
+        const body = JSON.parse(reply.text) as { error?: { code?: unknown } };
+        expect(typeof body.error?.code, where).toBe('string');
+      }
     }
     const statuses = new Set(replies.map(({ reply }) => reply.status));
     for (const status of [400, 401, 404, 405, 413, 415]) expect(statuses.has(status), `status ${status} was exercised`).toBe(true);
 
     expect(await snapshot()).toBe(before);
     expect(await sendValidMessage()).toBe(messageIdBefore + 1);
-    const healthy = await emu.call('PUT', '/ai-agents/tools/after_fuzz', validTool('after_fuzz'));
+    const healthy = await emu.createTool(validTool('after_fuzz'));
     expect(healthy.status).toBe(200);
     expect(healthy.json).toMatchObject({ _id: 'local_after_fuzz', type: 'action' });
   });

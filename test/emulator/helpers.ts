@@ -1,6 +1,7 @@
 // Test helpers: an in-process emulator on port 0 and small HTTP clients for it. All traffic is real
 // HTTP over loopback; nothing in the emulator is mocked.
 import { request as httpRequest } from 'node:http';
+import { expect } from 'vitest';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../src/emulator/index.js';
 
 export const API_KEY = 'test-key';
@@ -16,6 +17,8 @@ export interface TestEmulator extends EmulatorHandle {
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
   /** Calls a `/__emulator/*` endpoint. */
   admin(method: string, path: string, body?: unknown): Promise<Reply>;
+  /** `POST /ai-agents/tools`, the public reference's create. */
+  createTool(body: Record<string, unknown>): Promise<Reply>;
 }
 
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
@@ -34,6 +37,7 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     call: (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
       send(`${handle.url}${path}`, method, body, { apikey: API_KEY, ...headers }),
     admin: (method: string, path: string, body?: unknown) => send(`${handle.origin}/__emulator${path}`, method, body, {}),
+    createTool: (body: Record<string, unknown>) => send(`${handle.url}/ai-agents/tools`, 'POST', body, { apikey: API_KEY }),
   });
 }
 
@@ -67,22 +71,51 @@ export function rawRequest(
   });
 }
 
+/** The code of a Chat API error body (`{"error":{"code",…}}`), answered outside `/ai-agents`. */
 export function errorCode(reply: Reply): string | undefined {
   const body = reply.json as { error?: { code?: string } } | undefined;
-  return body?.error?.code;
+  return typeof body?.error === 'object' ? body.error.code : undefined;
 }
 
+/** The message of either error shape. */
 export function errorMessage(reply: Reply): string {
-  const body = reply.json as { error?: { message?: string } } | undefined;
-  return body?.error?.message ?? '';
+  const body = reply.json as { error?: { message?: string } | string; message?: string } | undefined;
+  if (typeof body?.error === 'object') return body.error.message ?? '';
+  return body?.message ?? '';
 }
 
+export interface AgentsErrorBody {
+  statusCode: number;
+  message: string;
+  error: string;
+}
+
+/** Asserts the AI-agent error shape `{statusCode, message, error}` (exactly those keys) and returns it. */
+export function agentsError(reply: Reply): AgentsErrorBody {
+  const body = reply.json as AgentsErrorBody;
+  expect(Object.keys(body ?? {}).sort(), JSON.stringify(body)).toEqual(['error', 'message', 'statusCode']);
+  expect(body.statusCode).toBe(reply.status);
+  expect(typeof body.message).toBe('string');
+  expect(typeof body.error).toBe('string');
+  return body;
+}
+
+/** An executing tool: its type is `action`, so it belongs in an agent's `actions`. */
 export const validTool = (name: string, overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
   name,
   displayName: `Tool ${name}`,
   executionText: `Running ${name}`,
   description: `Does ${name}`,
   parameters: { type: 'object', properties: { city: { type: 'string', description: 'City name' } }, required: ['city'] },
+  ...overrides,
+});
+
+/** A client-side tool: `doNotExecute`, so its type is `tool` and it belongs in an agent's `tools`. */
+export const clientTool = (name: string, overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
+  name,
+  displayName: `Client ${name}`,
+  executionText: `Showing ${name}`,
+  doNotExecute: true,
   ...overrides,
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProcessUrlsResponse } from '../../src/core/api-types.js';
-import { errorCode, errorMessage, startTestEmulator, type TestEmulator } from './helpers.js';
+import { agentsError, errorMessage, startTestEmulator, type TestEmulator } from './helpers.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -13,7 +13,7 @@ const processUrls = (website: string, body: unknown) => emu.call('POST', `${base
 
 interface DiscoveredUrlList {
   success: boolean;
-  data: Array<{ uniqueId: string; url: string; status: string }>;
+  data: Array<{ uniqueId: string; urlId: string; url: string; status: string }>;
 }
 
 describe('knowledge base', () => {
@@ -23,6 +23,8 @@ describe('knowledge base', () => {
     const list = reply.json as DiscoveredUrlList;
     expect(list.data.map((entry) => entry.uniqueId)).toEqual(Array.from({ length: 10 }, (_, i) => `url_${i + 1}`));
     expect(list.data.every((entry) => entry.url.startsWith('https://docs.example.com'))).toBe(true);
+    // Version A calls the id urlId; both names carry it.
+    expect(list.data.every((entry) => entry.urlId === entry.uniqueId)).toBe(true);
   });
 
   it('starts a batch of the URLs not excluded', async () => {
@@ -45,11 +47,36 @@ describe('knowledge base', () => {
     expect(dup.data.batchId).not.toBe(all.data.batchId);
   });
 
-  it('answers 404 ERR_KB_NOT_FOUND for an unknown website', async () => {
+  it('answers 404 for an unknown website', async () => {
     for (const reply of [await processUrls('web_nope', { exclude: [] }), await emu.call('GET', `${base}/web_nope/discovered-urls`)]) {
       expect(reply.status).toBe(404);
-      expect(errorCode(reply)).toBe('ERR_KB_NOT_FOUND');
+      expect(agentsError(reply)).toMatchObject({ statusCode: 404, error: 'Not Found' });
+      expect(errorMessage(reply)).toContain("'web_nope'");
     }
+  });
+
+  it('answers 404 naming the website when every discovered URL is excluded, and changes nothing', async () => {
+    const before = ((await emu.call('GET', `${base}/web_blog/discovered-urls`)).json as DiscoveredUrlList).data;
+    const reply = await processUrls('web_blog', { exclude: ['blog_1', 'blog_2', 'blog_3'] });
+    expect(reply.status).toBe(404);
+    expect(agentsError(reply).message).toBe("No valid URLs to process: website 'web_blog' (https://blog.example.com) has every discovered URL excluded.");
+    expect(((await emu.call('GET', `${base}/web_blog/discovered-urls`)).json as DiscoveredUrlList).data).toEqual(before);
+  });
+
+  it('answers 404 for a website with no discovered URLs (the seed has one: web_empty)', async () => {
+    const reply = await processUrls('web_empty', { exclude: [] });
+    expect(reply.status).toBe(404);
+    expect(agentsError(reply).message).toContain("website 'web_empty' (https://empty.example.com) has no discovered URLs");
+  });
+
+  it('lets already processed URLs be processed again, so a changed exclude list applies', async () => {
+    const first = (await processUrls('web_blog', { exclude: ['blog_1'] })).json as ProcessUrlsResponse;
+    expect(first.data.totalUrls).toBe(2);
+    const second = await processUrls('web_blog', { exclude: ['blog_2', 'blog_3'] });
+    expect(second.status).toBe(200);
+    expect((second.json as ProcessUrlsResponse).data.totalUrls).toBe(1);
+    const list = ((await emu.call('GET', `${base}/web_blog/discovered-urls`)).json as DiscoveredUrlList).data;
+    expect(list.map((entry) => entry.status)).toEqual(['processing', 'skipped', 'skipped']);
   });
 
   it('400s excluded ids that are not discovered URLs of that website, naming them', async () => {
@@ -69,6 +96,6 @@ describe('knowledge base', () => {
   ])('400s %s', async (_label, body) => {
     const reply = await processUrls('web_demo', body);
     expect(reply.status).toBe(400);
-    expect(errorCode(reply)).toBe('ERR_BAD_REQUEST');
+    expect(agentsError(reply).error).toBe('Bad Request');
   });
 });

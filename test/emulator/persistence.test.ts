@@ -28,8 +28,8 @@ describe('--data', () => {
 
   it('keeps tools, agents, messages, soft deletes and batches across a restart', async () => {
     const first = await startTestEmulator({ dataFile });
-    const tool = (await first.call('PUT', '/ai-agents/tools/kept', validTool('kept'))).json as ToolRecord;
-    const agent = ((await first.call('POST', '/ai-agents/agents', validLlmAgent({ tools: ['kept'] }))).json as AgentCreateResponse).agent;
+    const tool = (await first.createTool(validTool('kept'))).json as ToolRecord;
+    const agent = ((await first.call('POST', '/ai-agents/agents', validLlmAgent({ actions: ['kept'], cometchatTools: ['web_search'] }))).json as AgentCreateResponse).agent;
     const gone = ((await first.call('POST', '/ai-agents/agents', validLlmAgent({ name: 'Gone' }))).json as AgentCreateResponse).agent;
     await first.call('DELETE', `/ai-agents/agents/${gone.uid}`);
     const message = ((await first.call('POST', '/messages', { receiver: 'ops', receiverType: 'group', data: { text: 'kept' } })).json as MessageResponse).data;
@@ -52,7 +52,7 @@ describe('--data', () => {
 
   it('saves changes while running, not only on close, and leaves no temporary files', async () => {
     const emu = await startTestEmulator({ dataFile });
-    await emu.call('PUT', '/ai-agents/tools/live', validTool('live'));
+    await emu.createTool(validTool('live'));
     await sleep(SAVE_DELAY_MS + 1000);
     const data = JSON.parse(await readFile(dataFile, 'utf8')) as { tools: ToolRecord[] };
     expect(data.tools.map((tool) => tool.name)).toContain('live');
@@ -62,11 +62,23 @@ describe('--data', () => {
 
   it('coalesces a burst of writes and flushes the last one on close', async () => {
     const emu = await startTestEmulator({ dataFile });
-    await Promise.all(Array.from({ length: 200 }, (_, i) => emu.call('PUT', `/ai-agents/tools/burst_${i}`, validTool(`burst_${i}`))));
+    await Promise.all(Array.from({ length: 200 }, (_, i) => emu.createTool(validTool(`burst_${i}`))));
     await emu.close();
     const data = JSON.parse(await readFile(dataFile, 'utf8')) as { tools: ToolRecord[] };
     expect(data.tools.filter((tool) => tool.name.startsWith('burst_'))).toHaveLength(200);
     expect(await readdir(folder)).toEqual(['data.json']);
+  });
+
+  it('stores ISO timestamps whatever the answers use, so a file works in every mode', async () => {
+    const epoch = await startTestEmulator({ dataFile, timestamps: 'epoch' });
+    const answered = (await epoch.createTool(validTool('iso_on_disk'))).json as Record<string, unknown>;
+    await epoch.close();
+    const data = JSON.parse(await readFile(dataFile, 'utf8')) as { tools: ToolRecord[] };
+    const stored = data.tools.find((tool) => tool.name === 'iso_on_disk');
+    expect(stored?.createdAt).toBe(new Date(answered.createdAt as number).toISOString());
+    const iso = await startTestEmulator({ dataFile });
+    expect(((await iso.call('GET', '/ai-agents/tools/iso_on_disk')).json as ToolRecord).createdAt).toBe(stored?.createdAt);
+    await iso.close();
   });
 
   it('refuses a corrupt file, or one that belongs to another app, with a clear error', async () => {

@@ -1,7 +1,9 @@
-// Auth, error bodies and the HTTP edge cases: each gets a clear error and the server stays healthy.
+// Auth, error bodies and the HTTP edge cases: each gets a clear error in its route family's shape
+// (the public reference's ErrorResponse under /v3/ai-agents, the Chat API body elsewhere), and the
+// server stays healthy.
 import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY, errorCode, rawRequest, startTestEmulator, validTool, type TestEmulator } from './helpers.js';
+import { API_KEY, rawRequest, startTestEmulator, validTool, type TestEmulator } from './helpers.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -9,42 +11,50 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
+let healthChecks = 0;
 /** After every edge case the server must still do real work. */
 afterEach(async () => {
-  const reply = await emu.call('PUT', '/ai-agents/tools/health_check', validTool('health_check'));
+  const reply = await emu.createTool(validTool(`health_check_${++healthChecks}`));
   expect(reply.status).toBe(200);
 });
 
-const toolPath = '/v3/ai-agents/tools/t1';
+const createToolPath = '/v3/ai-agents/tools';
 const jsonHeaders = { apikey: API_KEY, 'content-type': 'application/json' };
 
-function parseError(text: string): { code: string; message: string; devMessage: string; source: string } {
+/** The Chat API error body, answered on /messages and outside /v3/ai-agents. */
+function parseChatError(text: string): { code: string; message: string; devMessage: string; source: string } {
   const body = JSON.parse(text) as { error: { code: string; message: string; devMessage: string; source: string } };
   expect(Object.keys(body)).toEqual(['error']);
   expect(Object.keys(body.error).sort()).toEqual(['code', 'devMessage', 'message', 'source']);
   return body.error;
 }
 
+/** The public reference's ErrorResponse, answered everywhere under /v3/ai-agents. */
+function parseAgentsError(text: string, status: number | null): { statusCode: number; message: string; error: string } {
+  const body = JSON.parse(text) as { statusCode: number; message: string; error: string };
+  expect(Object.keys(body).sort()).toEqual(['error', 'message', 'statusCode']);
+  expect(body.statusCode).toBe(status);
+  return body;
+}
+
 describe('authentication', () => {
-  it('401 AUTH_ERR_EMPTY_APIKEY without the header or with an empty one', async () => {
+  it('401 without the header or with an empty one, in each family\'s shape', async () => {
     for (const headers of [{}, { apikey: '' }] as Array<Record<string, string>>) {
-      const reply = await rawRequest(emu.origin, { method: 'GET', path: '/v3/ai-agents/tools', headers });
-      expect(reply.status).toBe(401);
-      expect(parseError(reply.text).code).toBe('AUTH_ERR_EMPTY_APIKEY');
+      const agents = await rawRequest(emu.origin, { method: 'GET', path: '/v3/ai-agents/tools', headers });
+      expect(agents.status).toBe(401);
+      expect(parseAgentsError(agents.text, 401)).toEqual({ statusCode: 401, message: "The 'apikey' header is missing or empty.", error: 'Unauthorized' });
+      const chat = await rawRequest(emu.origin, { method: 'POST', path: '/v3/messages', headers });
+      expect(chat.status).toBe(401);
+      expect(parseChatError(chat.text)).toMatchObject({ code: 'AUTH_ERR_EMPTY_APIKEY', source: 'chat-api' });
     }
   });
 
-  it('401 AUTH_ERR_APIKEY_NOT_FOUND with a wrong key', async () => {
-    const reply = await rawRequest(emu.origin, { method: 'GET', path: '/v3/ai-agents/tools', headers: { apikey: 'wrong' } });
-    expect(reply.status).toBe(401);
-    const error = parseError(reply.text);
-    expect(error.code).toBe('AUTH_ERR_APIKEY_NOT_FOUND');
-    expect(error.source).toBe('ai-agent-service');
-  });
-
-  it('uses the chat-api source for chat endpoints', async () => {
-    const reply = await rawRequest(emu.origin, { method: 'POST', path: '/v3/messages', headers: { apikey: 'wrong' } });
-    expect(parseError(reply.text).source).toBe('chat-api');
+  it('401 with a wrong key, in each family\'s shape', async () => {
+    const agents = await rawRequest(emu.origin, { method: 'GET', path: '/v3/ai-agents/tools', headers: { apikey: 'wrong' } });
+    expect(agents.status).toBe(401);
+    expect(parseAgentsError(agents.text, 401).error).toBe('Unauthorized');
+    const chat = await rawRequest(emu.origin, { method: 'POST', path: '/v3/messages', headers: { apikey: 'wrong' } });
+    expect(parseChatError(chat.text)).toMatchObject({ code: 'AUTH_ERR_APIKEY_NOT_FOUND', source: 'chat-api' });
   });
 
   it('never writes the API key into the request log', async () => {
@@ -67,6 +77,7 @@ describe('authentication', () => {
       expect(await status(fromEnv.origin, 'from-env')).toBe(200);
       expect(await status(fromEnv.origin, 'local-dev-key')).toBe(401);
       expect(await status(fallback.origin, 'local-dev-key')).toBe(200);
+      expect([fromEnv.apiKey, fallback.apiKey]).toEqual(['from-env', 'local-dev-key']);
       await Promise.all([fromEnv.close(), fallback.close()]);
     } finally {
       if (saved === undefined) delete process.env.AGENTSYNC_EMULATOR_API_KEY;
@@ -75,42 +86,75 @@ describe('authentication', () => {
   });
 });
 
-describe('protocol errors', () => {
+/** The same protocol failure on each route family must come back in that family's error shape. */
+const families: Array<{ family: string; path: string; expectShape: (text: string, status: number | null) => { message: string } }> = [
+  { family: 'AI agents', path: createToolPath, expectShape: (text, status) => parseAgentsError(text, status) },
+  { family: 'chat', path: '/v3/messages', expectShape: (text) => parseChatError(text) },
+];
+
+describe.each(families)('protocol errors on the $family routes', ({ path, expectShape }) => {
   it('400 for malformed JSON', async () => {
-    const reply = await rawRequest(emu.origin, { method: 'PUT', path: toolPath, headers: jsonHeaders, body: '{"name": "t1",' });
+    const reply = await rawRequest(emu.origin, { method: 'POST', path, headers: jsonHeaders, body: '{"name": "t1",' });
     expect(reply.status).toBe(400);
-    const error = parseError(reply.text);
-    expect(error.code).toBe('ERR_BAD_REQUEST');
-    expect(error.message).toContain('JSON');
+    expect(expectShape(reply.text, 400).message).toContain('JSON');
   });
 
   it('400 for a body that is not UTF-8, and for an empty body', async () => {
-    const bad = await rawRequest(emu.origin, { method: 'PUT', path: toolPath, headers: jsonHeaders, body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) });
+    const bad = await rawRequest(emu.origin, { method: 'POST', path, headers: jsonHeaders, body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) });
     expect(bad.status).toBe(400);
-    expect(parseError(bad.text).message).toContain('UTF-8');
-    const empty = await rawRequest(emu.origin, { method: 'PUT', path: toolPath, headers: jsonHeaders });
+    expect(expectShape(bad.text, 400).message).toContain('UTF-8');
+    const empty = await rawRequest(emu.origin, { method: 'POST', path, headers: jsonHeaders });
     expect(empty.status).toBe(400);
+    expectShape(empty.text, 400);
   });
 
   it('413 for a body over 1 MB, declared or chunked', async () => {
     const body = JSON.stringify({ ...validTool('t1'), description: 'x'.repeat(1024 * 1024 + 10) });
-    const declared = await rawRequest(emu.origin, { method: 'PUT', path: toolPath, headers: jsonHeaders, body });
+    const declared = await rawRequest(emu.origin, { method: 'POST', path, headers: jsonHeaders, body });
     expect(declared.status).toBe(413);
-    expect(parseError(declared.text).code).toBe('ERR_PAYLOAD_TOO_LARGE');
-    const chunked = await rawRequest(emu.origin, { method: 'PUT', path: toolPath, headers: { ...jsonHeaders, 'transfer-encoding': 'chunked' }, body });
+    expect(expectShape(declared.text, 413).message).toContain('larger than');
+    const chunked = await rawRequest(emu.origin, { method: 'POST', path, headers: { ...jsonHeaders, 'transfer-encoding': 'chunked' }, body });
     expect(chunked.status).toBe(413);
+    expectShape(chunked.text, 413);
     expect((await emu.call('GET', '/ai-agents/tools/t1')).status).toBe(404);
   });
 
+  it('415 for a body that is not JSON', async () => {
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1']) {
+      const reply = await rawRequest(emu.origin, { method: 'POST', path, headers: { apikey: API_KEY, 'content-type': contentType }, body: JSON.stringify(validTool('t1')) });
+      expect(reply.status, contentType).toBe(415);
+      expectShape(reply.text, 415);
+    }
+    const missing = await rawRequest(emu.origin, { method: 'POST', path, headers: { apikey: API_KEY }, body: JSON.stringify(validTool('t1')) });
+    expect(missing.status).toBe(415);
+  });
+
+  it('405 with Allow for a wrong method', async () => {
+    const reply = await rawRequest(emu.origin, { method: 'DELETE', path, headers: { apikey: API_KEY } });
+    expect(reply.status).toBe(405);
+    expect(expectShape(reply.text, 405).message).toContain('DELETE');
+  });
+});
+
+describe('protocol errors', () => {
+  it('keeps the chat code on 4xx outside /ai-agents', async () => {
+    const malformed = await rawRequest(emu.origin, { method: 'POST', path: '/v3/messages', headers: jsonHeaders, body: '{' });
+    expect(parseChatError(malformed.text).code).toBe('ERR_BAD_REQUEST');
+    const large = await rawRequest(emu.origin, { method: 'POST', path: '/v3/messages', headers: jsonHeaders, body: 'x'.repeat(1024 * 1024 + 1) });
+    expect(parseChatError(large.text).code).toBe('ERR_PAYLOAD_TOO_LARGE');
+    const type = await rawRequest(emu.origin, { method: 'POST', path: '/v3/messages', headers: { apikey: API_KEY, 'content-type': 'text/plain' }, body: '{}' });
+    expect(parseChatError(type.text).code).toBe('ERR_UNSUPPORTED_MEDIA_TYPE');
+  });
+
   it('413 through fetch too, so ordinary clients can read it', async () => {
-    const response = await fetch(`${emu.url}/ai-agents/tools/t1`, { method: 'PUT', headers: jsonHeaders, body: 'x'.repeat(2 * 1024 * 1024) });
+    const response = await fetch(`${emu.url}/ai-agents/tools`, { method: 'POST', headers: jsonHeaders, body: 'x'.repeat(2 * 1024 * 1024) });
     expect(response.status).toBe(413);
   });
 
   it('hangs up on a client that keeps streaming far past the limit, without buffering it', async () => {
     const socket = connect(Number(emu.port), '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    socket.write(`PUT ${toolPath} HTTP/1.1\r\nHost: x\r\napikey: ${API_KEY}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`);
+    socket.write(`POST ${createToolPath} HTTP/1.1\r\nHost: x\r\napikey: ${API_KEY}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`);
     const chunk = Buffer.alloc(64 * 1024, 0x61);
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     socket.on('error', () => {});
@@ -122,47 +166,45 @@ describe('protocol errors', () => {
     expect(socket.destroyed).toBe(true);
   });
 
-  it('415 for a body that is not JSON', async () => {
-    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1']) {
-      const reply = await rawRequest(emu.origin, { method: 'PUT', path: toolPath, headers: { apikey: API_KEY, 'content-type': contentType }, body: JSON.stringify(validTool('t1')) });
-      expect(reply.status, contentType).toBe(415);
-      expect(parseError(reply.text).code).toBe('ERR_UNSUPPORTED_MEDIA_TYPE');
-    }
-    const missing = await rawRequest(emu.origin, { method: 'PUT', path: toolPath, headers: { apikey: API_KEY }, body: JSON.stringify(validTool('t1')) });
-    expect(missing.status).toBe(415);
-  });
-
   it('accepts application/json with a UTF-8 charset', async () => {
-    const reply = await rawRequest(emu.origin, { method: 'PUT', path: toolPath, headers: { apikey: API_KEY, 'content-type': 'application/json; charset=UTF-8' }, body: JSON.stringify(validTool('t1')) });
+    const reply = await rawRequest(emu.origin, { method: 'POST', path: createToolPath, headers: { apikey: API_KEY, 'content-type': 'application/json; charset=UTF-8' }, body: JSON.stringify(validTool('charset_ok')) });
     expect(reply.status).toBe(200);
   });
 
-  it('404 ERR_API_NOT_FOUND for unknown paths, inside and outside /v3', async () => {
-    for (const path of ['/v3/ai-agents/widgets', '/v2/messages', '/', '/v3', '/v3/ai-agents/tools/a/b']) {
+  it('404 for unknown paths: the AI-agent shape under /v3/ai-agents, the chat shape elsewhere', async () => {
+    for (const path of ['/v3/ai-agents/widgets', '/v3/ai-agents', '/v3/ai-agents/tools/a/b']) {
       const reply = await rawRequest(emu.origin, { method: 'GET', path, headers: { apikey: API_KEY } });
       expect(reply.status, path).toBe(404);
-      expect(parseError(reply.text).code).toBe('ERR_API_NOT_FOUND');
+      expect(parseAgentsError(reply.text, 404).error).toBe('Not Found');
+    }
+    for (const path of ['/v2/messages', '/', '/v3', '/v3/ai-agentsx', '/v3/chat']) {
+      const reply = await rawRequest(emu.origin, { method: 'GET', path, headers: { apikey: API_KEY } });
+      expect(reply.status, path).toBe(404);
+      expect(parseChatError(reply.text).code).toBe('ERR_API_NOT_FOUND');
     }
   });
 
   it('405 with Allow for a wrong method on a known path', async () => {
     const cases: Array<[string, string, string]> = [
       ['POST', '/v3/ai-agents/tools/t1', 'GET, PUT, DELETE'],
+      ['DELETE', '/v3/ai-agents/tools', 'GET, POST'],
       ['DELETE', '/v3/ai-agents/agents', 'GET, POST'],
-      ['GET', '/v3/messages', 'POST'],
-      ['PUT', '/v3/ai-agents/agents/abc', 'GET, PATCH, DELETE'],
+      ['PUT', '/v3/ai-agents/agents/abc', 'PATCH, DELETE'],
     ];
     for (const [method, path, allow] of cases) {
       const reply = await rawRequest(emu.origin, { method, path, headers: { apikey: API_KEY } });
       expect(reply.status, `${method} ${path}`).toBe(405);
       expect(reply.headers.allow).toBe(allow);
-      expect(parseError(reply.text).code).toBe('ERR_METHOD_NOT_ALLOWED');
+      expect(parseAgentsError(reply.text, 405).error).toBe('Method Not Allowed');
     }
+    const chat = await rawRequest(emu.origin, { method: 'GET', path: '/v3/messages', headers: { apikey: API_KEY } });
+    expect([chat.status, chat.headers.allow, parseChatError(chat.text).code]).toEqual([405, 'POST', 'ERR_METHOD_NOT_ALLOWED']);
   });
 
   it('400 for a path parameter that is not valid percent-encoding', async () => {
     const reply = await rawRequest(emu.origin, { method: 'GET', path: '/v3/ai-agents/tools/%E0%A4%A', headers: { apikey: API_KEY } });
     expect(reply.status).toBe(400);
+    expect(parseAgentsError(reply.text, 400).message).toContain('percent-encoding');
   });
 
   it('keeps the path exactly as received in the request log', async () => {
@@ -184,10 +226,8 @@ describe('protocol errors', () => {
     expect(reply).toMatch(/^HTTP\/1\.1 400/);
   });
 
-  it('answers the error body shape with a matching devMessage on every error', async () => {
+  it('names the record in a 404 message', async () => {
     const reply = await emu.call('GET', '/ai-agents/tools/nope');
-    expect(errorCode(reply)).toBe('ERR_TOOL_NOT_FOUND');
-    const error = (reply.json as { error: { message: string; devMessage: string } }).error;
-    expect(error.devMessage).toContain('nope');
+    expect(parseAgentsError(JSON.stringify(reply.json), 404).message).toContain("'nope'");
   });
 });

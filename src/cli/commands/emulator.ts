@@ -11,6 +11,7 @@ interface EmulatorFlags {
   latency?: string;
   rateLimit?: string;
   failRate?: string;
+  putCreates?: boolean;
 }
 
 export function registerEmulatorCommand(program: Command): void {
@@ -25,6 +26,7 @@ export function registerEmulatorCommand(program: Command): void {
     .option('--latency <ms>', 'delay every response by this many milliseconds')
     .option('--rate-limit <perMinute>', 'token-bucket limit in requests per minute')
     .option('--fail-rate <0..1>', 'share of requests that fail with a 503 or a dropped connection')
+    .option('--put-creates', 'let PUT /ai-agents/tools/{name} create an unknown tool (the seed reading) instead of answering 404')
     .action(async (flags: EmulatorFlags) => runEmulator(flags));
 }
 
@@ -38,6 +40,7 @@ async function runEmulator(flags: EmulatorFlags): Promise<void> {
     latencyMs: flags.latency === undefined ? undefined : parseNumber(flags.latency, '--latency', { integer: true, min: 0 }),
     rateLimitPerMinute: flags.rateLimit === undefined ? undefined : parseNumber(flags.rateLimit, '--rate-limit', { min: Number.MIN_VALUE }),
     failRate: flags.failRate === undefined ? undefined : parseNumber(flags.failRate, '--fail-rate', { min: 0, max: 1 }),
+    putCreates: flags.putCreates === true,
     quiet: false,
   };
   // Loaded here, not at the top, so other commands do not pay for the server's modules.
@@ -53,8 +56,12 @@ async function runEmulator(flags: EmulatorFlags): Promise<void> {
     }
     throw err;
   }
-  process.stdout.write(`agentsync emulator listening on ${emulator.url} (app "${emulator.appId}")\n`);
-  await waitForStopSignal();
+  // Listen for the stop signals before announcing readiness: a caller that signals as soon as it
+  // reads the ready line must find them handled, not meet the default action (an unclean exit).
+  const stopped = waitForStopSignal();
+  // The key is a local stand-in, and clients need it to talk to the emulator, so the ready line names it.
+  process.stdout.write(`agentsync emulator ready at ${emulator.url} (app "${emulator.appId}", API key: ${emulator.apiKey})\n`);
+  await stopped;
   await emulator.close();
 }
 

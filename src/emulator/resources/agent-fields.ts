@@ -6,7 +6,7 @@ import type { EmulatorStore } from '../store.js';
 import { isHttpUrl, quoteList, rejectUnknownKeys, requireObject, requireString, requireStringArray } from '../validate.js';
 
 const REQUIRED_FIELDS = ['name', 'integrateWith', 'integrationType', 'tools', 'actions'] as const;
-const OPTIONAL_FIELDS = ['icon', 'integrationMeta', 'platformTools', 'instruction', 'suggestions', 'metaData'] as const;
+const OPTIONAL_FIELDS = ['icon', 'integrationMeta', 'platformTools', 'cometchatTools', 'instruction', 'suggestions', 'metaData'] as const;
 const AGENT_KEYS = new Set<string>([...REQUIRED_FIELDS, ...OPTIONAL_FIELDS, 'isActive']);
 const INTEGRATION_TYPES: readonly IntegrationType[] = ['llm', 'agent'];
 
@@ -61,8 +61,10 @@ function parseOptionalFields(body: JsonObject, changes: AgentChanges): void {
     changes.integrationMeta = requireObject(body.integrationMeta, 'integrationMeta');
   }
   if (body.metaData !== undefined && body.metaData !== null) changes.metaData = requireObject(body.metaData, 'metaData');
-  if (body.platformTools !== undefined && body.platformTools !== null) {
-    changes.platformTools = requireStringArray(body.platformTools, 'platformTools');
+  // The seed calls CometChat-supplied tools platformTools, version A cometchatTools; both are kept as sent.
+  for (const field of ['platformTools', 'cometchatTools'] as const) {
+    const value = body[field];
+    if (value !== undefined && value !== null) changes[field] = requireStringArray(value, field);
   }
   if (body.suggestions !== undefined && body.suggestions !== null) {
     changes.suggestions = requireStringArray(body.suggestions, 'suggestions');
@@ -84,14 +86,28 @@ export function checkAgentRecord(agent: AgentRecord): void {
   }
 }
 
-/** The agent's tools and actions must already exist as tools of this app. */
+/** Which list each tool type belongs in: `tool` (doNotExecute) in `tools`, `action` in `actions`. */
+const LIST_OF_TYPE = { tool: 'tools', action: 'actions' } as const;
+
+/**
+ * The agent's `tools` must name existing tools of type `tool`, and its `actions` existing tools of
+ * type `action`. Only the lists a body sends are checked, as the reference checks them "when they
+ * are sent"; one 400 names every unknown or misplaced name.
+ */
 export function checkToolReferences(store: EmulatorStore, changes: AgentChanges): void {
   const problems: string[] = [];
   for (const field of ['tools', 'actions'] as const) {
-    const unknown = (changes[field] ?? []).filter((name) => !store.tools.has(name));
-    if (unknown.length > 0) problems.push(`'${field}' names unknown tool${unknown.length > 1 ? 's' : ''} ${quoteList(unknown)}`);
+    const names = changes[field] ?? [];
+    const unknown = names.filter((name) => !store.tools.has(name));
+    if (unknown.length > 0) problems.push(`'${field}' names unknown tool${unknown.length > 1 ? 's' : ''} ${quoteList(unknown)} (create with POST /ai-agents/tools first)`);
+    for (const name of names) {
+      const type = store.tools.get(name)?.type;
+      if (type === undefined || LIST_OF_TYPE[type] === field) continue;
+      const why = type === 'tool' ? 'doNotExecute is true' : 'doNotExecute is false';
+      problems.push(`'${field}' names '${name}', which is of type '${type}' (${why}); put it in '${LIST_OF_TYPE[type]}'`);
+    }
   }
-  if (problems.length > 0) throw badRequest(`${problems.join('; ')}. Create them with PUT /ai-agents/tools/{name} first.`);
+  if (problems.length > 0) throw badRequest(`${problems.join('; ')}.`);
 }
 
 export function applyAgentChanges(agent: AgentRecord, changes: AgentChanges): void {

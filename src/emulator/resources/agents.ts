@@ -1,31 +1,38 @@
-// Agents: POST (create), GET list (live agents, bare array), GET one, PATCH, DELETE (soft delete).
+// Agents: POST (create), GET list (live agents, bare array), PATCH, DELETE (soft delete). The public
+// reference has no GET of one agent, so neither does the emulator: a client cannot come to rely on it.
 import { randomUUID } from 'node:crypto';
-import { API_ERROR_CODES, type AgentRecord } from '../../core/api-types.js';
+import { API_ERROR_CODES, type AgentDeleteResponse, type AgentRecord, type AgentUpdateResponse } from '../../core/api-types.js';
 import { isoAfter, isoNow } from '../clock.js';
 import { notFound } from '../errors.js';
+import type { ServerMode } from '../mode.js';
+import { agentListEntryWithoutUid, presentAgent } from '../present.js';
 import type { ApiRequest, ApiResponse, Route } from '../router.js';
 import type { EmulatorStore } from '../store.js';
 import { requireObjectBody } from '../validate.js';
 import { applyAgentChanges, checkAgentRecord, checkToolReferences, parseAgentChanges } from './agent-fields.js';
 
-export function agentRoutes(store: EmulatorStore): Route[] {
+export function agentRoutes(store: EmulatorStore, mode: ServerMode): Route[] {
   return [
     {
       pattern: '/ai-agents/agents',
       methods: {
-        GET: () => ({ status: 200, body: [...store.agents.values()].filter((agent) => agent.deletedAt === null) }),
-        POST: (request) => createAgent(store, request),
+        GET: () => ({ status: 200, body: listAgents(store, mode) }),
+        POST: (request) => createAgent(store, mode, request),
       },
     },
     {
       pattern: '/ai-agents/agents/:uid',
       methods: {
-        GET: (request) => ({ status: 200, body: { agent: findLiveAgent(store, request) } }),
         PATCH: (request) => updateAgent(store, request),
         DELETE: (request) => deleteAgent(store, request),
       },
     },
   ];
+}
+
+function listAgents(store: EmulatorStore, mode: ServerMode): unknown[] {
+  const live = [...store.agents.values()].filter((agent) => agent.deletedAt === null);
+  return mode.agentList === 'no-uid' ? live.map(agentListEntryWithoutUid) : live.map((agent) => presentAgent(agent, mode));
 }
 
 function findLiveAgent(store: EmulatorStore, request: ApiRequest): AgentRecord {
@@ -35,8 +42,8 @@ function findLiveAgent(store: EmulatorStore, request: ApiRequest): AgentRecord {
   return agent;
 }
 
-/** Answers 201 with `{ agent }`; the reference allows 200 or 201 and we pick the one its extract shows. */
-function createAgent(store: EmulatorStore, request: ApiRequest): ApiResponse {
+/** Answers `{ agent }` with the mode's create status: 200 in version A, 201 in version O. */
+function createAgent(store: EmulatorStore, mode: ServerMode, request: ApiRequest): ApiResponse {
   const changes = parseAgentChanges(requireObjectBody(request.body), true);
   const now = isoNow();
   const agent: AgentRecord = {
@@ -57,9 +64,10 @@ function createAgent(store: EmulatorStore, request: ApiRequest): ApiResponse {
   checkToolReferences(store, changes);
   store.agents.set(agent.uid, agent);
   store.changed();
-  return { status: 201, body: { agent } };
+  return { status: mode.createStatus, body: { agent: presentAgent(agent, mode) } };
 }
 
+/** Answers a success flag, not the agent: both public versions say so. */
 function updateAgent(store: EmulatorStore, request: ApiRequest): ApiResponse {
   const current = findLiveAgent(store, request);
   const changes = parseAgentChanges(requireObjectBody(request.body), false);
@@ -71,7 +79,8 @@ function updateAgent(store: EmulatorStore, request: ApiRequest): ApiResponse {
   next.updatedAt = isoAfter(current.updatedAt);
   store.agents.set(next.uid, next);
   store.changed();
-  return { status: 200, body: { agent: next } };
+  const body: AgentUpdateResponse = { success: true };
+  return { status: 200, body };
 }
 
 function deleteAgent(store: EmulatorStore, request: ApiRequest): ApiResponse {
@@ -79,5 +88,6 @@ function deleteAgent(store: EmulatorStore, request: ApiRequest): ApiResponse {
   const now = isoAfter(agent.updatedAt);
   store.agents.set(agent.uid, { ...agent, deletedAt: now, updatedAt: now });
   store.changed();
-  return { status: 200, body: { deleted: true } };
+  const body: AgentDeleteResponse = { success: true, message: `Agent with UID '${agent.uid}' has been deleted successfully` };
+  return { status: 200, body };
 }

@@ -1,4 +1,5 @@
-// Knowledge base: start processing a website's discovered URLs, and list them.
+// Knowledge base: start processing a website's discovered URLs, and list them. Processing answers
+// 404 when nothing is left after the exclusions, as version A of the reference says.
 import { API_ERROR_CODES, type ProcessUrlsResponse } from '../../core/api-types.js';
 import { badRequest, notFound } from '../errors.js';
 import type { ApiRequest, ApiResponse, Route } from '../router.js';
@@ -31,9 +32,10 @@ function findWebsite(store: EmulatorStore, request: ApiRequest): Website {
   return website;
 }
 
+/** Version A names a discovered URL's id `urlId`; the emulator sends it beside its own `uniqueId`. */
 function listDiscoveredUrls(store: EmulatorStore, request: ApiRequest): ApiResponse {
   const website = findWebsite(store, request);
-  return { status: 200, body: { success: true, data: website.discoveredUrls } };
+  return { status: 200, body: { success: true, data: website.discoveredUrls.map((entry) => ({ ...entry, urlId: entry.uniqueId })) } };
 }
 
 function processUrls(store: EmulatorStore, request: ApiRequest, batchId: string, options: KnowledgeBaseOptions): ApiResponse {
@@ -47,6 +49,12 @@ function processUrls(store: EmulatorStore, request: ApiRequest, batchId: string,
   if (unknown.length > 0) {
     throw badRequest(`'exclude' names ${quoteList(unknown)}, not discovered URLs of website '${website.parentUniqueId}'.`);
   }
+  // URLs already processed count as left to process, so a changed exclude list can be applied again.
+  const toProcess = website.discoveredUrls.filter((entry) => !exclude.has(entry.uniqueId)).length;
+  if (toProcess === 0) {
+    const why = website.discoveredUrls.length === 0 ? 'has no discovered URLs' : 'has every discovered URL excluded';
+    throw notFound(API_ERROR_CODES.kbNotFound, `No valid URLs to process: website '${website.parentUniqueId}' (${website.url}) ${why}.`);
+  }
   for (const entry of website.discoveredUrls) entry.status = exclude.has(entry.uniqueId) ? 'skipped' : 'processing';
   website.lastBatchId = batchId;
   store.changed();
@@ -56,7 +64,7 @@ function processUrls(store: EmulatorStore, request: ApiRequest, batchId: string,
     data: {
       batchId,
       urlsProcessed: 0,
-      totalUrls: website.discoveredUrls.length - exclude.size,
+      totalUrls: toProcess,
       webhookUrl: `${options.webhookBaseUrl()}/${batchId}`,
       status: 'processing',
     },

@@ -1,7 +1,10 @@
-// Tools: PUT (create or merge-update), GET one, GET list (?type=action|tool), DELETE.
-import { API_ERROR_CODES, TOOL_NAME_PATTERN, type ToolRecord } from '../../core/api-types.js';
+// Tools: POST (create), PUT (merge-update; creates too only in putCreates mode), GET one,
+// GET list (?type=action|tool), DELETE.
+import { API_ERROR_CODES, TOOL_NAME_PATTERN, type ToolDeleteResponse, type ToolRecord } from '../../core/api-types.js';
 import { isoAfter } from '../clock.js';
 import { badRequest, notFound } from '../errors.js';
+import type { ServerMode } from '../mode.js';
+import { presentTool } from '../present.js';
 import type { ApiRequest, ApiResponse, Route } from '../router.js';
 import type { EmulatorStore } from '../store.js';
 import { optionalBoolean, optionalString, rejectUnknownKeys, requireObjectBody, requireString } from '../validate.js';
@@ -9,7 +12,7 @@ import { isEmptyParameters, validateParameters } from './tool-parameters.js';
 
 const TOOL_KEYS = new Set(['name', 'displayName', 'executionText', 'description', 'doNotExecute', 'parameters']);
 
-/** A validated PUT body. Absent optional fields stay absent so the merge can keep stored values. */
+/** A validated POST or PUT body. Absent optional fields stay absent so the merge can keep stored values. */
 interface ToolUpdate {
   name: string;
   displayName: string;
@@ -19,25 +22,31 @@ interface ToolUpdate {
   parameters?: ToolRecord['tool']['parameters'];
 }
 
-export function toolRoutes(store: EmulatorStore): Route[] {
+export function toolRoutes(store: EmulatorStore, mode: ServerMode): Route[] {
   return [
-    { pattern: '/ai-agents/tools', methods: { GET: (request) => listTools(store, request) } },
+    {
+      pattern: '/ai-agents/tools',
+      methods: {
+        GET: (request) => listTools(store, mode, request),
+        POST: (request) => createTool(store, mode, request),
+      },
+    },
     {
       pattern: '/ai-agents/tools/:name',
       methods: {
-        GET: (request) => ({ status: 200, body: findTool(store, request.params.name ?? '') }),
-        PUT: (request) => putTool(store, request),
+        GET: (request) => ({ status: 200, body: presentTool(findTool(store, request.params.name ?? ''), mode) }),
+        PUT: (request) => putTool(store, mode, request),
         DELETE: (request) => deleteTool(store, request),
       },
     },
   ];
 }
 
-function listTools(store: EmulatorStore, request: ApiRequest): ApiResponse {
+function listTools(store: EmulatorStore, mode: ServerMode, request: ApiRequest): ApiResponse {
   const type = request.query.get('type');
   if (type !== null && type !== 'action' && type !== 'tool') throw badRequest("'type' must be \"action\" or \"tool\".");
   const tools = [...store.tools.values()].filter((tool) => type === null || tool.type === type);
-  return { status: 200, body: tools };
+  return { status: 200, body: tools.map((tool) => presentTool(tool, mode)) };
 }
 
 function findTool(store: EmulatorStore, name: string): ToolRecord {
@@ -51,20 +60,37 @@ function deleteTool(store: EmulatorStore, request: ApiRequest): ApiResponse {
   findTool(store, name);
   store.tools.delete(name);
   store.changed();
-  return { status: 200, body: { deleted: true } };
+  const body: ToolDeleteResponse = { deleted: true };
+  return { status: 200, body };
 }
 
-function putTool(store: EmulatorStore, request: ApiRequest): ApiResponse {
+/** Tool names are unique per app: a second POST with a known name is a 400, as the reference says. */
+function createTool(store: EmulatorStore, mode: ServerMode, request: ApiRequest): ApiResponse {
+  const update = parseToolBody(request.body);
+  if (store.tools.has(update.name)) {
+    throw badRequest(`A tool named '${update.name}' already exists. Update it with PUT /ai-agents/tools/${update.name}.`);
+  }
+  const record = mergeTool(store.appId, undefined, update, isoAfter(undefined));
+  store.tools.set(record.name, record);
+  store.changed();
+  return { status: mode.createStatus, body: presentTool(record, mode) };
+}
+
+/** The body is validated first, as a DTO is on the real server; only then is an unknown name a 404. */
+function putTool(store: EmulatorStore, mode: ServerMode, request: ApiRequest): ApiResponse {
   const update = parseToolBody(request.body);
   const pathName = request.params.name ?? '';
   if (update.name !== pathName) {
     throw badRequest(`'name' ("${update.name}") must equal the tool name in the path ("${pathName}"); a tool cannot be renamed.`);
   }
   const existing = store.tools.get(update.name);
+  if (!existing && !mode.putCreates) {
+    throw notFound(API_ERROR_CODES.toolNotFound, `Tool '${update.name}' does not exist. Create it with POST /ai-agents/tools.`);
+  }
   const record = mergeTool(store.appId, existing, update, isoAfter(existing?.updatedAt));
   store.tools.set(record.name, record);
   store.changed();
-  return { status: 200, body: record };
+  return { status: 200, body: presentTool(record, mode) };
 }
 
 function parseToolBody(body: unknown): ToolUpdate {
@@ -98,6 +124,8 @@ function parseToolBody(body: unknown): ToolUpdate {
 /**
  * The public reference says the body is merged into the existing tool: a field the body leaves
  * out keeps its stored value. So a client that stops sending `description` does not remove it.
+ * The type follows doNotExecute on every write, even when agents name the tool in the list of its
+ * old type: the reference sets no rule for that, and agents are only checked when they are written.
  */
 function mergeTool(appId: string, existing: ToolRecord | undefined, update: ToolUpdate, now: string): ToolRecord {
   const tool: ToolRecord['tool'] = { name: update.name };
