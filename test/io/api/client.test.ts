@@ -30,7 +30,7 @@ const list = (api: Api, path: string) => api.request({ method: 'GET', path }) as
 let emu: EmulatorFixture;
 let client: ApiClient;
 beforeAll(async () => {
-  emu = await startFixture();
+  emu = await startFixture({ putCreates: true });
 });
 afterAll(() => emu.close());
 afterEach(async () => {

@@ -1,5 +1,5 @@
 // A real emulator on port 0 plus its admin endpoints, for the API client, executor and CLI tests.
-import { startEmulator, type EmulatorHandle, type RequestLogEntry } from '../../../src/emulator/index.js';
+import { startEmulator, type EmulatorHandle, type EmulatorOptions, type RequestLogEntry } from '../../../src/emulator/index.js';
 
 export const TEST_API_KEY = 'test-key-5f1c9a7e2b';
 
@@ -17,7 +17,7 @@ export interface EmulatorFixture {
   close(): Promise<void>;
 }
 
-export async function startFixture(options: { dataFile?: string; latencyMs?: number } = {}): Promise<EmulatorFixture> {
+export async function startFixture(options: Pick<EmulatorOptions, 'dataFile' | 'latencyMs' | 'putCreates'> = {}): Promise<EmulatorFixture> {
   const emu: EmulatorHandle = await startEmulator({ port: 0, apiKey: TEST_API_KEY, quiet: true, ...options });
   const admin = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const res = await fetch(`${emu.origin}${path}`, {
