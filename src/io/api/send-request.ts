@@ -7,7 +7,7 @@
 import type { Dispatcher, Pool } from 'undici';
 import { ApiError, errorFromResponse, errorFromTransport, responseTimeout, responseTooLarge, waitTooLong, type ServerAddress } from './api-error.js';
 import { MAX_TIMER_MS, parseResetTime, parseRetryAfter, retryDelay, type BackoffOptions } from './backoff.js';
-import type { RateGovernor, RateSignal } from './rate-governor.js';
+import type { Permit, RateGovernor, RateSignal } from './rate-governor.js';
 import { readBody } from './read-body.js';
 
 export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
@@ -116,37 +116,41 @@ async function attemptOnce(ctx: RequestContext, spec: CallSpec, call: string, bo
   if ('refused' in grant) return waitTooLong(call, grant.waitMs, deadlineAt - ctx.clock.now());
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), Math.min(ctx.attemptMs, MAX_TIMER_MS));
-  let response: Dispatcher.ResponseData;
-  let text: string;
   try {
-    response = await ctx.pool.request({
+    const response = await ctx.pool.request({
       method: spec.method,
       path: ctx.basePath + spec.path,
       headers: { ...ctx.headers, ...spec.headers },
       signal: abort.signal,
       ...(body !== undefined ? { body } : {}),
     });
+    // Before this permit is released, so that no queued request starts against a pause.
+    const hintMs = heedRateHeaders(ctx, grant, response);
     const ok = response.statusCode >= 200 && response.statusCode < 300;
     const limit = ok ? (spec.maxResponseBytes ?? DEFAULT_RESPONSE_LIMITS[spec.method]) : ERROR_BODY_BYTES;
     const read = await readBody(response, limit, ok ? 'refuse' : 'truncate');
     if ('tooLarge' in read) return responseTooLarge(response.statusCode, call, limit, read.declaredBytes);
-    text = read.text;
+    if (!ok) return errorFromResponse(response.statusCode, read.text, call, hintMs);
+    ctx.governor.onSuccess();
+    return { status: response.statusCode, body: parseJson(read.text, response.statusCode, call) };
   } catch (err) {
+    if (err instanceof ApiError) throw err;
     return abort.signal.aborted ? responseTimeout(call, ctx.server, ctx.attemptMs) : errorFromTransport(err, call, ctx.server);
   } finally {
     clearTimeout(timer);
     grant.release();
   }
+}
+
+/** Feeds the rate headers to the governor; returns the wait an error answer asks for, if any. */
+function heedRateHeaders(ctx: RequestContext, permit: Permit, response: Dispatcher.ResponseData): number | undefined {
   const now = ctx.clock.now();
   const signal = readRateSignal(response.headers, now);
   ctx.governor.observe(signal);
-  if (response.statusCode >= 200 && response.statusCode < 300) {
-    ctx.governor.onSuccess();
-    return { status: response.statusCode, body: parseJson(text, response.statusCode, call) };
-  }
-  const hint = parseRetryAfter(header(response.headers, 'retry-after'), now) ?? (response.statusCode === 429 ? signal.resetMs : undefined);
-  if (response.statusCode === 429) ctx.governor.onThrottled(grant, hint);
-  return errorFromResponse(response.statusCode, text, call, hint);
+  if (response.statusCode < 400) return undefined;
+  const hintMs = parseRetryAfter(header(response.headers, 'retry-after'), now) ?? (response.statusCode === 429 ? signal.resetMs : undefined);
+  if (response.statusCode === 429) ctx.governor.onThrottled(permit, hintMs);
+  return hintMs;
 }
 
 function parseJson(text: string, status: number, call: string): unknown {
