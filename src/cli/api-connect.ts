@@ -13,7 +13,7 @@ export interface ApiConnection {
 export interface ClientLimits {
   concurrency: number;
   retries: number;
-  /** Longest wait for a response's headers, and then for its body. */
+  /** Longest wait for one whole response, headers and body. */
   timeoutMs?: number;
 }
 
@@ -25,7 +25,7 @@ export function connectApi(environment: DesiredEnvironment, limits: ClientLimits
   }
   const baseUrl = environment.baseUrl;
   checkBaseUrl(baseUrl);
-  const timeouts = limits.timeoutMs === undefined ? {} : { headersMs: limits.timeoutMs, bodyMs: limits.timeoutMs };
+  const timeouts = limits.timeoutMs === undefined ? {} : { responseMs: limits.timeoutMs };
   return {
     baseUrl,
     async open() {

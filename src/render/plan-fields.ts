@@ -4,6 +4,7 @@
 import type { JsonValue } from '../core/api-types.js';
 import { canonicalJson } from '../core/canonical.js';
 import { kindOf, RESOURCE_TYPES, type ResourceType } from '../core/kinds/index.js';
+import { escapeControlKeepLines } from '../core/terminal-safe.js';
 import { SENSITIVE_PLACEHOLDER, type FieldChange, type PendingWarning, type PlanSummary } from '../core/plan.js';
 import { diffLines, type DiffLine } from './line-diff.js';
 
@@ -76,7 +77,4 @@ export function skippedText(count: number): string {
 }
 
 /** A raw line of user text, with control characters (ESC, CR, …) made visible instead of obeyed. */
-export function printableLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+export const printableLine = escapeControlKeepLines;

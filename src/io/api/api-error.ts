@@ -1,6 +1,8 @@
 // One error type for every way a call can fail: an HTTP error answer (either of the two error
 // bodies the API family uses, or no JSON at all) or a transport failure. `retryable` and `notSent`
 // are what the retry loop and the executor decide on; the message is what a user reads.
+import { isLoopbackHost } from '../../core/base-url.js';
+import { oneSafeLine } from '../../core/terminal-safe.js';
 
 export interface ApiErrorInit {
   /** HTTP status; 0 when no answer arrived. */
@@ -31,10 +33,13 @@ export class ApiError extends Error {
   attempts = 1;
 
   constructor(init: ApiErrorInit) {
-    super(describeFailure(init));
+    // The code and message may come from the server: made one printable line here, once, so no
+    // caller can print a server's escape sequences by accident.
+    const safe = { ...init, code: oneSafeLine(init.code, 100), serverMessage: oneSafeLine(init.serverMessage) };
+    super(describeFailure(safe));
     this.status = init.status;
-    this.code = init.code;
-    this.serverMessage = init.serverMessage;
+    this.code = safe.code;
+    this.serverMessage = safe.serverMessage;
     this.call = init.call;
     this.retryable = init.retryable;
     this.notSent = init.notSent;
@@ -88,46 +93,100 @@ function readErrorBody(status: number, rawBody: string): { code: string; message
   if (!isRecord(parsed)) return fallback;
   const chat = parsed.error;
   if (isRecord(chat)) {
-    const code = typeof chat.code === 'string' && chat.code ? chat.code : fallback.code;
-    const message = typeof chat.message === 'string' ? chat.message : typeof chat.devMessage === 'string' ? chat.devMessage : '';
-    return { code, message };
+    const code = nonEmptyString(chat.code) ?? fallback.code;
+    return { code, message: nonEmptyString(chat.message) ?? nonEmptyString(chat.devMessage) ?? '' };
   }
   if ('statusCode' in parsed || 'message' in parsed) {
-    const message = Array.isArray(parsed.message) ? parsed.message.filter((m) => typeof m === 'string').join('; ') : typeof parsed.message === 'string' ? parsed.message : '';
-    const label = typeof parsed.error === 'string' ? parsed.error : '';
-    return { code: fallback.code, message: message || label };
+    const message = Array.isArray(parsed.message) ? parsed.message.filter((m) => typeof m === 'string' && m !== '').join('; ') : (nonEmptyString(parsed.message) ?? '');
+    // `error` is the status's reason phrase ("Bad Request"): a message only when there is no other.
+    return { code: fallback.code, message: message || (nonEmptyString(parsed.error) ?? '') };
   }
   return fallback;
 }
 
-/** A short, single-line excerpt of a non-JSON body (an HTML error page, say). */
+/** A short excerpt of a non-JSON body (an HTML error page, say); ApiError makes it one line. */
 function summarizeText(text: string): string {
-  const oneLine = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
-  return oneLine.length > 200 ? `${oneLine.slice(0, 197)}...` : oneLine;
+  return text.slice(0, 4_000).replace(/<[^>]*>/g, ' ');
+}
+
+function nonEmptyString(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** `127.0.0.1:4010`: the host and port a call went to, for messages. Never the key or a password. */
+export interface ServerAddress {
+  hostPort: string;
+  loopback: boolean;
+}
+
+export function serverAddress(url: URL): ServerAddress {
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return { hostPort: `${url.hostname}:${port}`, loopback: isLoopbackHost(url.hostname) };
+}
+
+/** An answer larger than the call accepts: never retried, as the next one would be as large. */
+export function responseTooLarge(status: number, call: string, limitBytes: number, declaredBytes?: number): ApiError {
+  const size = declaredBytes !== undefined ? `is ${formatBytes(declaredBytes)}, more than` : 'is larger than';
+  return new ApiError({ status, code: 'RESPONSE_TOO_LARGE', serverMessage: `the answer ${size} the ${formatBytes(limitBytes)} this call accepts`, call, retryable: false, notSent: false });
+}
+
+/** No whole answer (headers and body) within the per-attempt limit. */
+export function responseTimeout(call: string, server: ServerAddress, limitMs: number): ApiError {
+  return new ApiError({ status: 0, code: 'TIMEOUT', serverMessage: `no complete answer from ${server.hostPort} within ${formatSeconds(limitMs)}`, call, retryable: true, notSent: false });
+}
+
+/**
+ * The server asked for a wait longer than the call may still take. Failing now, with the reason,
+ * beats sleeping past the deadline (or, for an absurd hint, forever). `answer` is the 429/503 that
+ * asked; without one the request was never sent, because an earlier answer had already asked.
+ */
+export function waitTooLong(call: string, waitMs: number, leftMs: number, answer?: ApiError): ApiError {
+  const what = answer === undefined || answer.status === 429 ? 'rate limited' : 'the server is unavailable';
+  const serverMessage = `${what}: the server asks to wait ${formatSeconds(waitMs)}, longer than the ${formatSeconds(Math.max(0, leftMs))} this call may still wait; try again later`;
+  return new ApiError({
+    status: answer?.status ?? 0,
+    code: answer?.code ?? 'RATE_LIMITED',
+    serverMessage,
+    call,
+    retryable: false,
+    notSent: answer === undefined,
+  });
+}
+
+/** `1 MB`, `512 KB`, `100 bytes`. */
+export function formatBytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  if (mb >= 1) return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+  const kb = bytes / 1024;
+  return kb >= 1 ? `${Number.isInteger(kb) ? kb : kb.toFixed(1)} KB` : `${bytes} bytes`;
+}
+
+/** Whole seconds, rounded up, so "0 s" never means "some time". Absurd hints stay readable. */
+function formatSeconds(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  return `${Number.isFinite(seconds) && seconds < 1e15 ? seconds : 'more than 1e15'} s`;
+}
+
 /** Transport errors whose request certainly never left this machine: safe to retry even a POST. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 
-/** Maps a thrown transport error (undici or node:net) to an ApiError. */
-export function errorFromTransport(err: unknown, call: string): ApiError {
+/** Maps a thrown transport error (undici or node:net) to an ApiError naming the server it tried. */
+export function errorFromTransport(err: unknown, call: string, server: ServerAddress): ApiError {
   const code = transportCode(err);
-  const notSent = NOT_SENT_CODES.has(code);
-  const shownCode = TIMEOUT_CODES.has(code) ? 'TIMEOUT' : code;
   return new ApiError({
     status: 0,
-    code: shownCode,
-    serverMessage: transportMessage(code, err),
+    code: TIMEOUT_CODES.has(code) ? 'TIMEOUT' : code,
+    serverMessage: transportMessage(code, err, server.hostPort),
     call,
     // Every connection-level failure is worth another attempt; the retry policy decides whether
     // this particular method may be repeated.
     retryable: true,
-    notSent,
+    notSent: NOT_SENT_CODES.has(code),
   });
 }
 
@@ -143,23 +202,30 @@ function transportCode(err: unknown): string {
   return isRecord(err) && typeof err.code === 'string' ? err.code : 'ENETWORK';
 }
 
-function transportMessage(code: string, err: unknown): string {
+function transportMessage(code: string, err: unknown, hostPort: string): string {
+  const connect = (why: string): string => `could not connect to ${hostPort} (${why})`;
   switch (code) {
     case 'ECONNREFUSED':
-      return 'connection refused';
+      return connect('connection refused');
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return 'timed out while connecting';
-    case 'UND_ERR_HEADERS_TIMEOUT':
-      return 'timed out waiting for the answer';
-    case 'UND_ERR_BODY_TIMEOUT':
-      return 'timed out reading the answer';
+    case 'ETIMEDOUT':
+      return connect('timed out');
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return 'host name not found';
+      return connect('host name not found');
+    case 'EHOSTUNREACH':
+      return connect('host unreachable');
+    case 'ENETUNREACH':
+      return connect('network unreachable');
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return `timed out waiting for the answer from ${hostPort}`;
+    case 'UND_ERR_BODY_TIMEOUT':
+      return `timed out reading the answer from ${hostPort}`;
     case 'ECONNRESET':
+    case 'EPIPE':
     case 'UND_ERR_SOCKET':
-      return 'connection closed by the server';
+      return `the connection to ${hostPort} was closed before the answer was complete`;
     default:
-      return err instanceof Error ? err.message : String(err);
+      return `the request to ${hostPort} failed: ${err instanceof Error ? err.message : String(err)}`;
   }
 }

@@ -6,7 +6,7 @@ import type { MessageBody, MessageRecord } from '../../core/api-types.js';
 import type { WireRequest } from '../../core/kinds/kind.js';
 import { baseUrlProblem } from '../../core/base-url.js';
 import { UserError } from '../../core/errors.js';
-import { ApiError } from './api-error.js';
+import { ApiError, serverAddress } from './api-error.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { RateGovernor, type GovernorStats } from './rate-governor.js';
 import { sendRequest, type CallSpec, type RequestContext, type RetryClock, type RetryInfo } from './send-request.js';
@@ -14,12 +14,12 @@ import { USER_AGENT } from './user-agent.js';
 
 export interface ApiTimeouts {
   connectMs: number;
-  headersMs: number;
-  bodyMs: number;
+  /** One attempt's whole answer, headers and body (a trickled body included). */
+  responseMs: number;
   keepAliveMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: ApiTimeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, keepAliveMs: 10_000 };
+export const DEFAULT_TIMEOUTS: ApiTimeouts = { connectMs: 10_000, responseMs: 30_000, keepAliveMs: 10_000 };
 
 export interface ApiClientOptions {
   /** e.g. `https://myapp.api-us.cometchat.io/v3`. */
@@ -29,7 +29,7 @@ export interface ApiClientOptions {
   concurrency?: number;
   /** Retries after the first attempt. Default 5. */
   retries?: number;
-  /** A call (with its retries) gives up when its next retry would start after this. Default 5 min. */
+  /** A call, with its retries and every wait (Retry-After included), ends within this. Default 5 min. */
   deadlineMs?: number;
   timeouts?: Partial<ApiTimeouts>;
   backoff?: BackoffOptions;
@@ -64,18 +64,21 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     connections: concurrency,
     pipelining: 1,
     connectTimeout: timeouts.connectMs,
-    headersTimeout: timeouts.headersMs,
-    bodyTimeout: timeouts.bodyMs,
+    // A backstop only: sendRequest's own limit on the whole answer fires first, with a clear message.
+    headersTimeout: timeouts.responseMs + 5_000,
+    bodyTimeout: timeouts.responseMs + 5_000,
     keepAliveTimeout: timeouts.keepAliveMs,
   });
   const governor = new RateGovernor(concurrency, clock);
   const ctx: RequestContext = {
     pool,
     basePath: url.pathname.replace(/\/+$/, ''),
+    server: serverAddress(url),
     headers: { apikey: options.apiKey, 'content-type': 'application/json', accept: 'application/json', 'user-agent': USER_AGENT },
     governor,
     clock,
     retries: Math.max(0, options.retries ?? 5),
+    attemptMs: timeouts.responseMs,
     deadlineMs: options.deadlineMs ?? 300_000,
     backoff: options.backoff ?? DEFAULT_BACKOFF,
   };

@@ -3,7 +3,9 @@
 //   it back by about one per round trip, up to the configured concurrency.
 // - Pacing: when X-Rate-Limit-Remaining gets low, requests are spaced at the limit's steady rate
 //   instead of running into zero; a 429's Retry-After pauses everyone, not just the request that
-//   got it.
+//   got it. A request whose deadline comes before the pause ends is refused at once instead of
+//   parked: it could not be sent in time anyway.
+import { MAX_TIMER_MS } from './backoff.js';
 
 export interface GovernorClock {
   now(): number;
@@ -23,6 +25,12 @@ export interface Permit {
   release(): void;
 }
 
+/** The answer to a request that cannot start before its deadline: how long the pause still lasts. */
+export interface Refusal {
+  readonly refused: true;
+  readonly waitMs: number;
+}
+
 export interface GovernorStats {
   /** The current AIMD limit on requests in flight. */
   limit: number;
@@ -37,6 +45,11 @@ const RATE_WINDOW_MS = 60_000;
 /** Remaining tokens above which pacing may run a little ahead of the steady rate. */
 const SPARE_TOKENS = 3;
 
+interface Waiter {
+  deadlineAt: number;
+  resolve(grant: Permit | Refusal): void;
+}
+
 export class RateGovernor {
   private window: number;
   private inFlight = 0;
@@ -46,7 +59,7 @@ export class RateGovernor {
   private spacingMs = 0;
   private lastStart = Number.NEGATIVE_INFINITY;
   private lastCut = Number.NEGATIVE_INFINITY;
-  private readonly waiting: Array<(permit: Permit) => void> = [];
+  private waiting: Waiter[] = [];
   private wakeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -56,9 +69,13 @@ export class RateGovernor {
     this.window = maxInFlight;
   }
 
-  acquire(): Promise<Permit> {
+  /** A slot to send one request. With a deadline, a pause that outlasts it is a Refusal instead. */
+  acquire(): Promise<Permit>;
+  acquire(deadlineAt: number): Promise<Permit | Refusal>;
+  acquire(deadlineAt = Number.POSITIVE_INFINITY): Promise<Permit | Refusal> {
     return new Promise((resolve) => {
-      this.waiting.push(resolve);
+      this.waiting.push({ deadlineAt, resolve });
+      this.refuseThoseOutlasted();
       this.pump();
     });
   }
@@ -107,6 +124,17 @@ export class RateGovernor {
 
   private pauseFor(ms: number): void {
     this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + ms);
+    this.refuseThoseOutlasted();
+  }
+
+  /** Waiters whose deadline comes before the pause ends learn it now, not when the deadline passes. */
+  private refuseThoseOutlasted(): void {
+    const now = this.clock.now();
+    if (this.pausedUntil <= now) return;
+    const outlasted = this.waiting.filter((w) => w.deadlineAt < this.pausedUntil);
+    if (outlasted.length === 0) return;
+    this.waiting = this.waiting.filter((w) => w.deadlineAt >= this.pausedUntil);
+    for (const waiter of outlasted) waiter.resolve({ refused: true, waitMs: this.pausedUntil - now });
   }
 
   private pump(): void {
@@ -117,7 +145,7 @@ export class RateGovernor {
         this.wakeAt(startAt - now);
         return;
       }
-      const resolve = this.waiting.shift() as (permit: Permit) => void;
+      const { resolve } = this.waiting.shift() as Waiter;
       this.inFlight++;
       this.peak = Math.max(this.peak, this.inFlight);
       this.lastStart = now;
@@ -139,6 +167,6 @@ export class RateGovernor {
     this.wakeTimer = setTimeout(() => {
       this.wakeTimer = undefined;
       this.pump();
-    }, Math.ceil(delayMs));
+    }, Math.min(MAX_TIMER_MS, Math.ceil(delayMs)));
   }
 }

@@ -2,10 +2,13 @@
 // retryable failure wait and go again within the attempt limit and the deadline. Whether a
 // failure may be retried depends on the method (CONTRACT §5): PUT and PATCH always, a POST only
 // when it provably never reached the server or the server answered 429 or 503.
+// Every wait is bounded: one attempt by `attemptMs` (headers and the whole body), the answer by a
+// byte limit, and every sleep (ours or the server's Retry-After) by what is left of `deadlineMs`.
 import type { Dispatcher, Pool } from 'undici';
-import { ApiError, errorFromResponse, errorFromTransport } from './api-error.js';
-import { parseResetTime, parseRetryAfter, retryDelay, type BackoffOptions } from './backoff.js';
-import type { RateGovernor, RateSignal } from './rate-governor.js';
+import { ApiError, errorFromResponse, errorFromTransport, responseTimeout, responseTooLarge, waitTooLong, type ServerAddress } from './api-error.js';
+import { MAX_TIMER_MS, parseResetTime, parseRetryAfter, retryDelay, type BackoffOptions } from './backoff.js';
+import type { Permit, RateGovernor, RateSignal } from './rate-governor.js';
+import { readBody } from './read-body.js';
 
 export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -27,14 +30,31 @@ export interface RequestContext {
   pool: Pick<Pool, 'request'>;
   /** The base URL's path, e.g. `/v3`. */
   basePath: string;
+  /** Where the calls go, for messages; a refused loopback connection is retried only once. */
+  server: ServerAddress;
   headers: Readonly<Record<string, string>>;
   governor: RateGovernor;
   clock: RetryClock;
   retries: number;
-  /** No retry starts after this much time has passed since the first attempt. */
+  /** One attempt: the whole answer, headers and body, must arrive within this. */
+  attemptMs: number;
+  /** A call, with its retries and every wait between them, ends within this. */
   deadlineMs: number;
   backoff: BackoffOptions;
 }
+
+/**
+ * The most bytes of an answer a call reads by default: a list may be long; one record is small.
+ * Error answers are read up to ERROR_BODY_BYTES and cut there; their first bytes say enough.
+ */
+export const DEFAULT_RESPONSE_LIMITS: Readonly<Record<HttpMethod, number>> = {
+  GET: 32 * 1024 * 1024,
+  PUT: 1024 * 1024,
+  POST: 1024 * 1024,
+  PATCH: 1024 * 1024,
+  DELETE: 1024 * 1024,
+};
+const ERROR_BODY_BYTES = 64 * 1024;
 
 export interface CallSpec {
   method: HttpMethod;
@@ -42,6 +62,8 @@ export interface CallSpec {
   path: string;
   body?: unknown;
   headers?: Record<string, string>;
+  /** The largest success answer this call accepts; DEFAULT_RESPONSE_LIMITS[method] when absent. */
+  maxResponseBytes?: number;
   onRetry?: (info: RetryInfo) => void;
 }
 
@@ -57,49 +79,78 @@ export function mayRetry(method: HttpMethod, error: ApiError): boolean {
   return error.notSent || error.status === 429 || error.status === 503;
 }
 
+/** A local emulator that is not running will not start within a backoff: one quick retry is enough. */
+function retryLimit(ctx: RequestContext, error: ApiError): number {
+  return error.code === 'ECONNREFUSED' && ctx.server.loopback ? Math.min(ctx.retries, 1) : ctx.retries;
+}
+
 export async function sendRequest(ctx: RequestContext, spec: CallSpec): Promise<CallResult> {
   const call = `${spec.method} ${spec.path}`;
   const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-  const startedAt = ctx.clock.now();
+  const deadlineAt = ctx.clock.now() + ctx.deadlineMs;
   for (let attempt = 1; ; attempt++) {
-    const outcome = await attemptOnce(ctx, spec, call, body);
+    const outcome = await attemptOnce(ctx, spec, call, body, deadlineAt);
     if (!(outcome instanceof ApiError)) return { ...outcome, attempts: attempt };
     outcome.attempts = attempt;
-    if (!mayRetry(spec.method, outcome) || attempt > ctx.retries) throw outcome;
-    const delayMs = retryDelay(attempt - 1, outcome.retryAfterMs, ctx.clock.random(), ctx.backoff);
-    if (ctx.clock.now() + delayMs - startedAt > ctx.deadlineMs) throw outcome;
+    if (!mayRetry(spec.method, outcome)) throw outcome;
+    const leftMs = deadlineAt - ctx.clock.now();
+    const hintMs = outcome.retryAfterMs;
+    if (hintMs !== undefined && hintMs > leftMs) throw withAttempts(waitTooLong(call, hintMs, leftMs, outcome), attempt);
+    if (attempt > retryLimit(ctx, outcome) || leftMs <= 0) throw outcome;
+    const delayMs = Math.min(retryDelay(attempt - 1, hintMs, ctx.clock.random(), ctx.backoff), leftMs, MAX_TIMER_MS);
     spec.onRetry?.({ call, retry: attempt, delayMs, error: outcome });
     await ctx.clock.sleep(delayMs);
   }
 }
 
-async function attemptOnce(ctx: RequestContext, spec: CallSpec, call: string, body: string | undefined): Promise<{ status: number; body: unknown } | ApiError> {
-  const permit = await ctx.governor.acquire();
-  let response: Dispatcher.ResponseData;
-  let text: string;
+function withAttempts(error: ApiError, attempts: number): ApiError {
+  error.attempts = attempts;
+  return error;
+}
+
+type Answer = { status: number; body: unknown };
+
+async function attemptOnce(ctx: RequestContext, spec: CallSpec, call: string, body: string | undefined, deadlineAt: number): Promise<Answer | ApiError> {
+  const grant = await ctx.governor.acquire(deadlineAt);
+  // An earlier answer asked everyone to wait longer than this call may: it is not sent at all.
+  if ('refused' in grant) return waitTooLong(call, grant.waitMs, deadlineAt - ctx.clock.now());
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), Math.min(ctx.attemptMs, MAX_TIMER_MS));
   try {
-    response = await ctx.pool.request({
+    const response = await ctx.pool.request({
       method: spec.method,
       path: ctx.basePath + spec.path,
       headers: { ...ctx.headers, ...spec.headers },
+      signal: abort.signal,
       ...(body !== undefined ? { body } : {}),
     });
-    text = await response.body.text();
+    // Before this permit is released, so that no queued request starts against a pause.
+    const hintMs = heedRateHeaders(ctx, grant, response);
+    const ok = response.statusCode >= 200 && response.statusCode < 300;
+    const limit = ok ? (spec.maxResponseBytes ?? DEFAULT_RESPONSE_LIMITS[spec.method]) : ERROR_BODY_BYTES;
+    const read = await readBody(response, limit, ok ? 'refuse' : 'truncate');
+    if ('tooLarge' in read) return responseTooLarge(response.statusCode, call, limit, read.declaredBytes);
+    if (!ok) return errorFromResponse(response.statusCode, read.text, call, hintMs);
+    ctx.governor.onSuccess();
+    return { status: response.statusCode, body: parseJson(read.text, response.statusCode, call) };
   } catch (err) {
-    permit.release();
-    return errorFromTransport(err, call);
+    if (err instanceof ApiError) throw err;
+    return abort.signal.aborted ? responseTimeout(call, ctx.server, ctx.attemptMs) : errorFromTransport(err, call, ctx.server);
+  } finally {
+    clearTimeout(timer);
+    grant.release();
   }
-  permit.release();
+}
+
+/** Feeds the rate headers to the governor; returns the wait an error answer asks for, if any. */
+function heedRateHeaders(ctx: RequestContext, permit: Permit, response: Dispatcher.ResponseData): number | undefined {
   const now = ctx.clock.now();
   const signal = readRateSignal(response.headers, now);
   ctx.governor.observe(signal);
-  if (response.statusCode >= 200 && response.statusCode < 300) {
-    ctx.governor.onSuccess();
-    return { status: response.statusCode, body: parseJson(text, response.statusCode, call) };
-  }
-  const hint = parseRetryAfter(header(response.headers, 'retry-after'), now) ?? (response.statusCode === 429 ? signal.resetMs : undefined);
-  if (response.statusCode === 429) ctx.governor.onThrottled(permit, hint);
-  return errorFromResponse(response.statusCode, text, call, hint);
+  if (response.statusCode < 400) return undefined;
+  const hintMs = parseRetryAfter(header(response.headers, 'retry-after'), now) ?? (response.statusCode === 429 ? signal.resetMs : undefined);
+  if (response.statusCode === 429) ctx.governor.onThrottled(permit, hintMs);
+  return hintMs;
 }
 
 function parseJson(text: string, status: number, call: string): unknown {

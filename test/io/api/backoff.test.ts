@@ -29,6 +29,11 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:07 GMT', now)).toBe(7_000);
     expect(parseRetryAfter('Wed, 31 Dec 2025 23:59:00 GMT', now)).toBe(0);
   });
+  it('keeps an absurd hint a finite number, for the deadline check to refuse', () => {
+    expect(parseRetryAfter('1000000000', now)).toBe(1e12);
+    expect(parseRetryAfter('9'.repeat(400), now)).toBe(1e15);
+    expect(parseRetryAfter('Fri, 31 Dec 9999 23:59:59 GMT', now)).toBeGreaterThan(2.5e14);
+  });
   it('ignores what it cannot read', () => {
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
     expect(parseRetryAfter('soon', now)).toBeUndefined();
@@ -42,6 +47,10 @@ describe('parseResetTime', () => {
   it('reads small numbers as seconds from now', () => expect(parseResetTime('2', now)).toBe(2_000));
   it('never returns a negative wait', () => expect(parseResetTime('1767225000', now)).toBe(0));
   it('ignores garbage', () => expect(parseResetTime('tomorrow', now)).toBeUndefined());
+  it('keeps an absurd reset finite', () => {
+    expect(parseResetTime('99999999999999', now)).toBe(99_999_999_999_999 - now);
+    expect(parseResetTime('9'.repeat(400), now)).toBe(1e15);
+  });
 });
 
 describe('retryDelay', () => {

@@ -59,4 +59,57 @@ describe('RateGovernor', () => {
     expect(granted).toBe(false);
     gov.close();
   });
+
+  it('refuses at once a request whose deadline comes before the pause ends', async () => {
+    const { gov, clock } = governor(4);
+    const p = await gov.acquire();
+    gov.onThrottled(p, 3_600_000);
+    p.release();
+    expect(await gov.acquire(clock.t + 300_000)).toEqual({ refused: true, waitMs: 3_600_000 });
+    gov.close();
+  });
+
+  it('refuses the queued requests the pause outlasts, and keeps the others waiting', async () => {
+    const { gov, clock } = governor(1);
+    const p = await gov.acquire();
+    const short = gov.acquire(clock.t + 5_000);
+    let longGranted = false;
+    void gov.acquire(clock.t + 120_000).then(() => (longGranted = true));
+    clock.t += 100;
+    gov.onThrottled(p, 60_000);
+    expect(await short).toEqual({ refused: true, waitMs: 60_000 });
+    p.release();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(longGranted).toBe(false);
+    gov.close();
+  });
+
+  it('grants a request whose deadline outlasts the pause, once the pause is over', async () => {
+    const { gov, clock } = governor(2);
+    const p = await gov.acquire();
+    gov.onThrottled(p, 30);
+    p.release();
+    const waiting = gov.acquire(clock.t + 1_000);
+    clock.t += 31;
+    const grant = await waiting;
+    expect('refused' in grant).toBe(false);
+  });
+
+  it('never sets a timer longer than setTimeout allows, however long the pause', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error): number => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const { gov } = governor(1);
+      const p = await gov.acquire();
+      gov.onThrottled(p, 1e15);
+      p.release();
+      void gov.acquire(); // no deadline: it waits
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      gov.close();
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
 });
