@@ -43,11 +43,16 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
 }
 
 export function failureText(failure: ApplyFailure): string {
-  const answer = failure.status === 0 ? `failed (${failure.code})` : `answered ${failure.status} ${failure.code}`;
+  const answer = failure.status === 0 ? `failed (${failure.code})` : `answered ${statusWithCode(failure.status, failure.code)}`;
   const tries = failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
   // Servers often end their message with a period; the sentence around it adds its own.
   const message = failure.message.replace(/\.+$/, '');
   return `${failure.call} ${answer}${message ? `: ${message}` : ''}${tries}`;
+}
+
+/** `400 ERR_BAD_REQUEST`; just `400` when the server gave no code of its own (the AI-agent error body has none). */
+export function statusWithCode(status: number, code: string): string {
+  return code === `HTTP_${status}` ? String(status) : `${status} ${code}`;
 }
 
 /** `--json` output: the result as data, with the same one-line summary for scripts that grep. */

@@ -2,6 +2,7 @@
 // resource being worked on and its retries. Elsewhere (CI logs): one plain line per finished change.
 import type { ApplyEvent } from '../io/apply-types.js';
 import { palette } from './color.js';
+import { statusWithCode } from './apply-summary.js';
 
 export interface ProgressOptions {
   tty: boolean;
@@ -78,5 +79,5 @@ export function createProgress(options: ProgressOptions): Progress {
 }
 
 function statusText(status: number, code: string): string {
-  return status === 0 ? `(${code})` : `(${status} ${code})`;
+  return status === 0 ? `(${code})` : `(${statusWithCode(status, code)})`;
 }

@@ -31,7 +31,7 @@ interface Shape {
   extraAgentYaml?: string;
 }
 
-/** tools: name → description; agents: key → tool names. */
+/** tools: name → description (each an action: doNotExecute is false); agents: key → the actions it names. */
 async function writeManifest(shape: Shape): Promise<void> {
   const lines = ['version: 1', 'environments:', '  local: { appId: local, region: us }', 'tools:'];
   for (const [name, description] of Object.entries(shape.tools ?? {})) {
@@ -40,7 +40,7 @@ async function writeManifest(shape: Shape): Promise<void> {
   const hasAgents = Object.keys(shape.agents ?? {}).length > 0 || shape.extraAgentYaml !== undefined;
   lines.push(hasAgents ? 'agents:' : 'agents: {}');
   for (const [key, tools] of Object.entries(shape.agents ?? {})) {
-    lines.push(`  ${key}: { name: ${key}, integrationType: llm, integrateWith: gpt-4o, tools: [${tools.join(', ')}] }`);
+    lines.push(`  ${key}: { name: ${key}, integrationType: llm, integrateWith: gpt-4o, actions: [${tools.join(', ')}] }`);
   }
   if (shape.extraAgentYaml) lines.push(shape.extraAgentYaml);
   lines.push('external: { tools: [not_on_server] }');
@@ -57,7 +57,8 @@ describe('agentsync apply', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/Plan: 4 to create, 0 to update, 0 to forget\./);
     expect(first.stdout.trimEnd().split('\n').at(-1)).toBe('Apply complete: 4 created, 0 updated, 0 forgotten.');
-    expect(first.stdout).toContain('created tool.t1 (PUT');
+    // The public reference: PUT on a new tool answers 404, so the first create of the run falls back to POST and the rest go straight to POST.
+    expect(first.stdout).toContain('created tool.t1 (POST');
     const tools = await emu.get<ToolRecord[]>('/ai-agents/tools');
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['t1', 't2']));
     const agents = await emu.get<AgentRecord[]>('/ai-agents/agents');
@@ -97,7 +98,7 @@ describe('agentsync apply', () => {
     const failed = await apply('--concurrency', '1');
     expect(failed.code).toBe(1);
     expect(failed.stdout).toMatch(/Apply failed: \d of 4 changes done, 1 failed, \d not attempted\./);
-    expect(failed.stdout).toMatch(/agent\.bad: POST \/ai-agents\/agents answered 400 ERR_BAD_REQUEST: .*not_on_server/);
+    expect(failed.stdout).toMatch(/agent\.bad: POST \/ai-agents\/agents answered 400: .*not_on_server/);
     expect(failed.stderr).toMatch(/^Error: apply failed/);
     const state = JSON.parse(await readFile(join(dir, '.agentsync', 'local.state.json'), 'utf8')) as { resources: Record<string, unknown> };
     expect(Object.keys(state.resources)).toEqual(expect.arrayContaining(['tool.t1', 'agent.a1']));

@@ -59,7 +59,9 @@ export function isApiError(err: unknown): err is ApiError {
 function describeFailure(init: ApiErrorInit): string {
   const reason = init.serverMessage ? `: ${init.serverMessage}` : '';
   if (init.status === 0) return `${init.call} failed (${init.code})${reason}`;
-  return `${init.call} answered ${init.status} ${init.code}${reason}`;
+  // The AI-agent error body carries no code: HTTP_<status> would only repeat the status.
+  const code = init.code === `HTTP_${init.status}` ? '' : ` ${init.code}`;
+  return `${init.call} answered ${init.status}${code}${reason}`;
 }
 
 /** Statuses worth another attempt: rate limited or a gateway/server that is briefly unavailable. */

@@ -12,7 +12,7 @@ describe('errorFromResponse: the AI-agent envelope {statusCode, message, error}'
   it('reads a string message', () => {
     const err = read(400, JSON.stringify({ statusCode: 400, message: 'name is too long', error: 'Bad Request' }));
     expect(err).toMatchObject({ status: 400, code: 'HTTP_400', serverMessage: 'name is too long', retryable: false });
-    expect(err.message).toBe('PUT /ai-agents/tools/x answered 400 HTTP_400: name is too long');
+    expect(err.message).toBe('PUT /ai-agents/tools/x answered 400: name is too long');
   });
 
   it('joins a message list into one line, skipping what is not text', () => {

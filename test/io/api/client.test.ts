@@ -76,8 +76,9 @@ describe('API client against the emulator', () => {
     const api = connect();
     const before = (await emu.apiRequests('POST')).length;
     const err = await failureOf(createAgent(api, { name: 'A', isActive: true, integrateWith: 'm', integrationType: 'llm', tools: ['no_such_tool'], actions: [] }));
-    expect(err).toMatchObject({ status: 400, code: 'ERR_BAD_REQUEST', retryable: false, call: 'POST /ai-agents/agents' });
-    expect(err.message).toMatch(/^POST \/ai-agents\/agents answered 400 ERR_BAD_REQUEST: .*no_such_tool/);
+    // The AI-agent routes answer {statusCode, message, error}: no code of their own.
+    expect(err).toMatchObject({ status: 400, code: 'HTTP_400', retryable: false, call: 'POST /ai-agents/agents' });
+    expect(err.message).toMatch(/^POST \/ai-agents\/agents answered 400: .*no_such_tool/);
     expect(err.describeFor('agent.support')).toMatch(/^agent\.support: POST/);
     expect((await emu.apiRequests('POST')).length).toBe(before + 1);
   });
@@ -85,8 +86,11 @@ describe('API client against the emulator', () => {
   it('maps a wrong key to 401 and never puts the key in the message', async () => {
     const api = connect({ apiKey: 'wrong-secret-key' });
     const err = await failureOf(putTool(api, tool('t401')));
-    expect(err).toMatchObject({ status: 401, code: 'AUTH_ERR_APIKEY_NOT_FOUND' });
+    expect(err).toMatchObject({ status: 401, code: 'HTTP_401' });
     expect(err.message).not.toContain('wrong-secret-key');
+    // /messages keeps the Chat API body, whose code is read.
+    const chat = await failureOf(api.sendMessage({ receiver: 'u', receiverType: 'user', category: 'message', type: 'text', data: { text: 'x' } }));
+    expect(chat).toMatchObject({ status: 401, code: 'AUTH_ERR_APIKEY_NOT_FOUND' });
   });
 
   it('retries a PUT through 503s and dropped connections', async () => {
