@@ -3,7 +3,8 @@
 // lineage/serial.
 // It never holds a secret: sensitive values inside are already keyed digests.
 import { createHash } from 'node:crypto';
-import { lstat, readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { canonicalJson } from '../core/canonical.js';
 import { redactSpec } from '../core/redact.js';
@@ -106,10 +107,17 @@ export async function writePlanFile(path: string, planFile: PlanFile): Promise<v
 
 export async function readPlanFile(path: string): Promise<PlanFile> {
   let text: string;
+  let handle;
   try {
-    text = await readFile(path, 'utf8');
+    // O_NONBLOCK and the type check: a FIFO or a device given as the plan must not hang the run.
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!(await handle.stat()).isFile()) throw new UserError('plan_invalid', `cannot read plan file ${path}: it is not a regular file`);
+    text = await handle.readFile('utf8');
   } catch (err) {
+    if (err instanceof UserError) throw err;
     throw new UserError('plan_invalid', `cannot read plan file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  } finally {
+    await handle?.close();
   }
   let parsed: unknown;
   try {

@@ -148,6 +148,18 @@ describe('plan --out targets (item 3)', () => {
   });
 });
 
+describe('apply PLANFILE that is not a regular file', () => {
+  it('refuses a FIFO in one line instead of waiting forever for a writer', async () => {
+    const p = project();
+    const fifo = join(p.dir, 'plan.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const result = await runCli(['apply', '--auto-approve', ...p.args, fifo], { env: emulator.env, timeoutMs: 20_000 });
+    const line = expectOneLineRefusal(result);
+    expect(line).toContain(fifo);
+    expect(line).toMatch(/not a regular file/);
+  });
+});
+
 describe('journal lineage (item 4)', () => {
   /** Starts an apply of many tools slowly and SIGKILLs it once a few results are journaled. */
   async function killedApply(p: Project): Promise<void> {
