@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'apply_failed'
   | 'refused'
   | 'file_exists'
+  | 'file_error'
   | 'config_invalid'
   | 'conflict';
 

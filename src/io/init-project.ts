@@ -1,7 +1,13 @@
 // Writes the starter files. A file that exists is never touched, except that .gitignore gets the
-// lock line appended when it lacks it.
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+// lock line added when it lacks it. Every file appears whole or not at all (a complete temporary
+// file is linked or renamed into place), and a name that exists, even as a dangling symlink, is
+// never written through.
+import { constants } from 'node:fs';
+import { mkdir, open, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
+import { UserError } from '../core/errors.js';
+import { createFileAtomically, hasCode, replaceFileAtomically } from './atomic-file.js';
+import { fileError } from './file-errors.js';
 
 export type InitOutcome = 'created' | 'skipped' | 'appended' | 'present';
 
@@ -10,8 +16,16 @@ export interface InitResult {
   outcome: InitOutcome;
 }
 
+/** New files get the user's usual mode (0666 less the umask), as an editor would create them. */
+const NEW_FILE_MODE = 0o666;
+
 export async function initProject(dir: string, files: { manifest: string; schema: string; gitignoreLine: string; schemaFile: string }): Promise<InitResult[]> {
-  await mkdir(dir, { recursive: true });
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    if (hasCode(err, 'EEXIST')) throw new UserError('file_error', `cannot initialise ${dir}: it is not a folder`, { file: dir });
+    throw fileError(err, dir, 'write');
+  }
   return [
     await createExclusive(join(dir, 'agents.yaml'), files.manifest),
     await createExclusive(join(dir, files.schemaFile), files.schema),
@@ -20,24 +34,40 @@ export async function initProject(dir: string, files: { manifest: string; schema
 }
 
 async function createExclusive(path: string, content: string): Promise<InitResult> {
-  try {
-    await writeFile(path, content, { flag: 'wx' });
-    return { path, outcome: 'created' };
-  } catch (err) {
-    if ((err as { code?: string }).code === 'EEXIST') return { path, outcome: 'skipped' };
-    throw err;
-  }
+  const created = await createFileAtomically(path, content, { mode: NEW_FILE_MODE });
+  return { path, outcome: created ? 'created' : 'skipped' };
 }
 
+/**
+ * Adds `line` to .gitignore unless it is there. An existing .gitignore is rewritten atomically
+ * with its mode kept; a symlinked one is updated at its target (it is the user's own file).
+ */
 async function ensureLine(path: string, line: string): Promise<InitResult> {
-  let existing: string;
-  try {
-    existing = await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as { code?: string }).code !== 'ENOENT') throw err;
-    return createExclusive(path, line + '\n');
+  const existing = await readExisting(path);
+  if (existing === null) {
+    // A dangling symlink counts as existing: it is skipped, never written through.
+    const created = await createFileAtomically(path, line + '\n', { mode: NEW_FILE_MODE });
+    return { path, outcome: created ? 'created' : 'skipped' };
   }
-  if (existing.split(/\r?\n/).some((l) => l.trim() === line)) return { path, outcome: 'present' };
-  await appendFile(path, (existing === '' || existing.endsWith('\n') ? '' : '\n') + line + '\n');
+  if (existing.text.split(/\r?\n/).some((l) => l.trim() === line)) return { path, outcome: 'present' };
+  const separator = existing.text === '' || existing.text.endsWith('\n') ? '' : '\n';
+  const target = await realpath(path).catch((err: unknown) => Promise.reject(fileError(err, path, 'read')));
+  await replaceFileAtomically(target, existing.text + separator + line + '\n', { mode: existing.mode, exactMode: true });
   return { path, outcome: 'appended' };
+}
+
+/** The file's text and mode; null when it does not exist. Refuses anything but a regular file. */
+async function readExisting(path: string): Promise<{ text: string; mode: number } | null> {
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const info = await handle.stat();
+    if (!info.isFile()) throw new UserError('file_error', `cannot update ${path}: it is not a regular file`, { file: path });
+    return { text: await handle.readFile('utf8'), mode: info.mode & 0o777 };
+  } catch (err) {
+    if (hasCode(err, 'ENOENT')) return null;
+    throw fileError(err, path, 'read');
+  } finally {
+    await handle?.close();
+  }
 }

@@ -3,12 +3,16 @@
 // lineage/serial.
 // It never holds a secret: sensitive values inside are already keyed digests.
 import { createHash } from 'node:crypto';
-import { readFile, writeFile, rename, open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { canonicalJson } from '../core/canonical.js';
 import { redactSpec } from '../core/redact.js';
 import type { Desired } from '../core/desired.js';
 import type { RefreshOverlay } from '../core/refresh.js';
 import { UserError } from '../core/errors.js';
+import { hasCode, replaceFileAtomically } from './atomic-file.js';
+import { fileError } from './file-errors.js';
 import type { Digester } from './state/digest.js';
 
 export const PLAN_FILE_KIND = 'agentsync-plan';
@@ -60,24 +64,63 @@ export function buildPlanFile(planJson: object, info: Omit<SavedPlanInfo, 'kind'
   return { ...planJson, savedPlan: { ...unsigned, digest: fileDigest(planJson, unsigned) } };
 }
 
-export async function writePlanFile(path: string, planFile: PlanFile): Promise<void> {
-  const tmp = `${path}.tmp-${process.pid}`;
-  await writeFile(tmp, JSON.stringify(planFile, null, 2) + '\n', { mode: 0o600 });
-  const handle = await open(tmp, 'r');
+export function serializePlanFile(planFile: PlanFile): string {
+  return JSON.stringify(planFile, null, 2) + '\n';
+}
+
+/** `--out -` and `--out /dev/stdout` mean "print the plan file", never "replace that path". */
+export function isStdoutTarget(path: string): boolean {
+  return ['-', '/dev/stdout', '/dev/fd/1', '/proc/self/fd/1'].includes(path);
+}
+
+/**
+ * Refuses a `--out` target that is not a regular file or a new name in an existing folder, so a
+ * device, FIFO, socket, directory or symlink is never replaced. Called before the plan is printed,
+ * and again by writePlanFile.
+ */
+export async function checkPlanOutTarget(path: string): Promise<void> {
+  let info;
   try {
-    await handle.sync();
-  } finally {
-    await handle.close();
+    info = await lstat(path);
+  } catch (err) {
+    if (!hasCode(err, 'ENOENT')) throw fileError(err, path, 'write');
+    const dir = dirname(path);
+    const folder = await stat(dir).catch((e: unknown) => Promise.reject(fileError(e, path, 'write')));
+    if (!folder.isDirectory()) throw outError(path, `${dir} is not a folder`);
+    return;
   }
-  await rename(tmp, path);
+  if (info.isFile()) return;
+  const what = info.isSymbolicLink()
+    ? 'is a symbolic link; give the real path, or - to print the plan file'
+    : info.isDirectory()
+      ? 'is a directory; give a file name'
+      : `is a ${info.isFIFO() ? 'FIFO' : info.isSocket() ? 'socket' : 'device'}, not a regular file; give a file name, or - to print the plan file`;
+  throw outError(path, `it ${what}`);
+}
+
+function outError(path: string, why: string): UserError {
+  return new UserError('file_error', `cannot write plan file ${path}: ${why}`, { file: path });
+}
+
+/** Atomic, 0600, and never through a symlink or over anything but a regular file. */
+export async function writePlanFile(path: string, planFile: PlanFile): Promise<void> {
+  await checkPlanOutTarget(path);
+  await replaceFileAtomically(path, serializePlanFile(planFile), { mode: 0o600 });
 }
 
 export async function readPlanFile(path: string): Promise<PlanFile> {
   let text: string;
+  let handle;
   try {
-    text = await readFile(path, 'utf8');
+    // O_NONBLOCK and the type check: a FIFO or a device given as the plan must not hang the run.
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!(await handle.stat()).isFile()) throw new UserError('plan_invalid', `cannot read plan file ${path}: it is not a regular file`);
+    text = await handle.readFile('utf8');
   } catch (err) {
+    if (err instanceof UserError) throw err;
     throw new UserError('plan_invalid', `cannot read plan file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  } finally {
+    await handle?.close();
   }
   let parsed: unknown;
   try {

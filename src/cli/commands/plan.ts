@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { UserError } from '../../core/errors.js';
 import { addManifestOptions, type ManifestOptions } from '../options.js';
+import type * as PlanFileIo from '../../io/plan-file.js';
 
 interface PlanOptions extends ManifestOptions {
   out?: string;
@@ -16,7 +17,7 @@ export function registerPlanCommand(program: Command): void {
   const cmd = program
     .command('plan')
     .description('Read the server, compare it and the state with the manifest, and show what apply would change.')
-    .option('--out <file>', 'save the plan for `agentsync apply <file>`')
+    .option('--out <file>', 'save the plan for `agentsync apply <file>` (- prints it to stdout)')
     .option('--detailed-exitcode', 'exit 0 when nothing changes, 2 when the plan has changes, 1 on error')
     .option('--format <format>', 'text, json or markdown', 'text')
     .option('--offline', 'do not read the server: compare the manifest with the state only (needs no API key)');
@@ -33,6 +34,7 @@ async function runPlan(opts: PlanOptions): Promise<void> {
   ]);
   const loaded = await loadManifestAndStore(opts);
   render.printWarnings(loaded.warnings, opts);
+  const out = await prepareOut(opts.out);
   // Refresh needs the key; checking it before reading the state keeps a missing key a one-line error.
   const connection = opts.offline ? undefined : (await import('../api-connect.js')).connectApi(loaded.desired.environment, { concurrency: 2, retries: 5 }, { offlineHint: true });
   const state = await loaded.store.read(loaded.target);
@@ -43,23 +45,36 @@ async function runPlan(opts: PlanOptions): Promise<void> {
   } finally {
     await client?.close();
   }
-  process.stdout.write(render.formatPlan(computed.plan, format, opts));
-  if (opts.out) {
-    const { buildPlanFile, writePlanFile } = await import('../../io/plan-file.js');
+  const rendered = render.formatPlan(computed.plan, format, opts);
+  // With --out - the plan file goes to stdout, so the readable plan moves to stderr (and a JSON
+  // plan is not printed twice: the plan file is the JSON plan plus `savedPlan`).
+  if (!out?.toStdout) process.stdout.write(rendered);
+  else if (format !== 'json') process.stderr.write(rendered);
+  if (out) {
     const { planToJson } = await import('../../render/plan-json.js');
     const { PACKAGE_VERSION } = await import('../../io/package-version.js');
-    await writePlanFile(
-      opts.out,
-      buildPlanFile(planToJson(computed.plan), {
-        agentsyncVersion: PACKAGE_VERSION,
-        createdAt: new Date().toISOString(),
-        ...planBasisOf(loaded.desired, state, computed.salt),
-        refresh: savedRefreshOf(computed),
-      }),
-    );
-    if (format === 'text') process.stdout.write(`\nSaved the plan to ${opts.out}. Apply exactly it with: agentsync apply ${opts.out}\n`);
+    const planFile = out.io.buildPlanFile(planToJson(computed.plan), {
+      agentsyncVersion: PACKAGE_VERSION,
+      createdAt: new Date().toISOString(),
+      ...planBasisOf(loaded.desired, state, computed.salt),
+      refresh: savedRefreshOf(computed),
+    });
+    if (out.toStdout) process.stdout.write(out.io.serializePlanFile(planFile));
+    else {
+      await out.io.writePlanFile(out.path, planFile);
+      if (format === 'text') process.stdout.write(`\nSaved the plan to ${out.path}. Apply exactly it with: agentsync apply ${out.path}\n`);
+    }
   }
   if (opts.detailedExitcode && hasChanges(computed.plan)) throw new ExitRequest(2);
+}
+
+/** Where --out goes; a target that cannot be written is refused before the plan is printed. */
+async function prepareOut(path: string | undefined): Promise<{ io: typeof PlanFileIo; path: string; toStdout: boolean } | null> {
+  if (path === undefined) return null;
+  const io = await import('../../io/plan-file.js');
+  const toStdout = io.isStdoutTarget(path);
+  if (!toStdout) await io.checkPlanOutTarget(path);
+  return { io, path, toStdout };
 }
 
 function parseFormat(value: string): Format {

@@ -1,32 +1,39 @@
 // The local state store: `<state>` (JSON, replaced atomically), `<state>.journal` (results
-// recorded since the last write), `<state>.lock` and `<state>.backup`, side by side.
-import { mkdir, unlink } from 'node:fs/promises';
+// recorded since the last write), `<state>.lock` and `<state>.backup`, side by side. A symlinked
+// state is followed once (resolve.ts): all four live beside its target.
+import { mkdir, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { UserError } from '../../core/errors.js';
 import { emptyState, foldEntry, type JournalEntry, type State } from '../../core/state.js';
-import { ignoreCode, replaceStateFile } from './atomic-write.js';
+import { isTempNameOf } from '../atomic-file.js';
+import { fileError, onFile } from '../file-errors.js';
+import { hasCode, ignoreCode, replaceStateFile } from './atomic-write.js';
 import { newLineage, newSalt } from './digest.js';
 import { JournalWriter } from './journal.js';
 import { loadState } from './load.js';
 import { acquireLock, type HeldLock } from './lock.js';
 import { stateFiles, type StateFiles } from './paths.js';
+import { resolveStatePath } from './resolve.js';
 import { sameContent, serializeState } from './serialize.js';
 import type { StateSession, StateStore, StateStoreOptions, StateTarget, StateWarning } from './store.js';
 
 export function createFileStateStore(statePath: string, options: StateStoreOptions = {}): StateStore {
-  const files = stateFiles(statePath);
   const warn = options.onWarning ?? ((_w: StateWarning) => undefined);
   return {
     location: statePath,
 
     async read(target) {
+      const files = stateFiles(await resolveStatePath(statePath));
       const loaded = await loadState(files, target, true);
       return loaded.folded;
     },
 
     async open(target, opts) {
-      await mkdir(path.dirname(statePath), { recursive: true, mode: 0o700 });
-      const lock = await acquireLock(files.lock, statePath, warn);
+      const files = stateFiles(await resolveStatePath(statePath));
+      await makeStateFolder(path.dirname(files.state));
+      const lock = await acquireLock(files.lock, files.state, warn);
       try {
+        await removeTempDebris(files.state);
         const loaded = await loadState(files, target, false);
         if (loaded.tornTail) {
           warn({ code: 'journal_torn_tail', message: `ignored an incomplete last line in ${files.journal}, cut short when a run was killed` });
@@ -49,6 +56,28 @@ export function createFileStateStore(statePath: string, options: StateStoreOptio
       }
     },
   };
+}
+
+async function makeStateFolder(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    if (hasCode(err, 'EEXIST')) throw new UserError('file_error', `cannot use ${dir} as the state's folder: it is not a folder`, { file: dir });
+    throw fileError(err, dir, 'write');
+  }
+}
+
+/**
+ * Temporary files a killed run left beside the state (their random names never collide, so
+ * nothing else would remove them). Only called under the lock: no other run is writing them.
+ */
+async function removeTempDebris(state: string): Promise<void> {
+  const dir = path.dirname(state);
+  const bases = [path.basename(state), `${path.basename(state)}.backup`];
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (bases.some((base) => isTempNameOf(base, name))) await unlink(path.join(dir, name)).catch(() => undefined); // best effort
+  }
 }
 
 function pickTarget(target: StateTarget): StateTarget {
@@ -75,7 +104,7 @@ class FileStateSession implements StateSession {
     private journalExists: boolean,
   ) {
     this.current = start === onDisk ? structuredClone(start) : start;
-    this.writer = new JournalWriter(files.journal);
+    this.writer = new JournalWriter(files.journal, start.lineage);
   }
 
   get state(): State {
@@ -149,10 +178,10 @@ class FileStateSession implements StateSession {
     if (this.journalExists) {
       // Only after the new state is durable. If the unlink is lost in a crash, folding the
       // journal again is harmless: every entry sets or deletes one address to a fixed value.
-      await unlink(this.files.journal).catch(ignoreCode('ENOENT'));
+      await onFile(this.files.journal, 'write', () => unlink(this.files.journal).catch(ignoreCode('ENOENT')));
       this.journalExists = false;
     }
-    this.writer = new JournalWriter(this.files.journal);
+    this.writer = new JournalWriter(this.files.journal, this.current.lineage);
   }
 
   private assertOpen(): void {

@@ -1,14 +1,21 @@
 // The append-only journal beside the state: one JSON line per recorded fact, fsynced before the
 // caller moves on, so recording costs O(1) however large the state is. A crash can tear only the
 // line being appended; every line before it was fsynced whole.
+//
+// Each line carries the lineage of the state it belongs to (`{"lineage":"…","op":…}`), so a
+// journal copied or left beside another state is recognised and never folded into it. Lines
+// without a lineage were written by agentsync before it recorded one; they are read as belonging
+// to the state beside them, as they always were.
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { JsonObject } from '../../core/api-types.js';
+import { UserError } from '../../core/errors.js';
 import type { JournalEntry } from '../../core/state.js';
 import { RESOURCE_TYPES } from '../../core/kinds/kind.js';
-import { fsyncDir, STATE_FILE_MODE } from './atomic-write.js';
+import { fileError } from '../file-errors.js';
+import { fsyncDir, hasCode, STATE_FILE_MODE } from './atomic-write.js';
 
 const resourceType = z.enum(RESOURCE_TYPES);
 const address = z.string().min(1);
@@ -29,6 +36,8 @@ const journalEntrySchema: z.ZodType<JournalEntry> = z.discriminatedUnion('op', [
 
 export interface ParsedJournal {
   entries: JournalEntry[];
+  /** Every lineage the lines name. Lines from before lineages were recorded name none. */
+  lineages: Set<string>;
   /** Bytes after the last newline: an append cut short by a crash, ignored. */
   tornTail: boolean;
 }
@@ -39,6 +48,7 @@ export function parseJournal(text: string): ParsedJournal {
   const complete = text.slice(0, lastNewline + 1);
   const tornTail = text.length > lastNewline + 1;
   const entries: JournalEntry[] = [];
+  const lineages = new Set<string>();
   const lines = complete.split('\n');
   lines.pop(); // the empty string after the final newline
   lines.forEach((line, index) => {
@@ -48,11 +58,44 @@ export function parseJournal(text: string): ParsedJournal {
     } catch {
       throw new JournalLineError(index + 1, 'not valid JSON');
     }
-    const parsed = journalEntrySchema.safeParse(raw);
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new JournalLineError(index + 1, 'not a journal entry');
+    const { lineage, ...entry } = raw as { lineage?: unknown };
+    if (lineage !== undefined) {
+      if (typeof lineage !== 'string' || lineage === '') throw new JournalLineError(index + 1, 'not a journal entry (bad lineage)');
+      lineages.add(lineage);
+    }
+    const parsed = journalEntrySchema.safeParse(entry);
     if (!parsed.success) throw new JournalLineError(index + 1, 'not a journal entry');
     entries.push(parsed.data);
   });
-  return { entries, tornTail };
+  return { entries, lineages, tornTail };
+}
+
+/**
+ * The journal's text, or null when there is none. Never follows a symlink at the journal's name
+ * and never blocks on a FIFO: both are refused.
+ */
+export async function readJournalFile(file: string): Promise<string | null> {
+  let handle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    if (!(await handle.stat()).isFile()) throw notAJournal(file, 'is not a regular file');
+    return await handle.readFile('utf8');
+  } catch (err) {
+    if (hasCode(err, 'ENOENT')) return null;
+    if (hasCode(err, 'ELOOP')) throw notAJournal(file, 'is a symbolic link');
+    throw fileError(err, file, 'read');
+  } finally {
+    await handle?.close();
+  }
+}
+
+function notAJournal(file: string, what: string): UserError {
+  return new UserError(
+    'state_invalid',
+    `journal ${file} ${what}; agentsync never reads or writes through such a file beside the state. Nothing was changed: move it away (after checking what it is) and run again.`,
+    { file },
+  );
 }
 
 export class JournalLineError extends Error {
@@ -75,10 +118,14 @@ export class JournalWriter {
   /** After a failed write the file may end in a torn line; appending after it would corrupt it. */
   private broken: unknown = null;
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    /** The lineage of the state the entries belong to; written on every line. */
+    private readonly lineage: string,
+  ) {}
 
   append(entry: JournalEntry): Promise<void> {
-    const line = JSON.stringify(entry) + '\n';
+    const line = JSON.stringify({ lineage: this.lineage, ...entry }) + '\n';
     if (this.broken !== null) return Promise.reject(this.broken);
     return new Promise((done, fail) => {
       this.queue.push({ line, done, fail });
@@ -109,8 +156,8 @@ export class JournalWriter {
           await handle.datasync();
           batch.forEach((b) => b.done());
         } catch (err) {
-          this.broken = err;
-          [...batch, ...this.queue].forEach((b) => b.fail(err));
+          this.broken = fileError(err, this.file, 'write');
+          [...batch, ...this.queue].forEach((b) => b.fail(this.broken));
           this.queue = [];
         }
       }
@@ -121,9 +168,15 @@ export class JournalWriter {
 
   private async ensureOpen(): Promise<FileHandle> {
     if (this.handle) return this.handle;
-    const handle = await open(this.file, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND, STATE_FILE_MODE);
-    await handle.chmod(STATE_FILE_MODE);
-    await fsyncDir(path.dirname(this.file)); // the journal's name must survive a crash too
+    // O_NOFOLLOW: a symlink planted at the journal's name must not be appended through.
+    const handle = await open(this.file, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW, STATE_FILE_MODE);
+    try {
+      await handle.chmod(STATE_FILE_MODE);
+      await fsyncDir(path.dirname(this.file)); // the journal's name must survive a crash too
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
     this.handle = handle;
     return handle;
   }

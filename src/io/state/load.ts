@@ -1,8 +1,11 @@
 // Reading a state and its leftover journal into memory, refusing anything damaged. Never writes.
-import { access, open, readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, open, stat } from 'node:fs/promises';
+import { UserError } from '../../core/errors.js';
 import { foldEntry, type JournalEntry, type State } from '../../core/state.js';
+import { fileError } from '../file-errors.js';
 import { hasCode } from './atomic-write.js';
-import { JournalLineError, parseJournal } from './journal.js';
+import { JournalLineError, parseJournal, readJournalFile, type ParsedJournal } from './journal.js';
 import type { StateFiles } from './paths.js';
 import type { StateTarget } from './store.js';
 import { checkStateText, damagedState, targetMismatch } from './validate.js';
@@ -28,9 +31,9 @@ export async function loadState(files: StateFiles, target: Partial<StateTarget>,
   let journalText: string | null = null;
   for (let attempt = 0; attempt < 5; attempt++) {
     stateRead = await readStateFile(files);
-    journalText = await readFile(files.journal, 'utf8').catch((err: unknown) => (hasCode(err, 'ENOENT') ? null : Promise.reject(err)));
+    journalText = await readJournalFile(files.journal);
     if (!concurrentWriters) break;
-    const now = await stat(files.state).catch((err: unknown) => (hasCode(err, 'ENOENT') ? null : Promise.reject(err)));
+    const now = await stat(files.state).catch((err: unknown) => (hasCode(err, 'ENOENT') ? null : Promise.reject(fileError(err, files.state, 'read'))));
     if ((now?.ino ?? null) === (stateRead?.ino ?? null)) break;
   }
 
@@ -43,7 +46,7 @@ export async function loadState(files: StateFiles, target: Partial<StateTarget>,
     if (mismatch !== null) throw damagedState(files.state, mismatch, await exists(files.backup));
   }
 
-  let journal = { entries: [] as JournalEntry[], tornTail: false };
+  let journal: ParsedJournal = { entries: [], lineages: new Set(), tornTail: false };
   if (journalText !== null) {
     try {
       journal = parseJournal(journalText);
@@ -54,9 +57,13 @@ export async function loadState(files: StateFiles, target: Partial<StateTarget>,
     }
   }
   if (onDisk === null && journal.entries.length > 0) {
-    const problem = `the file is missing, but its journal ${files.journal} holds ${journal.entries.length} results recorded for it (was it deleted?); restore it, or delete the journal to start over`;
+    // The state is written before its first journal line, so a journal alone means the state was
+    // deleted or moved: never start a new state from it (the salt its digests used is gone).
+    const of = journal.lineages.size > 0 ? ` (state lineage ${[...journal.lineages].join(', ')})` : '';
+    const problem = `the file is missing, but its journal ${files.journal} holds ${journal.entries.length} results recorded for it${of} (was it deleted?); restore it, or delete the journal to start over`;
     throw damagedState(files.state, problem, await exists(files.backup));
   }
+  if (onDisk !== null) assertJournalBelongs(files, onDisk, journal);
 
   let folded: State | null = null;
   if (onDisk !== null) {
@@ -64,6 +71,19 @@ export async function loadState(files: StateFiles, target: Partial<StateTarget>,
     for (const entry of journal.entries) foldEntry(folded, entry);
   }
   return { onDisk, folded, journalEntries: journal.entries, journalExists: journalText !== null, tornTail: journal.tornTail };
+}
+
+/** Every journal line that names a lineage must name this state's; nothing is folded otherwise. */
+function assertJournalBelongs(files: StateFiles, state: State, journal: ParsedJournal): void {
+  const foreign = [...journal.lineages].filter((l) => l !== state.lineage);
+  if (foreign.length === 0) return;
+  throw new UserError(
+    'state_invalid',
+    `journal ${files.journal} belongs to another state (lineage ${foreign.join(', ')}), not to ${files.state} (lineage ${state.lineage}); ` +
+      `nothing was folded or written. If it was copied or left here by mistake, move it away and run again; ` +
+      `if ${files.state} was replaced, put back the state it belongs to first so its results are not lost.`,
+    { file: files.state, journal: files.journal, lineage: state.lineage, journalLineage: foreign[0] },
+  );
 }
 
 interface RawFile {
@@ -74,17 +94,23 @@ interface RawFile {
 async function readStateFile(files: StateFiles): Promise<RawFile | null> {
   let handle;
   try {
-    handle = await open(files.state, 'r');
-    const { ino } = await handle.stat();
-    return { text: await handle.readFile('utf8'), ino };
+    // The path was resolved already (resolve.ts); a symlink or FIFO here appeared since.
+    handle = await open(files.state, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const info = await handle.stat();
+    if (!info.isFile()) throw notAStateFile(files.state, info.isDirectory() ? 'is a directory' : 'is not a regular file');
+    return { text: await handle.readFile('utf8'), ino: info.ino };
   } catch (err) {
     if (hasCode(err, 'ENOENT')) return null;
-    if (hasCode(err, 'EISDIR')) throw damagedState(files.state, 'it is a folder, not a file', null);
-    if (hasCode(err, 'EACCES', 'EPERM')) throw damagedState(files.state, 'it cannot be read (permission denied)', null);
-    throw err;
+    if (hasCode(err, 'EISDIR')) throw notAStateFile(files.state, 'is a directory');
+    if (hasCode(err, 'ELOOP')) throw notAStateFile(files.state, 'became a symbolic link while agentsync was reading it');
+    throw fileError(err, files.state, 'read');
   } finally {
     await handle?.close();
   }
+}
+
+function notAStateFile(file: string, what: string): UserError {
+  return new UserError('state_invalid', `state path ${file} ${what}, not a state file; pass the state file itself with --state`, { file });
 }
 
 async function exists(file: string): Promise<boolean> {

@@ -1,10 +1,16 @@
 // The lock that stops two runs from writing one state. It is a file created exclusively, holding
 // who took it; a lock whose process died on this host is taken over, any other is respected.
+// The lock is written whole under a temporary name and then hard-linked to the lock's name (which
+// fails if a lock exists), so taking it stays exclusive and a lock is never empty or half-written,
+// even on a full disk. An empty or torn lock is therefore debris from a crash (or from an older
+// agentsync that ran out of space), and is taken over.
 import { randomUUID } from 'node:crypto';
-import { readFileSync, unlinkSync } from 'node:fs';
-import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { constants, readFileSync, unlinkSync } from 'node:fs';
+import { link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { UserError } from '../../core/errors.js';
+import { createFileAtomically } from '../atomic-file.js';
+import { fileError } from '../file-errors.js';
 import { hasCode, ignoreCode, STATE_FILE_MODE } from './atomic-write.js';
 import type { StateWarning } from './store.js';
 
@@ -30,14 +36,19 @@ export async function acquireLock(lockPath: string, statePath: string, onWarning
   const text = JSON.stringify(info) + '\n';
   let holder: Holder = { kind: 'gone' };
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    try {
-      await writeFile(lockPath, text, { flag: 'wx', mode: STATE_FILE_MODE });
-      return heldLock(lockPath, info);
-    } catch (err) {
-      if (!hasCode(err, 'EEXIST')) throw err;
-    }
+    // Losing the lock on a power cut only makes it debris, so it is not fsynced.
+    if (await createFileAtomically(lockPath, text, { mode: STATE_FILE_MODE, sync: false })) return heldLock(lockPath, info);
     holder = await readHolder(lockPath);
     if (holder.kind === 'gone') continue; // released between our attempt and the read
+    if (holder.kind === 'debris') {
+      if (await removeIfUnchanged(lockPath, holder.raw, info.token)) {
+        onWarning({
+          code: 'stale_lock_taken_over',
+          message: `took over the lock on ${statePath}: ${lockPath} was ${holder.raw.trim() === '' ? 'empty' : 'cut short'}, left by a run that crashed or ran out of disk space`,
+        });
+      }
+      continue;
+    }
     if (holder.kind === 'held' && isDeadHere(holder.info)) {
       if (await removeIfUnchanged(lockPath, holder.raw, info.token)) {
         const { pid, host, since } = holder.info;
@@ -53,23 +64,45 @@ export async function acquireLock(lockPath: string, statePath: string, onWarning
   throw lockedError(lockPath, statePath, holder);
 }
 
-type Holder = { kind: 'gone' } | { kind: 'unreadable' } | { kind: 'held'; info: LockInfo; raw: string };
+type Holder = { kind: 'gone' } | { kind: 'debris'; raw: string } | { kind: 'held'; info: LockInfo; raw: string };
 
-/** A lock is written right after it is created, so an empty or partial one is re-read briefly. */
+/**
+ * Who holds the lock. An older agentsync created the lock empty and wrote it a moment later, so
+ * an empty or partial lock is re-read for 200 ms before it is judged debris.
+ */
 async function readHolder(lockPath: string): Promise<Holder> {
-  for (let i = 0; i < 10; i++) {
-    let raw: string;
-    try {
-      raw = await readFile(lockPath, 'utf8');
-    } catch (err) {
-      if (hasCode(err, 'ENOENT')) return { kind: 'gone' };
-      throw err;
-    }
+  let raw = '';
+  for (let i = 0; i < 5; i++) {
+    const read = await readLockFile(lockPath);
+    if (read === null) return { kind: 'gone' };
+    raw = read;
     const info = parseLockInfo(raw);
     if (info) return { kind: 'held', info, raw };
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 40));
   }
-  return { kind: 'unreadable' };
+  return { kind: 'debris', raw };
+}
+
+/** The lock's text, null when there is none; a symlink, folder or FIFO there is refused. */
+async function readLockFile(lockPath: string): Promise<string | null> {
+  let handle;
+  try {
+    handle = await open(lockPath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    if (!(await handle.stat()).isFile()) throw notALock(lockPath);
+    return await handle.readFile('utf8');
+  } catch (err) {
+    if (hasCode(err, 'ENOENT')) return null;
+    if (hasCode(err, 'ELOOP', 'EISDIR')) throw notALock(lockPath);
+    throw fileError(err, lockPath, 'read');
+  } finally {
+    await handle?.close();
+  }
+}
+
+function notALock(lockPath: string): UserError {
+  return new UserError('state_locked', `lock ${lockPath} is not a regular file (a symbolic link, folder or device); if no agentsync run is using this state, remove it and try again`, {
+    lock: lockPath,
+  });
 }
 
 function parseLockInfo(raw: string): LockInfo | null {
@@ -140,7 +173,7 @@ function lockedError(lockPath: string, statePath: string, holder: Holder): UserE
   if (holder.kind !== 'held') {
     return new UserError(
       'state_locked',
-      `state ${statePath} is locked, but the lock file ${lockPath} cannot be read. If no agentsync process is using this state, delete ${lockPath} and try again.`,
+      `state ${statePath} is locked, but the lock file ${lockPath} kept changing while agentsync tried to take it over. If no agentsync process is using this state, delete ${lockPath} and try again.`,
       { lock: lockPath },
     );
   }

@@ -19,10 +19,6 @@ export interface StateFiles {
   /** JSON lines of entries recorded since the last write. */
   journal: string;
   lock: string;
-  /** The next version, before it is renamed over `state`. */
-  tmp: string;
-  /** A hard link to the current version, before it is renamed over `backup`. */
-  backupTmp: string;
 }
 
 export function stateFiles(statePath: string): StateFiles {
@@ -31,7 +27,5 @@ export function stateFiles(statePath: string): StateFiles {
     backup: `${statePath}.backup`,
     journal: `${statePath}.journal`,
     lock: `${statePath}.lock`,
-    tmp: `${statePath}.tmp`,
-    backupTmp: `${statePath}.backup.tmp`,
   };
 }

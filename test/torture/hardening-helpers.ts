@@ -1,0 +1,53 @@
+// Shared by the hardening suites: a small manifest whose names are unique per project, and the
+// checks every refusal must pass.
+import { lstatSync, readdirSync } from 'node:fs';
+import { expect } from 'vitest';
+import { STACK_TRACE, type CliResult } from './helpers.js';
+
+/**
+ * A manifest with `tools` tools and one agent; `instruction` changes the agent (a state change).
+ * Names carry `prefix`, so projects sharing one emulator never meet each other's resources.
+ */
+export function smallManifest(prefix: string, instruction: string, tools = 2): string {
+  const toolBlocks = Array.from({ length: tools }, (_, i) => `  ${prefix}_t${i}:\n    displayName: Tool ${i}\n    executionText: Running ${i}\n    doNotExecute: true\n`).join('');
+  return `version: 1
+environments:
+  local:
+    appId: local
+    region: us
+tools:
+${toolBlocks}agents:
+  helper:
+    name: Helper ${prefix}
+    integrationType: llm
+    integrateWith: gpt-4o
+    instruction: ${JSON.stringify(instruction)}
+    tools: [${prefix}_t0]
+`;
+}
+
+/** Exit 1, exactly one `Error:` line, no internal error, no stack. Returns that line. */
+export function expectOneLineRefusal(result: CliResult): string {
+  expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(1);
+  expect(result.stderr).not.toMatch(/internal error/);
+  expect(result.stderr).not.toMatch(STACK_TRACE);
+  const errors = result.stderr.split('\n').filter((l) => l.startsWith('Error:'));
+  expect(errors, result.stderr).toHaveLength(1);
+  return errors[0]!;
+}
+
+export function leftoverTemps(dir: string): string[] {
+  return readdirSync(dir).filter((name) => /\.tmp/.test(name));
+}
+
+export function kindOf(path: string): string {
+  const s = lstatSync(path);
+  if (s.isSymbolicLink()) return 'symlink';
+  if (s.isFile()) return 'file';
+  if (s.isDirectory()) return 'directory';
+  if (s.isCharacterDevice()) return 'char device';
+  if (s.isFIFO()) return 'fifo';
+  if (s.isSocket()) return 'socket';
+  return 'other';
+}
+
