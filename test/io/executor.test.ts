@@ -64,7 +64,7 @@ async function stateResources(): Promise<Record<string, { remoteId: string }>> {
   return (JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as { resources: Record<string, { remoteId: string }> }).resources;
 }
 
-const agent = (key: string, extra = ''): string => `  ${key}:\n    name: ${key}\n    integrationType: llm\n    integrateWith: gpt-4o\n    tools: [t1]\n${extra}`;
+const agent = (key: string, extra = ''): string => `  ${key}:\n    name: ${key}\n    integrationType: llm\n    integrateWith: gpt-4o\n    actions: [t1]\n${extra}`;
 
 describe('executePlan', () => {
   it('creates tools before the agents that use them, and records every remote id', async () => {
@@ -73,7 +73,7 @@ describe('executePlan', () => {
     );
     expect(result).toMatchObject({ ok: true, counts: { created: 6, updated: 0, forgotten: 0 }, failed: [], notAttempted: [] });
     const log = await emu.apiRequests();
-    const lastToolPut = Math.max(...log.filter((r) => r.method === 'PUT').map((r) => r.seq));
+    const lastToolPut = Math.max(...log.filter((r) => r.path.startsWith('/v3/ai-agents/tools')).map((r) => r.seq));
     const firstAgentPost = Math.min(...log.filter((r) => r.path === '/v3/ai-agents/agents').map((r) => r.seq));
     expect(lastToolPut).toBeLessThan(firstAgentPost);
     const agents = await emu.get<AgentRecord[]>('/ai-agents/agents');
@@ -91,7 +91,7 @@ describe('executePlan', () => {
     const log = await emu.apiRequests();
     expect(log.map((r) => r.method)).toEqual(['PUT', 'PATCH']);
     expect(log[0]?.body).toEqual({ name: 't1', displayName: 't1', executionText: 'Working', description: 'Changed', doNotExecute: false, parameters: { type: 'object', properties: {} } });
-    expect(log[1]?.body).toMatchObject({ name: 'a1', icon: null, tools: ['t1'] });
+    expect(log[1]?.body).toMatchObject({ name: 'a1', icon: null, actions: ['t1'] });
   });
 
   it('forgets without a call', async () => {
@@ -110,7 +110,7 @@ describe('executePlan', () => {
     expect(result.ok).toBe(false);
     expect(result.done.map((d) => d.address)).toEqual(['tool.t1']);
     expect(result.failed).toHaveLength(1);
-    expect(result.failed[0]).toMatchObject({ address: 'agent.bad', failure: { call: 'POST /ai-agents/agents', status: 400, code: 'ERR_BAD_REQUEST', maybeCreated: false } });
+    expect(result.failed[0]).toMatchObject({ address: 'agent.bad', failure: { call: 'POST /ai-agents/agents', status: 400, code: 'HTTP_400', maybeCreated: false } });
     expect(result.failed[0]?.failure.message).toContain('not_on_server');
     expect(result.notAttempted.map((n) => n.address)).toEqual(['agent.z1', 'agent.z2']);
     const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as { resources: object; pending: object };

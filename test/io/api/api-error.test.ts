@@ -51,7 +51,7 @@ describe('errorFromResponse: bodies that are not an envelope', () => {
   it('an empty body says only the status', () => {
     const err = read(500, '');
     expect(err).toMatchObject({ code: 'HTTP_500', serverMessage: '' });
-    expect(err.message).toBe('PUT /ai-agents/tools/x answered 500 HTTP_500');
+    expect(err.message).toBe('PUT /ai-agents/tools/x answered 500');
   });
 
   it('an HTML page becomes its text, on one line', () => {
