@@ -8,6 +8,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import process from 'node:process';
 import { promisify } from 'node:util';
 import pg from 'pg';
 
@@ -79,7 +80,7 @@ export async function startPostgres(options = {}) {
     await pgCommand(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--no-locale', '--no-sync'], dir);
   } catch (err) {
     cleanup();
-    throw new Error(`initdb failed: ${err.stderr || err.message}`);
+    throw new Error(`initdb failed: ${err.stderr || err.message}`, { cause: err });
   }
   const settings = ['-c listen_addresses=127.0.0.1', `-k ${dir}`, '-c max_connections=100', '-c shared_buffers=32MB'];
   if (!options.durable) settings.push('-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off');
@@ -94,7 +95,7 @@ export async function startPostgres(options = {}) {
       if (attempt >= 3) {
         const log = existsSync(join(dir, 'server.log')) ? readFileSync(join(dir, 'server.log'), 'utf8') : '';
         cleanup();
-        throw new Error(`pg_ctl start failed: ${err.stderr || err.message}\n${log}`);
+        throw new Error(`pg_ctl start failed: ${err.stderr || err.message}\n${log}`, { cause: err });
       }
     }
   }
