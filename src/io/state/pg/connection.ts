@@ -1,7 +1,7 @@
 // One PostgreSQL session. Every failure leaves it as a UserError without the password; once the
 // connection is lost every later query fails with that same error instead of hanging or crashing.
 import pg from 'pg';
-import type { UserError } from '../../../core/errors.js';
+import { UserError } from '../../../core/errors.js';
 import { connectFailure, isConnectionLost, sessionFailure } from './errors.js';
 import type { PgUrl } from './url.js';
 
@@ -35,19 +35,16 @@ export class PgConnection {
     return new PgConnection(client, url);
   }
 
-  /** Runs one statement; a statement that fails before the session is usable reports as a connect failure. */
+  /** Runs one statement; any failure is a one-line UserError without the password. */
   async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
-    if (this.lost) throw this.lost;
     try {
-      return await this.client.query<R>(text, values);
+      return await this.queryRaw<R>(text, values);
     } catch (err) {
-      const failure = sessionFailure(err, this.url);
-      if (isConnectionLost(err)) this.lost ??= failure;
-      throw this.lost ?? failure;
+      throw err instanceof UserError ? err : sessionFailure(err, this.url);
     }
   }
 
-  /** The raw driver error, for callers that handle a specific SQLSTATE themselves. */
+  /** Like query(), but a statement's own error (not a lost connection) is left raw, for callers that handle a SQLSTATE. */
   async queryRaw<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
     if (this.lost) throw this.lost;
     try {
