@@ -10,7 +10,7 @@ import type { StateSession } from '../io/state/index.js';
 import { newSalt } from '../io/state/digest.js';
 import { computePlan, loadManifestAndStore, planBasisOf, replanSaved, type ComputedPlan, type LoadedManifest } from './pipeline.js';
 import { formatPlan, printWarnings } from './render-plan.js';
-import { useColor } from './options.js';
+import { lockTimeoutMs, useColor } from './options.js';
 import type { ApplyOptions } from './commands/apply.js';
 import { connectApi, parseCount } from './api-connect.js';
 
@@ -18,6 +18,7 @@ export async function runApply(planfile: string | undefined, opts: ApplyOptions)
   const concurrency = parseCount(opts.concurrency, '--concurrency', 1, 256);
   const retries = parseCount(opts.retries, '--retries', 0, 100);
   const timeoutMs = parseCount(opts.timeout, '--timeout', 1, 3600) * 1000;
+  const lockWaitMs = lockTimeoutMs(opts.lockTimeout);
   const saved = planfile ? await (await import('../io/plan-file.js')).readPlanFile(planfile) : undefined;
   if (saved && opts.env === undefined && typeof saved.environment === 'string') opts.env = saved.environment;
 
@@ -30,7 +31,7 @@ export async function runApply(planfile: string | undefined, opts: ApplyOptions)
   }
   if (saved && planfile) await checkSavedPlan(loaded, saved, planfile);
 
-  const session = await loaded.store.open(loaded.target, saved?.savedPlan.basis.salt ? { salt: saved.savedPlan.basis.salt } : {});
+  const session = await loaded.store.open(loaded.target, { lockTimeoutMs: lockWaitMs, ...(saved?.savedPlan.basis.salt ? { salt: saved.savedPlan.basis.salt } : {}) });
   let client: ApiClient | undefined;
   try {
     client = await connection.open();

@@ -1,5 +1,6 @@
 // Options shared by every command that reads a manifest (CONTRACT §4), and the colour decision.
 import type { Command } from 'commander';
+import { UserError } from '../core/errors.js';
 import { colorEnabled } from '../render/color.js';
 
 /** The options every command that reads a manifest accepts (CONTRACT §4). */
@@ -16,9 +17,22 @@ export function addManifestOptions(cmd: Command): Command {
   return cmd
     .option('-f, --file <path>', 'the manifest', 'agents.yaml')
     .option('-e, --env <name>', 'the environment (default: the only one)')
-    .option('--state <path>', 'the state file (default: .agentsync/<env>.state.json beside the manifest)')
+    .option('--state <path|url>', 'the state file, or a postgres:// URL (default: $AGENTSYNC_STATE_URL, the manifest\'s state.url, or .agentsync/<env>.state.json beside the manifest)')
     .option('--json', 'machine-readable output on stdout')
     .option('--no-color', 'no colours');
+}
+
+/** `--lock-timeout <seconds>` for the commands that take the state lock (apply, state rm, …). */
+export function addLockTimeoutOption(cmd: Command): Command {
+  return cmd.option('--lock-timeout <seconds>', 'wait this long for a state lock held by another run, instead of failing at once', '0');
+}
+
+/** The --lock-timeout value in milliseconds; a usage error unless it is a whole number of seconds. */
+export function lockTimeoutMs(value: string | undefined): number {
+  const text = (value ?? '0').trim();
+  const seconds = Number(text);
+  if (!/^\d+$/.test(text) || seconds > 86_400) throw new UserError('usage', `--lock-timeout must be a whole number of seconds from 0 to 86400 (got "${value}")`);
+  return seconds * 1000;
 }
 
 /** The colour decision of render/color.ts for one output stream. */

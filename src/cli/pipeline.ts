@@ -11,7 +11,7 @@ import { loadDesired } from '../io/load-manifest.js';
 import { digestDesired, type PlanBasis } from '../io/plan-file.js';
 import { readServer } from '../io/read-server.js';
 import { createDigester, newSalt } from '../io/state/digest.js';
-import { createFileStateStore, defaultStatePath, type StateStore, type StateTarget } from '../io/state/index.js';
+import { chooseStateLocation, createStateStore, type StateStore, type StateTarget } from '../io/state/index.js';
 import type { ManifestOptions } from './options.js';
 import { printStateWarning } from './render-plan.js';
 
@@ -24,9 +24,16 @@ export interface LoadedManifest {
 
 export async function loadManifestAndStore(opts: ManifestOptions): Promise<LoadedManifest> {
   const { desired, warnings } = await loadDesired({ file: opts.file, environment: opts.env, env: process.env, mode: 'plan' });
-  const statePath = opts.state ?? defaultStatePath(opts.file, desired.environment.name);
   const { name: environment, appId, region } = desired.environment;
-  return { desired, warnings, store: createFileStateStore(statePath, { onWarning: printStateWarning }), target: { environment, appId, region } };
+  const { location, key, source } = chooseStateLocation({
+    flag: opts.state,
+    envUrl: process.env.AGENTSYNC_STATE_URL,
+    manifest: desired.state,
+    manifestFile: opts.file,
+    environment,
+  });
+  const store = createStateStore(location, { key, source, onWarning: printStateWarning });
+  return { desired, warnings, store, target: { environment, appId, region } };
 }
 
 export interface ComputedPlan {

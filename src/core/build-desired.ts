@@ -54,6 +54,7 @@ export function buildDesired(manifest: Manifest, environment: DesiredEnvironment
     externalTools: [...new Set(manifest.external?.tools ?? [])].sort(byKey),
   };
   if (manifest.notify !== undefined) desired.notify = manifest.notify;
+  if (manifest.state !== undefined) desired.state = manifest.state;
   return desired;
 }
 

@@ -1,7 +1,7 @@
 // The resolved, normalized manifest for one environment: what the API should hold.
 // Produced by resolveManifest (resolve.ts); consumed by the diff and by the executor.
 import type { JsonObject, Region } from './api-types.js';
-import type { ManifestAgent, ManifestTool, ManifestWebsite, NotifyConfig } from './schema.js';
+import type { ManifestAgent, ManifestTool, ManifestWebsite, NotifyConfig, StateConfig } from './schema.js';
 
 export type { ResourceType } from './kinds/kind.js';
 import type { ResourceType } from './kinds/kind.js';
@@ -55,6 +55,8 @@ export interface Desired {
   notify?: NotifyConfig;
   /** Names that the manifest references but does not manage (external.tools). */
   externalTools: string[];
+  /** Where the state lives, when the manifest says (never part of a plan or its digest). */
+  state?: StateConfig;
 }
 
 export { addressOf } from './kinds/kind.js';

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'usage'
   | 'state_invalid'
   | 'state_locked'
+  | 'state_unavailable'
   | 'plan_stale'
   | 'plan_invalid'
   | 'api_error'

@@ -139,6 +139,13 @@ export const notifySchema = z
   })
   .describe('One chat message after an apply that changed something.');
 
+export const stateConfigSchema = z
+  .strictObject({
+    url: z.string().describe('Where the state lives: a postgres:// URL (usually ${AGENTSYNC_STATE_URL}) or a file path; empty means the default file.'),
+    key: z.string().min(1).max(200).optional().describe('The state key in a shared backend; defaults to the environment name.'),
+  })
+  .describe('Where the state is kept (default: a file beside the manifest).');
+
 const toolName = z.string().regex(TOOL_NAME_PATTERN, 'tool name must match ^[a-zA-Z_$][a-zA-Z0-9_$-]*$');
 const addressKey = z.string().regex(/^[A-Za-z0-9_$][A-Za-z0-9_$.-]*$/, 'key must be letters, digits, _, $, . or -');
 
@@ -153,6 +160,7 @@ export const manifestSchema = z
     knowledgeBase: z.strictObject({ websites: z.record(addressKey, websiteSchema).default({}) }).optional(),
     notify: notifySchema.optional(),
     external: z.strictObject({ tools: z.array(z.string()).default([]) }).optional(),
+    state: stateConfigSchema.optional(),
   })
   .describe('agentsync manifest (agents.yaml)');
 
@@ -163,3 +171,4 @@ export type ManifestTool = z.output<typeof toolSchema>;
 export type ManifestAgent = z.output<typeof agentSchema>;
 export type ManifestWebsite = z.output<typeof websiteSchema>;
 export type NotifyConfig = z.output<typeof notifySchema>;
+export type StateConfig = z.output<typeof stateConfigSchema>;

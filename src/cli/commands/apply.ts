@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
-import { addManifestOptions, type ManifestOptions } from '../options.js';
+import { addLockTimeoutOption, addManifestOptions, type ManifestOptions } from '../options.js';
 
 export interface ApplyOptions extends ManifestOptions {
   autoApprove?: boolean;
   concurrency: string;
   retries: string;
   timeout: string;
+  lockTimeout?: string;
 }
 
 export function registerApplyCommand(program: Command): void {
@@ -16,6 +17,7 @@ export function registerApplyCommand(program: Command): void {
     .option('--concurrency <n>', 'requests in flight at once', '10')
     .option('--retries <n>', 'retries per call for rate limits and transient failures', '5')
     .option('--timeout <seconds>', 'how long to wait for each response before retrying it (PUT/PATCH) or failing', '30');
+  addLockTimeoutOption(cmd);
   addManifestOptions(cmd).action(async (planfile: string | undefined, opts: ApplyOptions) => {
     const { runApply } = await import('../apply-run.js');
     await runApply(planfile, opts);

@@ -1,37 +1,59 @@
-// `agentsync state list | show <address> | rm <address> | mv <from> <to>`: inspect the state,
-// forget one entry (the resource stays on the server) or rename one. Heavy modules load inside the actions to keep start-up fast.
+// `agentsync state list | show <address> | rm <address> | mv <from> <to> | migrate --to <path|url>`:
+// inspect the state, forget one entry (the resource stays on the server), rename one, or copy the
+// state to another backend. Heavy modules load inside the actions to keep start-up fast.
 import type { Command } from 'commander';
-import { addManifestOptions, type ManifestOptions } from '../options.js';
+import { addLockTimeoutOption, addManifestOptions, lockTimeoutMs, type ManifestOptions } from '../options.js';
 import type { State } from '../../core/state.js';
-import type { StateStore, StateTarget, StateWarning } from '../../io/state/index.js';
+import type { StateBackend, StateTarget, StateWarning } from '../../io/state/index.js';
+
+interface LockingOptions extends ManifestOptions {
+  lockTimeout?: string;
+}
+
+interface MigrateOptions extends LockingOptions {
+  to: string;
+  force?: boolean;
+}
 
 export function registerStateCommand(program: Command): void {
-  const state = program.command('state').description('Inspect the state, forget one entry or rename one.');
+  const state = program.command('state').description('Inspect the state, forget or rename one entry, or copy it to another backend.');
   addManifestOptions(state.command('list').description('List the resources in the state: address, type and remote id.')).action(
     async (opts: ManifestOptions, cmd: Command) => runList(await openStore(opts, cmd), opts),
   );
   addManifestOptions(state.command('show').argument('<address>', 'tool.<name>, agent.<key> or website.<key>'))
     .description('Show what the state holds for one address.')
     .action(async (address: string, opts: ManifestOptions, cmd: Command) => runShow(await openStore(opts, cmd), address, opts));
-  addManifestOptions(state.command('rm').argument('<address>', 'tool.<name>, agent.<key> or website.<key>'))
+  addManifestOptions(addLockTimeoutOption(state.command('rm').argument('<address>', 'tool.<name>, agent.<key> or website.<key>')))
     .description('Forget one address: it stays on the server, but agentsync no longer manages it.')
-    .action(async (address: string, opts: ManifestOptions, cmd: Command) => runRm(await openStore(opts, cmd), address, opts));
-  addManifestOptions(state.command('mv').argument('<from>', 'the address in the state').argument('<to>', 'its new address (the renamed manifest key)'))
+    .action(async (address: string, opts: LockingOptions, cmd: Command) => runRm(await openStore(opts, cmd), address, opts));
+  addManifestOptions(addLockTimeoutOption(state.command('mv').argument('<from>', 'the address in the state').argument('<to>', 'its new address (the renamed manifest key)')))
     .description('Rename an address in the state, so that renaming a manifest key is not a delete plus a create. No call is made.')
-    .action(async (from: string, to: string, opts: ManifestOptions, cmd: Command) => runMv(await openStore(opts, cmd), from, to, opts));
+    .action(async (from: string, to: string, opts: LockingOptions, cmd: Command) => runMv(await openStore(opts, cmd), from, to, opts));
+  addManifestOptions(
+    addLockTimeoutOption(
+      state
+        .command('migrate')
+        .requiredOption('--to <path|url>', 'where to copy the state: a file path or a postgres:// URL')
+        .option('--force', 'replace a destination that already holds resources'),
+    ),
+  )
+    .description('Copy the state to another file or database, keeping its lineage and serial.')
+    .action(async (opts: MigrateOptions, cmd: Command) => runMigrate(await openStore(opts, cmd), opts));
 }
 
 interface Located {
-  store: StateStore;
+  store: StateBackend;
+  key: string;
   target: Partial<StateTarget>;
 }
 
+const onWarning = (w: StateWarning) => process.stderr.write(`Warning: ${w.message}\n`);
+
 async function openStore(opts: ManifestOptions, cmd: Command): Promise<Located> {
-  const [{ locateState }, { createFileStateStore }] = await Promise.all([import('../../io/state/locate.js'), import('../../io/state/index.js')]);
+  const [{ locateState }, { createStateStore }] = await Promise.all([import('../../io/state/locate.js'), import('../../io/state/index.js')]);
   const fileGiven = cmd.getOptionValueSource('file') === 'cli';
-  const { statePath, target } = await locateState({ file: opts.file, fileGiven, env: opts.env, state: opts.state });
-  const onWarning = (w: StateWarning) => process.stderr.write(`Warning: ${w.message}\n`);
-  return { store: createFileStateStore(statePath, { onWarning }), target };
+  const { location, key, source, target } = await locateState({ file: opts.file, fileGiven, env: opts.env, state: opts.state });
+  return { store: createStateStore(location, { key, source, onWarning }), key, target };
 }
 
 async function runList({ store, target }: Located, opts: ManifestOptions): Promise<void> {
@@ -75,9 +97,10 @@ async function runShow({ store, target }: Located, address: string, opts: Manife
   process.stdout.write(lines.join('\n') + '\n');
 }
 
-async function runRm({ store, target }: Located, address: string, opts: ManifestOptions): Promise<void> {
+async function runRm({ store, target }: Located, address: string, opts: LockingOptions): Promise<void> {
+  const lockWaitMs = lockTimeoutMs(opts.lockTimeout);
   const before = await requireState(store, target, address);
-  const session = await store.open({ environment: before.environment, appId: before.appId, region: before.region });
+  const session = await store.open({ environment: before.environment, appId: before.appId, region: before.region }, { lockTimeoutMs: lockWaitMs });
   let removed: { address: string; type: string; remoteId: string | null };
   try {
     const resource = session.state.resources[address];
@@ -96,14 +119,14 @@ async function runRm({ store, target }: Located, address: string, opts: Manifest
   process.stdout.write(`Removed ${address} (${id}) from ${store.location}. It still exists on the server; agentsync no longer manages it.\n`);
 }
 
-async function runMv({ store, target }: Located, from: string, to: string, opts: ManifestOptions): Promise<void> {
+async function runMv({ store, target }: Located, from: string, to: string, opts: LockingOptions): Promise<void> {
   const { UserError } = await import('../../core/errors.js');
   const { parseAddress } = await import('../../core/kinds/index.js');
   const before = await requireState(store, target, from);
   const fromType = parseAddress(from)?.type;
   const toType = (await checkAddress(to)).type;
   if (fromType !== toType) throw new UserError('usage', `${from} is a ${fromType}, so it cannot become ${to}; an address keeps its type`);
-  const session = await store.open({ environment: before.environment, appId: before.appId, region: before.region });
+  const session = await store.open({ environment: before.environment, appId: before.appId, region: before.region }, { lockTimeoutMs: lockTimeoutMs(opts.lockTimeout) });
   let remoteId: string | null;
   try {
     const { resources, pending } = session.state;
@@ -129,8 +152,24 @@ async function checkAddress(address: string): Promise<{ type: string; key: strin
   return parsed;
 }
 
+async function runMigrate({ store, key, target }: Located, opts: MigrateOptions): Promise<void> {
+  const [{ createStateStore }, { migrateState }] = await Promise.all([import('../../io/state/index.js'), import('../../io/state/migrate.js')]);
+  const lockWaitMs = lockTimeoutMs(opts.lockTimeout);
+  const destination = createStateStore(opts.to, { key, source: '--to', onWarning });
+  const result = await migrateState(store, destination, target, { force: opts.force === true, lockTimeoutMs: lockWaitMs });
+  if (opts.json) {
+    process.stdout.write(JSON.stringify({ formatVersion: 1, migrated: result }, null, 2) + '\n');
+    return;
+  }
+  const pending = result.pending > 0 ? ` and ${result.pending} pending creates` : '';
+  process.stdout.write(
+    `Copied the state of environment "${result.environment}" (lineage ${result.lineage}, serial ${result.serial}, ${result.resources} resources${pending}) ` +
+      `from ${result.from} to ${result.to}.\nThe source is unchanged. Point --state, AGENTSYNC_STATE_URL or state.url at the new location to use it.\n`,
+  );
+}
+
 /** The state, which must exist and hold `address` (as a resource or a pending create). */
-async function requireState(store: StateStore, target: Partial<StateTarget>, address: string): Promise<State> {
+async function requireState(store: StateBackend, target: Partial<StateTarget>, address: string): Promise<State> {
   const { UserError } = await import('../../core/errors.js');
   await checkAddress(address);
   const state = await store.read(target);
@@ -139,7 +178,7 @@ async function requireState(store: StateStore, target: Partial<StateTarget>, add
   return state;
 }
 
-async function unknownAddress(store: StateStore, address: string): Promise<Error> {
+async function unknownAddress(store: StateBackend, address: string): Promise<Error> {
   const { UserError } = await import('../../core/errors.js');
   return new UserError('usage', `${address} is not in ${store.location}; \`agentsync state list\` shows the addresses it holds`, { address });
 }

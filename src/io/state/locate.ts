@@ -1,14 +1,17 @@
-// Finds the state file for the `state` commands from -f/-e/--state, reading only the manifest's
-// `environments` block: these commands must work even when the rest of the manifest does not
-// validate (that is often exactly when someone needs to inspect or fix the state).
+// Finds the state for the `state` commands from -f/-e/--state, AGENTSYNC_STATE_URL and the
+// manifest's `state` block, reading only the `environments` and `state` blocks: these commands must
+// work even when the rest of the manifest does not validate (that is often exactly when someone
+// needs to inspect or fix the state).
 import { stat } from 'node:fs/promises';
 import { hasErrors, ManifestError } from '../../core/diagnostics.js';
+import { interpolate } from '../../core/interpolate.js';
 import { parseManifest } from '../../core/parse.js';
 import type { Region } from '../../core/api-types.js';
 import { UserError } from '../../core/errors.js';
 import { readManifestFile } from '../manifest-file.js';
 import { hasCode } from './atomic-write.js';
-import { defaultStatePath } from './paths.js';
+import { chooseStateLocation, type StateLocation } from './factory.js';
+import { isPostgresUrl } from './pg/url.js';
 import type { StateTarget } from './store.js';
 
 export interface LocateOptions {
@@ -17,45 +20,82 @@ export interface LocateOptions {
   fileGiven: boolean;
   env?: string;
   state?: string;
+  /** The process environment, for AGENTSYNC_STATE_URL and the `state` block's ${NAME}s. */
+  processEnv?: Readonly<Record<string, string | undefined>>;
 }
 
-export interface LocatedState {
-  statePath: string;
+export interface LocatedState extends StateLocation {
   /** What the state must match; only the fields the manifest states literally. */
   target: Partial<StateTarget>;
 }
 
 export async function locateState(opts: LocateOptions): Promise<LocatedState> {
-  const environments = await readEnvironments(opts.file, opts.state === undefined || opts.fileGiven);
-  if (environments === null) {
-    // --state without a manifest: nothing to check against except an explicit -e.
-    return { statePath: opts.state!, target: opts.env === undefined ? {} : { environment: opts.env } };
+  const processEnv = opts.processEnv ?? process.env;
+  const envUrl = processEnv.AGENTSYNC_STATE_URL;
+  const explicit = opts.state ?? (envUrl === '' ? undefined : envUrl);
+  const tree = await readManifestTree(opts.file, explicit === undefined || opts.fileGiven);
+  if (tree === null) {
+    // A location without a manifest: nothing to check against except an explicit -e.
+    const location = explicit!;
+    if (opts.env === undefined && isPostgresUrl(location)) {
+      throw new UserError('usage', `without a manifest, pass -e <environment> to say which state to use (the key in ${opts.state !== undefined ? '--state' : 'AGENTSYNC_STATE_URL'})`);
+    }
+    const source = opts.state !== undefined ? '--state' : 'AGENTSYNC_STATE_URL';
+    return { location, key: opts.env ?? 'default', source, target: opts.env === undefined ? {} : { environment: opts.env } };
   }
+  const environments = environmentsOf(opts.file, tree);
   const environment = chooseEnvironment(opts.file, Object.keys(environments), opts.env);
   const target = literalTarget(environment, environments[environment]);
-  return { statePath: opts.state ?? defaultStatePath(opts.file, environment), target };
+  const manifest = stateBlock(opts.file, tree.state, environments[environment], environment, processEnv);
+  return { ...chooseStateLocation({ flag: opts.state, envUrl, manifest, manifestFile: opts.file, environment }), target };
 }
 
 /**
- * The `environments` map; null when the manifest is absent and not required. The file gets the
- * same hostile-file checks and YAML parse as everywhere else, but not the schema.
+ * The manifest as a plain value; null when it is absent and not required. The file gets the same
+ * hostile-file checks and YAML parse as everywhere else, but not the schema.
  */
-async function readEnvironments(file: string, required: boolean): Promise<Record<string, unknown> | null> {
+async function readManifestTree(file: string, required: boolean): Promise<Record<string, unknown> | null> {
   try {
     await stat(file);
   } catch (err) {
     if (!hasCode(err, 'ENOENT')) throw new UserError('manifest_unreadable', `cannot read manifest ${file}: ${(err as Error).message}`, { file });
     if (!required) return null;
-    throw new UserError('manifest_unreadable', `cannot read manifest ${file}: no such file (pass -f <file>, or the state file with --state <path>)`, { file });
+    throw new UserError('manifest_unreadable', `cannot read manifest ${file}: no such file (pass -f <file>, or the state with --state <path|url>)`, { file });
   }
   const { text } = await readManifestFile(file);
   const parsed = parseManifest(file, text);
   if (hasErrors(parsed.diagnostics)) throw new ManifestError(parsed.diagnostics);
-  const environments = parsed.value?.environments;
-  if (typeof environments !== 'object' || environments === null || Array.isArray(environments) || Object.keys(environments).length === 0) {
+  return isRecord(parsed.value) ? parsed.value : {};
+}
+
+function environmentsOf(file: string, tree: Record<string, unknown>): Record<string, unknown> {
+  const environments = tree.environments;
+  if (!isRecord(environments) || Object.keys(environments).length === 0) {
     throw new UserError('manifest_invalid', `${file}: environments must be a map with at least one environment`, { file });
   }
-  return environments as Record<string, unknown>;
+  return environments;
+}
+
+/** The `state` block's url and key, interpolated like the rest of the manifest (env and vars). */
+function stateBlock(file: string, block: unknown, config: unknown, environment: string, env: Readonly<Record<string, string | undefined>>) {
+  if (block === undefined) return undefined;
+  if (!isRecord(block)) throw new UserError('manifest_invalid', `${file}: state must be a map with url and an optional key`, { file });
+  const rawVars = isRecord(config) && isRecord(config.vars) ? config.vars : {};
+  const vars = Object.fromEntries(Object.entries(rawVars).filter((e): e is [string, string | number | boolean] => ['string', 'number', 'boolean'].includes(typeof e[1])));
+  const field = (name: 'url' | 'key'): string | undefined => {
+    const value = block[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') throw new UserError('manifest_invalid', `${file}: state.${name} must be a string`, { file });
+    const resolved = interpolate(value, { env, vars, environmentName: environment, secretsAllowed: false });
+    const problem = resolved.problems[0];
+    if (problem) throw new UserError('manifest_invalid', `${file}: state.${name}: ${problem.message}`, { file });
+    return resolved.value;
+  };
+  return { url: field('url'), key: field('key') };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function chooseEnvironment(file: string, names: string[], requested: string | undefined): string {

@@ -21,9 +21,19 @@ export interface StateStoreOptions {
   onWarning?: (warning: StateWarning) => void;
 }
 
-export interface OpenOptions {
+export interface LockOptions {
+  /** How long to wait for a held lock before giving up; 0 (the default) refuses at once. */
+  lockTimeoutMs?: number;
+}
+
+export interface OpenOptions extends LockOptions {
   /** Salt for a state that does not exist yet (e.g. the one a saved plan digested with). */
   salt?: string;
+}
+
+export interface CopyOptions extends LockOptions {
+  /** Replace a destination that already holds resources. */
+  force?: boolean;
 }
 
 export interface StateStore {
@@ -39,6 +49,16 @@ export interface StateStore {
    * run that died is folded and committed first.
    */
   open(target: StateTarget, opts?: OpenOptions): Promise<StateSession>;
+}
+
+/** What the factory returns: any backend, plus taking in a whole state for `state migrate`. */
+export interface StateBackend extends StateStore {
+  /**
+   * Under this store's lock, stores `state` exactly as given (lineage, serial, salt) and drops any
+   * journal. Refuses (`refused`) when the store already holds resources or pending creates, unless
+   * `force`.
+   */
+  copyFrom(state: State, opts?: CopyOptions): Promise<void>;
 }
 
 export interface StateSession {

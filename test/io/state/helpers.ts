@@ -41,8 +41,9 @@ export class StateChild {
   private waiters: (() => void)[] = [];
   stderr = '';
 
-  constructor(mode: string, statePath: string, arg = '') {
-    this.proc = spawn(process.execPath, [CHILD_SCRIPT, mode, statePath, arg], { stdio: 'pipe' });
+  /** `location`: a state file path or a postgres:// URL; `key`: the state key in a database. */
+  constructor(mode: string, location: string, arg = '', key = 'local') {
+    this.proc = spawn(process.execPath, [CHILD_SCRIPT, mode, location, arg, key], { stdio: 'pipe' });
     let buffer = '';
     this.proc.stdout.on('data', (chunk: Buffer) => {
       buffer += chunk.toString('utf8');

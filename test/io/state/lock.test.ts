@@ -1,11 +1,12 @@
-// The lock, with real processes: two racers on one state, a lock left by a killed process, and a
-// lock held on another host.
+// The lock, with real processes: two racers on one state, waiting with a timeout, and a lock left
+// by a killed process, once per backend; then a lock held on another host (file backend).
 import { hostname } from 'node:os';
 import { readFile, stat, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/core/errors.js';
 import { createFileStateStore, stateFiles, type StateWarning } from '../../../src/io/state/index.js';
+import { backends } from '../../support/state-backends.js';
 import { applied, assertBuilt, StateChild, TARGET, withTempDir } from './helpers.js';
 
 beforeAll(assertBuilt);
@@ -18,13 +19,22 @@ afterEach(async () => {
   cleanup = undefined;
 });
 
-describe('state lock', () => {
+const BACKENDS = backends();
+afterAll(async () => {
+  await Promise.all(BACKENDS.map((b) => b.stop()));
+});
+
+function child(mode: string, place: { location: string; key: string }): StateChild {
+  const started = new StateChild(mode, place.location, '', place.key);
+  children.push(started);
+  return started;
+}
+
+describe.each(BACKENDS)('$name state lock', (backend) => {
   it('lets exactly one of two racing processes in; the other is told who holds it', async () => {
-    for (let round = 0; round < 5; round++) {
-      const tmp = await withTempDir();
-      cleanup = tmp.cleanup;
-      const racers = [new StateChild('race', tmp.statePath), new StateChild('race', tmp.statePath)];
-      children.push(...racers);
+    for (let round = 0; round < (backend.name === 'file' ? 5 : 3); round++) {
+      const place = await backend.fresh();
+      const racers = [child('race', place), child('race', place)];
       // Both wait on stdin after start-up, so "go" releases them together.
       await new Promise((resolve) => setTimeout(resolve, 300));
       racers.forEach((r) => r.send('go'));
@@ -39,13 +49,73 @@ describe('state lock', () => {
       const winner = racers[outcomes.indexOf(winners[0]!)]!;
       winner.send('release');
       await winner.waitFor((e) => e.event === 'released');
-      await expect(stat(stateFiles(tmp.statePath).lock)).rejects.toMatchObject({ code: 'ENOENT' });
       await Promise.all(racers.map((r) => r.exited));
-      await cleanup();
-      cleanup = undefined;
+      if (backend.name === 'file') await expect(stat(stateFiles(place.location).lock)).rejects.toMatchObject({ code: 'ENOENT' });
+      const next = await place.store.open(TARGET); // released: free at once
+      await next.close();
     }
   }, 60_000);
 
+  it('waits for a held lock with lockTimeoutMs, and gets it once the holder lets go', async () => {
+    const place = await backend.fresh();
+    const holder = child('race', place);
+    holder.send('go');
+    const { pid } = await holder.waitFor((e) => e.event === 'locked');
+
+    const started = Date.now();
+    const refused = await place.store.open(TARGET, { lockTimeoutMs: 700 }).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(600);
+    expect(refused).toMatchObject({ code: 'state_locked' });
+    expect((refused as Error).message).toContain(`state locked by pid ${pid as number} on ${hostname()}`);
+    expect((refused as Error).message).toMatch(/waited|waiting/);
+
+    const waiting = place.store.open(TARGET, { lockTimeoutMs: 20_000 });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    holder.send('release');
+    const session = await waiting;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    await session.record(applied('tool.a'));
+    await session.close();
+    expect(Object.keys((await place.store.read(TARGET))!.resources)).toEqual(['tool.a']);
+  });
+
+  it('refuses a second session in the same process; close is idempotent', async () => {
+    const place = await backend.fresh();
+    const first = await place.store.open(TARGET);
+    await expect(place.reopen().open(TARGET)).rejects.toMatchObject({ code: 'state_locked' });
+    await first.record(applied('tool.a'));
+    await first.close();
+    await first.close(); // idempotent
+    await expect(first.record(applied('tool.b'))).rejects.toThrow(/closed/);
+    const second = await place.store.open(TARGET);
+    expect(Object.keys(second.state.resources)).toEqual(['tool.a']);
+    await second.close();
+  });
+});
+
+describe('postgres state lock', () => {
+  const pgBackend = BACKENDS.find((b) => b.name === 'postgres')!;
+
+  it('is free the moment its holder is SIGKILLed, and names the new holder, not the dead one', async () => {
+    const place = await pgBackend.fresh();
+    const first = child('hold', place);
+    await first.waitFor((e) => e.event === 'locked');
+    await expect(place.store.open(TARGET)).rejects.toMatchObject({ code: 'state_locked' });
+    await first.kill();
+
+    const second = child('hold', place); // no wait, no takeover: the server already dropped the lock
+    const { pid } = await second.waitFor((e) => e.event === 'locked');
+    const err = await place.store.open(TARGET).catch((e: unknown) => e);
+    expect((err as Error).message).toContain(`state locked by pid ${pid as number} on ${hostname()}`);
+    await second.kill();
+    const warnings: StateWarning[] = [];
+    const session = await place.reopen({ onWarning: (w) => warnings.push(w) }).open(TARGET);
+    await session.close();
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('file state lock', () => {
   it('takes over a lock left by a killed process on this host, with a warning', async () => {
     const tmp = await withTempDir();
     cleanup = tmp.cleanup;

@@ -1,14 +1,142 @@
-// The file store in-process: modes, serial and backup rules, O(1) recording, and read().
+// The state stores in-process. The rules every backend keeps (serial, lineage, durable recording
+// without rewriting the state, read() without writing) run once per backend; the file backend's
+// own rules (modes, backup, inode) follow.
 import { lstat, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { UserError } from '../../../src/core/errors.js';
 import { createFileStateStore, defaultStatePath, stateFiles } from '../../../src/io/state/index.js';
+import { backends } from '../../support/state-backends.js';
 import { applied, TARGET, withTempDir } from './helpers.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await cleanup?.();
   cleanup = undefined;
+});
+
+const BACKENDS = backends();
+afterAll(async () => {
+  await Promise.all(BACKENDS.map((b) => b.stop()));
+});
+
+describe.each(BACKENDS)('$name state store', (backend) => {
+  it('stores nothing for a session that recorded nothing', async () => {
+    const { store, raw } = await backend.fresh();
+    expect(await store.read(TARGET)).toBeNull();
+    const session = await store.open(TARGET, { salt: 'c2FsdHNhbHRzYWx0c2FsdA==' });
+    expect(session.state).toMatchObject({ serial: 0, salt: 'c2FsdHNhbHRzYWx0c2FsdA==', resources: {}, ...TARGET });
+    await session.close();
+    expect(await raw.committed()).toBeNull();
+    expect(await store.read(TARGET)).toBeNull();
+  });
+
+  it('bumps serial only when the content changes', async () => {
+    const { store, raw } = await backend.fresh();
+    let session = await store.open(TARGET);
+    await session.record(applied('tool.a', { v: 1 }));
+    await session.close();
+    const v1 = await raw.committed();
+    expect(v1?.serial).toBe(1);
+
+    session = await store.open(TARGET);
+    await session.record(applied('tool.a', { v: 1 })); // same content again
+    await session.close();
+    expect(await raw.committed()).toEqual(v1);
+    expect(await raw.journalLength()).toBe(0);
+
+    session = await store.open(TARGET);
+    await session.record(applied('tool.a', { v: 2 }));
+    await session.commit();
+    expect((await raw.committed())?.serial).toBe(2);
+    await session.record({ op: 'forgotten', address: 'tool.a' });
+    await session.close();
+    expect((await raw.committed())?.serial).toBe(3);
+    expect((await store.read(TARGET))?.resources).toEqual({});
+  });
+
+  it('commits each record before it resolves, without rewriting the state (1,000 concurrent records)', async () => {
+    const { store, raw } = await backend.fresh();
+    const session = await store.open(TARGET);
+    for (let i = 0; i < 200; i++) await session.record(applied(`tool.big${i}`, { pad: 'x'.repeat(500) }));
+    await session.commit();
+    const before = await raw.committed();
+    const records = Array.from({ length: 1000 }, (_, i) => session.record(applied(`tool.n${i}`, { i })));
+    await Promise.all(records); // concurrent, as the executor does
+    expect(await raw.committed()).toEqual(before);
+    expect(await raw.journalLength()).toBe(1000);
+    expect(Object.keys(session.state.resources)).toHaveLength(1200);
+    await session.close();
+    expect(Object.keys((await store.read(TARGET))!.resources)).toHaveLength(1200);
+    expect(await raw.journalLength()).toBe(0);
+    expect((await raw.committed())?.serial).toBe(before!.serial + 1);
+  });
+
+  it('read() folds a leftover journal in memory and writes nothing', async () => {
+    const { store, raw } = await backend.fresh();
+    const session = await store.open(TARGET);
+    await session.record(applied('tool.a'));
+    await session.commit();
+    await session.record(applied('tool.b'));
+    // The session is still open (as if its process had died): read sees both, changes nothing.
+    const committed = await raw.committed();
+    const seen = await store.read(TARGET);
+    expect(Object.keys(seen!.resources).sort()).toEqual(['tool.a', 'tool.b']);
+    expect(await raw.committed()).toEqual(committed);
+    expect(await raw.journalLength()).toBe(1);
+    await session.close();
+  });
+
+  it('keeps the lineage and salt across sessions', async () => {
+    const { store } = await backend.fresh();
+    const session = await store.open(TARGET);
+    await session.record(applied('tool.a'));
+    const { lineage, salt } = session.state;
+    await session.close();
+    const again = await store.open(TARGET, { salt: 'b3RoZXJzYWx0b3RoZXJzYWx0' });
+    expect(again.state).toMatchObject({ lineage, salt });
+    await again.close();
+  });
+
+  it('refuses a state that belongs to another environment, for read and open alike', async () => {
+    const { store, raw } = await backend.fresh();
+    const session = await store.open(TARGET);
+    await session.record(applied('tool.a'));
+    await session.close();
+    const before = await raw.committed();
+    for (const attempt of [() => store.read({ ...TARGET, appId: 'other' }), () => store.open({ ...TARGET, region: 'eu' })]) {
+      const err = await attempt().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UserError);
+      expect(err).toMatchObject({ code: 'state_invalid' });
+      expect((err as Error).message).toContain('belongs to environment "local"');
+    }
+    expect(await raw.committed()).toEqual(before);
+  });
+
+  it('copyFrom stores a state exactly (lineage, serial) and replaces a non-empty one only with force', async () => {
+    const source = await backend.fresh();
+    let session = await source.store.open(TARGET);
+    for (const address of ['tool.a', 'tool.b']) {
+      await session.record(applied(address));
+      await session.commit();
+    }
+    await session.close();
+    const copied = (await source.store.read(TARGET))!;
+    expect(copied.serial).toBe(2);
+
+    const destination = await backend.fresh();
+    await destination.store.copyFrom(copied);
+    expect(await destination.raw.committed()).toEqual(copied);
+
+    session = await destination.store.open(TARGET);
+    await session.record(applied('tool.c'));
+    await session.close();
+    const refused = await destination.store.copyFrom(copied).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'refused' });
+    expect((refused as Error).message).toMatch(/already holds a state with 3 resources .*pass --force/);
+    await destination.store.copyFrom(copied, { force: true });
+    expect(await destination.raw.committed()).toEqual(copied);
+  });
 });
 
 async function setup() {
@@ -20,18 +148,16 @@ async function setup() {
 const mode = async (file: string) => (await stat(file)).mode & 0o777;
 const serialOf = async (file: string) => (JSON.parse(await readFile(file, 'utf8')) as { serial: number }).serial;
 
-describe('file state store', () => {
+describe('file state store: files on disk', () => {
   it('puts the default state in .agentsync/ beside the manifest', () => {
     expect(defaultStatePath(path.join('proj', 'agents.yaml'), 'prod')).toBe(path.join('proj', '.agentsync', 'prod.state.json'));
     expect(defaultStatePath('agents.yaml', 'local')).toBe(path.join('.agentsync', 'local.state.json'));
     expect(() => defaultStatePath('agents.yaml', '../x')).toThrow(/cannot be used in a file name/);
   });
 
-  it('creates nothing for a session that recorded nothing', async () => {
+  it('leaves only an empty folder (mode 0700) after a session that recorded nothing', async () => {
     const { store, statePath } = await setup();
-    expect(await store.read(TARGET)).toBeNull();
-    const session = await store.open(TARGET, { salt: 'c2FsdHNhbHRzYWx0c2FsdA==' });
-    expect(session.state).toMatchObject({ serial: 0, salt: 'c2FsdHNhbHRzYWx0c2FsdA==', resources: {}, ...TARGET });
+    const session = await store.open(TARGET);
     await session.close();
     expect(await readdir(path.dirname(statePath))).toEqual([]);
     expect(await mode(path.dirname(statePath))).toBe(0o700);
@@ -92,7 +218,7 @@ describe('file state store', () => {
     await expect(stat(files.journal)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('read() folds a leftover journal in memory and writes nothing', async () => {
+  it('read() leaves the state and journal files byte for byte', async () => {
     const { store, files } = await setup();
     const session = await store.open(TARGET);
     await session.record(applied('tool.a'));
@@ -127,16 +253,5 @@ describe('file state store', () => {
     expect(Object.keys(reopened.state.resources).sort()).toEqual(['tool.a', 'tool.b']);
     await reopened.close();
     await expect(stat(files.journal)).rejects.toMatchObject({ code: 'ENOENT' });
-  });
-
-  it('keeps the lineage and salt across sessions', async () => {
-    const { store } = await setup();
-    const session = await store.open(TARGET);
-    await session.record(applied('tool.a'));
-    const { lineage, salt } = session.state;
-    await session.close();
-    const again = await store.open(TARGET, { salt: 'b3RoZXJzYWx0b3RoZXJzYWx0' });
-    expect(again.state).toMatchObject({ lineage, salt });
-    await again.close();
   });
 });
