@@ -2,7 +2,7 @@
 // lookup per resource, no nested scans. Both sides pass through the same redaction and
 // normalization, so only a difference in what would be sent can show as a change; key order,
 // written-out defaults and set order never do.
-import equal from 'fast-deep-equal';
+import { jsonEqual as equal } from './json-equal.js';
 import type { Desired, DesiredResource, ResourceType } from './desired.js';
 import { diffFields } from './field-diff.js';
 import { keyOfAddress, kindOf, TYPE_RANK, type RemoteRecord } from './kinds/index.js';

@@ -1,6 +1,6 @@
 // Field-level differences between two specs. Objects are walked key by key; arrays and scalars are
 // single fields (an array's order is meaningful unless normalizeSpec already sorted it as a set).
-import equal from 'fast-deep-equal';
+import { jsonEqual as equal } from './json-equal.js';
 import type { JsonValue } from './api-types.js';
 import type { SensitivePath } from './desired.js';
 import { isPlainObject } from './normalize.js';

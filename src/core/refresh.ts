@@ -1,7 +1,7 @@
 // Refresh: what the server holds, laid over what the state remembers, before planning (CONTRACT
 // §8.2). Pure: io/refresh-server.ts fetches the lists; this turns them into a refreshed state,
 // the drift to report, and an index of the server records no state entry tracks (for conflicts).
-import equal from 'fast-deep-equal';
+import { jsonEqual as equal } from './json-equal.js';
 import type { JsonObject, JsonValue } from './api-types.js';
 import type { SensitivePath } from './desired.js';
 import { diffFields } from './field-diff.js';

@@ -1,6 +1,7 @@
 // The state file's text. Addresses are sorted so the file diffs well under version control and
 // the same content always produces the same bytes.
-import equal from 'fast-deep-equal';
+import { jsonEqual } from '../../core/json-equal.js';
+import type { JsonValue } from '../../core/api-types.js';
 import type { State } from '../../core/state.js';
 
 export function serializeState(state: State): string {
@@ -25,7 +26,7 @@ export function serializeState(state: State): string {
 
 /** Same content apart from `serial`, ignoring key order. Linear in the state size. */
 export function sameContent(a: State, b: State): boolean {
-  return equal({ ...a, serial: 0 }, { ...b, serial: 0 });
+  return jsonEqual({ ...a, serial: 0 } as unknown as JsonValue, { ...b, serial: 0 } as unknown as JsonValue);
 }
 
 function sortedKeys(record: Record<string, unknown>): string[] {
