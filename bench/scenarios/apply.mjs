@@ -75,8 +75,9 @@ async function oneApply(ctx, emulator, file, state, concurrency) {
   rmSync(`${state}.journal`, { force: true });
   const result = expectExit(await measure(process.execPath, applyArgs(ctx.cli, { file, state, concurrency }), { env: emulatorEnv(emulator) }), 0, `apply c=${concurrency ?? 'default'}`);
   const requests = await emulator.requests();
-  // A tool is on the server once one PUT of its path succeeded; retries of the same path count once.
-  const toolsOnServer = new Set(requests.filter((r) => r.method === 'PUT' && r.status === 200).map((r) => r.path)).size;
+  // The emulator follows the public reference: the first PUT of a new tool answers 404 and creates go by POST.
+  const created = requests.filter((r) => r.path.startsWith('/v3/ai-agents/tools') && (r.method === 'PUT' || r.method === 'POST') && r.status >= 200 && r.status < 300);
+  const toolsOnServer = new Set(created.map((r) => r.body?.name ?? r.path)).size;
   if (toolsOnServer < ctx.applyTools) throw new Error(`apply exited 0 but only ${toolsOnServer} of ${ctx.applyTools} tools were stored`);
   return { result, requests, toolsOnServer };
 }

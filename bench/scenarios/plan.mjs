@@ -1,4 +1,4 @@
-// P1 plan: no changes and every resource changed, at 100 / 1,000 / 10,000 resources, against the
+// P1 plan (--offline: manifest against state; P7 measures the refresh): no changes and every resource changed, at 100 / 1,000 / 10,000 resources, against the
 // floor of a Node process that only reads the file and runs yaml.parseDocument on it.
 // The state is made by a real apply of variant 0 to the emulator; variant 1 then changes every
 // resource. Runs are interleaved (floor, plan, floor, plan) so noise hits both sides alike.
@@ -46,7 +46,7 @@ export async function benchPlan(ctx) {
       for (let i = 0; i < ctx.runs; i++) {
         for (const c of cases) {
           const floor = expectExit(await measure(process.execPath, ['-e', FLOOR_SCRIPT, c.file], { cwd: ctx.root }), 0, 'floor');
-          const plan = expectExit(await measure(process.execPath, [ctx.cli, 'plan', '-f', c.file, '--state', state], { env: { NO_COLOR: '1' } }), 0, `plan of ${count}`);
+          const plan = expectExit(await measure(process.execPath, [ctx.cli, 'plan', '--offline', '-f', c.file, '--state', state], { env: { NO_COLOR: '1' } }), 0, `plan of ${count}`);
           const s = samples[c.key];
           s.floorMs.push(floor.ms);
           s.floorKb.push(floor.rssKb);
@@ -80,7 +80,7 @@ export async function benchPlan(ctx) {
 function checkSummary(cli, file, state, expected) {
   let out;
   try {
-    out = execFileSync(process.execPath, [cli, 'plan', '--json', '-f', file, '--state', state], { encoding: 'utf8', maxBuffer: 1 << 30 });
+    out = execFileSync(process.execPath, [cli, 'plan', '--offline', '--json', '-f', file, '--state', state], { encoding: 'utf8', maxBuffer: 1 << 30 });
   } catch (err) {
     throw new Error(`plan --json of ${file} failed: ${err.stderr ?? err.message}`, { cause: err });
   }
