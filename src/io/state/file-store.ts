@@ -4,7 +4,7 @@
 import { mkdir, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../../core/errors.js';
-import { emptyState, foldEntry, type JournalEntry, type State } from '../../core/state.js';
+import { emptyState, type JournalEntry, type State } from '../../core/state.js';
 import { isTempNameOf } from '../atomic-file.js';
 import { fileError, onFile } from '../file-errors.js';
 import { hasCode, ignoreCode, replaceStateFile } from './atomic-write.js';
@@ -14,8 +14,9 @@ import { loadState } from './load.js';
 import { acquireLock, type HeldLock } from './lock.js';
 import { stateFiles, type StateFiles } from './paths.js';
 import { resolveStatePath } from './resolve.js';
-import { sameContent, serializeState } from './serialize.js';
-import type { StateSession, StateStore, StateStoreOptions, StateTarget, StateWarning } from './store.js';
+import { JournaledSession } from './journaled-session.js';
+import { serializeState } from './serialize.js';
+import type { StateStore, StateStoreOptions, StateTarget, StateWarning } from './store.js';
 
 export function createFileStateStore(statePath: string, options: StateStoreOptions = {}): StateStore {
   const warn = options.onWarning ?? ((_w: StateWarning) => undefined);
@@ -84,111 +85,43 @@ function pickTarget(target: StateTarget): StateTarget {
   return { environment: target.environment, appId: target.appId, region: target.region };
 }
 
-class FileStateSession implements StateSession {
-  private current: State;
+class FileStateSession extends JournaledSession {
   private writer: JournalWriter;
-  /** Records run concurrently with each other, never with a commit. */
-  private readonly inflight = new Set<Promise<void>>();
-  private exclusive: Promise<void> | null = null;
-  private baseWrite: Promise<void> | null = null;
-  private closing: Promise<void> | null = null;
-  private closed = false;
 
   constructor(
     private readonly files: StateFiles,
     private readonly lock: HeldLock,
-    /** What the state file holds now; null until it exists. */
-    private onDisk: State | null,
+    onDisk: State | null,
     start: State,
-    /** A journal file exists (left over, or appended to since the last commit). */
-    private journalExists: boolean,
+    journalExists: boolean,
   ) {
-    this.current = start === onDisk ? structuredClone(start) : start;
+    super(onDisk, start, journalExists);
     this.writer = new JournalWriter(files.journal, start.lineage);
   }
 
-  get state(): State {
-    return this.current;
+  protected appendDurably(entry: JournalEntry): Promise<void> {
+    return this.writer.append(entry);
   }
 
-  async record(entry: JournalEntry): Promise<void> {
-    this.assertOpen();
-    while (this.exclusive) await this.exclusive.catch(() => undefined);
-    const recording = this.appendAndFold(entry);
-    this.inflight.add(recording);
-    try {
-      await recording;
-    } finally {
-      this.inflight.delete(recording);
-    }
+  protected async persist(state: State, replacing: boolean): Promise<void> {
+    await replaceStateFile(this.files, serializeState(state), replacing);
   }
 
-  async commit(): Promise<void> {
-    this.assertOpen();
-    await this.commitExclusively();
+  protected async dropJournal(): Promise<void> {
+    await onFile(this.files.journal, 'write', () => unlink(this.files.journal).catch(ignoreCode('ENOENT')));
   }
 
-  close(): Promise<void> {
-    this.closing ??= (async () => {
-      try {
-        await this.commitExclusively();
-      } finally {
-        this.closed = true;
-        await this.writer.close().catch(() => undefined);
-        await this.lock.release();
-      }
-    })();
-    return this.closing;
+  protected async release(): Promise<void> {
+    await this.writer.close().catch(() => undefined);
+    await this.lock.release();
   }
 
-  private async commitExclusively(): Promise<void> {
-    while (this.exclusive) await this.exclusive.catch(() => undefined);
-    const committing = (async () => {
-      await Promise.allSettled([...this.inflight]);
-      await this.writeFolded(false);
-    })();
-    this.exclusive = committing;
-    try {
-      await committing;
-    } finally {
-      if (this.exclusive === committing) this.exclusive = null;
-    }
-  }
-
-  private async appendAndFold(entry: JournalEntry): Promise<void> {
-    // Journal entries are meaningless without the lineage and salt they belong to, so a new
-    // state is written once, empty, before its first entry.
-    this.baseWrite ??= this.onDisk === null ? this.writeFolded(true) : Promise.resolve();
-    await this.baseWrite;
-    this.journalExists = true;
-    await this.writer.append(entry);
-    foldEntry(this.current, entry);
-  }
-
-  /** `createEmpty`: write a state that does not exist yet even if nothing was recorded. */
-  private async writeFolded(createEmpty: boolean): Promise<void> {
+  /** The journal file is closed while the state is written, and a fresh writer appends after it. */
+  protected override async beforeFold(): Promise<void> {
     await this.writer.close();
-    const previous = this.onDisk;
-    const changed = previous === null ? createEmpty || !isEmpty(this.current) : !sameContent(this.current, previous);
-    if (changed) {
-      if (previous !== null) this.current.serial = previous.serial + 1;
-      await replaceStateFile(this.files, serializeState(this.current), previous !== null);
-      this.onDisk = structuredClone(this.current);
-    }
-    if (this.journalExists) {
-      // Only after the new state is durable. If the unlink is lost in a crash, folding the
-      // journal again is harmless: every entry sets or deletes one address to a fixed value.
-      await onFile(this.files.journal, 'write', () => unlink(this.files.journal).catch(ignoreCode('ENOENT')));
-      this.journalExists = false;
-    }
-    this.writer = new JournalWriter(this.files.journal, this.current.lineage);
   }
 
-  private assertOpen(): void {
-    if (this.closed || this.closing) throw new Error('the state session is closed');
+  protected override afterFold(): void {
+    this.writer = new JournalWriter(this.files.journal, this.state.lineage);
   }
-}
-
-function isEmpty(state: State): boolean {
-  return Object.keys(state.resources).length === 0 && Object.keys(state.pending).length === 0;
 }

@@ -11,7 +11,17 @@ export interface EmulatorFixture {
   apiRequests(method?: string): Promise<RequestLogEntry[]>;
   /** The API calls that can change something: everything but the refresh's GETs. */
   apiWrites(): Promise<RequestLogEntry[]>;
-  configure(config: { latencyMs?: number; rateLimitPerMinute?: number | null; failRate?: number; failMode?: 'mixed' | '503' | 'drop'; failNext?: number }): Promise<void>;
+  configure(config: {
+    latencyMs?: number;
+    rateLimitPerMinute?: number | null;
+    failRate?: number;
+    failMode?: 'mixed' | '503' | 'drop';
+    failNext?: number;
+    putCreates?: boolean;
+    createStatus?: 200 | 201;
+    timestamps?: 'iso' | 'epoch';
+    agentList?: 'full' | 'no-uid';
+  }): Promise<void>;
   stats(): Promise<{ inFlight: number; maxInFlight: number; requests: number }>;
   get<T>(path: string): Promise<T>;
   close(): Promise<void>;
