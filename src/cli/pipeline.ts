@@ -9,6 +9,7 @@ import { digestDesired, type PlanBasis } from '../io/plan-file.js';
 import { createDigester, newSalt } from '../io/state/digest.js';
 import { createFileStateStore, defaultStatePath, type StateStore, type StateTarget } from '../io/state/index.js';
 import type { ManifestOptions } from './options.js';
+import { hideInOutput } from './output-filter.js';
 import { printStateWarning } from './render-plan.js';
 
 export interface LoadedManifest {
@@ -19,7 +20,7 @@ export interface LoadedManifest {
 }
 
 export async function loadManifestAndStore(opts: ManifestOptions): Promise<LoadedManifest> {
-  const { desired, warnings } = await loadDesired({ file: opts.file, environment: opts.env, env: process.env, mode: 'plan' });
+  const { desired, warnings } = await loadDesired({ file: opts.file, environment: opts.env, env: process.env, mode: 'plan', onSensitiveValues: hideInOutput });
   const statePath = opts.state ?? defaultStatePath(opts.file, desired.environment.name);
   const { name: environment, appId, region } = desired.environment;
   return { desired, warnings, store: createFileStateStore(statePath, { onWarning: printStateWarning }), target: { environment, appId, region } };

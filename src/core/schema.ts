@@ -26,7 +26,12 @@ export const regionSchema = z.enum(['us', 'eu', 'in']).describe('CometChat regio
 
 export const environmentSchema = z
   .strictObject({
-    appId: z.string().min(1).describe('The CometChat app id.'),
+    // The app id becomes the host of the default base URL, so it may hold nothing that changes the host.
+    appId: z
+      .string()
+      .min(1)
+      .regex(/^[A-Za-z0-9_-]+$/, 'appId may hold only letters, digits, - and _ (it names the host <appId>.api-<region>.cometchat.io)')
+      .describe('The CometChat app id: letters, digits, - and _.'),
     region: regionSchema,
     baseUrl: z.string().optional().describe('API base URL; defaults to https://{appId}.api-{region}.cometchat.io/v3.'),
     apiKeyEnv: z

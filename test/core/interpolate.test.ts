@@ -33,7 +33,7 @@ describe('interpolate', () => {
   });
 
   it('marks values from ${secret:…} as sensitive', () => {
-    expect(interpolate('Bearer ${secret:TOKEN}', ctx())).toEqual({ value: 'Bearer s3cret', sensitive: true, problems: [] });
+    expect(interpolate('Bearer ${secret:TOKEN}', ctx())).toEqual({ value: 'Bearer s3cret', sensitive: true, secrets: ['s3cret'], problems: [] });
   });
 
   it.each([

@@ -22,7 +22,8 @@ agents:
     name: Bot
     integrationType: agent
     integrateWith: \${var.model}
-    tools: [zeta, alpha, zeta]
+    tools: [zeta, zeta]
+    actions: [alpha]
     integrationMeta:
       baseUrl: https://agent.example.com
       headers: { Authorization: "Bearer \${secret:TOKEN}", X-Team: core }
@@ -47,7 +48,7 @@ describe('resolveManifest', () => {
     expect(desired?.resources[1]?.spec).toEqual({ name: 'zeta', displayName: 'Z', executionText: 'z', description: '', doNotExecute: true, parameters: {} });
     expect(desired?.resources[0]?.spec).toMatchObject({ parameters: { required: ['q'], properties: { q: { enum: ['x', 'y'] } } } });
     const agent = desired?.resources[2];
-    expect(agent?.spec).toMatchObject({ integrateWith: 'm-local', tools: ['alpha', 'zeta'], actions: [], isActive: true });
+    expect(agent?.spec).toMatchObject({ integrateWith: 'm-local', tools: ['zeta'], actions: ['alpha'], isActive: true });
     expect(desired?.resources[3]?.spec).toEqual({ parentUniqueId: 'web_1', exclude: ['url_10', 'url_9'] });
     expect(desired?.notify).toEqual({ receiver: 'ops', receiverType: 'group' });
     expect(desired?.externalTools).toEqual(['search_web']);
