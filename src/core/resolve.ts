@@ -11,7 +11,7 @@ import type { InterpolationSite, ParsedManifest } from './parse.js';
 import { manifestSchema, type EnvironmentConfig, type Manifest } from './schema.js';
 import { issuesToDiagnostics } from './schema-issues.js';
 import { referenceDiagnostics } from './references.js';
-import { markFieldsHolding, stringsAtSensitivePaths } from './sensitive-values.js';
+import { markFieldsHolding } from './sensitive-values.js';
 import { didYouMean } from './suggest.js';
 import type { YamlLocator } from './yaml-locate.js';
 
@@ -32,8 +32,10 @@ export interface Resolution {
   /** The environments that were checked. */
   environments: string[];
   /**
-   * Strings that must never be printed: the API keys found in the environment, the values of
-   * ${secret:…} and the values under sensitive paths. cli/output-filter.ts hides them.
+   * Strings that must never be printed: the API keys found in the environment and the values of
+   * ${secret:…}. cli/output-filter.ts hides them. (Values written inline, such as a literal
+   * integrationMeta.headers, are in the manifest already; hiding them everywhere would mangle
+   * output whenever one is a common word.)
    */
   sensitiveValues: string[];
 }
@@ -88,7 +90,6 @@ export function resolveManifest(parsed: ParsedManifest, options: ResolveOptions)
       const desired = buildDesired(manifest, desiredEnvironment(target, config, effectiveBaseUrl(target, config, options.env)), runs[0]?.sensitive ?? []);
       // A key or secret that reached a plain field (typed literally, say) makes that field sensitive.
       markFieldsHolding(desired.resources, sensitiveValues);
-      sensitiveValues.push(...stringsAtSensitivePaths(desired.resources));
       result.desired = desired;
     }
   }

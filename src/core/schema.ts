@@ -27,10 +27,12 @@ export const regionSchema = z.enum(['us', 'eu', 'in']).describe('CometChat regio
 export const environmentSchema = z
   .strictObject({
     // The app id becomes the host of the default base URL, so it may hold nothing that changes the host.
+    // A refinement, not a regex: the JSON Schema for editors sees the text before interpolation,
+    // where `appId: ${APP_ID}` is fine.
     appId: z
       .string()
       .min(1)
-      .regex(/^[A-Za-z0-9_-]+$/, 'appId may hold only letters, digits, - and _ (it names the host <appId>.api-<region>.cometchat.io)')
+      .refine((id) => /^[A-Za-z0-9_-]+$/.test(id), 'appId may hold only letters, digits, - and _ (it names the host <appId>.api-<region>.cometchat.io)')
       .describe('The CometChat app id: letters, digits, - and _.'),
     region: regionSchema,
     baseUrl: z.string().optional().describe('API base URL; defaults to https://{appId}.api-{region}.cometchat.io/v3.'),

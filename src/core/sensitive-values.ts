@@ -1,4 +1,4 @@
-// The concrete secret strings of a resolved manifest, and the fields that hold them.
+// The fields of a resolved manifest that hold a concrete secret string.
 // Sensitive *paths* come from where ${secret:…} was written; but a secret (or the API key) can also
 // reach a plain field: typed literally, or echoed in another value. Such a field is made sensitive
 // too, so that it is digested in the state and shown as (sensitive), never stored in clear.
@@ -20,18 +20,6 @@ export function markFieldsHolding(resources: readonly DesiredResource[], values:
       if (!isSensitivePath(field, resource.sensitive)) resource.sensitive.push(field);
     });
   }
-}
-
-/** Every string under a sensitive path (e.g. inline integrationMeta.headers), to hide it from output. */
-export function stringsAtSensitivePaths(resources: readonly DesiredResource[]): string[] {
-  const out: string[] = [];
-  for (const resource of resources) {
-    if (resource.sensitive.length === 0) continue;
-    walkStrings(resource.spec as JsonValue, [], (text, path) => {
-      if (isSensitivePath(path, resource.sensitive)) out.push(text);
-    });
-  }
-  return out;
 }
 
 /** Calls `visit` for each string leaf; `path` is live (mutated as the walk goes on): copy it to keep it. */

@@ -22,7 +22,7 @@ describe('apply killed with SIGKILL', () => {
     const lines = ['version: 1', 'environments:', '  local: { appId: local, region: us }', 'tools:'];
     for (let i = 0; i < 100; i++) lines.push(`  k${i}: { displayName: k${i}, executionText: Working, description: d, parameters: {} }`);
     lines.push('agents:');
-    for (let i = 0; i < 100; i++) lines.push(`  a${i}: { name: agent-${i}, integrationType: llm, integrateWith: gpt-4o, tools: [k${i}] }`);
+    for (let i = 0; i < 100; i++) lines.push(`  a${i}: { name: agent-${i}, integrationType: llm, integrateWith: gpt-4o, actions: [k${i}] }`);
     await writeFile(join(dir, 'agents.yaml'), lines.join('\n') + '\n');
     const env = { COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url };
     await emu.configure({ latencyMs: 15 });

@@ -31,7 +31,7 @@ interface Shape {
   extraAgentYaml?: string;
 }
 
-/** tools: name → description; agents: key → tool names. */
+/** tools: name → description; agents: key → action names (the tools execute, so they are actions). */
 async function writeManifest(shape: Shape): Promise<void> {
   const lines = ['version: 1', 'environments:', '  local: { appId: local, region: us }', 'tools:'];
   for (const [name, description] of Object.entries(shape.tools ?? {})) {
@@ -40,7 +40,7 @@ async function writeManifest(shape: Shape): Promise<void> {
   const hasAgents = Object.keys(shape.agents ?? {}).length > 0 || shape.extraAgentYaml !== undefined;
   lines.push(hasAgents ? 'agents:' : 'agents: {}');
   for (const [key, tools] of Object.entries(shape.agents ?? {})) {
-    lines.push(`  ${key}: { name: ${key}, integrationType: llm, integrateWith: gpt-4o, tools: [${tools.join(', ')}] }`);
+    lines.push(`  ${key}: { name: ${key}, integrationType: llm, integrateWith: gpt-4o, actions: [${tools.join(', ')}] }`);
   }
   if (shape.extraAgentYaml) lines.push(shape.extraAgentYaml);
   lines.push('external: { tools: [not_on_server] }');

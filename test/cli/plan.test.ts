@@ -30,7 +30,7 @@ agents:
     name: Support
     integrationType: llm
     integrateWith: gpt-4o
-    tools: [get_weather, lookup]
+    actions: [get_weather, lookup]
     instruction: |
       Be kind.
       Be brief.
@@ -40,7 +40,7 @@ agents:
 const REFORMATTED = `version: 1
 environments: { local: { region: us, appId: local } }
 agents:
-  support: { tools: [lookup, get_weather], isActive: true, actions: [], integrateWith: gpt-4o, integrationType: llm, name: Support, instruction: "Be kind.\\nBe brief.\\n" }
+  support: { actions: [lookup, get_weather], isActive: true, tools: [], integrateWith: gpt-4o, integrationType: llm, name: Support, instruction: "Be kind.\\nBe brief.\\n" }
 tools:
   lookup: { parameters: {}, description: Finds things, executionText: Looking up, displayName: Lookup, doNotExecute: false }
   get_weather:
