@@ -141,7 +141,7 @@ function resolveToken(token: Token, ctx: InterpolationContext): string | Interpo
     return problem(
       'api-key',
       token,
-      `\${${token.name}} is the API key (an environment's apiKeyEnv); it may not be interpolated into the manifest, where it would be sent, printed and stored`,
+      `${token.name} holds the API key (it is an apiKeyEnv, or the default COMETCHAT_API_KEY); the key may not be interpolated into the manifest, where it would be sent, printed and stored`,
     );
   }
   switch (kind) {

@@ -17,7 +17,9 @@ const SAME_COLUMN = 'indentation: this line does not line up with the lines befo
 
 export function yamlErrorDiagnostics(errors: readonly YAMLError[], locator: YamlLocator, maxDepth: number): Diagnostic[] {
   const lineOf = (offset: number) => locator.position(offset).line;
-  const badIndentLines = new Set(errors.filter((e) => e.code === 'BAD_INDENT').map((e) => lineOf(e.pos[0])));
+  // Lines whose errors only follow from an under-indented line above (BAD_INDENT): the lines after
+  // it, still at the old indentation, each read as a key spanning two lines. Reported once, there.
+  const consequences = new Set(errors.filter((e) => e.code === 'BAD_INDENT').map((e) => lineOf(e.pos[0])));
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
   const push = (line: number, column: number, message: string) => {
@@ -46,8 +48,11 @@ export function yamlErrorDiagnostics(errors: readonly YAMLError[], locator: Yaml
       // Both codes come together for one over-indented line; only the first carries the key's extent.
       const multiline = error.code === 'MULTILINE_IMPLICIT_KEY' ? error : errors.find((e) => e.code === 'MULTILINE_IMPLICIT_KEY' && e.pos[0] === error.pos[0]);
       if (multiline !== undefined) {
-        if (badIndentLines.has(line)) continue; // an under-indented line: BAD_INDENT already points at it
         const keyLine = lineOf(multiline.pos[1]);
+        if (consequences.has(line)) {
+          consequences.add(keyLine);
+          continue;
+        }
         const keyText = locator.lineText(keyLine);
         if (keyLine > line && firstColumn(keyText) > firstColumn(text)) {
           push(keyLine, firstColumn(keyText), overIndented(line));
