@@ -25,12 +25,16 @@ export function baseUrlProblem(url: string): string | undefined {
   return `${shown} must use https`;
 }
 
+/** What CometChat allows in an app id; anything else could change the host of the default URL. */
+export const APP_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
+
 /** The app id may only name a CometChat host of its region: the default URL must not point elsewhere. */
 export function defaultHostProblem(appId: string, region: Region): string | undefined {
   const expected = `${appId}.api-${region}.cometchat.io`.toLowerCase();
   const url = defaultBaseUrl(appId, region);
   const host = URL.canParse(url) ? new URL(url).host : undefined;
-  return host === expected ? undefined : `appId "${appId}" does not give the host ${expected}; an app id holds only letters, digits, - and _`;
+  if (APP_ID_PATTERN.test(appId) && host === expected) return undefined;
+  return `appId "${appId}" does not give the host ${expected}; an app id holds only letters, digits, - and _`;
 }
 
 /** Trailing slashes are dropped so that paths join the same way whatever the user wrote. */

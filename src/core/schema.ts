@@ -3,6 +3,7 @@
 // parsed output is already the normalized spec that the diff compares and the API receives.
 import { z } from 'zod';
 import { TOOL_NAME_PATTERN, type JsonValue } from './api-types.js';
+import { APP_ID_PATTERN } from './base-url.js';
 
 const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
@@ -32,7 +33,7 @@ export const environmentSchema = z
     appId: z
       .string()
       .min(1)
-      .refine((id) => /^[A-Za-z0-9_-]+$/.test(id), 'appId may hold only letters, digits, - and _ (it names the host <appId>.api-<region>.cometchat.io)')
+      .refine((id) => APP_ID_PATTERN.test(id), 'appId may hold only letters, digits, - and _ (it names the host <appId>.api-<region>.cometchat.io)')
       .describe('The CometChat app id: letters, digits, - and _.'),
     region: regionSchema,
     baseUrl: z.string().optional().describe('API base URL; defaults to https://{appId}.api-{region}.cometchat.io/v3.'),

@@ -12,11 +12,21 @@ export const SCRUBBED = '(sensitive)';
  */
 export const MIN_SCRUB_LENGTH = 4;
 
-/** The forms in which a value appears in output: as is, percent-encoded in a path, escaped inside JSON. */
+/**
+ * The forms in which a value appears in output: as is, percent-encoded in a path, and escaped
+ * inside JSON once or twice (a server message that quotes JSON, inside our --json output).
+ */
 export function printedForms(value: string): string[] {
   const forms = new Set<string>([value, encodeURIComponent(value), safeEncodeUri(value)]);
-  for (const form of [...forms]) forms.add(JSON.stringify(form).slice(1, -1));
+  for (const form of [...forms]) {
+    const once = jsonEscape(form);
+    forms.add(once).add(jsonEscape(once));
+  }
   return [...forms];
+}
+
+function jsonEscape(text: string): string {
+  return JSON.stringify(text).slice(1, -1);
 }
 
 function safeEncodeUri(value: string): string {
