@@ -29,11 +29,23 @@ export function yamlErrorDiagnostics(errors: readonly YAMLError[], locator: Yaml
     out.push(locator.diagnosticAtOffset(locator.lineStart(line) + column - 1, [], message));
   };
   const flowHints = new Set<number>();
+  // Both codes come together for one over-indented line; only MULTILINE_IMPLICIT_KEY spans to the key.
+  const multilineAt = new Map(errors.filter((e) => e.code === 'MULTILINE_IMPLICIT_KEY').map((e) => [e.pos[0], e]));
+
+  // A hostile line can carry thousands of errors: scan each line once.
+  const scanned = new Map<number, { text: string; interpolation: Interpolation | undefined }>();
+  const scan = (line: number) => {
+    let result = scanned.get(line);
+    if (result === undefined) {
+      const text = locator.lineText(line);
+      scanned.set(line, (result = { text, interpolation: unquotedInterpolation(text) }));
+    }
+    return result;
+  };
 
   for (const error of errors) {
     const line = lineOf(error.pos[0]);
-    const text = locator.lineText(line);
-    const interpolation = unquotedInterpolation(text);
+    const { text, interpolation } = scan(line);
     if (interpolation !== undefined && (interpolation.inFlow || /flow/i.test(error.message))) {
       flowHints.add(line);
       push(line, interpolation.column, flowMessage(interpolation.token, interpolation.opener));
@@ -45,15 +57,14 @@ export function yamlErrorDiagnostics(errors: readonly YAMLError[], locator: Yaml
       continue;
     }
     if (error.code === 'MULTILINE_IMPLICIT_KEY' || error.code === 'BLOCK_AS_IMPLICIT_KEY') {
-      // Both codes come together for one over-indented line; only the first carries the key's extent.
-      const multiline = error.code === 'MULTILINE_IMPLICIT_KEY' ? error : errors.find((e) => e.code === 'MULTILINE_IMPLICIT_KEY' && e.pos[0] === error.pos[0]);
+      const multiline = multilineAt.get(error.pos[0]);
       if (multiline !== undefined) {
         const keyLine = lineOf(multiline.pos[1]);
         if (consequences.has(line)) {
           consequences.add(keyLine);
           continue;
         }
-        const keyText = locator.lineText(keyLine);
+        const keyText = scan(keyLine).text;
         if (keyLine > line && firstColumn(keyText) > firstColumn(text)) {
           push(keyLine, firstColumn(keyText), overIndented(line));
           continue;
