@@ -64,7 +64,7 @@ async function stateResources(): Promise<Record<string, { remoteId: string }>> {
   return (JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as { resources: Record<string, { remoteId: string }> }).resources;
 }
 
-const agent = (key: string, extra = ''): string => `  ${key}:\n    name: ${key}\n    integrationType: llm\n    integrateWith: gpt-4o\n    tools: [t1]\n${extra}`;
+const agent = (key: string, extra = ''): string => `  ${key}:\n    name: ${key}\n    integrationType: llm\n    integrateWith: gpt-4o\n    actions: [t1]\n${extra}`;
 
 describe('executePlan', () => {
   it('creates tools before the agents that use them, and records every remote id', async () => {
@@ -91,7 +91,7 @@ describe('executePlan', () => {
     const log = await emu.apiRequests();
     expect(log.map((r) => r.method)).toEqual(['PUT', 'PATCH']);
     expect(log[0]?.body).toEqual({ name: 't1', displayName: 't1', executionText: 'Working', description: 'Changed', doNotExecute: false, parameters: {} });
-    expect(log[1]?.body).toMatchObject({ name: 'a1', icon: null, tools: ['t1'] });
+    expect(log[1]?.body).toMatchObject({ name: 'a1', icon: null, actions: ['t1'] });
   });
 
   it('forgets without a call', async () => {
