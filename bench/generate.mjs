@@ -96,14 +96,15 @@ export function generateManifest(options) {
   lines.push(counts.agents > 0 ? 'agents:' : 'agents: {}');
   for (let i = 0; i < counts.agents; i++) {
     const used = new Set();
-    const toolCount = 1 + Math.floor(random() * 4);
-    for (let t = 0; t < toolCount; t++) used.add(pick(names));
+    const actionCount = 1 + Math.floor(random() * 4);
+    for (let t = 0; t < actionCount; t++) used.add(pick(names));
     lines.push(
       `  agent_${pad(i + 1)}:`,
       `    name: ${q(`${pick(WORDS)} assistant ${i + 1}`)}`,
       '    integrationType: llm',
       '    integrateWith: ${var.model}',
-      `    tools: [${[...used].join(', ')}]`,
+      // Generated tools execute (doNotExecute is false), so they are actions (CONTRACT §8.1).
+      `    actions: [${[...used].join(', ')}]`,
       `    instruction: ${q(`You help customers with their ${pick(WORDS)} and ${pick(WORDS)}.${suffix}`)}`,
       `    suggestions: [${q(`Where is my ${pick(WORDS)}?`)}]`,
     );

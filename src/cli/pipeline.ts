@@ -13,6 +13,7 @@ import { readServer } from '../io/read-server.js';
 import { createDigester, newSalt } from '../io/state/digest.js';
 import { chooseStateLocation, createStateStore, type StateStore, type StateTarget } from '../io/state/index.js';
 import type { ManifestOptions } from './options.js';
+import { hideInOutput } from './output-filter.js';
 import { printStateWarning } from './render-plan.js';
 
 export interface LoadedManifest {
@@ -23,7 +24,7 @@ export interface LoadedManifest {
 }
 
 export async function loadManifestAndStore(opts: ManifestOptions): Promise<LoadedManifest> {
-  const { desired, warnings } = await loadDesired({ file: opts.file, environment: opts.env, env: process.env, mode: 'plan' });
+  const { desired, warnings } = await loadDesired({ file: opts.file, environment: opts.env, env: process.env, mode: 'plan', onSensitiveValues: hideInOutput });
   const { name: environment, appId, region } = desired.environment;
   const { location, key, source } = chooseStateLocation({
     flag: opts.state,

@@ -1,6 +1,7 @@
 // The single place where errors become exit codes and stderr text.
 import { CommanderError, type Command } from 'commander';
 import { isUserError } from '../core/errors.js';
+import { installOutputFilter } from './output-filter.js';
 
 /** Set by a command to ask for a non-error exit code other than 0 (plan --detailed-exitcode). */
 export class ExitRequest extends Error {
@@ -15,6 +16,9 @@ export function wantsJson(argv: readonly string[]): boolean {
 
 export async function runMain(program: Command, argv: readonly string[]): Promise<void> {
   const debug = process.env.AGENTSYNC_DEBUG === '1';
+  // Before anything can print: the default API key is hidden from the start, the manifest's
+  // secrets as soon as it is resolved (cli/pipeline.ts, commands/validate.ts).
+  installOutputFilter(process.env);
   program.exitOverride();
   try {
     await program.parseAsync([...argv]);

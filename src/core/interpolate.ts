@@ -81,7 +81,7 @@ export function openingOffsets(s: string): number[] {
   return offsets;
 }
 
-export type ProblemKind = 'syntax' | 'unset' | 'unset-secret' | 'unknown-var' | 'not-allowed';
+export type ProblemKind = 'syntax' | 'unset' | 'unset-secret' | 'unknown-var' | 'not-allowed' | 'api-key';
 
 export interface InterpolationProblem {
   kind: ProblemKind;
@@ -97,12 +97,19 @@ export interface InterpolationContext {
   environmentName?: string;
   /** False where ${secret:…} may not be used (outside resources). */
   secretsAllowed: boolean;
+  /**
+   * Variables that hold an API key (every apiKeyEnv, and COMETCHAT_API_KEY). Interpolating one,
+   * in any form, would send, print and store the key, so it is an error.
+   */
+  apiKeyVariables?: ReadonlySet<string>;
 }
 
 export interface Interpolated {
   value: string;
   /** True when any part came from ${secret:…}. */
   sensitive: boolean;
+  /** The values that ${secret:…} tokens gave, so that output can hide them wherever they turn up. */
+  secrets: string[];
   problems: InterpolationProblem[];
 }
 
@@ -110,6 +117,7 @@ export interface Interpolated {
 export function interpolate(s: string, ctx: InterpolationContext): Interpolated {
   let value = '';
   let sensitive = false;
+  const secrets: string[] = [];
   const problems: InterpolationProblem[] = [];
   for (const piece of scanTemplate(s)) {
     if (typeof piece === 'string') {
@@ -119,13 +127,23 @@ export function interpolate(s: string, ctx: InterpolationContext): Interpolated 
     const resolved = resolveToken(piece, ctx);
     if (typeof resolved === 'string') value += resolved;
     else problems.push(resolved);
-    if (piece.kind === 'secret') sensitive = true;
+    if (piece.kind === 'secret') {
+      sensitive = true;
+      if (typeof resolved === 'string') secrets.push(resolved);
+    }
   }
-  return { value, sensitive, problems };
+  return { value, sensitive, secrets, problems };
 }
 
 function resolveToken(token: Token, ctx: InterpolationContext): string | InterpolationProblem {
   const kind = token.kind;
+  if ((kind === 'env' || kind === 'secret') && ctx.apiKeyVariables?.has(token.name) === true) {
+    return problem(
+      'api-key',
+      token,
+      `${token.name} holds the API key (it is an apiKeyEnv, or the default COMETCHAT_API_KEY); the key may not be interpolated into the manifest, where it would be sent, printed and stored`,
+    );
+  }
   switch (kind) {
     case 'env': {
       const set = Object.hasOwn(ctx.env, token.name) ? ctx.env[token.name] : undefined;

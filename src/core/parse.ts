@@ -5,6 +5,7 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Scalar } from 'yaml';
 import type { Diagnostic, PathSegment } from './diagnostics.js';
 import { hasInterpolation } from './interpolate.js';
+import { yamlErrorDiagnostics, yamlMessage } from './yaml-errors.js';
 import { YamlLocator } from './yaml-locate.js';
 
 /** A string value holding `${`: resolve.ts rewrites `parent[key]` for each environment. */
@@ -27,12 +28,13 @@ export interface ParsedManifest {
 
 /** Nodes that alias expansion may add: far above any real manifest, far below an alias bomb. */
 export const MAX_ALIAS_NODES = 10_000;
+/**
+ * Characters of text that alias expansion may add: as much as a whole manifest may hold. A count of
+ * nodes alone lets one huge anchored string be copied thousands of times, which passed validate and
+ * ran plan out of memory.
+ */
+export const MAX_ALIAS_CHARS = 10_000_000;
 export const MAX_DEPTH = 256;
-
-const YAML_MESSAGES: Partial<Record<string, string>> = {
-  MULTIPLE_DOCS: 'the file holds several YAML documents (separated by ---); a manifest is exactly one document',
-  TAB_AS_INDENT: 'tabs cannot be used for indentation in YAML; indent with spaces',
-};
 
 /** YAML allows no raw C0 control character but tab, LF and CR, and no DEL (escapes like "\0" are fine). */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
@@ -65,9 +67,9 @@ export function parseManifest(file: string, text: string): ParsedManifest {
   for (const warning of doc.warnings) {
     // An unknown tag (!!js/function, …) would silently become a plain string: refuse it.
     const severity = warning.code === 'TAG_RESOLVE_FAILED' ? 'error' : 'warning';
-    diagnostics.push(locator.diagnosticAtOffset(warning.pos[0], [], yamlMessage(warning.code, warning.message), severity));
+    diagnostics.push(locator.diagnosticAtOffset(warning.pos[0], [], yamlMessage(warning.code, warning.message, MAX_DEPTH), severity));
   }
-  for (const error of doc.errors) diagnostics.push(locator.diagnosticAtOffset(error.pos[0], [], yamlMessage(error.code, error.message)));
+  diagnostics.push(...yamlErrorDiagnostics(doc.errors, locator, MAX_DEPTH));
   const result: ParsedManifest = { file, value: undefined, sites: [], diagnostics, locator };
   if (diagnostics.some((d) => d.severity === 'error')) return result;
 
@@ -87,17 +89,13 @@ export function parseManifest(file: string, text: string): ParsedManifest {
   return result;
 }
 
-function yamlMessage(code: string, message: string): string {
-  // yaml reports its own stack overflow on absurdly deep flow collections as a parse error.
-  if (message.includes('Maximum call stack size exceeded')) return `the YAML is nested too deeply (a manifest may nest at most ${MAX_DEPTH} levels)`;
-  if (code === 'TAG_RESOLVE_FAILED') return `${message.replace(/\.$/, '')}; YAML tags other than the standard ones (!!str, !!int, …) are not supported`;
-  return YAML_MESSAGES[code] ?? `YAML: ${message.replace(/\.$/, '')}`;
-}
-
 class TreeWalker {
   private readonly path: PathSegment[] = [];
   private aliasDepth = 0;
   private aliasNodes = 0;
+  private aliasChars = 0;
+  /** The outermost alias being expanded: where an expansion limit is reported. */
+  private expanding: unknown;
   aborted = false;
 
   constructor(
@@ -110,7 +108,7 @@ class TreeWalker {
   walk(node: unknown, depth: number): unknown {
     if (this.aborted) return undefined;
     if (this.aliasDepth > 0 && ++this.aliasNodes > MAX_ALIAS_NODES) {
-      return this.abort(node, `aliases expand to more than ${MAX_ALIAS_NODES} nodes; this looks like an alias bomb`);
+      return this.abort(this.expanding, `aliases expand to more than ${MAX_ALIAS_NODES} nodes; this looks like an alias bomb`);
     }
     if (depth > MAX_DEPTH) return this.abort(node, `the document is nested more than ${MAX_DEPTH} levels deep`);
     if (isScalar(node)) return this.scalar(node);
@@ -119,6 +117,7 @@ class TreeWalker {
     if (isAlias(node)) {
       const target = node.resolve(this.doc);
       if (target === undefined) return this.abort(node, `unknown alias *${node.source}`);
+      if (this.aliasDepth === 0) this.expanding = node;
       this.aliasDepth++;
       const value = this.walk(target, depth + 1);
       this.aliasDepth--;
@@ -129,6 +128,7 @@ class TreeWalker {
 
   private scalar(node: Scalar): unknown {
     const value = node.value;
+    if (typeof value === 'string' && this.aliasDepth > 0) this.countAliasText(value.length);
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
     this.diagnostics.push(this.locator.diagnosticAtOffset(node.range?.[0] ?? 0, this.path, 'unsupported YAML value; use a string, number, boolean or null'));
     return String(value);
@@ -144,6 +144,15 @@ class TreeWalker {
         continue;
       }
       const key = pair.key.value === null ? '' : String(pair.key.value);
+      if (key === '__proto__') {
+        // Refused rather than carried: JavaScript (zod's parse, and JSON tooling on the way to the
+        // API) treats "__proto__" as the object's prototype, not as data, so it would vanish silently.
+        this.diagnostics.push(
+          this.locator.diagnosticAtOffset(pair.key.range?.[0] ?? 0, [...this.path, key], 'the key "__proto__" is not allowed: JavaScript reads it as an object\'s prototype, not as data, so it would be dropped silently; rename it'),
+        );
+        continue;
+      }
+      if (this.aliasDepth > 0) this.countAliasText(key.length);
       if (Object.hasOwn(out, key)) {
         const offset = pair.key.range?.[0] ?? 0;
         this.diagnostics.push(this.locator.diagnosticAtOffset(offset, [...this.path, key], `duplicate key "${key}": each key may appear only once in a map`));
@@ -152,8 +161,7 @@ class TreeWalker {
       this.path.push(key);
       const value = this.walk(pair.value, depth + 1);
       if (typeof value === 'string' && hasInterpolation(value)) this.addSite(pair.value, value, out, key);
-      if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-      else out[key] = value;
+      out[key] = value;
       this.path.pop();
     }
     return out;
@@ -170,6 +178,13 @@ class TreeWalker {
       this.path.pop();
     }
     return out;
+  }
+
+  private countAliasText(length: number): void {
+    this.aliasChars += length;
+    if (this.aliasChars > MAX_ALIAS_CHARS) {
+      this.abort(this.expanding, `aliases expand to more than ${String(MAX_ALIAS_CHARS).replace(/\B(?=(\d{3})+$)/g, ',')} characters of text, as much as a whole manifest may hold; write fewer copies`);
+    }
   }
 
   private addSite(node: unknown, template: string, parent: InterpolationSite['parent'], key: string | number): void {

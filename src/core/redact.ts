@@ -11,12 +11,13 @@ export interface Redactable {
   sensitive: readonly SensitivePath[];
 }
 
-/** Keyed digest of a canonical JSON text; io/state/digest.ts gives `hmac-sha256:<hex>`. */
+/** Keyed digest of a canonical JSON text; io/state/digest.ts gives `scrypt:<hex>`. */
 export type Digest = (canonical: string) => string;
 
 export type PathSegment = string | number;
 
-const DIGEST_PATTERN = /^hmac-sha256:[0-9a-f]{64}$/;
+/** scrypt is current; hmac-sha256 digests are in states written before it and must still read as digests. */
+const DIGEST_PATTERN = /^(?:scrypt|hmac-sha256):[0-9a-f]{64}$/;
 
 /** True for a string that is a digest of a sensitive value (as stored in state). */
 export function isDigest(value: unknown): boolean {

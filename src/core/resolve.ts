@@ -2,7 +2,7 @@
 // Steps: choose the environment(s), interpolate, validate with the zod schema, check references
 // and base URLs, then build Desired. In validate mode with several environments and no -e, every
 // environment is checked and messages that hold for only some of them name their environment.
-import { baseUrlProblem, normalizeBaseUrl } from './base-url.js';
+import { baseUrlProblem, defaultHostProblem, normalizeBaseUrl } from './base-url.js';
 import { buildDesired, desiredEnvironment } from './build-desired.js';
 import { defaultBaseUrl, type Desired } from './desired.js';
 import { formatPath, hasErrors, sortDiagnostics, type Diagnostic, type PathSegment } from './diagnostics.js';
@@ -10,6 +10,8 @@ import { interpolate, openingOffsets, type InterpolationProblem } from './interp
 import type { InterpolationSite, ParsedManifest } from './parse.js';
 import { manifestSchema, type EnvironmentConfig, type Manifest } from './schema.js';
 import { issuesToDiagnostics } from './schema-issues.js';
+import { referenceDiagnostics } from './references.js';
+import { markFieldsHolding } from './sensitive-values.js';
 import { didYouMean } from './suggest.js';
 import type { YamlLocator } from './yaml-locate.js';
 
@@ -29,7 +31,17 @@ export interface Resolution {
   diagnostics: Diagnostic[];
   /** The environments that were checked. */
   environments: string[];
+  /**
+   * Strings that must never be printed: the API keys found in the environment and the values of
+   * ${secret:…}. cli/output-filter.ts hides them. (Values written inline, such as a literal
+   * integrationMeta.headers, are in the manifest already; hiding them everywhere would mangle
+   * output whenever one is a common word.)
+   */
+  sensitiveValues: string[];
 }
+
+/** The API key variable every environment has unless it names another with apiKeyEnv. */
+const DEFAULT_API_KEY_ENV = 'COMETCHAT_API_KEY';
 
 /** Resources may hold secrets; the rest of the manifest is printed freely, so it may not. */
 const SECRET_SECTIONS = new Set(['tools', 'agents', 'knowledgeBase']);
@@ -38,56 +50,94 @@ export function resolveManifest(parsed: ParsedManifest, options: ResolveOptions)
   const { locator } = parsed;
   const tree = parsed.value;
   const diagnostics = [...parsed.diagnostics];
-  if (tree === undefined) return { diagnostics: sortDiagnostics(diagnostics), environments: [] };
+  const keyValues = (names: ReadonlySet<string>) => [...names].flatMap((name) => options.env[name] ?? []);
+  if (tree === undefined) return { diagnostics: sortDiagnostics(diagnostics), environments: [], sensitiveValues: keyValues(new Set([DEFAULT_API_KEY_ENV])) };
 
   const names = environmentNames(tree);
   const selection = selectEnvironments(names, options, locator);
   diagnostics.push(...selection.diagnostics);
-  if (selection.targets.length === 0 && names.length > 0) return { diagnostics: sortDiagnostics(diagnostics), environments: [] };
+  if (selection.targets.length === 0 && names.length > 0) {
+    return { diagnostics: sortDiagnostics(diagnostics), environments: [], sensitiveValues: keyValues(apiKeyVariables(tree)) };
+  }
 
   const envSites = parsed.sites.filter((site) => site.path[0] === 'environments');
   const otherSites = parsed.sites.filter((site) => site.path[0] !== 'environments');
   const skip = new Set<string>();
-  diagnostics.push(...applySites(envSites, locator, skip, options, () => ({ env: options.env, vars: undefined, secretsAllowed: false })));
+  const envKeyVariables = apiKeyVariables(tree);
+  diagnostics.push(
+    ...applySites(envSites, locator, skip, options, () => ({ env: options.env, vars: undefined, secretsAllowed: false, apiKeyVariables: envKeyVariables })),
+  );
+  // Now that environments are interpolated, an apiKeyEnv written as ${…} is known too.
+  const keyVariables = apiKeyVariables(tree);
 
   // Only ${var.…} differs between environments; without it one run stands for all of them.
   const usesVars = otherSites.some((site) => site.template.includes('${var.'));
   const runTargets: (string | undefined)[] = selection.targets.length === 0 ? [undefined] : usesVars ? selection.targets : [selection.targets[0]];
-  const runs = runTargets.map((target) => runOnce(tree, target, otherSites, locator, new Set(skip), options));
+  const runs = runTargets.map((target) => runOnce(tree, target, otherSites, locator, new Set(skip), options, keyVariables));
   diagnostics.push(...mergeRuns(runs.map((r) => r.diagnostics), runTargets));
 
   const manifest = runs[0]?.manifest;
   for (const name of selection.targets) diagnostics.push(...baseUrlDiagnostics(tree, name, options.env, locator));
   diagnostics.push(...overrideDiagnostics(options.env, locator));
+  if (manifest !== undefined) diagnostics.push(...appIdDiagnostics(manifest, selection.targets, locator));
 
-  const result: Resolution = { diagnostics: sortDiagnostics(dedupe(diagnostics)), environments: selection.targets };
+  const sensitiveValues = [...keyValues(keyVariables), ...runs.flatMap((r) => r.secrets)];
+  const result: Resolution = { diagnostics: sortDiagnostics(dedupe(diagnostics)), environments: selection.targets, sensitiveValues };
   const target = selection.targets[0];
   if (!hasErrors(result.diagnostics) && manifest !== undefined && selection.targets.length === 1 && target !== undefined) {
     const config = manifest.environments[target];
-    if (config !== undefined) result.desired = buildDesired(manifest, desiredEnvironment(target, config, effectiveBaseUrl(target, config, options.env)), runs[0]?.sensitive ?? []);
+    if (config !== undefined) {
+      const desired = buildDesired(manifest, desiredEnvironment(target, config, effectiveBaseUrl(target, config, options.env)), runs[0]?.sensitive ?? []);
+      // A key or secret that reached a plain field (typed literally, say) makes that field sensitive.
+      markFieldsHolding(desired.resources, sensitiveValues);
+      result.desired = desired;
+    }
   }
   return result;
+}
+
+/** Every variable that holds an API key: each environment's apiKeyEnv, and the default. */
+function apiKeyVariables(tree: Record<string, unknown>): Set<string> {
+  const names = new Set([DEFAULT_API_KEY_ENV]);
+  const envs = tree.environments;
+  if (!isPlainObject(envs)) return names;
+  for (const config of Object.values(envs)) {
+    const name = isPlainObject(config) ? config.apiKeyEnv : undefined;
+    if (typeof name === 'string' && name !== '' && !name.includes('${')) names.add(name);
+  }
+  return names;
 }
 
 interface Run {
   manifest?: Manifest;
   diagnostics: Diagnostic[];
   sensitive: PathSegment[][];
+  secrets: string[];
 }
 
-function runOnce(tree: Record<string, unknown>, target: string | undefined, sites: InterpolationSite[], locator: YamlLocator, skip: Set<string>, options: ResolveOptions): Run {
+function runOnce(
+  tree: Record<string, unknown>,
+  target: string | undefined,
+  sites: InterpolationSite[],
+  locator: YamlLocator,
+  skip: Set<string>,
+  options: ResolveOptions,
+  keyVariables: ReadonlySet<string>,
+): Run {
   const vars = target === undefined ? {} : varsOf(tree, target);
   const sensitive: PathSegment[][] = [];
+  const secrets: string[] = [];
   const diagnostics = applySites(sites, locator, skip, options, (site) => ({
     env: options.env,
     vars,
     ...(target === undefined ? {} : { environmentName: target }),
     secretsAllowed: SECRET_SECTIONS.has(String(site.path[0])),
-  }), sensitive, target === undefined);
+    apiKeyVariables: keyVariables,
+  }), { sensitive, secrets }, target === undefined);
   const parsed = manifestSchema.safeParse(tree);
   if (!parsed.success) diagnostics.push(...issuesToDiagnostics(parsed.error.issues, { schema: manifestSchema, input: tree, locator, skip }));
   diagnostics.push(...referenceDiagnostics(tree, locator));
-  return parsed.success ? { manifest: parsed.data, diagnostics, sensitive } : { diagnostics, sensitive };
+  return parsed.success ? { manifest: parsed.data, diagnostics, sensitive, secrets } : { diagnostics, sensitive, secrets };
 }
 
 type ContextFor = (site: InterpolationSite) => Parameters<typeof interpolate>[1];
@@ -99,14 +149,15 @@ function applySites(
   skip: Set<string>,
   options: ResolveOptions,
   contextFor: ContextFor,
-  sensitive: PathSegment[][] = [],
+  found: { sensitive: PathSegment[][]; secrets: string[] } = { sensitive: [], secrets: [] },
   varsUnknown = false,
 ): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   for (const site of sites) {
     const result = interpolate(site.template, contextFor(site));
     (site.parent as Record<string | number, unknown>)[site.key] = result.value;
-    if (result.sensitive) sensitive.push(site.path);
+    if (result.sensitive) found.sensitive.push(site.path);
+    found.secrets.push(...result.secrets);
     if (result.problems.length > 0) skip.add(formatPath(site.path));
     for (const problem of result.problems) {
       if (varsUnknown && problem.kind === 'unknown-var') continue;
@@ -199,32 +250,20 @@ function overrideOf(env: ResolveOptions['env']): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
+/** Belt and braces for the appId pattern: the default base URL must name the app's CometChat host. */
+function appIdDiagnostics(manifest: Manifest, targets: readonly string[], locator: YamlLocator): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const name of targets) {
+    const config = manifest.environments[name];
+    const problem = config === undefined ? undefined : defaultHostProblem(config.appId, config.region);
+    if (problem !== undefined) out.push(locator.diagnostic(['environments', name, 'appId'], problem));
+  }
+  return out;
+}
+
 /** AGENTSYNC_BASE_URL wins over every environment; then the manifest; then the regional default. */
 export function effectiveBaseUrl(_name: string, config: EnvironmentConfig, env: ResolveOptions['env']): string {
   return normalizeBaseUrl(overrideOf(env) ?? config.baseUrl ?? defaultBaseUrl(config.appId, config.region));
-}
-
-function referenceDiagnostics(tree: Record<string, unknown>, locator: YamlLocator): Diagnostic[] {
-  const tools = isPlainObject(tree.tools) ? Object.keys(tree.tools) : [];
-  const external = isPlainObject(tree.external) && Array.isArray(tree.external.tools) ? tree.external.tools.filter((t) => typeof t === 'string') : [];
-  const known = new Set<string>([...tools, ...external]);
-  const diagnostics: Diagnostic[] = [];
-  if (!isPlainObject(tree.agents)) return diagnostics;
-  for (const [key, agent] of Object.entries(tree.agents)) {
-    if (!isPlainObject(agent)) continue;
-    for (const field of ['tools', 'actions'] as const) {
-      const list = agent[field];
-      if (!Array.isArray(list)) continue;
-      list.forEach((name, i) => {
-        if (typeof name !== 'string' || known.has(name)) return;
-        const kind = field === 'tools' ? 'tool' : 'action';
-        diagnostics.push(
-          locator.diagnostic(['agents', key, field, i], `unknown ${kind} "${name}": it is not a tool in this manifest and not listed in external.tools${didYouMean(name, known)}`),
-        );
-      });
-    }
-  }
-  return diagnostics;
 }
 
 function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {

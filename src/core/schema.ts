@@ -3,6 +3,7 @@
 // parsed output is already the normalized spec that the diff compares and the API receives.
 import { z } from 'zod';
 import { REGIONS, TOOL_NAME_PATTERN, type JsonValue } from './api-types.js';
+import { APP_ID_PATTERN } from './base-url.js';
 
 const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
@@ -26,7 +27,14 @@ export const regionSchema = z.enum(REGIONS).describe('CometChat region: us, eu o
 
 export const environmentSchema = z
   .strictObject({
-    appId: z.string().min(1).describe('The CometChat app id.'),
+    // The app id becomes the host of the default base URL, so it may hold nothing that changes the host.
+    // A refinement, not a regex: the JSON Schema for editors sees the text before interpolation,
+    // where `appId: ${APP_ID}` is fine.
+    appId: z
+      .string()
+      .min(1)
+      .refine((id) => APP_ID_PATTERN.test(id), 'appId may hold only letters, digits, - and _ (it names the host <appId>.api-<region>.cometchat.io)')
+      .describe('The CometChat app id: letters, digits, - and _.'),
     region: regionSchema,
     baseUrl: z.string().optional().describe('API base URL; defaults to https://{appId}.api-{region}.cometchat.io/v3.'),
     apiKeyEnv: z

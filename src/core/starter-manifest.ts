@@ -40,6 +40,6 @@ agents:
     integrationType: llm
     integrateWith: \${var.model}
     instruction: You answer questions about the weather.
-    tools: [get_weather]
+    actions: [get_weather]   # it executes, so it is an action; doNotExecute: true tools go in tools
     suggestions: [What is the weather in Paris?]
 `;

@@ -32,6 +32,11 @@ export class YamlLocator {
     return this.text.slice(start, end);
   }
 
+  /** The offset where a 1-based line starts. */
+  lineStart(line: number): number {
+    return this.lineCounter.lineStarts[line - 1] ?? this.text.length;
+  }
+
   lineText(line: number): string {
     const starts = this.lineCounter.lineStarts;
     const start = starts[line - 1] ?? 0;

@@ -12,6 +12,11 @@ export interface LoadOptions {
   environment?: string;
   env: Readonly<Record<string, string | undefined>>;
   mode: ResolveMode;
+  /**
+   * Receives the strings that must never be printed (API keys, secret values) as soon as they are
+   * known, before any diagnostic is thrown, so the caller can hide them from every later output.
+   */
+  onSensitiveValues?: (values: readonly string[]) => void;
 }
 
 export interface LoadedManifest {
@@ -28,6 +33,7 @@ export async function loadDesired(options: LoadOptions): Promise<LoadedManifest>
     mode: options.mode,
     ...(options.environment === undefined ? {} : { environment: options.environment }),
   });
+  options.onSensitiveValues?.(resolution.sensitiveValues);
   if (hasErrors(resolution.diagnostics)) throw new ManifestError(resolution.diagnostics);
   if (resolution.desired === undefined) {
     throw new UserError('environment_invalid', `choose one environment with -e (the manifest defines ${resolution.environments.join(', ')})`);

@@ -1,10 +1,15 @@
-// Reads agents.yaml defensively: size is checked before reading, bytes must be UTF-8, a BOM is
-// dropped. Content problems become diagnostics (ManifestError) so they print like any other.
-import { open } from 'node:fs/promises';
+// Reads agents.yaml defensively: size is checked before reading (and again while reading, since a
+// pipe or /dev/stdin reports size 0), bytes must be UTF-8, a BOM is dropped. `-f -` reads stdin.
+// Content problems become diagnostics (ManifestError) so they print like any other.
+import { open, type FileHandle } from 'node:fs/promises';
 import { ManifestError, type Diagnostic } from '../core/diagnostics.js';
 import { UserError } from '../core/errors.js';
 
 export const MAX_MANIFEST_BYTES = 10 * 1024 * 1024;
+
+/** `-f -` reads the manifest from stdin; diagnostics then name it like this. */
+export const STDIN_PATH = '-';
+export const STDIN_NAME = '<stdin>';
 
 export interface ManifestFile {
   file: string;
@@ -12,6 +17,7 @@ export interface ManifestFile {
 }
 
 export async function readManifestFile(file: string): Promise<ManifestFile> {
+  if (file === STDIN_PATH) return { file: STDIN_NAME, text: decodeUtf8(STDIN_NAME, await readCapped(STDIN_NAME, process.stdin)) };
   let handle;
   try {
     handle = await open(file, 'r');
@@ -24,19 +30,32 @@ export async function readManifestFile(file: string): Promise<ManifestFile> {
     if (stat.size > MAX_MANIFEST_BYTES) {
       throw new ManifestError([at(file, 1, 1, `the file is ${formatSize(stat.size)}; a manifest may be at most 10 MB`)]);
     }
-    // Read one byte past the limit so a file that grows while we read is still caught.
-    const buffer = Buffer.alloc(Math.min(MAX_MANIFEST_BYTES + 1, Math.max(stat.size, 0) + 1));
-    let length = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length >= buffer.length) break;
-    }
-    if (length > MAX_MANIFEST_BYTES) throw new ManifestError([at(file, 1, 1, 'the file is larger than 10 MB; a manifest may be at most 10 MB')]);
-    return { file, text: decodeUtf8(file, buffer.subarray(0, length)) };
+    return { file, text: decodeUtf8(file, await readCapped(file, chunksOf(handle))) };
   } finally {
     await handle.close();
+  }
+}
+
+/** Reads to the end, whatever size was announced, and stops as soon as the limit is passed. */
+async function readCapped(file: string, source: AsyncIterable<Uint8Array | string>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of source) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    length += bytes.length;
+    if (length > MAX_MANIFEST_BYTES) throw new ManifestError([at(file, 1, 1, 'the file is larger than 10 MB; a manifest may be at most 10 MB')]);
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks, length);
+}
+
+/** A file's bytes in chunks, until end of file (a pipe's size is 0, so it cannot be read by size). */
+async function* chunksOf(handle: FileHandle): AsyncGenerator<Buffer> {
+  for (;;) {
+    const buffer = Buffer.allocUnsafe(256 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+    if (bytesRead === 0) return;
+    yield buffer.subarray(0, bytesRead);
   }
 }
 

@@ -1,14 +1,20 @@
 // Builders shared by the diff, redaction and render tests. Desired objects come from the real
 // manifest schema (so defaults and set sorting are the real ones), not from the resolver.
+import { createHmac } from 'node:crypto';
 import type { JsonObject } from '../../src/core/api-types.js';
 import type { Desired, DesiredResource, SensitivePath } from '../../src/core/desired.js';
 import { redactSpec } from '../../src/core/redact.js';
 import { manifestSchema, type ManifestInput } from '../../src/core/schema.js';
 import { emptyState, foldEntry, type State } from '../../src/core/state.js';
-import { createDigester } from '../../src/io/state/digest.js';
+import { DIGEST_PREFIX } from '../../src/io/state/digest.js';
 
 export const SALT = Buffer.from('agentsync-test-salt-0123456789').toString('base64');
-export const digest = createDigester(SALT);
+/**
+ * A fast keyed digest in the production format. The diff needs only a deterministic keyed digest;
+ * the real one (scrypt, io/state/digest.ts) costs ~100 ms by design, too slow for property tests
+ * that digest thousands of random values. Its cost and caching are tested in test/torture.
+ */
+export const digest = (canonical: string): string => DIGEST_PREFIX + createHmac('sha256', Buffer.from(SALT, 'base64')).update(canonical).digest('hex');
 export const APPLIED_AT = '2025-01-01T00:00:00.000Z';
 
 type ManifestBody = Omit<ManifestInput, 'version' | 'environments'>;

@@ -227,7 +227,7 @@ describe('planChanges: sensitive values', () => {
     expect(fieldsOf(change)).toContainEqual({ path: 'integrationMeta.headers', after: '(sensitive)', sensitive: true });
     expect(fieldsOf(change)).toContainEqual({ path: 'integrationMeta.baseUrl', after: 'https://x.test' });
     expect(JSON.stringify(result)).not.toContain('s3cr3t');
-    if (change.action === 'create') expect((change.after.integrationMeta as JsonObject).headers).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+    if (change.action === 'create') expect((change.after.integrationMeta as JsonObject).headers).toMatch(/^scrypt:[0-9a-f]{64}$/);
   });
 
   it('a value that was secret and is now plain still hides the old digest', () => {

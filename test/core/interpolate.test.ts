@@ -33,7 +33,7 @@ describe('interpolate', () => {
   });
 
   it('marks values from ${secret:…} as sensitive', () => {
-    expect(interpolate('Bearer ${secret:TOKEN}', ctx())).toEqual({ value: 'Bearer s3cret', sensitive: true, problems: [] });
+    expect(interpolate('Bearer ${secret:TOKEN}', ctx())).toEqual({ value: 'Bearer s3cret', sensitive: true, secrets: ['s3cret'], problems: [] });
   });
 
   it.each([
@@ -66,5 +66,21 @@ describe('interpolate', () => {
 
   it('finds each opening, skipping $${', () => {
     expect(openingOffsets('$${a} ${b} x ${c}')).toEqual([6, 13]);
+  });
+});
+
+describe('interpolate: the API key variable', () => {
+  const keys = new Set(['COMETCHAT_API_KEY', 'DEPLOY_KEY']);
+  it.each(['${COMETCHAT_API_KEY}', 'x ${COMETCHAT_API_KEY:-none}', '${secret:DEPLOY_KEY}', '${DEPLOY_KEY:-}'])('%s is refused, set or not, and contributes nothing', (input) => {
+    const result = interpolate(input, ctx({ env: { COMETCHAT_API_KEY: 'k-123456', DEPLOY_KEY: 'k-654321' }, apiKeyVariables: keys }));
+    expect(result.problems.map((p) => p.kind)).toEqual(['api-key']);
+    expect(result.problems[0]?.message).toMatch(/holds the API key/);
+    expect(result.value).not.toMatch(/k-\d/);
+    expect(result.secrets).toEqual([]);
+  });
+
+  it('leaves other variables alone and reports the secret values it used', () => {
+    const result = interpolate('${HOME_REGION} ${secret:TOKEN}', ctx({ apiKeyVariables: keys }));
+    expect(result).toEqual({ value: 'eu s3cret', sensitive: true, secrets: ['s3cret'], problems: [] });
   });
 });

@@ -22,7 +22,8 @@ agents:
     name: Bot
     integrationType: agent
     integrateWith: \${var.model}
-    tools: [zeta, alpha, zeta]
+    tools: [zeta, zeta]
+    actions: [alpha]
     integrationMeta:
       baseUrl: https://agent.example.com
       headers: { Authorization: "Bearer \${secret:TOKEN}", X-Team: core }
@@ -47,7 +48,7 @@ describe('resolveManifest', () => {
     expect(desired?.resources[1]?.spec).toEqual({ name: 'zeta', displayName: 'Z', executionText: 'z', description: '', doNotExecute: true, parameters: {} });
     expect(desired?.resources[0]?.spec).toMatchObject({ parameters: { required: ['q'], properties: { q: { enum: ['x', 'y'] } } } });
     const agent = desired?.resources[2];
-    expect(agent?.spec).toMatchObject({ integrateWith: 'm-local', tools: ['alpha', 'zeta'], actions: [], isActive: true });
+    expect(agent?.spec).toMatchObject({ integrateWith: 'm-local', tools: ['zeta'], actions: ['alpha'], isActive: true });
     expect(desired?.resources[3]?.spec).toEqual({ parentUniqueId: 'web_1', exclude: ['url_10', 'url_9'] });
     expect(desired?.notify).toEqual({ receiver: 'ops', receiverType: 'group' });
     expect(desired?.externalTools).toEqual(['search_web']);
@@ -98,5 +99,53 @@ describe('resolveManifest', () => {
     const { desired, diagnostics } = resolve(text, { env: { HOME: '/root' } });
     expect(diagnostics).toEqual([]);
     expect(desired?.resources[0]?.spec).toMatchObject({ instruction: 'cost ${price}', metaData: { '${HOME}': 1 } });
+  });
+
+  it('reports the API keys and secret values that output must hide, and nothing shorter than 4 characters is matched', () => {
+    const env = { TOKEN: 'tok-123456', COMETCHAT_API_KEY: 'key-abcdef', OTHER: 'not-a-key' };
+    const result = resolve(MANIFEST, { env });
+    expect(result.sensitiveValues).toEqual(expect.arrayContaining(['key-abcdef', 'tok-123456']));
+    expect(result.sensitiveValues).not.toContain('not-a-key');
+    expect(resolve(MANIFEST, { env: {}, mode: 'validate', environment: undefined }).sensitiveValues).toEqual([]);
+  });
+
+  it('makes a plain field that holds the API key or a secret sensitive, so it is digested and never shown', () => {
+    const text = `version: 1
+environments:
+  local: { appId: local, region: us, apiKeyEnv: DEPLOY_KEY }
+agents:
+  a:
+    name: A
+    integrationType: llm
+    integrateWith: x
+    instruction: "use key-abcdef please"
+    suggestions: [hi, "tok-123456 again"]
+    metaData: { note: "a \${secret:TOKEN}", echo: "tok-123456", short: abc }
+`;
+    const { desired, diagnostics } = resolve(text, { env: { TOKEN: 'tok-123456', DEPLOY_KEY: 'key-abcdef' } });
+    expect(diagnostics).toEqual([]);
+    expect(desired?.resources[0]?.sensitive).toEqual(expect.arrayContaining([['instruction'], ['suggestions'], ['metaData', 'note'], ['metaData', 'echo']]));
+    expect(desired?.resources[0]?.sensitive).toHaveLength(4);
+  });
+
+  it('checks tool types: tools only doNotExecute tools, actions only the others; external names unchecked', () => {
+    const text = `version: 1
+environments:
+  local: { appId: local, region: us }
+tools:
+  card: { displayName: C, executionText: c, doNotExecute: true }
+  run: { displayName: R, executionText: r, description: d, parameters: {} }
+  odd: { displayName: O, executionText: o, description: d, parameters: {}, doNotExecute: "yes" }
+agents:
+  a: { name: A, integrationType: llm, integrateWith: x, tools: [card, run, search_web, odd], actions: [card, run, search_web] }
+external:
+  tools: [search_web]
+`;
+    const errors = resolve(text).diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.path}: ${d.message}`);
+    expect(errors).toEqual([
+      'tools.odd.doNotExecute: must be true or false (got "yes")',
+      'agents.a.tools[1]: run is an action (doNotExecute is false): move it from tools to actions',
+      'agents.a.actions[0]: card is a tool (doNotExecute is true): move it from actions to tools',
+    ]);
   });
 });

@@ -30,7 +30,7 @@ agents:
     integrationMeta:
       baseUrl: https://agents.example.com/helper
       headers: { authorization: "Bearer \${secret:TORTURE_INSTRUCTION}" }
-    tools: [lookup]
+    actions: [lookup]
 `;
 
 let emulator: TortureEmulator;

@@ -11,24 +11,28 @@ export function registerValidateCommand(program: Command): void {
 }
 
 async function runValidate(options: ManifestOptions): Promise<void> {
-  const [{ ManifestError, hasErrors }, { parseManifest }, { resolveManifest }, { readManifestFile }, render, { ExitRequest }] = await Promise.all([
+  const [{ ManifestError, hasErrors }, { parseManifest }, { resolveManifest }, { readManifestFile }, render, { ExitRequest }, { hideInOutput }] = await Promise.all([
     import('../../core/diagnostics.js'),
     import('../../core/parse.js'),
     import('../../core/resolve.js'),
     import('../../io/manifest-file.js'),
     import('../../render/diagnostics.js'),
     import('../run.js'),
+    import('../output-filter.js'),
   ]);
 
   let diagnostics;
   let environments: string[] = [];
+  let name = options.file;
   try {
     const { file, text } = await readManifestFile(options.file);
+    name = file;
     const resolution = resolveManifest(parseManifest(file, text), {
       env: process.env,
       mode: 'validate',
       ...(options.env === undefined ? {} : { environment: options.env }),
     });
+    hideInOutput(resolution.sensitiveValues);
     diagnostics = resolution.diagnostics;
     environments = resolution.environments;
   } catch (err) {
@@ -44,7 +48,7 @@ async function runValidate(options: ManifestOptions): Promise<void> {
     process.stderr.write(render.renderDiagnosticsText(diagnostics, { codeFrame: process.stderr.isTTY === true, color }));
     if (valid) {
       const which = environments.length === 1 ? `environment ${environments[0]}` : `environments ${environments.join(', ')}`;
-      process.stdout.write(`${options.file} is valid (${which}).\n`);
+      process.stdout.write(`${name} is valid (${which}).\n`);
     }
   }
   if (!valid) throw new ExitRequest(1);

@@ -22,7 +22,7 @@ agents:
     name: Support assistant
     integrationType: llm
     integrateWith: \${var.model}
-    tools: [get_weather]
+    actions: [get_weather]
 knowledgeBase:
   websites:
     docs:

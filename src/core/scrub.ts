@@ -1,0 +1,79 @@
+// Scrubbing text before it is printed: known secret strings (the API key, ${secret:…} values,
+// inline integrationMeta.headers) become "(sensitive)", in every form in which they can appear in
+// output, and the user:password part of any URL is masked. Pure; cli/output-filter.ts applies it to
+// everything written to stdout and stderr.
+
+export const SCRUBBED = '(sensitive)';
+
+/**
+ * Values shorter than this are not scrubbed: replacing every "a" or "42" would mangle all output,
+ * and a secret that short is guessed faster than it is hidden. Plans still show such values as
+ * (sensitive); only a server echoing one back in a message would print it.
+ */
+export const MIN_SCRUB_LENGTH = 4;
+
+/**
+ * The forms in which a value appears in output: as is, percent-encoded in a path, and escaped
+ * inside JSON once or twice (a server message that quotes JSON, inside our --json output).
+ */
+export function printedForms(value: string): string[] {
+  const forms = new Set<string>([value, encodeURIComponent(value), safeEncodeUri(value)]);
+  for (const form of [...forms]) {
+    const once = jsonEscape(form);
+    forms.add(once).add(jsonEscape(once));
+  }
+  return [...forms];
+}
+
+function jsonEscape(text: string): string {
+  return JSON.stringify(text).slice(1, -1);
+}
+
+function safeEncodeUri(value: string): string {
+  try {
+    return encodeURI(value);
+  } catch {
+    return value; // a lone surrogate cannot be encoded, so it cannot appear encoded either
+  }
+}
+
+export class Scrubber {
+  private readonly needles = new Set<string>();
+  private pattern: RegExp | undefined;
+
+  /** Adds values to hide; blank and short ones are ignored (see MIN_SCRUB_LENGTH). */
+  add(values: Iterable<string | undefined>): void {
+    let added = false;
+    for (const value of values) {
+      if (value === undefined || value.trim().length < MIN_SCRUB_LENGTH) continue;
+      for (const form of printedForms(value)) {
+        if (!this.needles.has(form)) {
+          this.needles.add(form);
+          added = true;
+        }
+      }
+    }
+    // Longest first, so a secret that contains another is replaced whole.
+    if (added) this.pattern = new RegExp([...this.needles].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+  }
+
+  get size(): number {
+    return this.needles.size;
+  }
+
+  scrub(text: string): string {
+    const masked = maskUrlCredentials(text);
+    return this.pattern === undefined ? masked : masked.replace(this.pattern, SCRUBBED);
+  }
+}
+
+/** scheme://user:password@ → scheme://***@ (the last "@" before the host ends the user part). */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]*(?:@[^\s/?#@"'<>]*)*@/gi;
+
+export function maskUrlCredentials(text: string): string {
+  return text.includes('@') ? text.replace(URL_CREDENTIALS, '$1***@') : text;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,136 @@
+// The yaml parser's errors → sentences about the mistake a person actually made, at its line.
+// Two mistakes give especially misleading raw messages:
+// - indentation: a key indented too far is read as the continuation of the value above it, and
+//   yaml reports "Implicit keys need to be on a single line" at that value, one line too early;
+// - ${…} inside a flow list or map ([…], {…}): "{" opens a map there, so yaml reports a missing
+//   comma. Quoting the string is the fix.
+import type { YAMLError } from 'yaml';
+import type { Diagnostic } from './diagnostics.js';
+import type { YamlLocator } from './yaml-locate.js';
+
+const YAML_MESSAGES: Partial<Record<string, string>> = {
+  MULTIPLE_DOCS: 'the file holds several YAML documents (separated by ---); a manifest is exactly one document',
+  TAB_AS_INDENT: 'tabs cannot be used for indentation in YAML; indent with spaces',
+};
+
+const SAME_COLUMN = 'indentation: this line does not line up with the lines before it; the keys of one map (and the items of one list) must start at the same column';
+
+export function yamlErrorDiagnostics(errors: readonly YAMLError[], locator: YamlLocator, maxDepth: number): Diagnostic[] {
+  const lineOf = (offset: number) => locator.position(offset).line;
+  // Lines whose errors only follow from an under-indented line above (BAD_INDENT): the lines after
+  // it, still at the old indentation, each read as a key spanning two lines. Reported once, there.
+  const consequences = new Set(errors.filter((e) => e.code === 'BAD_INDENT').map((e) => lineOf(e.pos[0])));
+  const out: Diagnostic[] = [];
+  const seen = new Set<string>();
+  const push = (line: number, column: number, message: string) => {
+    const key = `${line}\u0000${message}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(locator.diagnosticAtOffset(locator.lineStart(line) + column - 1, [], message));
+  };
+  const flowHints = new Set<number>();
+  // Both codes come together for one over-indented line; only MULTILINE_IMPLICIT_KEY spans to the key.
+  const multilineAt = new Map(errors.filter((e) => e.code === 'MULTILINE_IMPLICIT_KEY').map((e) => [e.pos[0], e]));
+
+  // A hostile line can carry thousands of errors: scan each line once.
+  const scanned = new Map<number, { text: string; interpolation: Interpolation | undefined }>();
+  const scan = (line: number) => {
+    let result = scanned.get(line);
+    if (result === undefined) {
+      const text = locator.lineText(line);
+      scanned.set(line, (result = { text, interpolation: unquotedInterpolation(text) }));
+    }
+    return result;
+  };
+
+  for (const error of errors) {
+    const line = lineOf(error.pos[0]);
+    const { text, interpolation } = scan(line);
+    if (interpolation !== undefined && (interpolation.inFlow || /flow/i.test(error.message))) {
+      flowHints.add(line);
+      push(line, interpolation.column, flowMessage(interpolation.token, interpolation.opener));
+      continue;
+    }
+    if (flowHints.has(line)) continue; // the same mistake, reported once
+    if (error.code === 'BAD_INDENT' && /same column/.test(error.message)) {
+      push(line, firstColumn(text), SAME_COLUMN);
+      continue;
+    }
+    if (error.code === 'MULTILINE_IMPLICIT_KEY' || error.code === 'BLOCK_AS_IMPLICIT_KEY') {
+      const multiline = multilineAt.get(error.pos[0]);
+      if (multiline !== undefined) {
+        const keyLine = lineOf(multiline.pos[1]);
+        if (consequences.has(line)) {
+          consequences.add(keyLine);
+          continue;
+        }
+        const keyText = scan(keyLine).text;
+        if (keyLine > line && firstColumn(keyText) > firstColumn(text)) {
+          push(keyLine, firstColumn(keyText), overIndented(line));
+          continue;
+        }
+      } else {
+        push(line, locator.position(error.pos[0]).column, 'a value may not hold an unquoted ": " on the same line as its key; quote the value, or put a nested map on its own, further indented lines');
+        continue;
+      }
+    }
+    push(line, locator.position(error.pos[0]).column, yamlMessage(error.code, error.message, maxDepth));
+  }
+  return out;
+}
+
+export function yamlMessage(code: string, message: string, maxDepth: number): string {
+  // yaml reports its own stack overflow on absurdly deep flow collections as a parse error.
+  if (message.includes('Maximum call stack size exceeded')) return `the YAML is nested too deeply (a manifest may nest at most ${maxDepth} levels)`;
+  if (code === 'TAG_RESOLVE_FAILED') return `${message.replace(/\.$/, '')}; YAML tags other than the standard ones (!!str, !!int, …) are not supported`;
+  return YAML_MESSAGES[code] ?? `YAML: ${message.replace(/\.$/, '')}`;
+}
+
+function overIndented(lineAbove: number): string {
+  return `indentation: this line is indented further than line ${lineAbove}, so YAML reads it as part of the value on line ${lineAbove} instead of as a key; line it up with the keys it belongs with (or quote that value if it really spans lines)`;
+}
+
+function flowMessage(token: string, opener: '[' | '{' | undefined): string {
+  const example = opener === '{' ? `{ key: "${token}" }` : `["${token}"]`;
+  return `an unquoted ${token} inside […] or {…} is not read as one value ("{" opens a map there); quote it, e.g. ${example}`;
+}
+
+/** 1-based column of the first character that is not a space. */
+function firstColumn(text: string): number {
+  const match = /[^ ]/.exec(text);
+  return match ? match.index + 1 : 1;
+}
+
+interface Interpolation {
+  token: string;
+  column: number;
+  inFlow: boolean;
+  opener: '[' | '{' | undefined;
+}
+
+/** The first `${…}` on a line outside quotes and comments, and whether a `[` or `{` before it on the line is still open. */
+function unquotedInterpolation(text: string): Interpolation | undefined {
+  const openers: ('[' | '{')[] = [];
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote !== undefined) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === '#' && (i === 0 || text[i - 1] === ' ')) return undefined;
+    if (c === '$' && text[i + 1] === '{' && text[i - 1] !== '$') {
+      const close = text.indexOf('}', i);
+      const token = close < 0 ? text.slice(i) : text.slice(i, close + 1);
+      return { token, column: i + 1, inFlow: openers.length > 0, opener: openers[openers.length - 1] };
+    }
+    if (c === '"' || c === "'") {
+      // A quote starts a quoted scalar only at the start of a value, not inside plain text (it's).
+      const before = text.slice(0, i).trimEnd();
+      if (before === '' || /[[{,:-]$/.test(before)) quote = c;
+    } else if (c === '[' || c === '{') openers.push(c);
+    else if (c === ']' || c === '}') openers.pop();
+  }
+  return undefined;
+}
