@@ -67,11 +67,20 @@ export class Scrubber {
   }
 }
 
-/** scheme://user:password@ → scheme://***@ (the last "@" before the host ends the user part). */
-const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]*(?:@[^\s/?#@"'<>]*)*@/gi;
+/**
+ * scheme://user:password@ → scheme://user:***@, and scheme://token@ → scheme://***@ (a user part
+ * without a password is often a token). The last "@" before the host ends the user part; a user
+ * name that is itself a URL-ish mess is masked whole.
+ */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'<>]*(?:@[^\s/?#@"'<>]*)*)@/gi;
 
 export function maskUrlCredentials(text: string): string {
-  return text.includes('@') ? text.replace(URL_CREDENTIALS, '$1***@') : text;
+  if (!text.includes('@')) return text;
+  return text.replace(URL_CREDENTIALS, (_all, scheme: string, userInfo: string) => {
+    const colon = userInfo.indexOf(':');
+    const user = colon > 0 ? userInfo.slice(0, colon) : '';
+    return user !== '' && !user.includes('@') && user !== '***' ? `${scheme}${user}:***@` : `${scheme}***@`;
+  });
 }
 
 function escapeRegExp(text: string): string {

@@ -46,10 +46,10 @@ describe('Scrubber', () => {
 
 describe('maskUrlCredentials', () => {
   it.each([
-    ['http://deploy:Hunter2Pass@10.0.0.1/v3', 'http://***@10.0.0.1/v3'],
+    ['http://deploy:Hunter2Pass@10.0.0.1/v3', 'http://deploy:***@10.0.0.1/v3'],
     ['see https://Hunter2Pass@example.com/x and more', 'see https://***@example.com/x and more'],
-    ['postgres://u:p@ss@db:5432/state', 'postgres://***@db:5432/state'],
-    ['"http://u:Hunter2Pass@exa mple.com/v3" is not a URL', '"http://***@exa mple.com/v3" is not a URL'],
+    ['postgres://u:p@ss@db:5432/state', 'postgres://u:***@db:5432/state'],
+    ['"http://u:Hunter2Pass@exa mple.com/v3" is not a URL', '"http://u:***@exa mple.com/v3" is not a URL'],
     ['https://example.com/users/a@b.com', 'https://example.com/users/a@b.com'],
     ['mail me: a@b.com', 'mail me: a@b.com'],
     ['no url at all', 'no url at all'],
