@@ -2,7 +2,7 @@
 // `npm run bench`: builds first (the npm script does), then measures the built CLI as child
 // processes and writes BENCHMARKS.md and bench/results.json.
 //
-//   node bench/run.mjs [--quick] [--only P1,P2,P3,P5,P6,P7] [--runs N]
+//   node bench/run.mjs [--quick] [--only P1,P2,P3,P5,P6,P7] [--runs N] [--sizes 100,1000,10000]
 //
 // --quick is for working on the harness: fewer runs, sizes 100 and 1,000, no 100 s rate-limited run.
 // It does not write BENCHMARKS.md or results.json unless --write is given too.
@@ -55,7 +55,7 @@ const ctx = {
   runs,
   seed: 42,
   commands: availableCommands(cli),
-  planSizes: quick ? [100, 1000] : [100, 1000, 10000],
+  planSizes: option('--sizes')?.split(',').map(Number) ?? (quick ? [100, 1000] : [100, 1000, 10000]),
   applyTools: 1000,
   applyConcurrency: [1, 10, 32],
   serialApplyRuns: quick ? 1 : runs,

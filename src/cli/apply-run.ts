@@ -49,16 +49,31 @@ export async function runApply(planfile: string | undefined, opts: ApplyOptions)
     else if (!opts.autoApprove) process.stderr.write(formatPlan(computed.plan, 'text', { color: false }));
     refuseConflicts(computed.plan);
     if (!hasChanges(computed.plan)) {
+      await recordRefresh(session, computed);
       // Same last line as any successful apply, so scripts can rely on it.
       if (json) process.stdout.write(JSON.stringify({ ok: true, environment: computed.plan.environment, summary: { created: 0, updated: 0, forgotten: 0 } }) + '\n');
       else process.stdout.write('\nApply complete: 0 created, 0 updated, 0 forgotten.\n');
       return;
     }
     if (!opts.autoApprove && !(await confirm(json ? process.stderr : process.stdout))) throw new UserError('refused', 'apply cancelled; nothing was changed');
+    await recordRefresh(session, computed);
     await execute(loaded, computed, session, { concurrency, json, opts, client });
   } finally {
     await client?.close();
     await session.close();
+  }
+}
+
+/**
+ * What the refresh learned about resources the plan leaves alone (they drifted, but to what the
+ * manifest asks for) is kept, as Terraform keeps its refreshed state: otherwise the same drift
+ * would be reported on every run. Changed and re-created resources get their record from the call.
+ */
+async function recordRefresh(session: StateSession, computed: ComputedPlan): Promise<void> {
+  for (const change of computed.plan.changes) {
+    if (change.action !== 'no-op') continue;
+    const refreshed = computed.overlay[change.address];
+    if (refreshed) await session.record({ op: 'applied', address: change.address, type: refreshed.type, remoteId: refreshed.remoteId, spec: refreshed.spec, appliedAt: refreshed.appliedAt });
   }
 }
 

@@ -54,8 +54,10 @@ export function redactSpecShared(resource: Redactable, digest: Digest): SpecJson
 }
 
 /** Shorter paths first: once a subtree is a digest, a longer path inside it no longer resolves. */
+/** Each path once (a value digested twice would never match), shorter paths first. */
 function shortestFirst(paths: readonly SensitivePath[]): SensitivePath[] {
-  return [...paths].sort((a, b) => a.length - b.length);
+  const unique = new Map(paths.map((path) => [path.map(String).join('\u0000'), path]));
+  return [...unique.values()].sort((a, b) => a.length - b.length);
 }
 
 /** Like replaceAt, but copies each container on the way down before writing into it. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/core/canonical.js';
 import type { DesiredResource } from '../../src/core/desired.js';
-import { containsDigest, isDigest, isSensitivePath, redactSpec, touchesSensitive } from '../../src/core/redact.js';
+import { containsDigest, isDigest, isSensitivePath, redactSpec, redactSpecShared, touchesSensitive } from '../../src/core/redact.js';
 import { digest } from './diff-fixtures.js';
 
 const agent = (spec: Record<string, unknown>, sensitive: DesiredResource['sensitive']): DesiredResource =>
@@ -29,6 +29,12 @@ describe('redactSpec', () => {
       metaData: { token: digest('"tok-123"'), list: ['a', 'pw'] },
     });
     expect(JSON.stringify(redacted)).not.toMatch(/s3cr3t|tok-123/);
+  });
+
+  it('digests a path given twice only once (a digest of a digest would never match)', () => {
+    const once = redactSpec(agent(spec, [['metaData', 'token']]), digest);
+    expect(redactSpec(agent(spec, [['metaData', 'token'], ['metaData', 'token']]), digest)).toEqual(once);
+    expect(redactSpecShared(agent(spec, [['metaData', 'token'], ['metaData', 'token']]), digest)).toEqual(once);
   });
 
   it('redacts an array element by index and ignores paths that do not exist', () => {

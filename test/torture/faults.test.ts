@@ -43,7 +43,14 @@ function project(name: string, manifestYaml: string): { manifest: string; args: 
 
 /** Which resource a logged request was for: the tool path, the agent's name, or the website path. */
 function resourceOf(entry: RequestLogEntry): string | null {
-  if (entry.method === 'PUT' && entry.path.startsWith('/v3/ai-agents/tools/')) return `tool ${decodeURIComponent(entry.path.slice(20))}`;
+  // The refresh's list calls are retried like any idempotent call, and count as attempts of their own.
+  if (entry.method === 'GET' && entry.path.startsWith('/v3/ai-agents/')) return `list ${entry.path}`;
+  // A PUT answered 404 is how the client learns that this server creates tools with POST: a probe, not an attempt.
+  if (entry.method === 'PUT' && entry.path.startsWith('/v3/ai-agents/tools/') && entry.status !== 404) return `tool ${decodeURIComponent(entry.path.slice(20))}`;
+  if (entry.method === 'POST' && entry.path === '/v3/ai-agents/tools') {
+    const name = (entry.body as { name?: unknown } | null)?.name;
+    return `tool ${typeof name === 'string' ? name : '(body not logged)'}`;
+  }
   if (entry.method === 'POST' && entry.path === '/v3/ai-agents/agents') {
     const name = (entry.body as { name?: unknown } | null)?.name;
     return `agent ${typeof name === 'string' ? name : '(body not logged)'}`;
@@ -119,7 +126,8 @@ describe.concurrent('faults', () => {
       const child = spawnCli(['apply', '--auto-approve', '--concurrency', '16', ...args], { env: emulator.env });
       const done = collect(child, 120_000);
       try {
-        while ((await emulator.stats()).requests < 5) await sleep(5);
+        // After the refresh's two list calls, once the first writes are in flight.
+        while ((await emulator.stats()).requests < 4) await sleep(2);
         await emulator.configure({ rateLimitPerMinute: 60 });
         await sleep(STORM_MS);
       } finally {
@@ -131,7 +139,8 @@ describe.concurrent('faults', () => {
       const tooMany = requests.filter((r) => r.status === 429).length;
       console.log(`429 storm: exit ${result.code}; ${tooMany} responses were 429; attempts per resource: ${report.histogram}`);
       expect(result.code, result.stderr).toBe(0);
-      expect(tooMany, 'the storm must really happen').toBeGreaterThanOrEqual(10);
+      // The client pauses every call at the first 429, so only what was already in flight gets one.
+      expect(tooMany, 'the storm must really happen').toBeGreaterThanOrEqual(3);
       const { problems, duplicateAgentNames } = await compareServerWithManifest(emulator, yaml);
       expect(problems).toEqual([]);
       expect(duplicateAgentNames).toEqual([]);

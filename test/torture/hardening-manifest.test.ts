@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDigester } from '../../src/io/state/digest.js';
 import { API_KEY, assertBuilt, childEnv, CLI, collect, makeWorkspace, reasonLines, runCli, STACK_TRACE, startTortureEmulator, type CliResult, type TortureEmulator, type Workspace } from './helpers.js';
 
@@ -179,6 +179,10 @@ describe('item 9: digests of secrets are expensive to brute-force', () => {
     tools: [show_card]
 `;
 
+  // Each test starts from a fresh state, so the server must not already hold what it creates
+  // (refresh would call that a conflict).
+  beforeEach(() => emulator.reset());
+
   interface StoredState {
     salt: string;
     resources: Record<string, { spec: Record<string, unknown> }>;
@@ -217,12 +221,20 @@ describe('item 9: digests of secrets are expensive to brute-force', () => {
     if (agent === undefined) throw new Error('agent.bot is not in the state');
     agent.spec.instruction = `hmac-sha256:${createHmac('sha256', Buffer.from(state.salt, 'base64')).update(JSON.stringify(`PIN ${PIN}`)).digest('hex')}`;
     writeFileSync(p.state, JSON.stringify(state));
+    // Against the state alone, the old digest is one sensitive update.
+    const offline = await runCli(['plan', '--offline', '--detailed-exitcode', '-f', p.manifest, '--state', p.state], { env });
+    expect(offline.code, offline.stderr).toBe(2);
+    expect(offline.stdout).toMatch(/~ instruction: \(sensitive\)/);
+    // Reading the server shows that it already holds the manifest's value: drift, but nothing to send.
     const plan = await runCli(['plan', '--detailed-exitcode', '-f', p.manifest, '--state', p.state], { env });
-    expect(plan.code, plan.stderr).toBe(2);
-    expect(plan.stdout).toMatch(/instruction: \(sensitive\)/);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toMatch(/Changed outside agentsync:\n\n {2}~ agent\.bot\n {6}~ instruction: \(sensitive\) → \(sensitive\)/);
+    // Apply keeps what the refresh learned, so the old digest is gone and nothing is reported again.
     expect((await runCli(['apply', '--auto-approve', '-f', p.manifest, '--state', p.state], { env })).code).toBe(0);
+    expect(readFileSync(p.state, 'utf8')).not.toContain('hmac-sha256:');
     const after = await runCli(['plan', '--detailed-exitcode', '-f', p.manifest, '--state', p.state], { env });
     expect(after.code, after.stdout).toBe(0);
+    expect(after.stdout).not.toContain('Changed outside agentsync');
   });
 });
 
@@ -330,7 +342,7 @@ describe('item 16: manifests from pipes and stdin', () => {
 
   it('plans from a pipe with the default state path in the current folder', async () => {
     const p = project(manifest);
-    const result = await viaShell('cat agents.yaml | "$NODE" "$AGENTSYNC_CLI" plan -f -', p.dir);
+    const result = await viaShell('cat agents.yaml | "$NODE" "$AGENTSYNC_CLI" plan --offline -f -', p.dir);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('Plan: 1 to create');
   });

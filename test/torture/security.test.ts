@@ -167,6 +167,8 @@ describe('security', () => {
     const names = ['$a-b_c', '$$', '_-$'];
     const tools = names.map((n) => `  ${JSON.stringify(n)}:\n    displayName: X\n    executionText: Y\n    doNotExecute: true\n`).join('');
     writeFileSync(manifest, `version: 1\nenvironments:\n  local: { appId: local, region: us }\ntools:\n${tools}`);
+    // The seed's reading: creates are PUTs too, so every name travels in a path segment.
+    await emulator.configure({ putCreates: true });
     await emulator.clearRequests();
     const result = await runCli(['apply', '--auto-approve', '-f', manifest, '--state', join(dir, 'state.json')], { env: emulator.env });
     expect(result.code, result.stderr).toBe(0);
@@ -175,6 +177,7 @@ describe('security', () => {
     for (const put of puts) expect(put.status).toBe(200);
     const stored = await emulator.get<{ name: string }>(`/ai-agents/tools/${encodeURIComponent('$a-b_c')}`);
     expect(stored.name).toBe('$a-b_c');
+    await emulator.configure({ putCreates: false });
   });
 
   it('lets exactly one of two concurrent applies on one state proceed; the other names the lock holder', async () => {
@@ -183,6 +186,7 @@ describe('security', () => {
     const manifest = join(dir, 'agents.yaml');
     const state = join(dir, 'state.json');
     writeFileSync(manifest, generateManifest({ count: 40, seed: 9, agentShare: 0, websites: 0 }));
+    await emulator.reset(); // a fresh state against a server that already holds these names would be a conflict
     await emulator.configure({ latencyMs: 50 });
     try {
       const args = ['apply', '--auto-approve', '--concurrency', '2', '-f', manifest, '--state', state];

@@ -17,6 +17,11 @@ export interface WireRequest {
   /** The API path below the base URL, path parameters already percent-encoded. */
   path: string;
   body?: unknown;
+  /**
+   * A POST that may be sent again when its answer was lost, because the kind handles the
+   * "already exists" answer a repeat would get. Other POSTs are retried only when provably unsent.
+   */
+  repeatable?: boolean;
 }
 
 /** The transport a kind's endpoints run on. A failed call rejects with an error carrying `status` (0 when nothing came back). */

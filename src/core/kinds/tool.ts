@@ -55,7 +55,8 @@ async function putTool(ctx: CallContext, spec: ToolSpec): Promise<CallOutcome> {
 /** A POST refused with 400 may mean the name is taken (a create raced us, or the plan is old): then PUT updates it. */
 async function postTool(ctx: CallContext, spec: ToolSpec): Promise<CallOutcome> {
   try {
-    const answer = await ctx.wire.send({ method: 'POST', path: '/ai-agents/tools', body: toolBody(spec) });
+    // Repeatable: if a lost answer hides that the first POST created the tool, the repeat's 400 falls back to PUT below.
+    const answer = await ctx.wire.send({ method: 'POST', path: '/ai-agents/tools', body: toolBody(spec), repeatable: true });
     return { remoteId: toolId(answer, spec.name) };
   } catch (err) {
     if (!answeredStatus(err, 400)) throw err;

@@ -64,6 +64,8 @@ export interface CallSpec {
   headers?: Record<string, string>;
   /** The largest success answer this call accepts; DEFAULT_RESPONSE_LIMITS[method] when absent. */
   maxResponseBytes?: number;
+  /** A POST whose repetition is harmless (the caller handles "already exists"): retried like a PUT. */
+  repeatable?: boolean;
   onRetry?: (info: RetryInfo) => void;
 }
 
@@ -73,9 +75,9 @@ export interface CallResult {
   attempts: number;
 }
 
-export function mayRetry(method: HttpMethod, error: ApiError): boolean {
+export function mayRetry(method: HttpMethod, error: ApiError, repeatable = false): boolean {
   if (!error.retryable) return false;
-  if (method !== 'POST') return true;
+  if (method !== 'POST' || repeatable) return true;
   return error.notSent || error.status === 429 || error.status === 503;
 }
 
@@ -92,7 +94,7 @@ export async function sendRequest(ctx: RequestContext, spec: CallSpec): Promise<
     const outcome = await attemptOnce(ctx, spec, call, body, deadlineAt);
     if (!(outcome instanceof ApiError)) return { ...outcome, attempts: attempt };
     outcome.attempts = attempt;
-    if (!mayRetry(spec.method, outcome)) throw outcome;
+    if (!mayRetry(spec.method, outcome, spec.repeatable)) throw outcome;
     const leftMs = deadlineAt - ctx.clock.now();
     const hintMs = outcome.retryAfterMs;
     if (hintMs !== undefined && hintMs > leftMs) throw withAttempts(waitTooLong(call, hintMs, leftMs, outcome), attempt);

@@ -114,6 +114,16 @@ describe('API client against the emulator', () => {
     expect((await emu.apiRequests('POST')).length).toBe(before + 1);
   });
 
+  it('retries a dropped POST the caller marks repeatable, as it would a PUT', async () => {
+    const api = connect();
+    await emu.configure({ failNext: 1, failMode: 'drop' });
+    const before = (await emu.apiRequests('POST')).length;
+    const retries: number[] = [];
+    await api.request({ method: 'POST', path: '/ai-agents/tools', body: tool('repeatable_post'), repeatable: true }, { onRetry: (info) => retries.push(info.retry) });
+    expect(retries).toEqual([1]);
+    expect((await emu.apiRequests('POST')).length).toBe(before + 2);
+  });
+
   it('gives up after --retries and reports the attempts', async () => {
     const api = connect({ retries: 2 });
     await emu.configure({ failNext: 10, failMode: '503' });

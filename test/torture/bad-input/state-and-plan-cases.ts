@@ -74,7 +74,8 @@ function savedPlan(name: string, spoil: (files: CaseFiles, planPath: string) => 
     setup: async (files): Promise<CaseRun> => {
       const manifest = files.write('agents.yaml', readFileSync(files.manifest, 'utf8').replace('Current weather for a city', 'Weather now, for any city'));
       const planPath = files.path('change.plan.json');
-      const made = await files.cli(['plan', '-f', manifest, '--state', files.state, '--out', planPath]);
+      // --offline: each case's emulator is empty, and these cases are about the plan file, not the server.
+      const made = await files.cli(['plan', '--offline', '-f', manifest, '--state', files.state, '--out', planPath]);
       if (made.code !== 0) throw new Error(`plan --out failed: ${made.stderr}`);
       await spoil(files, planPath);
       return { args: ['apply', '--auto-approve', '-f', manifest, '--state', files.state, planPath], names: planPath };
