@@ -8,7 +8,12 @@ import type { ApiClient } from './api/client.js';
 
 export async function readServer(client: ApiClient, types: readonly ResourceType[] = RESOURCE_TYPES): Promise<ServerSnapshot> {
   const readable = types.filter((type) => kindOf(type).refresh !== undefined);
-  const listings = await Promise.all(readable.map((type) => readListing(client, type)));
+  // Every list call settles before a failure is reported, so none is left running (and retrying)
+  // while the caller closes the client.
+  const settled = await Promise.allSettled(readable.map((type) => readListing(client, type)));
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  const listings = settled.map((s) => (s as PromiseFulfilledResult<KindListing>).value);
   const snapshot: ServerSnapshot = {};
   readable.forEach((type, i) => (snapshot[type] = listings[i]));
   return snapshot;

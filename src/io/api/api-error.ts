@@ -176,6 +176,8 @@ function formatSeconds(ms: number): string {
 /** Transport errors whose request certainly never left this machine: safe to retry even a POST. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+/** The client itself was closed (the run is ending): another attempt could only fail the same way. */
+const CLOSED_CODES = new Set(['UND_ERR_CLOSED', 'UND_ERR_DESTROYED']);
 
 /** Maps a thrown transport error (undici or node:net) to an ApiError naming the server it tried. */
 export function errorFromTransport(err: unknown, call: string, server: ServerAddress): ApiError {
@@ -187,8 +189,8 @@ export function errorFromTransport(err: unknown, call: string, server: ServerAdd
     call,
     // Every connection-level failure is worth another attempt; the retry policy decides whether
     // this particular method may be repeated.
-    retryable: true,
-    notSent: NOT_SENT_CODES.has(code),
+    retryable: !CLOSED_CODES.has(code),
+    notSent: NOT_SENT_CODES.has(code) || CLOSED_CODES.has(code),
   });
 }
 

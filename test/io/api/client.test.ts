@@ -124,6 +124,18 @@ describe('API client against the emulator', () => {
     expect((await emu.apiRequests('POST')).length).toBe(before + 2);
   });
 
+  it('stops retrying once the client is closed, instead of backing off against a closed pool', async () => {
+    const api = connect({ retries: 5, backoff: { baseMs: 300, capMs: 3000 } });
+    await emu.configure({ failNext: 100, failMode: '503' });
+    const started = performance.now();
+    const pending = failureOf(putTool(api, tool('closing')));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await api.close();
+    const err = await pending;
+    expect(err.attempts).toBeLessThan(6); // not every retry: the attempt after close() is the last
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
   it('gives up after --retries and reports the attempts', async () => {
     const api = connect({ retries: 2 });
     await emu.configure({ failNext: 10, failMode: '503' });
