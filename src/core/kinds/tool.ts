@@ -17,6 +17,9 @@ export const toolKind: Kind<ToolSpec> = {
   defaults: [
     ['doNotExecute', () => false],
     ['parameters', () => ({})],
+    // A server record of a tool that is not executed may have no description at all; the manifest
+    // says "" for that, and "" is what is sent.
+    ['description', () => ''],
   ],
   sets: [],
   normalizeMore: normalizeParameters,
