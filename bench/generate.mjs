@@ -103,7 +103,8 @@ export function generateManifest(options) {
       `    name: ${q(`${pick(WORDS)} assistant ${i + 1}`)}`,
       '    integrationType: llm',
       '    integrateWith: ${var.model}',
-      `    tools: [${[...used].join(', ')}]`,
+      // Generated tools are executed (doNotExecute false), so they are actions (CONTRACT §8.1).
+      `    actions: [${[...used].join(', ')}]`,
       `    instruction: ${q(`You help customers with their ${pick(WORDS)} and ${pick(WORDS)}.${suffix}`)}`,
       `    suggestions: [${q(`Where is my ${pick(WORDS)}?`)}]`,
     );

@@ -99,7 +99,7 @@ describe.each(MODES)('agentsync export ($name)', (mode) => {
     const exported = await lab.cli(emu, ['export', '-f', 'twin-env.yaml', '--out', 'twins.yaml', '--force']);
     expect(exported.code, exported.stderr).toBe(0);
     const text = await readFile(lab.path('twins.yaml'), 'utf8');
-    const commands = [...text.matchAll(/^# {3}agentsync import (agent\.\S+) (\S+)$/gm)].map((m) => [m[1] as string, m[2] as string]);
+    const commands = [...text.matchAll(/^# {3}agentsync import (agent\.\S+) (\S+)$/gm)].map((m): [string, string] => [m[1] ?? '', m[2] ?? '']);
     expect(commands.map(([address]) => address)).toEqual(['agent.twin', 'agent.twin_2']);
     const state = ['--state', lab.path(`twins-${mode.putCreates}.json`)];
     for (const [address, uid] of commands) expect((await lab.cli(emu, ['import', '-f', 'twins.yaml', address, uid, ...state])).code).toBe(0);
