@@ -131,6 +131,17 @@ describe('agentsync export --out', () => {
     expect(await readFile(lab.path('taken.yaml'), 'utf8')).toContain('search_web:');
   });
 
+  it('--json says what was exported and which secrets it needs; the YAML is under `manifest` without --out', async () => {
+    const emu = await lab.emulator();
+    await writeFile(lab.path('agents.yaml'), envOnly());
+    const result = await lab.cli(emu, ['export', '--json'], { SOURCE_DATE_EPOCH: '0' });
+    expect(result.code, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout) as { out: null; counts: object; secrets: string[]; manifest: string };
+    expect(json).toMatchObject({ out: null, counts: { tool: 1, agent: 0 }, secrets: [] });
+    expect(json.manifest).toContain('1970-01-01T00:00:00.000Z');
+    expect(json.manifest).toContain('  search_web:\n');
+  });
+
   it('needs the API key, and refuses a bad SOURCE_DATE_EPOCH in one line', async () => {
     const emu = await lab.emulator();
     await writeFile(lab.path('agents.yaml'), envOnly());

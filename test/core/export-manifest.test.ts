@@ -73,7 +73,7 @@ describe('exportManifest', () => {
   });
 
   it('replaces headers and credential-looking values by named secret placeholders, and never writes their values', () => {
-    const meta = { baseUrl: 'https://agent.example.com', headers: { Authorization: 'Bearer top-secret-1', 'X-Team': 'team-secret-2', Empty: '' }, apiKey: 'top-secret-3', region: 'eu' };
+    const meta = { baseUrl: 'https://agent.example.com', headers: { Authorization: 'Bearer top-secret-1', 'X-Team': 'team-secret-2', Empty: '' }, apiKey: 'top-secret-3', region: 'eu', credentials: { user: 'top-secret-5', retries: 3 } };
     const exported = exportManifest(snapshotOf([], [agent('u1', 'Returns Desk', { integrationType: 'agent', integrationMeta: meta, metaData: { team: 'care', nested: { accessToken: 'top-secret-4' } } })]), environment);
     const text = renderManifestYaml(exported.document);
     expect(text).not.toMatch(/top-secret|team-secret/);
@@ -81,6 +81,7 @@ describe('exportManifest', () => {
       { name: 'AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION', address: 'agent.returns_desk', path: 'integrationMeta.headers.Authorization' },
       { name: 'AGENT_RETURNS_DESK_HEADERS_X_TEAM', address: 'agent.returns_desk', path: 'integrationMeta.headers.X-Team' },
       { name: 'AGENT_RETURNS_DESK_APIKEY', address: 'agent.returns_desk', path: 'integrationMeta.apiKey' },
+      { name: 'AGENT_RETURNS_DESK_CREDENTIALS_USER', address: 'agent.returns_desk', path: 'integrationMeta.credentials.user' },
       { name: 'AGENT_RETURNS_DESK_ACCESSTOKEN', address: 'agent.returns_desk', path: 'metaData.nested.accessToken' },
     ]);
     const entry = (exported.document.agents as JsonObject).returns_desk as JsonObject;
@@ -89,9 +90,10 @@ describe('exportManifest', () => {
       headers: { Authorization: '${secret:AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION}', 'X-Team': '${secret:AGENT_RETURNS_DESK_HEADERS_X_TEAM}', Empty: '' },
       apiKey: '${secret:AGENT_RETURNS_DESK_APIKEY}',
       region: 'eu',
+      credentials: { user: '${secret:AGENT_RETURNS_DESK_CREDENTIALS_USER}', retries: 3 },
     });
     // With the secrets set, the export resolves back to exactly what the server holds.
-    const values = { AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION: 'Bearer top-secret-1', AGENT_RETURNS_DESK_HEADERS_X_TEAM: 'team-secret-2', AGENT_RETURNS_DESK_APIKEY: 'top-secret-3', AGENT_RETURNS_DESK_ACCESSTOKEN: 'top-secret-4' };
+    const values = { AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION: 'Bearer top-secret-1', AGENT_RETURNS_DESK_HEADERS_X_TEAM: 'team-secret-2', AGENT_RETURNS_DESK_APIKEY: 'top-secret-3', AGENT_RETURNS_DESK_CREDENTIALS_USER: 'top-secret-5', AGENT_RETURNS_DESK_ACCESSTOKEN: 'top-secret-4' };
     const resolution = resolveExported(exported.document, values);
     expect(resolution.diagnostics).toEqual([]);
     const resolved = resolution.desired?.resources.find((r) => r.address === 'agent.returns_desk');

@@ -11,7 +11,7 @@ const SETS = ['tools', 'actions', 'platformTools'] as const;
 /** Lists whose default is [] (so an empty one is left out). */
 const DEFAULT_EMPTY: ReadonlySet<string> = new Set(['tools', 'actions']);
 /** Keys whose string values are credentials wherever they sit in integrationMeta or metaData. */
-const CREDENTIAL_KEY = /api[-_ ]?key|token|secret|passw(?:or)?d|credential|authori[sz]ation|private[-_ ]?key/i;
+const CREDENTIAL_KEY = /api[-_ ]?key|token|secret|passw(?:or)?d|pwd|credential|authori[sz]ation|private[-_ ]?key|cookie/i;
 
 /**
  * `Support Desk (EU)` → `support_desk_eu`: lower-case ASCII letters, digits and `_`. Accents are
@@ -68,7 +68,8 @@ function hideSecrets(object: JsonObject, path: Path, secret: SecretNamer, wholeK
     Object.entries(object).map(([key, value]): [string, JsonValue] => {
       const at = [...path, key];
       if (key === wholeKey) return [key, hideAll(value, at, secret, [key])];
-      if (CREDENTIAL_KEY.test(key) && (typeof value === 'string' || Array.isArray(value))) return [key, hideAll(value, at, secret, [key])];
+      // Under a credential-like key everything is hidden, however it is nested (`credentials: {user, pass}`).
+      if (CREDENTIAL_KEY.test(key)) return [key, hideAll(value, at, secret, [key])];
       if (isObject(value)) return [key, hideSecrets(value as JsonObject, at, secret)];
       return [key, value];
     }),
