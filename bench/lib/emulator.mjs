@@ -8,13 +8,14 @@ export const EMULATOR_API_KEY = 'bench-key';
 
 /**
  * @param {string} cli  path of dist/cli/main.js
- * @param {{ latency?: number, rateLimit?: number, failRate?: number }} [flags]
+ * @param {{ latency?: number, rateLimit?: number, failRate?: number, data?: string }} [flags]
  */
 export async function startEmulatorProcess(cli, flags = {}) {
   const args = [cli, 'emulator', '--port', '0', '--api-key', EMULATOR_API_KEY];
   if (flags.latency !== undefined) args.push('--latency', String(flags.latency));
   if (flags.rateLimit !== undefined) args.push('--rate-limit', String(flags.rateLimit));
   if (flags.failRate !== undefined) args.push('--fail-rate', String(flags.failRate));
+  if (flags.data !== undefined) args.push('--data', flags.data);
   // stderr is drained but not kept: the emulator prints one line per request there.
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
   const url = await new Promise((resolve, reject) => {

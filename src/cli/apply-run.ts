@@ -2,7 +2,7 @@
 // computed under the state lock, so what is shown is what runs; a saved plan is accepted only
 // while its manifest and state are unchanged, in which case recomputing it gives the same plan.
 import { UserError } from '../core/errors.js';
-import { conflictsOf, hasChanges, type Plan } from '../core/plan.js';
+import { changeCount, conflictsOf, hasChanges, type Plan } from '../core/plan.js';
 import type { State } from '../core/state.js';
 import type { ApiClient } from '../io/api/client.js';
 import type { PlanFile } from '../io/plan-file.js';
@@ -13,6 +13,7 @@ import { formatPlan, printWarnings } from './render-plan.js';
 import { lockTimeoutMs, useColor } from './options.js';
 import type { ApplyOptions } from './commands/apply.js';
 import { connectApi, parseCount } from './api-connect.js';
+import { refuseScopeWithPlanFile, scopeOf } from './scope-options.js';
 
 export async function runApply(planfile: string | undefined, opts: ApplyOptions): Promise<void> {
   const concurrency = parseCount(opts.concurrency, '--concurrency', 1, 256);
@@ -29,7 +30,10 @@ export async function runApply(planfile: string | undefined, opts: ApplyOptions)
   if (!opts.autoApprove && process.stdin.isTTY !== true) {
     throw new UserError('refused', 'stdin is not a terminal, so apply cannot ask for confirmation; pass --auto-approve to apply without asking');
   }
-  if (saved && planfile) await checkSavedPlan(loaded, saved, planfile);
+  if (saved && planfile) {
+    refuseScopeWithPlanFile(opts, planfile);
+    await checkSavedPlan(loaded, saved, planfile);
+  }
 
   const session = await loaded.store.open(loaded.target, { lockTimeoutMs: lockWaitMs, ...(saved?.savedPlan.basis.salt ? { salt: saved.savedPlan.basis.salt } : {}) });
   let client: ApiClient | undefined;
@@ -41,7 +45,7 @@ export async function runApply(planfile: string | undefined, opts: ApplyOptions)
       // A saved plan is applied as it was made: its refresh is in the file, not read again.
       computed = replanSaved(loaded.desired, session.state, saved.savedPlan.refresh ?? { refreshed: false, overlay: {}, adopt: {} });
     } else {
-      computed = await computePlan(loaded.desired, session.state, { client });
+      computed = await computePlan(loaded.desired, session.state, { client, scope: scopeOf(opts) });
     }
     const json = opts.json === true;
     // With --json, stdout carries only the result; a plan to confirm is shown on stderr.
@@ -51,8 +55,9 @@ export async function runApply(planfile: string | undefined, opts: ApplyOptions)
     if (!hasChanges(computed.plan)) {
       await recordRefresh(session, computed);
       // Same last line as any successful apply, so scripts can rely on it.
-      if (json) process.stdout.write(JSON.stringify({ ok: true, environment: computed.plan.environment, summary: { created: 0, updated: 0, forgotten: 0 } }) + '\n');
-      else process.stdout.write('\nApply complete: 0 created, 0 updated, 0 forgotten.\n');
+      const none = { created: 0, updated: 0, deleted: 0, forgotten: 0 };
+      if (json) process.stdout.write(JSON.stringify({ ok: true, environment: computed.plan.environment, summary: none }) + '\n');
+      else process.stdout.write(`\n${(await import('../render/apply-summary.js')).applyCompleteLine(none, computed.plan.prune)}\n`);
       return;
     }
     if (!opts.autoApprove && !(await confirm(json ? process.stderr : process.stdout))) throw new UserError('refused', 'apply cancelled; nothing was changed');
@@ -136,7 +141,7 @@ async function execute(loaded: LoadedManifest, computed: ComputedPlan, session: 
   const progress = createProgress({
     tty: out.isTTY === true,
     color: ctx.json ? false : useColor(ctx.opts, process.stdout),
-    total: plan.summary.create + plan.summary.update + plan.summary.forget,
+    total: changeCount(plan.summary),
     write: (text) => out.write(text),
   });
   if (!ctx.json) process.stdout.write('\n');

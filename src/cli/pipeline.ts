@@ -4,6 +4,7 @@ import type { Desired } from '../core/desired.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { memoizeDigest, planChanges } from '../core/diff.js';
 import type { Plan } from '../core/plan.js';
+import { goneFromServer, NO_SCOPE, selectTargets, type PlanScope } from '../core/plan-scope.js';
 import { applyOverlay, refreshState, type RefreshOverlay } from '../core/refresh.js';
 import type { State } from '../core/state.js';
 import type { ApiClient } from '../io/api/client.js';
@@ -43,6 +44,7 @@ export interface ComputedPlan {
   salt: string;
   /** The state entries the refresh changed; a saved plan carries them so apply sees the same state. */
   overlay: RefreshOverlay;
+  scope: PlanScope;
 }
 
 export interface PlanSource {
@@ -50,17 +52,23 @@ export interface PlanSource {
   client?: ApiClient;
   /** For a state that does not exist yet. */
   saltForNewState?: string;
+  /** `--prune` and `--target`. */
+  scope?: PlanScope;
 }
 
 /** Plans against a state (or none), after reading the server when a client is given. */
 export async function computePlan(desired: Desired, state: State | null, source: PlanSource = {}): Promise<ComputedPlan> {
   const salt = state?.salt ?? source.saltForNewState ?? newSalt();
   const digest = memoizeDigest(createDigester(salt));
-  if (!source.client) return { plan: planChanges({ desired, state, digest }), salt, overlay: {} };
+  const scope = source.scope ?? NO_SCOPE;
+  // An unknown --target is refused before anything is read from the server.
+  if (scope.targets.length > 0) selectTargets(desired, Object.keys(state?.resources ?? {}), scope.targets);
+  if (!source.client) return { plan: planChanges({ desired, state, digest, scope }), salt, overlay: {}, scope };
   const snapshot = await readServer(source.client);
   const sensitive = new Map(desired.resources.map((r) => [r.address, r.sensitive]));
   const refreshed = refreshState({ state, snapshot, digest, sensitiveOf: (address) => sensitive.get(address) ?? [] });
-  return { plan: planChanges({ desired, state: refreshed.state, digest, refresh: refreshed }), salt, overlay: refreshed.overlay };
+  const gone = goneFromServer(state, refreshed.overlay);
+  return { plan: planChanges({ desired, state: refreshed.state, digest, refresh: refreshed, scope, goneFromServer: gone }), salt, overlay: refreshed.overlay, scope };
 }
 
 /** What a saved plan remembers of its refresh, so that applying it needs no second one. */
@@ -68,20 +76,25 @@ export interface SavedRefresh {
   refreshed: boolean;
   overlay: RefreshOverlay;
   adopt: Record<string, string>;
+  /** Absent in plans made before --prune and --target existed: neither. */
+  scope?: PlanScope;
 }
 
 export function savedRefreshOf(computed: ComputedPlan): SavedRefresh {
   const adopt: Record<string, string> = {};
   for (const change of computed.plan.changes) if (change.action === 'create' && change.adopt) adopt[change.address] = change.adopt.remoteId;
-  return { refreshed: computed.plan.refreshed, overlay: computed.overlay, adopt };
+  const { prune, targets } = computed.scope;
+  return { refreshed: computed.plan.refreshed, overlay: computed.overlay, adopt, scope: { prune, targets: [...targets] } };
 }
 
 /** The plan a saved plan file stands for: the same manifest and state, seen through its refresh. */
 export function replanSaved(desired: Desired, state: State, saved: SavedRefresh): ComputedPlan {
   const digest = memoizeDigest(createDigester(state.salt));
-  const plan = planChanges({ desired, state: applyOverlay(state, saved.overlay), digest, adopt: saved.adopt });
+  const scope = saved.scope ?? NO_SCOPE;
+  const gone = goneFromServer(state, saved.overlay);
+  const plan = planChanges({ desired, state: applyOverlay(state, saved.overlay), digest, adopt: saved.adopt, scope, goneFromServer: gone });
   plan.refreshed = saved.refreshed;
-  return { plan, salt: state.salt, overlay: saved.overlay };
+  return { plan, salt: state.salt, overlay: saved.overlay, scope };
 }
 
 /**

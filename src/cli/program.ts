@@ -7,6 +7,7 @@ import { registerPlanCommand } from './commands/plan.js';
 import { registerApplyCommand } from './commands/apply.js';
 import { registerStateCommand } from './commands/state.js';
 import { registerImportCommand } from './commands/import.js';
+import { registerExportCommand } from './commands/export.js';
 import { registerSchemaCommand } from './commands/schema.js';
 import { registerSendCommand } from './commands/send.js';
 import { registerEmulatorCommand } from './commands/emulator.js';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerPlanCommand(program);
   registerApplyCommand(program);
   registerImportCommand(program);
+  registerExportCommand(program);
   registerStateCommand(program);
   registerSchemaCommand(program);
   registerSendCommand(program);

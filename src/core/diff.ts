@@ -5,9 +5,10 @@
 import { jsonEqual as equal } from './json-equal.js';
 import type { Desired, DesiredResource, ResourceType } from './desired.js';
 import { diffFields } from './field-diff.js';
-import { keyOfAddress, kindOf, TYPE_RANK, type RemoteRecord } from './kinds/index.js';
+import { kindOf, TYPE_RANK, type RemoteRecord } from './kinds/index.js';
 import { normalizeSpec } from './normalize.js';
-import { summarize, type Change, type CreateChange, type ForgetChange, type PendingWarning, type Plan } from './plan.js';
+import { summarize, type Change, type CreateChange, type PendingWarning, type Plan } from './plan.js';
+import { leftoverChanges, limitToTargets, NO_SCOPE, selectTargets, type PlanScope } from './plan-scope.js';
 import { redactSpecShared, type Digest } from './redact.js';
 import type { Refreshed } from './refresh.js';
 import type { PendingCreate, ResourceState, State } from './state.js';
@@ -22,12 +23,16 @@ export interface PlanInput {
   refresh?: Pick<Refreshed, 'drift' | 'warnings' | 'untracked'>;
   /** Creates a saved plan decided to adopt (apply PLANFILE does not read the server again). */
   adopt?: Readonly<Record<string, string>>;
+  /** `--prune` and `--target`; absent means neither. */
+  scope?: PlanScope;
+  /** State entries the refresh found deleted on the server (dropped from `state`); `--prune` cleans them up. */
+  goneFromServer?: Readonly<Record<string, ResourceState>>;
 }
 
 /** Server and local clocks differ; an agent our interrupted create made may look slightly older than its pending mark. */
 const CLOCK_SKEW_MS = 10 * 60_000;
 
-export function planChanges({ desired, state, digest: digestOnce, refresh, adopt }: PlanInput): Plan {
+export function planChanges({ desired, state, digest: digestOnce, refresh, adopt, scope = NO_SCOPE, goneFromServer = {} }: PlanInput): Plan {
   const digest = memoizeDigest(digestOnce);
   const recorded = state?.resources ?? {};
   const changes: Change[] = [];
@@ -36,25 +41,37 @@ export function planChanges({ desired, state, digest: digestOnce, refresh, adopt
     const current = Object.hasOwn(recorded, resource.address) ? recorded[resource.address] : undefined;
     if (current !== undefined) matched++;
     const change = changeFor(resource, current, digest);
-    if (change.action === 'create') markServerMatch(change, resource, state?.pending[resource.address], refresh, adopt);
+    if (change.action === 'create') markServerMatch(change, resource, pendingCreate(state, resource.address), refresh, adopt);
     changes.push(change);
   }
   // What is left in state is no longer in the manifest. Usually nothing is, and counting says so
   // without building a set of the desired addresses (addresses are unique: they are map keys).
-  if (matched < Object.keys(recorded).length) for (const forget of forgetChanges(recorded, desired.resources)) changes.push(forget);
+  const gone = scope.prune ? Object.keys(goneFromServer).length : 0;
+  if (matched < Object.keys(recorded).length || gone > 0) {
+    for (const leftover of leftoverChanges(recorded, desired.resources, scope.prune ? goneFromServer : undefined)) changes.push(leftover);
+  }
   // Desired resources arrive in plan order already; a linear check usually saves the sort.
   if (!isOrdered(changes)) changes.sort(byTypeThenAddress);
-  return {
+  const plan: Plan = {
     environment: desired.environment.name,
     appId: desired.environment.appId,
     region: desired.environment.region,
     refreshed: refresh !== undefined,
     drift: refresh?.drift ?? [],
     warnings: refresh?.warnings ?? [],
+    prune: scope.prune,
     changes,
     summary: summarize(changes),
     pending: pendingWarnings(state),
   };
+  if (scope.targets.length === 0) return plan;
+  return limitToTargets(plan, selectTargets(desired, [...Object.keys(recorded), ...Object.keys(goneFromServer)], scope.targets));
+}
+
+/** A pending mark of a create (not of a DELETE) at this address. */
+function pendingCreate(state: State | null, address: string): PendingCreate | undefined {
+  const pending = state?.pending[address];
+  return pending?.action === undefined ? pending : undefined;
 }
 
 /**
@@ -84,16 +101,6 @@ function markServerMatch(change: CreateChange, resource: DesiredResource, pendin
 
 function remoteIdOf(record: RemoteRecord, key: string): string {
   return record.remoteId ?? record.identity ?? key;
-}
-
-function forgetChanges(recorded: Readonly<Record<string, ResourceState>>, resources: readonly DesiredResource[]): ForgetChange[] {
-  const wanted = new Set(resources.map((r) => r.address));
-  const forgets: ForgetChange[] = [];
-  for (const [address, current] of Object.entries(recorded)) {
-    if (wanted.has(address)) continue;
-    forgets.push({ action: 'forget', type: current.type, address, key: keyOfAddress(address), remoteId: current.remoteId, before: normalizeSpec(current.type, current.spec) });
-  }
-  return forgets;
 }
 
 function changeFor(resource: DesiredResource, current: ResourceState | undefined, digest: Digest): Change {
@@ -134,6 +141,7 @@ function pendingWarnings(state: State | null): PendingWarning[] {
     address,
     type: pending.type,
     since: pending.since,
+    action: pending.action ?? 'create',
   }));
   return warnings.sort(byTypeThenAddress);
 }

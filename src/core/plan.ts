@@ -4,7 +4,7 @@ import type { JsonValue, Region } from './api-types.js';
 import type { ResourceType, SpecJson } from './desired.js';
 import type { DriftEntry } from './refresh.js';
 
-export type Action = 'create' | 'update' | 'no-op' | 'forget';
+export type Action = 'create' | 'update' | 'no-op' | 'delete' | 'forget';
 
 /** One changed field. `before`/`after` are absent when the field is absent on that side. */
 export interface FieldChange {
@@ -41,24 +41,38 @@ export interface UpdateChange extends ChangeBase<'update'> {
 export interface NoopChange extends ChangeBase<'no-op'> {
   remoteId: string;
 }
+/** `--prune`: in the state, no longer in the manifest, and removed from the server. */
+export interface DeleteChange extends ChangeBase<'delete'> {
+  remoteId: string;
+  before: SpecJson;
+  /** The refresh found it already gone from the server: nothing is sent, the state just drops it. */
+  gone?: boolean;
+}
 export interface ForgetChange extends ChangeBase<'forget'> {
   remoteId: string;
   before: SpecJson;
+  /** With `--prune`: the kind cannot be deleted through the API, so it is forgotten instead. */
+  undeletable?: boolean;
 }
-export type Change = CreateChange | UpdateChange | NoopChange | ForgetChange;
+export type Change = CreateChange | UpdateChange | NoopChange | DeleteChange | ForgetChange;
 
 export interface PlanSummary {
   create: number;
   update: number;
+  delete: number;
   forget: number;
   noop: number;
 }
 
-/** A create that was sent but whose answer was never recorded: a duplicate may exist. */
+/**
+ * A call that was sent but whose answer was never recorded: for a create a duplicate may exist;
+ * for a delete the resource may already be gone (sending it again is harmless).
+ */
 export interface PendingWarning {
   address: string;
   type: ResourceType;
   since: string;
+  action: 'create' | 'delete';
 }
 
 export interface Plan {
@@ -71,6 +85,8 @@ export interface Plan {
   drift: DriftEntry[];
   /** Sentences about the refresh the user should read (e.g. a list that could not be matched). */
   warnings: string[];
+  /** Made with `--prune`: resources left out of the manifest are deleted, not forgotten. */
+  prune: boolean;
   /** Every resource, including no-ops; tools, then agents, then websites, each by address. */
   changes: Change[];
   summary: PlanSummary;
@@ -84,11 +100,16 @@ export function conflictsOf(plan: Plan): CreateChange[] {
 }
 
 export function hasChanges(plan: Plan): boolean {
-  return plan.summary.create + plan.summary.update + plan.summary.forget > 0;
+  return plan.summary.create + plan.summary.update + plan.summary.delete + plan.summary.forget > 0;
+}
+
+/** The changes an apply carries out (every one but the no-ops). */
+export function changeCount(summary: PlanSummary): number {
+  return summary.create + summary.update + summary.delete + summary.forget;
 }
 
 export function summarize(changes: readonly Change[]): PlanSummary {
-  const summary: PlanSummary = { create: 0, update: 0, forget: 0, noop: 0 };
+  const summary: PlanSummary = { create: 0, update: 0, delete: 0, forget: 0, noop: 0 };
   for (const change of changes) {
     if (change.action === 'no-op') summary.noop++;
     else summary[change.action]++;

@@ -53,11 +53,14 @@ export function redactSpecShared(resource: Redactable, digest: Digest): SpecJson
   return root;
 }
 
-/** Shorter paths first: once a subtree is a digest, a longer path inside it no longer resolves. */
-/** Each path once (a value digested twice would never match), shorter paths first. */
+/**
+ * Shorter paths first, each path once, and none inside another: once a subtree is a digest it is
+ * done. (The same path can arrive twice, e.g. from the manifest and from the state's own digests
+ * during a refresh; digesting it again would digest the digest.)
+ */
 function shortestFirst(paths: readonly SensitivePath[]): SensitivePath[] {
-  const unique = new Map(paths.map((path) => [path.map(String).join('\u0000'), path]));
-  return [...unique.values()].sort((a, b) => a.length - b.length);
+  const sorted = [...paths].sort((a, b) => a.length - b.length);
+  return sorted.filter((path, i) => !sorted.slice(0, i).some((earlier) => isPrefix(earlier, path)));
 }
 
 /** Like replaceAt, but copies each container on the way down before writing into it. */

@@ -25,8 +25,10 @@ export const resourceStateSchema = z.strictObject({
 
 export const pendingCreateSchema = z.strictObject({
   type: resourceType,
-  /** When the POST was sent. */
+  /** When the call was sent. */
   since: z.string(),
+  /** Absent for a create (the original meaning); `delete` for a `--prune` DELETE. */
+  action: z.literal('delete').optional(),
 });
 
 export const stateSchema = z.strictObject({
@@ -48,14 +50,15 @@ export type State = z.infer<typeof stateSchema>;
 
 /**
  * One durable fact, appended to the journal as soon as it is known and folded into the state.
- * - `pending`: a create was sent (written before the POST leaves).
+ * - `pending`: a create was sent (written before the POST leaves), or with `action: 'delete'` a
+ *   DELETE (written before it leaves; `forgotten` follows once it is done).
  * - `applied`: a create or update succeeded (clears any pending entry of that address).
  * - `forgotten`: the address is dropped from state.
  * - `pending-cleared`: the create provably did not happen (e.g. the POST was refused).
  * - `moved`: the address was renamed (`state mv`); the resource and any pending mark move with it.
  */
 export type JournalEntry =
-  | { op: 'pending'; address: string; type: ResourceType; since: string }
+  | { op: 'pending'; address: string; type: ResourceType; since: string; action?: 'delete' }
   | { op: 'applied'; address: string; type: ResourceType; remoteId: string; spec: JsonObject; appliedAt: string }
   | { op: 'forgotten'; address: string }
   | { op: 'moved'; from: string; to: string }
@@ -77,7 +80,7 @@ export function emptyState(input: NewStateInput): State {
 export function foldEntry(state: State, entry: JournalEntry): State {
   switch (entry.op) {
     case 'pending':
-      state.pending[entry.address] = { type: entry.type, since: entry.since };
+      state.pending[entry.address] = entry.action === undefined ? { type: entry.type, since: entry.since } : { type: entry.type, since: entry.since, action: entry.action };
       break;
     case 'applied':
       state.resources[entry.address] = { type: entry.type, remoteId: entry.remoteId, spec: entry.spec, appliedAt: entry.appliedAt };

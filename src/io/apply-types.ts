@@ -14,7 +14,7 @@ export interface ApplyEventBase {
 export type ApplyEvent =
   | (ApplyEventBase & { kind: 'start'; call?: string })
   | (ApplyEventBase & { kind: 'retry'; call: string; retry: number; delayMs: number; reason: string })
-  | (ApplyEventBase & { kind: 'done'; call?: string; ms: number; remoteId: string; retries: number; adopted?: boolean })
+  | (ApplyEventBase & { kind: 'done'; call?: string; ms: number; remoteId: string; retries: number; adopted?: boolean; gone?: boolean })
   | (ApplyEventBase & { kind: 'failed'; failure: ApplyFailure });
 
 export interface DoneItem extends ApplyEventBase {
@@ -25,6 +25,8 @@ export interface DoneItem extends ApplyEventBase {
   retries: number;
   /** An interrupted create had made this agent; it was adopted (PATCHed) instead of created again. */
   adopted?: boolean;
+  /** A delete found the resource already gone from the server (a 404, or the refresh saw it). */
+  gone?: boolean;
 }
 
 export interface ApplyFailure {
@@ -34,7 +36,7 @@ export interface ApplyFailure {
   code: string;
   message: string;
   attempts: number;
-  /** A create was sent but its outcome is unknown: a duplicate may exist on the server. */
+  /** A create was sent but its outcome is unknown: a duplicate may exist on the server (always false for a delete). */
   maybeCreated: boolean;
 }
 
@@ -55,11 +57,14 @@ export type NotifyOutcome =
 export interface ApplyCounts {
   created: number;
   updated: number;
+  deleted: number;
   forgotten: number;
 }
 
 export interface ApplyResult {
   environment: string;
+  /** The plan was made with --prune, so the summary counts deletions too. */
+  prune: boolean;
   /** True when every change of the plan was carried out (a failed notify does not change this). */
   ok: boolean;
   counts: ApplyCounts;

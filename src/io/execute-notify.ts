@@ -8,7 +8,7 @@ import type { ApplyCounts, DoneItem } from './apply-types.js';
 
 /** Text messages may be up to 65 KB and `data` up to 10 KB; stay well inside both. */
 const MAX_TEXT_CHARS = 4000;
-const SIGN: Record<DoneItem['action'], string> = { create: '+', update: '~', forget: '-' };
+const SIGN: Record<DoneItem['action'], string> = { create: '+', update: '~', delete: '-', forget: '-' };
 
 export function notifyMuid(lineage: string, startSerial: number, planFingerprint: string): string {
   const digest = createHash('sha256').update(`${lineage}\n${startSerial}\n${planFingerprint}`).digest('hex');
@@ -16,7 +16,8 @@ export function notifyMuid(lineage: string, startSerial: number, planFingerprint
 }
 
 export function notifyText(environment: string, counts: ApplyCounts, done: readonly DoneItem[]): string {
-  const head = `agentsync applied to ${environment}: ${counts.created} created, ${counts.updated} updated, ${counts.forgotten} forgotten.`;
+  const deleted = counts.deleted > 0 ? ` ${counts.deleted} deleted,` : '';
+  const head = `agentsync applied to ${environment}: ${counts.created} created, ${counts.updated} updated,${deleted} ${counts.forgotten} forgotten.`;
   const lines = [head];
   let length = head.length;
   const sorted = [...done].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));

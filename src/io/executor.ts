@@ -1,20 +1,23 @@
 // Carries out a plan: the I/O twin of core/diff.ts. Tools first (agents reference them), websites
-// alongside, agents once every tool change is done, `notify` last. Up to `concurrency` calls run at
-// once; each success is journaled the moment it returns, so nothing that succeeded is ever lost.
+// alongside, agents once every tool change is done, then `--prune`'s deletes (execute-delete.ts:
+// agents before tools), `notify` last. Up to `concurrency` calls run at once; each success is
+// journaled the moment it returns, so nothing that succeeded is ever lost.
 // After the first failure no new call starts, the ones in flight finish, and the result says what
 // was done, what failed and what was never attempted.
 import { canonicalJson } from '../core/canonical.js';
 import type { Desired, DesiredResource } from '../core/desired.js';
 import { isUserError } from '../core/errors.js';
-import { kindFor, kindOf, RESOURCE_TYPES, type ResourceType, type RunMemory } from '../core/kinds/index.js';
-import type { Change, CreateChange, ForgetChange, Plan, UpdateChange } from '../core/plan.js';
+import { kindFor, kindOf, type RunMemory } from '../core/kinds/index.js';
+import type { Change, CreateChange, DeleteChange, ForgetChange, Plan, UpdateChange } from '../core/plan.js';
 import type { StateSession } from './state/store.js';
-import { isApiError } from './api/api-error.js';
 import type { ApiClient } from './api/client.js';
 import type { RetryInfo } from './api/send-request.js';
-import type { ApplyCounts, ApplyEvent, ApplyFailure, ApplyResult, DoneItem, FailedItem, NotAttemptedItem, NotifyOutcome } from './apply-types.js';
+import { failureOf } from './apply-failure.js';
+import type { ApplyCounts, ApplyEvent, ApplyResult, DoneItem, FailedItem, NotAttemptedItem, NotifyOutcome } from './apply-types.js';
 import { createPendingAdopter, type PendingAdopter } from './execute-adopt.js';
+import { executeDeletes } from './execute-delete.js';
 import { notifyBody, notifyMuid, notifyText } from './execute-notify.js';
+import { dependenciesFirst, emptyQueues, runScheduled } from './schedule.js';
 import { trackedWire } from './wire.js';
 
 type CallableChange = CreateChange | UpdateChange;
@@ -47,19 +50,21 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   const done: DoneItem[] = [];
   const failed: FailedItem[] = [];
   const forgets: ForgetChange[] = [];
-  const queues = Object.fromEntries(RESOURCE_TYPES.map((type) => [type, [] as Task[]])) as Record<ResourceType, Task[]>;
+  const deletes: DeleteChange[] = [];
+  const queues = emptyQueues<Task>();
+  const tasks: Task[] = [];
   for (const change of plan.changes) {
     if (change.action === 'no-op') continue;
-    if (change.action === 'forget') {
-      forgets.push(change);
-      continue;
+    if (change.action === 'forget') forgets.push(change);
+    else if (change.action === 'delete') deletes.push(change);
+    else {
+      const resource = byAddress.get(change.address);
+      if (!resource) throw new Error(`plan names ${change.address}, which the manifest does not define`);
+      queues[change.type].push({ change, resource });
+      tasks.push({ change, resource });
     }
-    const resource = byAddress.get(change.address);
-    if (!resource) throw new Error(`plan names ${change.address}, which the manifest does not define`);
-    queues[change.type].push({ change, resource });
   }
-  const tasks = RESOURCE_TYPES.flatMap((type) => queues[type]);
-  const total = forgets.length + tasks.length;
+  const total = forgets.length + tasks.length + deletes.length;
 
   // Forgets need no call: the resource stays on the server and only leaves the state.
   for (const change of forgets) {
@@ -95,18 +100,24 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
       stopped = true;
     }
   };
-  await runScheduled(queues, Math.max(1, input.concurrency), () => stopped, runTask);
+  await runScheduled(queues, Math.max(1, input.concurrency), () => stopped, dependenciesFirst, runTask);
   // Every success is on disk before the result is reported (a failed write rejects here).
   await Promise.all(recordings);
+  // Deletes come last: an agent the plan updates may stop using a tool only now being deleted.
+  if (deletes.length > 0 && !stopped) {
+    const deleted = await executeDeletes(deletes, { ...input, now, emit, stopped: () => stopped, stop: () => (stopped = true) });
+    done.push(...deleted.done);
+    failed.push(...deleted.failed);
+  }
 
   const attempted = new Set([...done, ...failed].map((i) => i.address));
-  const notAttempted: NotAttemptedItem[] = tasks
-    .filter((t) => !attempted.has(t.change.address))
-    .map((t) => ({ address: t.change.address, type: t.change.type, action: t.change.action, reason: 'the apply stopped after a failure' }));
+  const notAttempted: NotAttemptedItem[] = [...tasks.map((t) => t.change), ...deletes]
+    .filter((change) => !attempted.has(change.address))
+    .map((change) => ({ address: change.address, type: change.type, action: change.action, reason: 'the apply stopped after a failure' }));
   const counts = countDone(done);
   const ok = failed.length === 0 && notAttempted.length === 0;
   const notify = await sendNotify(input, { ok, counts, done, lineage, startSerial });
-  return { environment: plan.environment, ok, counts, done, failed, notAttempted, notify, total };
+  return { environment: plan.environment, prune: plan.prune, ok, counts, done, failed, notAttempted, notify, total };
 }
 
 type TaskOutcome = { ok: true; item: DoneItem } | { ok: false; item: FailedItem };
@@ -185,87 +196,17 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
 async function adoptionFor(change: CallableChange, resource: DesiredResource, input: RunContext): Promise<string | undefined> {
   if (change.action !== 'create') return undefined;
   if (change.adopt) return change.adopt.remoteId;
-  const pendingSince = input.session.state.pending[change.address]?.since;
+  const pending = input.session.state.pending[change.address];
+  // A pending DELETE's mark says nothing about a create: there is nothing to adopt.
+  const pendingSince = pending?.action === undefined ? pending?.since : undefined;
   if (input.plan.refreshed || pendingSince === undefined || kindOf(resource.type).createIsRepeatable) return undefined;
   return input.adopter.find(resource, pendingSince);
 }
 
-function failureOf(err: unknown, call: string): ApplyFailure {
-  if (isApiError(err)) {
-    const answeredNo = err.status >= 400 && err.status < 500;
-    return { call, status: err.status, code: err.code, message: err.serverMessage, attempts: err.attempts, maybeCreated: !(err.notSent || answeredNo) };
-  }
-  if (isKindFailure(err)) {
-    // A kind's own verdict on an answer (a 404 explained, a 2xx without the id it needs).
-    return { call, status: err.status, code: err.code, message: err.message, attempts: 1, maybeCreated: err.status >= 200 && err.status < 300 };
-  }
-  // Anything else (a journal write that failed, a bug) is not an API answer: let it surface.
-  throw err;
-}
-
-/** The errors core/kinds throw for answers they cannot accept: a status and a code, like an ApiError. */
-function isKindFailure(err: unknown): err is Error & { status: number; code: string } {
-  return err instanceof Error && typeof (err as { status?: unknown }).status === 'number' && typeof (err as { code?: unknown }).code === 'string';
-}
-
-type Queues = Readonly<Record<ResourceType, readonly Task[]>>;
-
-/**
- * A worker pool over one queue per kind, taken in apply order. A kind's task may start only once
- * every task of the kinds it depends on has finished (an agent may name any tool); kinds that
- * depend on nothing fill the gaps. Once `stopped()` is true no new task starts.
- */
-async function runScheduled(queues: Queues, limit: number, stopped: () => boolean, run: (task: Task) => Promise<void>): Promise<void> {
-  const next = Object.fromEntries(RESOURCE_TYPES.map((type) => [type, 0])) as Record<ResourceType, number>;
-  const unfinished = Object.fromEntries(RESOURCE_TYPES.map((type) => [type, queues[type].length])) as Record<ResourceType, number>;
-  let waiters: Array<() => void> = [];
-  const wakeAll = (): void => {
-    const woken = waiters;
-    waiters = [];
-    for (const wake of woken) wake();
-  };
-  const take = (): Task | 'wait' | undefined => {
-    let blocked = false;
-    for (const type of RESOURCE_TYPES) {
-      if (next[type] >= queues[type].length) continue;
-      if (kindOf(type).dependsOn.some((dependency) => unfinished[dependency] > 0)) {
-        blocked = true;
-        continue;
-      }
-      return queues[type][next[type]++];
-    }
-    return blocked ? 'wait' : undefined;
-  };
-  const worker = async (): Promise<void> => {
-    while (!stopped()) {
-      const task = take();
-      if (task === undefined) return;
-      if (task === 'wait') {
-        await new Promise<void>((resolve) => waiters.push(resolve));
-        continue;
-      }
-      try {
-        await run(task);
-      } finally {
-        unfinished[task.change.type]--;
-        wakeAll();
-      }
-    }
-  };
-  const total = RESOURCE_TYPES.reduce((sum, type) => sum + queues[type].length, 0);
-  // allSettled: a fatal error must not return while other calls are still in flight.
-  const settled = await Promise.allSettled(Array.from({ length: Math.min(limit, total) }, worker));
-  const fatal = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (fatal) throw fatal.reason;
-}
-
 function countDone(done: readonly DoneItem[]): ApplyCounts {
-  const counts: ApplyCounts = { created: 0, updated: 0, forgotten: 0 };
-  for (const item of done) {
-    if (item.action === 'create') counts.created++;
-    else if (item.action === 'update') counts.updated++;
-    else counts.forgotten++;
-  }
+  const counts: ApplyCounts = { created: 0, updated: 0, deleted: 0, forgotten: 0 };
+  const counter = { create: 'created', update: 'updated', delete: 'deleted', forget: 'forgotten' } as const;
+  for (const item of done) counts[counter[item.action]]++;
   return counts;
 }
 

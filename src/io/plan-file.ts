@@ -33,7 +33,7 @@ export interface SavedPlanInfo {
   manifestDigest: string;
   basis: PlanBasis;
   /** What the plan's refresh saw (state entries it changed, creates it adopts), so apply needs no second read. */
-  refresh?: { refreshed: boolean; overlay: RefreshOverlay; adopt: Record<string, string> };
+  refresh?: { refreshed: boolean; overlay: RefreshOverlay; adopt: Record<string, string>; scope?: { prune: boolean; targets: readonly string[] } };
   /** sha256 of canonicalJson of the whole file without this field; catches a hand-edited file. */
   digest: string;
 }

@@ -1,9 +1,9 @@
 // The end of an apply: forgotten resources with their remote ids, the notify outcome, and either
 // the contract's one-line success summary or a failure summary of done / failed / not attempted.
-import type { ApplyFailure, ApplyResult, DoneItem } from '../io/apply-types.js';
+import type { ApplyCounts, ApplyFailure, ApplyResult, DoneItem } from '../io/apply-types.js';
 import { palette } from './color.js';
 
-const SIGN: Record<DoneItem['action'], string> = { create: '+', update: '~', forget: '-' };
+const SIGN: Record<DoneItem['action'], string> = { create: '+', update: '~', delete: '-', forget: '-' };
 
 export function renderApplySummary(result: ApplyResult, options: { color: boolean }): string {
   const paint = palette(options.color);
@@ -17,9 +17,8 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
   const notify = result.notify;
   if (notify.status === 'sent') lines.push(`Sent the notify message (id ${notify.messageId}).`);
   if (notify.status === 'failed') lines.push(paint.yellow(`Warning: the notify message was not sent: ${failureText(notify.failure)}. The changes above are applied and recorded.`));
-  const { created, updated, forgotten } = result.counts;
   if (result.ok) {
-    lines.push(paint.bold(paint.green(`Apply complete: ${created} created, ${updated} updated, ${forgotten} forgotten.`)));
+    lines.push(paint.bold(paint.green(applyCompleteLine(result.counts, result.prune))));
     return lines.join('\n') + '\n';
   }
   lines.push(
@@ -42,6 +41,12 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
   return lines.join('\n') + '\n';
 }
 
+/** CONTRACT §5's last line of a successful apply; with --prune it counts deletions too. */
+export function applyCompleteLine(counts: ApplyCounts, prune: boolean): string {
+  const deleted = prune ? ` ${counts.deleted} deleted,` : '';
+  return `Apply complete: ${counts.created} created, ${counts.updated} updated,${deleted} ${counts.forgotten} forgotten.`;
+}
+
 export function failureText(failure: ApplyFailure): string {
   const answer = failure.status === 0 ? `failed (${failure.code})` : `answered ${statusWithCode(failure.status, failure.code)}`;
   const tries = failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
@@ -57,11 +62,11 @@ export function statusWithCode(status: number, code: string): string {
 
 /** `--json` output: the result as data, with the same one-line summary for scripts that grep. */
 export function applyResultToJson(result: ApplyResult): Record<string, unknown> {
-  const { created, updated, forgotten } = result.counts;
+  const { created, updated, deleted, forgotten } = result.counts;
   return {
     ok: result.ok,
     environment: result.environment,
-    summary: { created, updated, forgotten, failed: result.failed.length, notAttempted: result.notAttempted.length },
+    summary: { created, updated, deleted, forgotten, failed: result.failed.length, notAttempted: result.notAttempted.length },
     done: result.done.map(({ address, action, remoteId }) => ({ address, action, remoteId })),
     failed: result.failed.map(({ address, action, failure }) => ({ address, action, ...failure })),
     notAttempted: result.notAttempted.map(({ address, action }) => ({ address, action })),

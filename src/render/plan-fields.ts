@@ -5,7 +5,7 @@ import type { JsonValue } from '../core/api-types.js';
 import { canonicalJson } from '../core/canonical.js';
 import { kindOf, RESOURCE_TYPES, type ResourceType } from '../core/kinds/index.js';
 import { escapeControlKeepLines } from '../core/terminal-safe.js';
-import { SENSITIVE_PLACEHOLDER, type FieldChange, type PendingWarning, type PlanSummary } from '../core/plan.js';
+import { SENSITIVE_PLACEHOLDER, type DeleteChange, type FieldChange, type PendingWarning, type PlanSummary } from '../core/plan.js';
 import { diffLines, type DiffLine } from './line-diff.js';
 
 export type FieldView =
@@ -47,10 +47,26 @@ function isMultiline(value: JsonValue | undefined): value is string {
 
 /** `quote` escapes the parts that come from data (markdown needs it; text does not). */
 export function pendingWarningText(pending: PendingWarning, quote: (text: string) => string = (text) => text): string {
+  if (pending.action === 'delete') {
+    return (
+      `${quote(pending.address)}: a delete was sent at ${quote(pending.since)} but its result was never recorded; ` +
+      'the resource may already be gone from the server. `agentsync apply --prune` sends it again, which is harmless.'
+    );
+  }
   return (
     `${quote(pending.address)}: a create was sent at ${quote(pending.since)} but its result was never recorded; ` +
     'a duplicate may exist on the server. Check the server, then `agentsync state rm` or re-run.'
   );
+}
+
+/** What happens to a resource `--prune` removes, after its address and remote id. */
+export function deleteText(change: DeleteChange): string {
+  return change.gone ? 'already deleted on the server; only dropped from the state' : 'will be deleted from the server';
+}
+
+/** Why `--prune` forgets a resource instead of deleting it. */
+export function undeletableText(type: ResourceType): string {
+  return `${type}s cannot be deleted through the API, so it is only forgotten and stays on the server`;
 }
 
 export const DRIFT_HEADING = 'Changed outside agentsync:';
@@ -64,8 +80,10 @@ export function adoptText(type: ResourceType, remoteId: string): string {
   return `an interrupted earlier apply created it (${REMOTE_ID_LABEL[type]} ${remoteId}); it will be updated in place, not created again`;
 }
 
-export function summaryLine(summary: PlanSummary): string {
-  return `Plan: ${summary.create} to create, ${summary.update} to update, ${summary.forget} to forget.`;
+/** CONTRACT §5's summary line; with --prune (§8.3) it counts deletions too. */
+export function summaryLine(summary: PlanSummary, prune: boolean): string {
+  const deletes = prune ? ` ${summary.delete} to delete,` : '';
+  return `Plan: ${summary.create} to create, ${summary.update} to update,${deletes} ${summary.forget} to forget.`;
 }
 
 export function noChangesLine(environment: string): string {

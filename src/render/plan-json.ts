@@ -26,6 +26,10 @@ export interface PlanJsonChange {
   conflict?: { remoteId: string };
   /** A create an interrupted apply already made: it is updated in place instead. */
   adopt?: { remoteId: string };
+  /** A delete of a resource the refresh found already gone: nothing is sent. */
+  gone?: true;
+  /** A forget under --prune of a kind the API cannot delete. */
+  undeletable?: true;
 }
 
 export interface PlanJsonDrift {
@@ -44,12 +48,14 @@ export interface PlanJson {
   drift: PlanJsonDrift[];
   warnings: string[];
   changes: PlanJsonChange[];
-  summary: PlanSummary & { delete: number };
+  /** Made with --prune: resources left out of the manifest are deleted, not forgotten. */
+  prune: boolean;
+  summary: PlanSummary;
   pending: PendingWarning[];
 }
 
 export function planToJson(plan: Plan): PlanJson {
-  const { create, update, forget, noop } = plan.summary;
+  const { create, update, delete: deletes, forget, noop } = plan.summary;
   return {
     formatVersion: PLAN_FORMAT_VERSION,
     environment: plan.environment,
@@ -58,10 +64,11 @@ export function planToJson(plan: Plan): PlanJson {
     refreshed: plan.refreshed,
     drift: plan.drift.map(({ address, type, kind, fields }) => ({ address, type, kind, fields: fields.map(fieldToJson) })),
     warnings: [...plan.warnings],
+    prune: plan.prune,
     changes: plan.changes.map(changeToJson),
     // `delete` is always present (CONTRACT §8.3); only --prune plans deletions.
-    summary: { create, update, delete: 0, forget, noop },
-    pending: plan.pending.map(({ address, type, since }) => ({ address, type, since })),
+    summary: { create, update, delete: deletes, forget, noop },
+    pending: plan.pending.map(({ address, type, since, action }) => ({ address, type, since, action })),
   };
 }
 
@@ -78,8 +85,11 @@ function changeToJson(change: Change): PlanJsonChange {
     case 'update':
       return { ...base, fields: change.fields.map(fieldToJson), remoteId: change.remoteId };
     case 'no-op':
-    case 'forget':
       return { ...base, fields: [], remoteId: change.remoteId };
+    case 'delete':
+      return { ...base, fields: [], remoteId: change.remoteId, ...(change.gone ? { gone: true as const } : {}) };
+    case 'forget':
+      return { ...base, fields: [], remoteId: change.remoteId, ...(change.undeletable ? { undeletable: true as const } : {}) };
     default: {
       const _exhaustive: never = change;
       throw new Error(`unknown change ${JSON.stringify(_exhaustive)}`);

@@ -4,7 +4,7 @@
 import type { Change, PendingWarning, Plan } from '../core/plan.js';
 import { hasChanges } from '../core/plan.js';
 import type { DiffLine } from './line-diff.js';
-import { adoptText, conflictText, DELETED_ON_SERVER, DRIFT_HEADING, noChangesLine, pendingWarningText, REMOTE_ID_LABEL, skippedText, summaryLine, viewField, type FieldView } from './plan-fields.js';
+import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, noChangesLine, pendingWarningText, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, viewField, type FieldView } from './plan-fields.js';
 
 export interface PlanMarkdownOptions {
   /** Hard limit on the output's length in UTF-16 code units. */
@@ -18,7 +18,7 @@ const NOTE_RESERVE = 400;
 export function renderPlanMarkdown(plan: Plan, { maxLength = DEFAULT_MARKDOWN_MAX_LENGTH }: PlanMarkdownOptions = {}): string {
   const changed = plan.changes.filter((change) => change.action !== 'no-op');
   const head = [`### agentsync plan for environment ${codeSpan(plan.environment)}`, ''];
-  if (hasChanges(plan)) head.push(`**${escapeMarkdown(summaryLine(plan.summary))}**`, '', ...summaryTable(plan), '');
+  if (hasChanges(plan)) head.push(`**${escapeMarkdown(summaryLine(plan.summary, plan.prune))}**`, '', ...summaryTable(plan), '');
   else head.push(escapeMarkdown(noChangesLine(plan.environment)), '');
 
   for (const warning of plan.warnings) head.push(`> [!WARNING]\n> ${escapeMarkdown(warning)}`, '');
@@ -72,12 +72,13 @@ function driftSection(plan: Plan): string[] {
 }
 
 function summaryTable(plan: Plan): string[] {
-  const { create, update, forget, noop } = plan.summary;
+  const { create, update, delete: deletes, forget, noop } = plan.summary;
   return [
     '| Action | Resources |',
     '| :-- | --: |',
     `| \`+\` create | ${create} |`,
     `| \`~\` update in-place | ${update} |`,
+    ...(plan.prune ? [`| \`-\` delete | ${deletes} |`] : []),
     `| \`-\` forget (stays on the server) | ${forget} |`,
     `| unchanged | ${noop} |`,
   ];
@@ -103,11 +104,17 @@ function describe(change: Change): { sign: string; label: string; lines: string[
         label: `update in-place (${REMOTE_ID_LABEL[change.type]} ${change.remoteId})`,
         lines: change.fields.flatMap((f) => diffBlockLines(viewField(f))),
       };
+    case 'delete':
+      return {
+        sign: '-',
+        label: `delete (${REMOTE_ID_LABEL[change.type]} ${change.remoteId})`,
+        lines: [`- ${change.address}`, `  ${deleteText(change)}`],
+      };
     case 'forget':
       return {
         sign: '-',
         label: `forget (${REMOTE_ID_LABEL[change.type]} ${change.remoteId})`,
-        lines: [`- ${change.address}`, '  stays on the server; only dropped from state'],
+        lines: [`- ${change.address}`, change.undeletable ? `  ${undeletableText(change.type)}` : '  stays on the server; only dropped from state'],
       };
     case 'no-op':
       return { sign: ' ', label: 'no change', lines: [] };

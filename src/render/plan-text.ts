@@ -1,11 +1,11 @@
 // The plan as a person reads it in a terminal, in Terraform's conventions: a legend of the symbols
 // used, one block per changed resource with its field diffs, warnings, then the one summary line.
-import type { Change, ForgetChange, Plan, UpdateChange } from '../core/plan.js';
+import type { Change, DeleteChange, ForgetChange, Plan, UpdateChange } from '../core/plan.js';
 import { hasChanges } from '../core/plan.js';
 import { palette, type Palette } from './color.js';
 import type { DiffLine } from './line-diff.js';
 import type { DriftEntry } from '../core/refresh.js';
-import { adoptText, conflictText, DELETED_ON_SERVER, DRIFT_HEADING, noChangesLine, pendingWarningText, printableLine, REMOTE_ID_LABEL, skippedText, summaryLine, viewField, type FieldView } from './plan-fields.js';
+import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, noChangesLine, pendingWarningText, printableLine, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, viewField, type FieldView } from './plan-fields.js';
 
 export interface PlanTextOptions {
   color: boolean;
@@ -28,7 +28,7 @@ export function renderPlanText(plan: Plan, { color }: PlanTextOptions): string {
     for (const change of changed) out.push(...resourceBlock(change, paint), '');
   }
   for (const pending of plan.pending) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(pendingWarningText(pending))}`), '');
-  out.push(hasChanges(plan) ? `${paint.bold('Plan:')}${summaryLine(plan.summary).slice('Plan:'.length)}` : paint.green(noChangesLine(plan.environment)));
+  out.push(hasChanges(plan) ? `${paint.bold('Plan:')}${summaryLine(plan.summary, plan.prune).slice('Plan:'.length)}` : paint.green(noChangesLine(plan.environment)));
   return out.join('\n') + '\n';
 }
 
@@ -50,6 +50,7 @@ function legend(changed: readonly Change[], paint: Palette): string[] {
   const lines = ['Resource actions are indicated with the following symbols:'];
   if (used.has('create')) lines.push(`  ${paint.green('+')} create`);
   if (used.has('update')) lines.push(`  ${paint.yellow('~')} update in-place`);
+  if (used.has('delete')) lines.push(`  ${paint.red('-')} delete`);
   if (used.has('forget')) lines.push(`  ${paint.red('-')} forget (stays on the server; only dropped from state)`);
   return lines;
 }
@@ -68,8 +69,12 @@ function resourceBlock(change: Change, paint: Palette): string[] {
         `${RESOURCE_INDENT}${paint.yellow('~')} ${paint.bold(change.address)} ${remoteIdNote(change, paint)}`,
         ...change.fields.flatMap((f) => fieldLines(viewField(f), paint)),
       ];
-    case 'forget':
-      return [`${RESOURCE_INDENT}${paint.red('-')} ${paint.bold(change.address)} ${remoteIdNote(change, paint)}`];
+    case 'delete':
+      return [`${RESOURCE_INDENT}${paint.red('-')} ${paint.bold(change.address)} ${remoteIdNote(change, paint)} ${paint.red(deleteText(change))}`];
+    case 'forget': {
+      const why = change.undeletable ? ` ${paint.dim(undeletableText(change.type))}` : '';
+      return [`${RESOURCE_INDENT}${paint.red('-')} ${paint.bold(change.address)} ${remoteIdNote(change, paint)}${why}`];
+    }
     case 'no-op':
       return [];
     default: {
@@ -79,7 +84,7 @@ function resourceBlock(change: Change, paint: Palette): string[] {
   }
 }
 
-function remoteIdNote(change: UpdateChange | ForgetChange, paint: Palette): string {
+function remoteIdNote(change: UpdateChange | DeleteChange | ForgetChange, paint: Palette): string {
   return paint.dim(`(${REMOTE_ID_LABEL[change.type]} ${printableLine(change.remoteId)})`);
 }
 

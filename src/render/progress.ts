@@ -17,7 +17,7 @@ export interface Progress {
   finish(): void;
 }
 
-const PAST: Record<'create' | 'update' | 'forget', string> = { create: 'created', update: 'updated', forget: 'forgot' };
+const PAST: Record<ApplyEvent['action'], string> = { create: 'created', update: 'updated', delete: 'deleted', forget: 'forgot' };
 
 export function createProgress(options: ProgressOptions): Progress {
   const paint = palette(options.color);
@@ -59,7 +59,8 @@ export function createProgress(options: ProgressOptions): Progress {
             const how = event.call ? `${event.call.split(' ')[0]}, ${event.ms} ms` : 'no call';
             const retried = event.retries > 0 ? `, ${event.retries} ${event.retries === 1 ? 'retry' : 'retries'}` : '';
             const adopted = event.adopted ? ', adopted the agent an interrupted create had made' : '';
-            printLine(`${paint.green(PAST[event.action])} ${event.address} (${how}${retried}${adopted})`);
+            const gone = event.gone ? ', already gone from the server' : '';
+            printLine(`${paint.green(PAST[event.action])} ${event.address} (${how}${retried}${adopted}${gone})`);
           } else drawLive();
           break;
         }

@@ -80,6 +80,7 @@ function recordPlan(state: State, p: Plan): State {
       case 'update':
         foldEntry(state, { op: 'applied', address: change.address, type: change.type, remoteId: change.remoteId, spec: change.after, appliedAt: APPLIED_AT });
         break;
+      case 'delete':
       case 'forget':
         foldEntry(state, { op: 'forgotten', address: change.address });
         break;

@@ -201,7 +201,7 @@ describe('planChanges: field kinds of an update', () => {
     const change = changeAt(result, address);
     expect(change.action).toBe('update');
     expect(fieldsOf(change)).toEqual(fields);
-    expect(result.summary).toEqual({ create: 0, update: 1, forget: 0, noop: 2 });
+    expect(result.summary).toEqual({ create: 0, update: 1, delete: 0, forget: 0, noop: 2 });
     if (change.action === 'update') expect(change.remoteId).toBe(`${change.type}-${change.key}-id`);
   });
 });
@@ -266,7 +266,7 @@ describe('planChanges: actions and order', () => {
       'parameters.required',
       'parameters.type',
     ]);
-    expect(result.summary).toEqual({ create: 3, update: 0, forget: 0, noop: 0 });
+    expect(result.summary).toEqual({ create: 3, update: 0, delete: 0, forget: 0, noop: 0 });
     expect(result).toMatchObject({ environment: 'local', appId: 'local', region: 'us', pending: [] });
   });
 
@@ -284,7 +284,7 @@ describe('planChanges: actions and order', () => {
     ]);
     const forget = changeAt(result, 'agent.old');
     expect(forget).toMatchObject({ action: 'forget', type: 'agent', key: 'old', remoteId: 'agent-old-id' });
-    expect(result.summary).toEqual({ create: 1, update: 0, forget: 3, noop: 3 });
+    expect(result.summary).toEqual({ create: 1, update: 0, delete: 0, forget: 3, noop: 3 });
   });
 
   it('a recorded resource of another type is planned as a create', () => {
@@ -300,8 +300,8 @@ describe('planChanges: actions and order', () => {
     state.pending['agent.support'] = { type: 'agent', since: '2025-02-01T00:00:00.000Z' };
     const result = plan(desiredOf(baseBody), state);
     expect(result.pending).toEqual([
-      { address: 'agent.support', type: 'agent', since: '2025-02-01T00:00:00.000Z' },
-      { address: 'website.docs', type: 'website', since: '2025-02-02T00:00:00.000Z' },
+      { address: 'agent.support', type: 'agent', since: '2025-02-01T00:00:00.000Z', action: 'create' },
+      { address: 'website.docs', type: 'website', since: '2025-02-02T00:00:00.000Z', action: 'create' },
     ]);
     expect(changeAt(result, 'agent.support').action).toBe('create');
   });

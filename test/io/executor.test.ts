@@ -71,7 +71,7 @@ describe('executePlan', () => {
     const { result } = await apply(
       manifest({ tools: tool('t1') + tool('t2') + tool('t3'), agents: agent('a1') + agent('a2'), websites: '    docs: { parentUniqueId: web_demo, exclude: [url_1] }' }),
     );
-    expect(result).toMatchObject({ ok: true, counts: { created: 6, updated: 0, forgotten: 0 }, failed: [], notAttempted: [] });
+    expect(result).toMatchObject({ ok: true, counts: { created: 6, updated: 0, deleted: 0, forgotten: 0 }, failed: [], notAttempted: [] });
     const log = await emu.apiRequests();
     const lastToolPut = Math.max(...log.filter((r) => r.path.startsWith('/v3/ai-agents/tools')).map((r) => r.seq));
     const firstAgentPost = Math.min(...log.filter((r) => r.path === '/v3/ai-agents/agents').map((r) => r.seq));
@@ -87,7 +87,7 @@ describe('executePlan', () => {
     await apply(manifest({ tools: tool('t1'), agents: agent('a1', '    icon: https://example.com/i.png\n') }));
     await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
     const { result } = await apply(manifest({ tools: tool('t1', 'Changed'), agents: agent('a1') }));
-    expect(result.counts).toEqual({ created: 0, updated: 2, forgotten: 0 });
+    expect(result.counts).toEqual({ created: 0, updated: 2, deleted: 0, forgotten: 0 });
     const log = await emu.apiRequests();
     expect(log.map((r) => r.method)).toEqual(['PUT', 'PATCH']);
     expect(log[0]?.body).toEqual({ name: 't1', displayName: 't1', executionText: 'Working', description: 'Changed', doNotExecute: false, parameters: { type: 'object', properties: {} } });
@@ -98,7 +98,7 @@ describe('executePlan', () => {
     await apply(manifest({ tools: tool('t1') + tool('t2') }));
     await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
     const { result } = await apply(manifest({ tools: tool('t1') }));
-    expect(result.counts).toEqual({ created: 0, updated: 0, forgotten: 1 });
+    expect(result.counts).toEqual({ created: 0, updated: 0, deleted: 0, forgotten: 1 });
     expect(result.done[0]).toMatchObject({ address: 'tool.t2', action: 'forget', remoteId: 'local_t2' });
     expect(await emu.apiRequests()).toEqual([]);
     expect(Object.keys(await stateResources())).toEqual(['tool.t1']);

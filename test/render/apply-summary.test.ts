@@ -4,9 +4,10 @@ import { renderApplySummary } from '../../src/render/apply-summary.js';
 
 const success: ApplyResult = {
   environment: 'local',
+  prune: false,
   ok: true,
   total: 3,
-  counts: { created: 1, updated: 1, forgotten: 1 },
+  counts: { created: 1, updated: 1, deleted: 0, forgotten: 1 },
   done: [
     { address: 'tool.a', type: 'tool', action: 'create', remoteId: 'local_a', ms: 1, retries: 0 },
     { address: 'agent.b', type: 'agent', action: 'update', remoteId: 'uid-b', ms: 1, retries: 0 },
@@ -30,7 +31,7 @@ describe('apply summary', () => {
     const failed: ApplyResult = {
       ...success,
       ok: false,
-      counts: { created: 1, updated: 0, forgotten: 0 },
+      counts: { created: 1, updated: 0, deleted: 0, forgotten: 0 },
       done: [success.done[0]!],
       failed: [
         {

@@ -10,7 +10,7 @@ describe('planToJson', () => {
 
   it('has exactly the contract keys, lists no-ops, and keeps remote ids off creates', () => {
     const json = planToJson(samplePlan());
-    expect(Object.keys(json)).toEqual(['formatVersion', 'environment', 'appId', 'region', 'refreshed', 'drift', 'warnings', 'changes', 'summary', 'pending']);
+    expect(Object.keys(json)).toEqual(['formatVersion', 'environment', 'appId', 'region', 'refreshed', 'drift', 'warnings', 'prune', 'changes', 'summary', 'pending']);
     expect(json).toMatchObject({ formatVersion: 1, environment: 'local', appId: 'local', region: 'us', summary: { create: 2, update: 2, forget: 1, noop: 1 } });
     for (const change of json.changes) {
       expect(Object.keys(change)).toEqual(change.action === 'create' ? ['address', 'type', 'action', 'fields'] : ['address', 'type', 'action', 'fields', 'remoteId']);

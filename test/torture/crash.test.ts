@@ -6,9 +6,10 @@
 // did not warn about (apply prints its plan, warnings included, before it runs). Kill moments come
 // from a seeded generator; the seed is printed, and TORTURE_SEED=<n> replays a run.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateManifest, resourceCounts, seededRandom } from '../../bench/generate.mjs';
-import { assertBuilt, collect, makeWorkspace, runCli, sleep, spawnCli, startTortureEmulator, type CliResult, type TortureEmulator, type Workspace } from './helpers.js';
+import { assertBuilt, collect, makeWorkspace, runCli, serverAgents, sleep, spawnCli, startTortureEmulator, type CliResult, type TortureEmulator, type Workspace } from './helpers.js';
 import { compareServerWithManifest } from './server-matches.js';
 
 const RESOURCES = 300;
@@ -104,6 +105,111 @@ async function runLane(lane: number): Promise<LaneResult> {
     await emulator.close();
   }
   return result;
+}
+
+const PRUNE_RESOURCES = 200;
+const PRUNE_KILLS = 6;
+
+describe(`crash: a pruning apply (seed ${seed})`, () => {
+  it('survives SIGKILLs mid-DELETE: reruns finish the deletes, agents before tools in every run, nothing else deleted', async () => {
+    const emulator = await startTortureEmulator({ latencyMs: LATENCY_MS });
+    const random = seededRandom(seed + 1000);
+    try {
+      const full = generateManifest({ count: PRUNE_RESOURCES, seed: 301 });
+      const { yaml: pruned, removedTools, removedAgentNames } = pruneManifest(full);
+      writeFileSync(ws.path('prune-full.yaml'), full);
+      writeFileSync(ws.path('prune-kept.yaml'), pruned);
+      const state = ['--state', ws.path('prune-state.json')];
+      const setup = await runCli(['apply', '--auto-approve', '--concurrency', '16', '-f', ws.path('prune-full.yaml'), ...state], { env: emulator.env });
+      expect(setup.code, setup.stderr).toBe(0);
+      const uidByName = new Map((await serverAgents(emulator)).map((a) => [a.name, a.uid]));
+      const removedUids = new Set(removedAgentNames.map((name) => uidByName.get(name)));
+      await emulator.clearRequests();
+
+      const args = ['apply', '--prune', '--auto-approve', '-f', ws.path('prune-kept.yaml'), ...state];
+      const runs: { from: number; to: number }[] = [];
+      const report: string[] = [];
+      const outputs: string[] = [];
+      let kills = 0;
+      for (let attempt = 0; kills < PRUNE_KILLS && attempt < PRUNE_KILLS * 3; attempt++) {
+        const from = (await emulator.requests()).length;
+        const child = spawnCli(args, { env: emulator.env });
+        const done = collect(child, 60_000);
+        let exited = false;
+        void done.then(() => (exited = true));
+        // Aim at a moment with a DELETE in flight: after a random number of this run's DELETEs arrived.
+        const target = 1 + Math.floor(random() * 12);
+        while (!exited && (await emulator.requests()).slice(from).filter((r) => r.method === 'DELETE').length < target) await sleep(2);
+        const killed = !exited && child.kill('SIGKILL');
+        const result = await done;
+        outputs.push(result.stdout);
+        runs.push({ from, to: (await emulator.requests()).length });
+        if (!(killed && result.signal === 'SIGKILL')) {
+          expect(result.code, `an unkilled pruning apply must succeed: ${result.stderr}`).toBe(0);
+          report.push(`attempt ${attempt}: finished before DELETE ${target}`);
+          break;
+        }
+        kills++;
+        report.push(`attempt ${attempt}: SIGKILL after DELETE ${target} arrived`);
+        const list = await runCli(['state', 'list', '--json', '-f', ws.path('prune-kept.yaml'), ...state], { env: emulator.env });
+        expect(list.code, `state list after kill ${kills}: ${list.stderr}`).toBe(0);
+      }
+      const from = (await emulator.requests()).length;
+      const rerun = await runCli(args, { env: emulator.env });
+      expect(rerun.code, `final rerun: ${rerun.stderr}\n${rerun.stdout.slice(-2000)}`).toBe(0);
+      outputs.push(rerun.stdout);
+      runs.push({ from, to: (await emulator.requests()).length });
+      const settled = await runCli(['plan', '--prune', '--detailed-exitcode', '-f', ws.path('prune-kept.yaml'), ...state], { env: emulator.env });
+      expect(settled.code, `plan after the rerun should have no changes:\n${settled.stdout.slice(0, 2000)}`).toBe(0);
+
+      const { problems } = await compareServerWithManifest(emulator, pruned);
+      expect(problems, 'server differs from the pruned manifest').toEqual([]);
+      const log = await emulator.requests();
+      const deletes = log.filter((r) => r.method === 'DELETE');
+      // Only what left the manifest was ever deleted (search_web and every kept resource never were).
+      for (const entry of deletes) {
+        const [, kind, id] = /^\/v3\/ai-agents\/(tools|agents)\/(.+)$/.exec(entry.path) ?? [];
+        if (kind === 'tools') expect(removedTools.has(decodeURIComponent(id ?? '')), `deleted tool ${id}`).toBe(true);
+        else expect(removedUids.has(id), `deleted agent ${id}`).toBe(true);
+      }
+      // Every removed resource got its DELETE, and within each run no agent DELETE followed a tool DELETE.
+      expect(new Set(deletes.filter((r) => r.path.includes('/tools/')).map((r) => r.path)).size).toBe(removedTools.size);
+      expect(new Set(deletes.filter((r) => r.path.includes('/agents/')).map((r) => r.path)).size).toBe(removedUids.size);
+      for (const { from: a, to: b } of runs) {
+        const slice = log.slice(a, b).filter((r) => r.method === 'DELETE');
+        const firstTool = slice.findIndex((r) => r.path.includes('/tools/'));
+        const lastAgent = slice.map((r) => r.path.includes('/agents/')).lastIndexOf(true);
+        if (firstTool >= 0 && lastAgent >= 0) expect(lastAgent, 'an agent DELETE after a tool DELETE in one run').toBeLessThan(firstTool);
+      }
+      // A DELETE whose answer a kill lost is either seen done by the next run's refresh (dropped from
+      // the state without a call) or, if the server never got it, sent again (answered 200 or 404).
+      const resent = deletes.length - new Set(deletes.map((r) => r.path)).size;
+      const seenGone = outputs.join('\n').split('\n').filter((line) => line.includes('already deleted on the server; only dropped from the state')).length;
+      console.log(
+        `crash torture (prune), seed ${seed}: ${kills} kills; lost DELETE answers: ${seenGone} found done by the next refresh, ${resent} sent again; ` +
+          `${removedTools.size} tools and ${removedUids.size} agents deleted\n  ${report.join('\n  ')}`,
+      );
+      expect(kills, 'real SIGKILLs delivered mid-prune').toBeGreaterThan(0);
+      expect(seenGone + resent, 'DELETEs whose answer a kill lost, recovered by a rerun').toBeGreaterThan(0);
+    } finally {
+      await emulator.close();
+    }
+  });
+});
+
+/** Every other agent leaves the manifest, with every tool that no remaining agent names. */
+function pruneManifest(yaml: string): { yaml: string; removedTools: Set<string>; removedAgentNames: string[] } {
+  const doc = parse(yaml) as { agents: Record<string, { name: string; actions?: string[] }>; tools: Record<string, unknown> };
+  const removedAgentNames: string[] = [];
+  Object.keys(doc.agents).forEach((key, i) => {
+    if (i % 2 === 1) return;
+    removedAgentNames.push((doc.agents[key] as { name: string }).name);
+    delete doc.agents[key];
+  });
+  const used = new Set(Object.values(doc.agents).flatMap((a) => a.actions ?? []));
+  const removedTools = new Set(Object.keys(doc.tools).filter((name) => !used.has(name)));
+  for (const name of removedTools) delete doc.tools[name];
+  return { yaml: stringify(doc), removedTools, removedAgentNames };
 }
 
 const started = Date.now();

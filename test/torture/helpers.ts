@@ -151,6 +151,7 @@ export interface ServerAgent {
   name: string;
   instruction?: string;
   tools: string[];
+  actions: string[];
   integrateWith: string;
   isActive: boolean;
 }

@@ -13,7 +13,7 @@ interface ManifestTool {
 interface ManifestAgent {
   name: string;
   instruction?: string;
-  tools?: string[];
+  actions?: string[];
 }
 
 interface GeneratedManifest {
@@ -70,7 +70,7 @@ export async function compareServerWithManifest(emulator: TortureEmulator, manif
     // With a duplicate, the newest one is the one the state points at; every copy must still be right.
     for (const got of matches) {
       if (got.instruction !== want.instruction) problems.push(`agent "${want.name}": instruction differs`);
-      if ([...got.tools].sort().join(',') !== [...new Set(want.tools ?? [])].sort().join(',')) problems.push(`agent "${want.name}": tools ${got.tools.join(',')} differ`);
+      if ([...got.actions].sort().join(',') !== [...new Set(want.actions ?? [])].sort().join(',')) problems.push(`agent "${want.name}": actions ${got.actions.join(',')} differ`);
       if (got.integrateWith !== interpolate('${var.model}')) problems.push(`agent "${want.name}": integrateWith ${got.integrateWith}`);
       if (got.isActive !== true) problems.push(`agent "${want.name}": isActive ${String(got.isActive)}`);
     }

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { addLockTimeoutOption, addManifestOptions, type ManifestOptions } from '../options.js';
+import { addScopeOptions, type ScopeOptions } from '../scope-options.js';
 
-export interface ApplyOptions extends ManifestOptions {
+export interface ApplyOptions extends ManifestOptions, ScopeOptions {
   autoApprove?: boolean;
   concurrency: string;
   retries: string;
@@ -18,6 +19,7 @@ export function registerApplyCommand(program: Command): void {
     .option('--retries <n>', 'retries per call for rate limits and transient failures', '5')
     .option('--timeout <seconds>', 'how long to wait for each response before retrying it (PUT/PATCH) or failing', '30');
   addLockTimeoutOption(cmd);
+  addScopeOptions(cmd);
   addManifestOptions(cmd).action(async (planfile: string | undefined, opts: ApplyOptions) => {
     const { runApply } = await import('../apply-run.js');
     await runApply(planfile, opts);

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { UserError } from '../../core/errors.js';
 import { addManifestOptions, type ManifestOptions } from '../options.js';
+import { addScopeOptions, scopeOf, type ScopeOptions } from '../scope-options.js';
 import type * as PlanFileIo from '../../io/plan-file.js';
 
-interface PlanOptions extends ManifestOptions {
+interface PlanOptions extends ManifestOptions, ScopeOptions {
   out?: string;
   detailedExitcode?: boolean;
   format?: string;
@@ -21,6 +22,7 @@ export function registerPlanCommand(program: Command): void {
     .option('--detailed-exitcode', 'exit 0 when nothing changes, 2 when the plan has changes, 1 on error')
     .option('--format <format>', 'text, json or markdown', 'text')
     .option('--offline', 'do not read the server: compare the manifest with the state only (needs no API key)');
+  addScopeOptions(cmd);
   addManifestOptions(cmd).action(async (opts: PlanOptions) => runPlan(opts));
 }
 
@@ -41,7 +43,7 @@ async function runPlan(opts: PlanOptions): Promise<void> {
   const client = await connection?.open();
   let computed;
   try {
-    computed = await computePlan(loaded.desired, state, client ? { client } : {});
+    computed = await computePlan(loaded.desired, state, { ...(client ? { client } : {}), scope: scopeOf(opts) });
   } finally {
     await client?.close();
   }

@@ -59,7 +59,7 @@ async function openStore(opts: ManifestOptions, cmd: Command): Promise<Located> 
 async function runList({ store, target }: Located, opts: ManifestOptions): Promise<void> {
   const state = await store.read(target);
   const resources = state ? sortedEntries(state.resources).map(([address, r]) => ({ address, type: r.type, remoteId: r.remoteId, appliedAt: r.appliedAt })) : [];
-  const pending = state ? sortedEntries(state.pending).map(([address, p]) => ({ address, type: p.type, since: p.since })) : [];
+  const pending = state ? sortedEntries(state.pending).map(([address, p]) => ({ address, type: p.type, since: p.since, action: p.action ?? 'create' })) : [];
   if (opts.json) {
     const header = state
       ? { exists: true, environment: state.environment, appId: state.appId, region: state.region, lineage: state.lineage, serial: state.serial }
@@ -73,7 +73,7 @@ async function runList({ store, target }: Located, opts: ManifestOptions): Promi
   }
   const rows = [
     ...resources.map((r) => [r.address, r.type, r.remoteId]),
-    ...pending.map((p) => [p.address, p.type, `(pending create since ${p.since}; it may exist on the server)`]),
+    ...pending.map((p) => [p.address, p.type, p.action === 'delete' ? `(pending delete since ${p.since}; it may be gone from the server)` : `(pending create since ${p.since}; it may exist on the server)`]),
   ];
   process.stdout.write(formatColumns(rows));
 }
@@ -92,7 +92,8 @@ async function runShow({ store, target }: Located, address: string, opts: Manife
     lines.push(`spec      = ${JSON.stringify(resource.spec, null, 2)}`);
   }
   if (pending) {
-    lines.push(`pending   = a create sent at ${pending.since} was never confirmed; the ${pending.type} may exist on the server`);
+    const what = pending.action === 'delete' ? `a delete sent at ${pending.since} was never confirmed; the ${pending.type} may be gone from the server` : `a create sent at ${pending.since} was never confirmed; the ${pending.type} may exist on the server`;
+    lines.push(`pending   = ${what}`);
   }
   process.stdout.write(lines.join('\n') + '\n');
 }

@@ -3,7 +3,8 @@
 // identity for conflicts and imports is its `name`; state tracks it by uid.
 import type { AgentBody, JsonObject } from '../api-types.js';
 import type { AgentSpec } from '../desired.js';
-import { answeredStatus, isObject, seg, stringField, timestampMs, type Kind, type RemoteRecord } from './kind.js';
+import { agentEntry, slugOf, stringsOf } from './agent-export.js';
+import { addressOf, isObject, seg, sendDelete, stringField, timestampMs, type Kind, type RemoteRecord } from './kind.js';
 
 /** A PATCH body: any subset of the agent fields, with null clearing an optional one. */
 export type AgentPatchBody = { [K in keyof AgentBody]?: AgentBody[K] | null };
@@ -40,14 +41,20 @@ export const agentKind: Kind<AgentSpec> = {
     if (isObject(answer) && answer.success === false) throw new UnexpectedAnswer(`PATCH /ai-agents/agents/${seg(remoteId)} answered "success": false`);
     return { remoteId };
   },
-  async remove(ctx, remoteId) {
-    try {
-      await ctx.wire.send({ method: 'DELETE', path: `/ai-agents/agents/${seg(remoteId)}` });
-    } catch (err) {
-      if (!answeredStatus(err, 404)) throw err;
-    }
+  remove: {
+    describe: (remoteId) => `DELETE /ai-agents/agents/${seg(remoteId)}`,
+    send: (ctx, remoteId) => sendDelete(ctx, `/ai-agents/agents/${seg(remoteId)}`),
   },
+  needs: (spec) => [...spec.tools, ...spec.actions].map((name) => addressOf('tool', name)),
   describe: (action, _spec, _key, remoteId) => (action === 'create' ? 'POST /ai-agents/agents' : `PATCH /ai-agents/agents/${seg(remoteId ?? '')}`),
+  export: {
+    section: ['agents'],
+    // The key is only the agent's address in the manifest, so a readable slug of its name will do.
+    keyOf: (record) => slugOf(record.identity ?? ''),
+    renameable: true,
+    entry: agentEntry,
+    references: (entry) => [...stringsOf(entry.tools), ...stringsOf(entry.actions)],
+  },
 };
 
 /** A 2xx answer that cannot be right; status 200 so callers treat it as "the server answered". */

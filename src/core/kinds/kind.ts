@@ -104,10 +104,48 @@ export interface Kind<Spec extends object = JsonObject> {
   identityOf?(spec: Spec, key: string): string;
   create(ctx: CallContext, spec: Spec, key: string): Promise<CallOutcome>;
   update(ctx: CallContext, spec: Spec, key: string, remoteId: string, before: JsonObject): Promise<CallOutcome>;
-  /** Absent when the API cannot delete the kind. A 404 means it is already gone, which is success. */
-  remove?(ctx: CallContext, remoteId: string, key: string): Promise<void>;
+  /** Absent when the API cannot delete the kind (`--prune` then only forgets it). */
+  remove?: Removal;
+  /** Addresses a resource needs to exist first (an agent's tools and actions), for `--target`. */
+  needs?(spec: Spec): string[];
+  /** How `agentsync export` writes the kind's server records into a manifest; absent when it cannot be read. */
+  export?: Exportable;
   /** The call a create or update will make, for progress lines before it is sent. */
   describe(action: 'create' | 'update', spec: Spec, key: string, remoteId?: string): string;
+}
+
+/** What happened to a resource a DELETE was sent for. */
+export type RemoveOutcome = 'deleted' | 'gone';
+
+export interface Removal {
+  /** The call, for plans and progress lines before it is sent: `DELETE /ai-agents/tools/x`. */
+  describe(remoteId: string, key: string): string;
+  /** Sends the DELETE; safe to repeat. A 404 means it is already gone, which is success ('gone'). */
+  send(ctx: CallContext, remoteId: string, key: string): Promise<RemoveOutcome>;
+}
+
+/** Names a `${secret:NAME}` placeholder for a sensitive value; `label` is what the value is (`HEADERS`). */
+export type SecretNamer = (path: readonly (string | number)[], label: string) => string;
+
+export interface Exportable {
+  /** Where the kind's map sits in a manifest, e.g. ['tools'] or ['agents']. */
+  section: readonly string[];
+  /**
+   * The manifest key a server record asks for. `renameable` says whether two records asking for the
+   * same key may be told apart with `_2`, `_3` (an agent's key is only its address) or not (a
+   * tool's key is its name, which the server keeps unique).
+   */
+  keyOf(record: RemoteRecord): string;
+  renameable: boolean;
+  /**
+   * The record as a manifest entry, without its key. The record's strings arrive already escaped
+   * for the manifest (a literal `${` as `$${`). Sensitive values are replaced by the
+   * `${secret:NAME}` placeholder `secret` names; their values are never part of the entry. Throws a
+   * UserError when the record lacks what a valid entry needs.
+   */
+  entry(record: RemoteRecord, secret: SecretNamer): JsonObject;
+  /** Tool names the entry refers to; those the export does not hold go to `external.tools`. */
+  references?(entry: JsonObject): string[];
 }
 
 export function addressOf(type: ResourceType, key: string): string {
@@ -136,6 +174,17 @@ export function answeredStatus(err: unknown, status: number): boolean {
 }
 
 export const seg = encodeURIComponent;
+
+/** A DELETE whose 404 means the resource is already gone: deleting is done either way. */
+export async function sendDelete(ctx: CallContext, path: string): Promise<RemoveOutcome> {
+  try {
+    await ctx.wire.send({ method: 'DELETE', path });
+    return 'deleted';
+  } catch (err) {
+    if (answeredStatus(err, 404)) return 'gone';
+    throw err;
+  }
+}
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

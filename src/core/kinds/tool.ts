@@ -3,7 +3,8 @@
 // A tool is identified by its name, which is also its manifest key.
 import type { JsonObject, JsonValue, ToolBody, ToolParameters } from '../api-types.js';
 import type { ToolSpec } from '../desired.js';
-import { answeredStatus, isObject, seg, stringField, type CallContext, type CallOutcome, type Kind, type RemoteRecord } from './kind.js';
+import { UserError } from '../errors.js';
+import { answeredStatus, isObject, seg, sendDelete, stringField, type CallContext, type CallOutcome, type Kind, type RemoteRecord } from './kind.js';
 
 /** Remembered for the rest of a run once a PUT answered 404: creates then go straight to POST. */
 const POST_CREATES = 'tool:post-creates';
@@ -16,6 +17,9 @@ export const toolKind: Kind<ToolSpec> = {
   defaults: [
     ['doNotExecute', () => false],
     ['parameters', () => ({})],
+    // A server record of a tool that is not executed may have no description at all; the manifest
+    // says "" for that, and "" is what is sent.
+    ['description', () => ''],
   ],
   sets: [],
   normalizeMore: normalizeParameters,
@@ -27,14 +31,18 @@ export const toolKind: Kind<ToolSpec> = {
   },
   // An update starts with PUT too; a 404 means the tool was deleted on the server since the plan.
   update: (ctx, spec) => putOrPost(ctx, spec),
-  async remove(ctx, _remoteId, key) {
-    try {
-      await ctx.wire.send({ method: 'DELETE', path: `/ai-agents/tools/${seg(key)}` });
-    } catch (err) {
-      if (!answeredStatus(err, 404)) throw err;
-    }
+  // A tool is deleted by name, which is its manifest key.
+  remove: {
+    describe: (_remoteId, key) => `DELETE /ai-agents/tools/${seg(key)}`,
+    send: (ctx, _remoteId, key) => sendDelete(ctx, `/ai-agents/tools/${seg(key)}`),
   },
   describe: (_action, spec) => `PUT /ai-agents/tools/${seg(spec.name)}`,
+  export: {
+    section: ['tools'],
+    keyOf: (record) => record.identity ?? '',
+    renameable: false,
+    entry: toolEntry,
+  },
 };
 
 async function putOrPost(ctx: CallContext, spec: ToolSpec): Promise<CallOutcome> {
@@ -111,6 +119,28 @@ function readTool(entry: unknown): RemoteRecord | undefined {
   if ('description' in inner) record.spec.description = typeof inner.description === 'string' ? inner.description : '';
   if ('parameters' in inner) record.spec.parameters = isObject(inner.parameters) ? (inner.parameters as JsonObject) : {};
   return record;
+}
+
+/**
+ * A server tool as a manifest entry: the defaults left out (`doNotExecute: false`), `parameters`
+ * only for a tool that is executed (`{}` when it has none), a description wherever it means
+ * something.
+ */
+function toolEntry(record: RemoteRecord): JsonObject {
+  const { spec } = record;
+  const name = record.identity ?? '';
+  const entry: JsonObject = {};
+  for (const field of ['displayName', 'executionText'] as const) {
+    const value = spec[field];
+    if (typeof value !== 'string') throw new UserError('api_error', `cannot export tool "${name}": the server's record has no "${field}"`);
+    entry[field] = value;
+  }
+  const doNotExecute = spec.doNotExecute === true;
+  const description = typeof spec.description === 'string' ? spec.description : '';
+  if (doNotExecute) entry.doNotExecute = true;
+  if (!doNotExecute || description !== '') entry.description = description;
+  if (!doNotExecute) entry.parameters = isEmptyParameters(spec.parameters) ? {} : (spec.parameters as JsonObject);
+  return entry;
 }
 
 function copyString(from: Record<string, unknown>, key: string, to: JsonObject): void {

@@ -20,7 +20,7 @@ import { fsyncDir, hasCode, STATE_FILE_MODE } from './atomic-write.js';
 const resourceType = z.enum(RESOURCE_TYPES);
 const address = z.string().min(1);
 const journalEntrySchema: z.ZodType<JournalEntry> = z.discriminatedUnion('op', [
-  z.strictObject({ op: z.literal('pending'), address, type: resourceType, since: z.string() }),
+  z.strictObject({ op: z.literal('pending'), address, type: resourceType, since: z.string(), action: z.literal('delete').optional() }),
   z.strictObject({
     op: z.literal('applied'),
     address,

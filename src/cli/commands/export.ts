@@ -1,0 +1,20 @@
+// `agentsync export [--out FILE] [--force]`: write a manifest from what the server holds.
+import type { Command } from 'commander';
+import { addManifestOptions, type ManifestOptions } from '../options.js';
+
+export interface ExportOptions extends ManifestOptions {
+  out?: string;
+  force?: boolean;
+}
+
+export function registerExportCommand(program: Command): void {
+  const cmd = program
+    .command('export')
+    .description("Write a manifest of the environment's tools and agents as they are on the server (secrets become ${secret:NAME} placeholders).")
+    .option('--out <file>', 'write it to this file instead of stdout (- is stdout)')
+    .option('--force', 'replace --out when it already exists');
+  addManifestOptions(cmd).action(async (opts: ExportOptions) => {
+    const { runExport } = await import('../export-run.js');
+    await runExport(opts);
+  });
+}

@@ -1,0 +1,183 @@
+// `agentsync export`: what the server holds → a manifest document for one environment. Pure; the
+// kinds say how their records read as manifest entries (Kind.export), this file gives them keys,
+// collects secrets and references, and assembles the document. io/ reads the server, render/
+// writes the YAML.
+import type { JsonObject, JsonValue, Region } from './api-types.js';
+import { UserError } from './errors.js';
+import { addressOf, kindOf, RESOURCE_TYPES, type RemoteRecord, type ResourceType } from './kinds/index.js';
+import type { ServerSnapshot } from './refresh.js';
+
+export interface ExportEnvironment {
+  name: string;
+  appId: string;
+  region: Region;
+  /** Written only when the manifest gave one that differs from the regional default. */
+  baseUrl?: string;
+  /** Written only when it is not COMETCHAT_API_KEY. */
+  apiKeyEnv?: string;
+}
+
+/** A value that was not exported: the variable that must hold it, and where it goes. */
+export interface ExportedSecret {
+  name: string;
+  address: string;
+  /** Dotted path inside the resource, e.g. `integrationMeta.headers.Authorization`. */
+  path: string;
+}
+
+/** Resources whose identity the server does not keep unique: `import` needs their remote id. */
+export interface SharedIdentity {
+  address: string;
+  identity: string;
+  remoteId: string;
+}
+
+export interface ExportedManifest {
+  /** version, environments, the kinds' sections and external.tools, every string escaped for interpolation. */
+  document: JsonObject;
+  secrets: ExportedSecret[];
+  counts: Partial<Record<ResourceType, number>>;
+  /** Kinds the server cannot list, so nothing of them was exported. */
+  unreadable: ResourceType[];
+  sharedIdentities: SharedIdentity[];
+}
+
+export function exportManifest(snapshot: ServerSnapshot, environment: ExportEnvironment): ExportedManifest {
+  const document: JsonObject = { version: 1, environments: { [environment.name]: environmentEntry(environment) } };
+  const secrets: ExportedSecret[] = [];
+  const secretNames = new Set<string>();
+  const counts: ExportedManifest['counts'] = {};
+  const unreadable: ResourceType[] = [];
+  const sharedIdentities: SharedIdentity[] = [];
+  const exported = new Map<ResourceType, Set<string>>();
+  const references = new Set<string>();
+
+  for (const type of RESOURCE_TYPES) {
+    const spec = kindOf(type).export;
+    const listing = snapshot[type];
+    if (!spec || !listing) {
+      unreadable.push(type);
+      continue;
+    }
+    if (!listing.matchable) throw new UserError('api_error', `cannot export: the server lists ${type}s without their ids, so they could not be matched again after an import`);
+    const entries: [string, JsonObject][] = [];
+    const keys = assignKeys(listing.records, type);
+    for (const { record, key } of keys) {
+      const address = addressOf(type, key);
+      const namer = (path: readonly (string | number)[], label: string): string => {
+        const name = uniqueName(`${type}_${key}_${label}`, secretNames);
+        secrets.push({ name, address, path: path.join('.') });
+        return `\${secret:${name}}`;
+      };
+      const entry = spec.entry(escapeRecord(record), namer);
+      entries.push([key, entry]);
+      for (const name of spec.references?.(entry) ?? []) references.add(name);
+    }
+    for (const shared of sharedOf(keys, type)) sharedIdentities.push(shared);
+    // fromEntries: a tool may be named `__proto__`, and must stay a key.
+    setIn(document, spec.section, Object.fromEntries(entries));
+    counts[type] = keys.length;
+    exported.set(type, new Set(keys.map((k) => k.key)));
+  }
+
+  const tools = exported.get('tool') ?? new Set<string>();
+  const external = [...references].filter((name) => !tools.has(name)).sort();
+  if (external.length > 0) document.external = { tools: external.map(escapeString) };
+  return { document, secrets, counts, unreadable, sharedIdentities };
+}
+
+function environmentEntry(environment: ExportEnvironment): JsonObject {
+  const entry: JsonObject = { appId: escapeString(environment.appId), region: environment.region };
+  if (environment.baseUrl !== undefined) entry.baseUrl = escapeString(environment.baseUrl);
+  if (environment.apiKeyEnv !== undefined) entry.apiKeyEnv = environment.apiKeyEnv;
+  return entry;
+}
+
+interface Keyed {
+  record: RemoteRecord;
+  key: string;
+}
+
+/**
+ * Keys in a fixed order, whatever order the server listed the records in: by wanted key, then
+ * remote id. The first record that wants a key gets it; later ones get `_2`, `_3`, … (skipping any
+ * key some other record wants as it is). A kind whose keys are not renameable must not clash.
+ */
+function assignKeys(records: readonly RemoteRecord[], type: ResourceType): Keyed[] {
+  const spec = kindOf(type).export;
+  if (!spec) return [];
+  const wanted = records.map((record) => ({ record, want: spec.keyOf(record) }));
+  wanted.sort((a, b) => compare(a.want, b.want) || compare(a.record.remoteId ?? '', b.record.remoteId ?? ''));
+  const taken = new Set(wanted.map((w) => w.want));
+  const given = new Set<string>();
+  const keyed: Keyed[] = [];
+  for (const { record, want } of wanted) {
+    let key = want;
+    if (given.has(key)) {
+      if (!spec.renameable) throw new UserError('api_error', `cannot export: the server lists two ${type}s named "${want}"`);
+      for (let n = 2; given.has(key) || taken.has(key); n++) key = `${want}_${n}`;
+    }
+    given.add(key);
+    keyed.push({ record, key });
+  }
+  return keyed.sort((a, b) => compare(a.key, b.key));
+}
+
+/** Records that share an identity (an agent name used twice): `import` cannot tell them apart by it. */
+function sharedOf(keyed: readonly Keyed[], type: ResourceType): SharedIdentity[] {
+  const byIdentity = new Map<string, Keyed[]>();
+  for (const item of keyed) {
+    const identity = item.record.identity;
+    if (identity === undefined) continue;
+    byIdentity.set(identity, [...(byIdentity.get(identity) ?? []), item]);
+  }
+  return [...byIdentity]
+    .filter(([, items]) => items.length > 1)
+    .flatMap(([identity, items]) => items.map(({ record, key }) => ({ address: addressOf(type, key), identity, remoteId: record.remoteId ?? '' })));
+}
+
+/** A secret's variable name: upper-case letters, digits and `_`, unique within the export. */
+function uniqueName(raw: string, taken: Set<string>): string {
+  const base = raw.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
+  taken.add(name);
+  return name;
+}
+
+/** The manifest interpolates every string value, so a literal `${` is written `$${`. */
+export function escapeString(text: string): string {
+  // A function, because in a replacement string `$$` would itself mean one `$`.
+  return text.replaceAll('${', () => '$${');
+}
+
+function escapeValue(value: JsonValue): JsonValue {
+  if (typeof value === 'string') return escapeString(value);
+  if (Array.isArray(value)) return value.map(escapeValue);
+  if (value !== null && typeof value === 'object') {
+    // fromEntries defines own properties, so a key like `__proto__` stays data. Keys are never interpolated.
+    return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, escapeValue(member)]));
+  }
+  return value;
+}
+
+function escapeRecord(record: RemoteRecord): RemoteRecord {
+  return { ...record, spec: escapeValue(record.spec) as JsonObject };
+}
+
+function setIn(document: JsonObject, path: readonly string[], value: JsonObject): void {
+  let at = document;
+  path.forEach((segment, i) => {
+    if (i === path.length - 1) {
+      at[segment] = value;
+      return;
+    }
+    const next = at[segment];
+    if (next === undefined || next === null || typeof next !== 'object' || Array.isArray(next)) at[segment] = {};
+    at = at[segment] as JsonObject;
+  });
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,21 @@
+// What a failed call of an apply reports: the API's answer, or a kind's own verdict on an answer.
+// Anything else (a journal write that failed, a bug) is not a failed call and is thrown on.
+import { isApiError } from './api/api-error.js';
+import type { ApplyFailure } from './apply-types.js';
+
+export function failureOf(err: unknown, call: string): ApplyFailure {
+  if (isApiError(err)) {
+    const answeredNo = err.status >= 400 && err.status < 500;
+    return { call, status: err.status, code: err.code, message: err.serverMessage, attempts: err.attempts, maybeCreated: !(err.notSent || answeredNo) };
+  }
+  if (isKindFailure(err)) {
+    // A kind's own verdict on an answer (a 404 explained, a 2xx without the id it needs).
+    return { call, status: err.status, code: err.code, message: err.message, attempts: 1, maybeCreated: err.status >= 200 && err.status < 300 };
+  }
+  throw err;
+}
+
+/** The errors core/kinds throw for answers they cannot accept: a status and a code, like an ApiError. */
+function isKindFailure(err: unknown): err is Error & { status: number; code: string } {
+  return err instanceof Error && typeof (err as { status?: unknown }).status === 'number' && typeof (err as { code?: unknown }).code === 'string';
+}

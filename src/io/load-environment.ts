@@ -1,0 +1,41 @@
+// The manifest stage for `agentsync export`: only the selected environment is needed, so only
+// `version` and `environments` are resolved. Resources may be broken, missing or need secrets that
+// are not set; none of that stops an export, which replaces them anyway.
+import { hasErrors, ManifestError, type Diagnostic } from '../core/diagnostics.js';
+import { defaultBaseUrl, type DesiredEnvironment } from '../core/desired.js';
+import { UserError } from '../core/errors.js';
+import { parseManifest } from '../core/parse.js';
+import { resolveManifest } from '../core/resolve.js';
+import { normalizeBaseUrl } from '../core/base-url.js';
+import { readManifestFile } from './manifest-file.js';
+
+export interface LoadedEnvironment {
+  /** What to connect to: AGENTSYNC_BASE_URL applies, as for every command. */
+  environment: DesiredEnvironment;
+  /** The base URL the manifest itself gives, when it is not the regional default. */
+  manifestBaseUrl?: string;
+  warnings: Diagnostic[];
+}
+
+export async function loadEnvironment(options: { file: string; environment?: string; env: Readonly<Record<string, string | undefined>> }): Promise<LoadedEnvironment> {
+  const { file, text } = await readManifestFile(options.file);
+  const parsed = parseManifest(file, text);
+  const value = parsed.value === undefined ? undefined : { version: parsed.value.version, environments: parsed.value.environments };
+  const sites = parsed.sites.filter((site) => site.path[0] === 'environments');
+  // Without the override, the resolved base URL is the manifest's own (or the regional default).
+  const { AGENTSYNC_BASE_URL: override, ...env } = options.env;
+  const resolution = resolveManifest({ ...parsed, value, sites }, { env, mode: 'plan', ...(options.environment === undefined ? {} : { environment: options.environment }) });
+  if (hasErrors(resolution.diagnostics)) throw new ManifestError(resolution.diagnostics);
+  const desired = resolution.desired;
+  if (desired === undefined) {
+    throw new UserError('environment_invalid', `choose one environment with -e (the manifest defines ${resolution.environments.join(', ')})`);
+  }
+  const own = desired.environment;
+  const manifestBaseUrl = own.baseUrl === defaultBaseUrl(own.appId, own.region) ? undefined : own.baseUrl;
+  const baseUrl = override === undefined || override === '' ? own.baseUrl : normalizeBaseUrl(override);
+  return {
+    environment: { ...own, baseUrl },
+    ...(manifestBaseUrl === undefined ? {} : { manifestBaseUrl }),
+    warnings: resolution.diagnostics.filter((d) => d.severity === 'warning'),
+  };
+}

@@ -1,0 +1,55 @@
+// The text of an exported manifest: where it came from and when, the manifest itself, and the
+// secrets it needs (by name only; their values are never written).
+import type { ExportedManifest } from '../core/export-manifest.js';
+import type { ResourceType } from '../core/kinds/index.js';
+import { SCHEMA_FILE } from '../core/starter-manifest.js';
+import { renderManifestYaml } from './manifest-yaml.js';
+
+export interface ExportOrigin {
+  agentsyncVersion: string;
+  environment: string;
+  appId: string;
+  region: string;
+  /** ISO 8601; from SOURCE_DATE_EPOCH when set, so a rerun can give the same bytes. */
+  exportedAt: string;
+}
+
+export function renderExport(exported: ExportedManifest, origin: ExportOrigin): string {
+  const counted = Object.entries(exported.counts).map(([type, n]) => plural(n, type));
+  const header = [
+    `yaml-language-server: $schema=./${SCHEMA_FILE}`,
+    `Exported by agentsync ${origin.agentsyncVersion} from app "${origin.appId}" (region ${origin.region}, environment "${origin.environment}") at ${origin.exportedAt}.`,
+    `It holds everything the server listed: ${counted.join(', ') || 'nothing'}.${unreadableNote(exported.unreadable)}`,
+    'Adopt it into the state with `agentsync import`; `agentsync plan` then shows no changes.',
+  ];
+  return renderManifestYaml(exported.document, { header, trailer: trailerLines(exported) });
+}
+
+function trailerLines(exported: ExportedManifest): string[] {
+  const lines: string[] = [];
+  if (exported.secrets.length > 0) {
+    const width = Math.max(...exported.secrets.map((s) => s.name.length));
+    lines.push(
+      `Secrets (${exported.secrets.length}): these values were not exported. Before import, plan or apply, set each`,
+      'environment variable to the value it stands for:',
+      ...exported.secrets.map((s) => `  ${s.name.padEnd(width)}  ${s.address} ${s.path}`),
+    );
+  }
+  if (exported.sharedIdentities.length > 0) {
+    if (lines.length > 0) lines.push('');
+    lines.push(
+      'These share a name on the server, so `agentsync import` cannot adopt them by name; adopt each by id:',
+      ...exported.sharedIdentities.map((s) => `  agentsync import ${s.address} ${s.remoteId}`),
+    );
+  }
+  return lines;
+}
+
+function unreadableNote(types: readonly ResourceType[]): string {
+  if (types.length === 0) return '';
+  return ` The API cannot list ${types.map((t) => `${t}s`).join(' or ')}, so none are exported.`;
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}

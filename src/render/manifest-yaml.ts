@@ -1,0 +1,148 @@
+// A JSON document as YAML, for `agentsync export`: block style, keys sorted below the top level
+// (whose order the caller chose), two-space indents, and the same bytes for the same document.
+// Only the JSON subset is ever written, and every scalar is written so that YAML 1.2 reads back
+// exactly that value: plain when nothing could misread it, a literal block for readable
+// multi-line text, JSON's double-quoted form otherwise (valid YAML, with a few more escapes).
+import type { JsonObject, JsonValue } from '../core/api-types.js';
+
+const INDENT = '  ';
+
+/** The document as YAML text ending with a newline; `comments` go above it, `trailer` below. */
+export function renderManifestYaml(document: JsonObject, options: { header?: readonly string[]; trailer?: readonly string[] } = {}): string {
+  const lines: string[] = [];
+  for (const line of options.header ?? []) lines.push(commentLine(line));
+  const keys = Object.keys(document);
+  if (keys.length === 0) lines.push('{}');
+  keys.forEach((key, i) => {
+    // A blank line between top-level sections, as people write manifests.
+    if (i > 0) lines.push('');
+    pushEntry(lines, '', key, document[key] as JsonValue);
+  });
+  if ((options.trailer ?? []).length > 0) lines.push('');
+  for (const line of options.trailer ?? []) lines.push(commentLine(line));
+  return lines.join('\n') + '\n';
+}
+
+/** A comment holds one line whatever its text: line breaks and control characters are made visible. */
+function commentLine(text: string): string {
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  const safe = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return safe === '' ? '#' : `# ${safe}`;
+}
+
+function pushEntry(lines: string[], indent: string, key: string, value: JsonValue): void {
+  const head = `${indent}${formatKey(key)}:`;
+  if (isObject(value)) {
+    const keys = Object.keys(value).sort();
+    if (keys.length === 0) {
+      lines.push(`${head} {}`);
+      return;
+    }
+    lines.push(head);
+    for (const member of keys) pushEntry(lines, indent + INDENT, member, value[member] as JsonValue);
+    return;
+  }
+  if (Array.isArray(value)) {
+    const flow = flowList(value);
+    if (flow !== undefined) {
+      lines.push(`${head} ${flow}`);
+      return;
+    }
+    lines.push(head);
+    pushItems(lines, indent + INDENT, value);
+    return;
+  }
+  pushScalar(lines, head, indent + INDENT, value);
+}
+
+function pushItems(lines: string[], indent: string, items: readonly JsonValue[]): void {
+  for (const item of items) {
+    if (isObject(item) && Object.keys(item).length > 0) {
+      // `- ` then the first member on the same line; the rest line up under it.
+      const sub: string[] = [];
+      for (const member of Object.keys(item).sort()) pushEntry(sub, indent + INDENT, member, item[member] as JsonValue);
+      lines.push(`${indent}- ${(sub[0] as string).slice(indent.length + INDENT.length)}`, ...sub.slice(1));
+    } else if (Array.isArray(item) && item.length > 0 && flowList(item) === undefined) {
+      lines.push(`${indent}-`);
+      pushItems(lines, indent + INDENT, item);
+    } else if (isObject(item)) lines.push(`${indent}- {}`);
+    else if (Array.isArray(item)) lines.push(`${indent}- ${flowList(item) as string}`);
+    else pushScalar(lines, `${indent}-`, indent + INDENT, item);
+  }
+}
+
+/** `head value`, or `head |` followed by the text's lines at `blockIndent`. */
+function pushScalar(lines: string[], head: string, blockIndent: string, value: Exclude<JsonValue, JsonObject | JsonValue[]>): void {
+  if (typeof value === 'string' && literalBlockFits(value)) {
+    const body = value.endsWith('\n') ? value.slice(0, -1) : value;
+    lines.push(`${head} ${value.endsWith('\n') ? '|' : '|-'}`);
+    for (const line of body.split('\n')) lines.push(line === '' ? '' : `${blockIndent}${line}`);
+    return;
+  }
+  lines.push(`${head} ${formatScalar(value)}`);
+}
+
+/** `[a, b]` for a short list of plain strings (tool names, ids); undefined when block style reads better. */
+function flowList(items: readonly JsonValue[]): string | undefined {
+  if (items.length === 0) return '[]';
+  if (!items.every((item) => typeof item === 'string' && PLAIN_IN_FLOW.test(item) && !looksLikeOtherType(item))) return undefined;
+  const text = `[${items.join(', ')}]`;
+  return text.length <= 100 ? text : undefined;
+}
+
+function formatScalar(value: string | number | boolean | null): string {
+  if (typeof value !== 'string') return JSON.stringify(value);
+  return isPlainSafe(value) ? value : doubleQuoted(value);
+}
+
+/** A `:` only before a non-space (`https://…`), a `#` only after one: neither can start a mapping or a comment then. */
+function isPlainSafe(text: string): boolean {
+  return PLAIN.test(text) && !looksLikeOtherType(text) && !/:(?: |$)| #/.test(text);
+}
+
+function formatKey(key: string): string {
+  return PLAIN_KEY.test(key) && !looksLikeOtherType(key) ? key : doubleQuoted(key);
+}
+
+/**
+ * JSON's string syntax is YAML's double-quoted style, except that YAML also folds or rejects a few
+ * characters JSON leaves raw (NEL, the line and paragraph separators, other C1 controls, BOM, DEL).
+ */
+function doubleQuoted(text: string): string {
+  return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * A literal block keeps the text exactly when: it has a line break; no line starts with a space
+ * (that would need an indentation indicator); there is at most one final newline (`|` keeps one,
+ * `|-` none); no line is only spaces (a block reads those as empty); and every character is
+ * printable in YAML (tabs are fine inside the text, carriage returns are not).
+ */
+function literalBlockFits(text: string): boolean {
+  if (!text.includes('\n') || text.endsWith('\n\n') || text === '\n') return false;
+  if (/[^\t\n\u0020-\u007e\u00a0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u.test(text) || /[\ufeff]/.test(text)) return false;
+  const lines = (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
+  return lines.every((line) => !line.startsWith(' ') && !line.startsWith('\t') && (line === '' || line.trim() !== ''));
+}
+
+/** Plain scalars that cannot be misread: start with a letter, digit, `_`, `/`, `.`, `$` or `(`; no quotes or flow characters; no trailing space. */
+const PLAIN = /^[A-Za-z0-9_./$(][A-Za-z0-9_ ./$()@%+=?&~^!*:#,;-]*(?<![ ])$/;
+/** In a flow list nothing that could end or open a flow collection or a mapping. */
+const PLAIN_IN_FLOW = /^[A-Za-z0-9_$./][A-Za-z0-9_$./@-]*$/;
+const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$.-]*$/;
+
+/** A string YAML 1.2 (or a 1.1 reader) would take as a boolean, null or number, so it must be quoted. */
+function looksLikeOtherType(text: string): boolean {
+  return (
+    /^(?:true|false|yes|no|on|off|y|n|null|~|)$/i.test(text) ||
+    /^[-+.]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+)(?:[eE][-+]?[0-9]+)?$/.test(text) ||
+    /^0[xob]/i.test(text) ||
+    /^[-+]?\.(?:inf|nan)$/i.test(text) ||
+    /^[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/.test(text) ||
+    /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/.test(text)
+  );
+}
+
+function isObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
