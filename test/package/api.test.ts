@@ -6,12 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type * as AgentsyncApi from '../../src/index.js';
 import type { ApplyEvent } from '../../src/index.js';
 import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRY = join(ROOT, 'dist', 'index.js');
-type Api = typeof import('../../src/index.js');
+type Api = typeof AgentsyncApi;
 
 let api: Api;
 let emu: EmulatorFixture;
