@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The agentsync GitHub Action (action.yml) in one step: run `plan` or `apply`, write the job
+# summary and the step outputs, and for a plan on a pull request create or update its comment.
+# Inputs arrive as INPUT_* variables; results go to the files a runner names in GITHUB_OUTPUT and
+# GITHUB_STEP_SUMMARY. Exits 1 when agentsync failed (or the comment could not be written); a plan
+# with changes (exit 2 with --detailed-exitcode) is a success.
+set -uo pipefail
+
+action_path=${GITHUB_ACTION_PATH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+command=${INPUT_COMMAND:-plan}
+file=${INPUT_FILE:-agents.yaml}
+workdir=${INPUT_WORKING_DIRECTORY:-.}
+comment=${INPUT_COMMENT:-true}
+summary=${GITHUB_STEP_SUMMARY:-/dev/null}
+# The token is for the comment only: agentsync itself never sees it.
+token=${INPUT_GITHUB_TOKEN:-${GITHUB_TOKEN:-}}
+unset INPUT_GITHUB_TOKEN GITHUB_TOKEN
+output=${GITHUB_OUTPUT:-/dev/null}
+
+die() {
+  echo "::error title=agentsync::$*" >&2
+  echo "exitcode=1" >>"$output"
+  echo "has-changes=false" >>"$output"
+  exit 1
+}
+
+case "$command" in plan | apply) ;; *) die "command must be plan or apply (got \"$command\")" ;; esac
+case "$comment" in true | false) ;; *) die "comment must be true or false (got \"$comment\")" ;; esac
+cd "$workdir" 2>/dev/null || die "working-directory $workdir does not exist"
+
+# The manifest as the repository names it, for the summary and the comment's marker.
+workspace=${GITHUB_WORKSPACE:-$PWD}
+manifest=$(realpath -m --relative-to="$workspace" "$file")
+
+# Environments: commas, spaces or newlines between names. Extra arguments: split on whitespace
+# (no quoting), with globbing off so that a `*` stays a `*`.
+set -f
+environments_text=${INPUT_ENVIRONMENTS:-}
+# shellcheck disable=SC2206
+environments=(${environments_text//,/ })
+# shellcheck disable=SC2206
+extra=(${INPUT_ARGS:-})
+set +f
+args=(-f "$file")
+for env in "${environments[@]}"; do args+=(-e "$env"); done
+env_list=$(IFS=,; echo "${environments[*]}")
+shown=$env_list
+case "${INPUT_ALL_ENVIRONMENTS:-false}" in
+  true) args+=(--all-environments) env_list='*' shown='all environments' ;;
+  false) ;;
+  *) die "all-environments must be true or false (got \"$INPUT_ALL_ENVIRONMENTS\")" ;;
+esac
+where="\`$manifest\`${shown:+ ($shown)}"
+
+# Which agentsync: the one asked for, the project's own (a dev dependency), else this action's copy.
+if [ -n "${INPUT_CLI:-}" ]; then
+  set -f
+  # shellcheck disable=SC2206
+  cli=($INPUT_CLI)
+  set +f
+elif [ -x node_modules/.bin/agentsync ]; then
+  cli=(node_modules/.bin/agentsync)
+elif [ -x "$workspace/node_modules/.bin/agentsync" ]; then
+  cli=("$workspace/node_modules/.bin/agentsync")
+else
+  if [ ! -f "$action_path/dist/cli/main.js" ]; then
+    echo "agentsync is not a dependency of this project: building the action's own copy (add it with npm install -D agentsync to skip this)" >&2
+    (cd "$action_path" && npm ci --no-audit --no-fund --loglevel=error) >&2 || die "could not build agentsync in $action_path"
+  fi
+  cli=(node "$action_path/dist/cli/main.js")
+fi
+
+tmp=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/agentsync.XXXXXX") || die "could not create a temporary folder"
+export CI=${CI:-true} NO_COLOR=${NO_COLOR:-1}
+
+if [ "$command" = plan ]; then
+  "${cli[@]}" plan "${args[@]}" --format markdown --detailed-exitcode "${extra[@]}" >"$tmp/plan.md" 2>"$tmp/stderr.txt"
+  code=$?
+  cat "$tmp/plan.md"
+  cat "$tmp/stderr.txt" >&2
+  if [ "$code" -eq 0 ] || [ "$code" -eq 2 ]; then
+    cat "$tmp/plan.md" >>"$summary"
+  else
+    { printf '### agentsync plan failed for %s\n\n```text\n' "$where"; head -c 20000 "$tmp/stderr.txt"; printf '\n```\n'; } >>"$summary"
+  fi
+  has_changes=false
+  [ "$code" -eq 2 ] && has_changes=true
+else
+  "${cli[@]}" apply --auto-approve "${args[@]}" "${extra[@]}" 2>"$tmp/stderr.txt" | tee "$tmp/apply.txt"
+  code=${PIPESTATUS[0]}
+  cat "$tmp/stderr.txt" >&2
+  # Apply prints its plan first; any "Plan: N to create, …" with a non-zero N means it had work.
+  has_changes=false
+  grep -Eq 'Plan: .*\b[1-9][0-9]* to ' "$tmp/apply.txt" && has_changes=true
+  {
+    printf '### agentsync apply for %s\n\n```text\n' "$where"
+    tail -c 50000 "$tmp/apply.txt"
+    if [ "$code" -ne 0 ]; then head -c 20000 "$tmp/stderr.txt"; fi
+    printf '\n```\n'
+  } >>"$summary"
+fi
+echo "exitcode=$code" >>"$output"
+echo "has-changes=$has_changes" >>"$output"
+
+status=0
+[ "$code" -eq 0 ] || [ "$code" -eq 2 ] || status=1
+if [ "$command" = plan ] && [ "$comment" = true ] && [[ "${GITHUB_EVENT_NAME:-}" == pull_request* ]]; then
+  GITHUB_TOKEN=$token node "$action_path/scripts/action/pr-comment.mjs" --manifest "$manifest" --environments "$env_list" \
+    --plan-file "$tmp/plan.md" --error-file "$tmp/stderr.txt" --exitcode "$code" || status=1
+fi
+exit "$status"
