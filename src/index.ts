@@ -259,7 +259,8 @@ function nothingToDo(computed: Plan): ApplyResult {
   return {
     environment: computed.environment,
     ok: true,
-    counts: { created: 0, updated: 0, forgotten: 0 },
+    prune: computed.prune,
+    counts: { created: 0, updated: 0, deleted: 0, forgotten: 0 },
     done: [],
     failed: [],
     notAttempted: [],

@@ -82,7 +82,7 @@ describe('agentsync state', () => {
       { address: 'agent.support', type: 'agent', remoteId: 'uid-support', appliedAt: '2026-01-01T00:00:00.000Z' },
       { address: 'tool.get_weather', type: 'tool', remoteId: '64f0aa', appliedAt: '2026-01-01T00:00:00.000Z' },
     ]);
-    expect(parsed.pending).toEqual([{ address: 'agent.new', type: 'agent', since: '2026-01-02T00:00:00.000Z' }]);
+    expect(parsed.pending).toEqual([{ address: 'agent.new', type: 'agent', action: 'create', since: '2026-01-02T00:00:00.000Z' }]);
     expect(json.stdout).not.toContain('salt');
   });
 
