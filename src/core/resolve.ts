@@ -9,7 +9,7 @@ import { formatPath, hasErrors, sortDiagnostics, type Diagnostic, type PathSegme
 import { interpolateValue, openingOffsets, type InterpolationContext, type InterpolationProblem, type VarValue } from './interpolate.js';
 import type { InterpolationSite, ParsedManifest } from './parse.js';
 import { manifestSchema, type EnvironmentConfig, type Manifest } from './schema.js';
-import { excludedFrom, resourceEnvironmentDiagnostics, usesResourceEnvironments } from './resource-environments.js';
+import { agentToolsDiagnostics, excludedFrom, resourceEnvironmentDiagnostics, usesResourceEnvironments, withoutResourcesOutside } from './resource-environments.js';
 import { issuesToDiagnostics } from './schema-issues.js';
 import { didYouMean } from './suggest.js';
 import type { YamlLocator } from './yaml-locate.js';
@@ -86,9 +86,15 @@ function runOnce(tree: Record<string, unknown>, target: string | undefined, site
     ...(target === undefined ? {} : { environmentName: target }),
     secretsAllowed: SECRET_SECTIONS.has(String(site.path[0])),
   }), sensitive, target === undefined, target === undefined ? undefined : excludedFrom(tree, target));
-  const parsed = manifestSchema.safeParse(tree);
-  if (!parsed.success) diagnostics.push(...issuesToDiagnostics(parsed.error.issues, { schema: manifestSchema, input: tree, locator, skip }));
+  let parsed = manifestSchema.safeParse(tree);
+  if (!parsed.success) {
+    const issues = issuesToDiagnostics(parsed.error.issues, { schema: manifestSchema, input: tree, locator, skip });
+    diagnostics.push(...issues);
+    // Every issue was an unresolved value in a resource this environment does not have: it is not this environment's manifest.
+    if (target !== undefined && !hasErrors(issues) && !hasErrors(diagnostics)) parsed = manifestSchema.safeParse(withoutResourcesOutside(tree, target));
+  }
   diagnostics.push(...referenceDiagnostics(tree, locator));
+  if (target !== undefined) diagnostics.push(...agentToolsDiagnostics(tree, target, locator));
   return parsed.success ? { manifest: parsed.data, diagnostics, sensitive } : { diagnostics, sensitive };
 }
 

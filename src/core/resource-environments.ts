@@ -37,14 +37,31 @@ export function excludedFrom(tree: Record<string, unknown>, environment: string)
   return (path) => SECTIONS.some((section) => section.every((segment, i) => path[i] === segment) && excluded.has(pathKey(path.slice(0, section.length + 1))));
 }
 
-/** Unknown environment names (with a did-you-mean), and agents that name a tool missing from one of their environments. */
+/** A shallow copy of the manifest without the resources the environment does not have. */
+export function withoutResourcesOutside(tree: Record<string, unknown>, environment: string): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...tree };
+  for (const section of SECTIONS) {
+    let parent: Record<string, unknown> | undefined = copy;
+    for (const segment of section.slice(0, -1)) {
+      const child: unknown = parent[segment];
+      parent = isPlainObject(child) ? (parent[segment] = { ...child }) : undefined;
+      if (parent === undefined) break;
+    }
+    const last = section[section.length - 1]!;
+    const map = parent?.[last];
+    if (parent === undefined || !isPlainObject(map)) continue;
+    parent[last] = Object.fromEntries(Object.entries(map).filter(([, value]) => !isPlainObject(value) || !Array.isArray(value.environments) || value.environments.includes(environment)));
+  }
+  return copy;
+}
+
+/** Unknown environment names, with a did-you-mean, and empty lists. */
 export function resourceEnvironmentDiagnostics(tree: Record<string, unknown>, locator: YamlLocator): Diagnostic[] {
   const envs = tree.environments;
   const names = isPlainObject(envs) ? Object.keys(envs) : [];
   if (names.length === 0) return [];
-  const entries = resourceEntries(tree);
   const diagnostics: Diagnostic[] = [];
-  for (const entry of entries) {
+  for (const entry of resourceEntries(tree)) {
     const list = entry.value.environments;
     if (!Array.isArray(list)) continue;
     if (list.length === 0) {
@@ -55,34 +72,34 @@ export function resourceEnvironmentDiagnostics(tree: Record<string, unknown>, lo
       diagnostics.push(locator.diagnostic([...entry.path, 'environments', i], `unknown environment "${name}"; the manifest defines ${names.join(', ')}${didYouMean(name, names)}`));
     });
   }
-  diagnostics.push(...agentReferenceDiagnostics(tree, entries, names, locator));
   return diagnostics;
 }
 
-/** An agent in eu that names a tool only us has would be refused by eu's server: say so now. */
-function agentReferenceDiagnostics(tree: Record<string, unknown>, entries: readonly ResourceEntry[], names: readonly string[], locator: YamlLocator): Diagnostic[] {
-  const toolEnvironments = new Map<string, string[]>();
+/**
+ * An agent of this environment that names a tool the environment does not have would be refused
+ * by its server: say so now. Checked per environment, after its vars are in the tree, because
+ * `tools: ${var.list}` may name different tools in each.
+ */
+export function agentToolsDiagnostics(tree: Record<string, unknown>, environment: string, locator: YamlLocator): Diagnostic[] {
+  const entries = resourceEntries(tree);
+  const absent = new Map<string, string[]>();
   for (const entry of entries) {
-    if (entry.path[0] === 'tools' && entry.environments !== undefined) toolEnvironments.set(String(entry.path[1]), entry.environments);
+    if (entry.path[0] === 'tools' && entry.environments !== undefined && !entry.environments.includes(environment)) absent.set(String(entry.path[1]), entry.environments);
   }
-  if (toolEnvironments.size === 0 || !isPlainObject(tree.agents)) return [];
+  if (absent.size === 0) return [];
   const diagnostics: Diagnostic[] = [];
   for (const entry of entries) {
-    if (entry.path[0] !== 'agents') continue;
-    const agentEnvironments = (entry.environments ?? names).filter((name) => names.includes(name));
+    if (entry.path[0] !== 'agents' || !existsIn(entry.environments, environment)) continue;
     for (const field of ['tools', 'actions'] as const) {
       const list = entry.value[field];
       if (!Array.isArray(list)) continue;
       list.forEach((tool, i) => {
-        const only = typeof tool === 'string' ? toolEnvironments.get(tool) : undefined;
+        const only = typeof tool === 'string' ? absent.get(tool) : undefined;
         if (only === undefined) return;
-        const missing = agentEnvironments.filter((name) => !only.includes(name));
-        if (missing.length === 0) return;
-        const where = missing.length === 1 ? `environment "${missing[0]}"` : `environments ${missing.map((m) => `"${m}"`).join(', ')}`;
         diagnostics.push(
           locator.diagnostic(
             [...entry.path, field, i],
-            `tool "${String(tool)}" does not exist in ${where}, where this agent does (the tool has environments: [${only.join(', ')}]); add ${missing.length === 1 ? 'it' : 'them'} to the tool's environments, or give the agent environments: too`,
+            `tool "${String(tool)}" does not exist in environment "${environment}" (it has environments: [${only.join(', ')}]), but this agent does; add "${environment}" to the tool's environments, or limit the agent with environments:`,
           ),
         );
       });

@@ -51,9 +51,12 @@ knowledgeBase:
 
   it('refuses an agent that names a tool missing from one of its environments', () => {
     const bad = manifest.replace('everywhere: { name: E, integrationType: llm, integrateWith: m, tools: [t_common] }', 'everywhere: { name: E, integrationType: llm, integrateWith: m, tools: [t_common, t_us] }');
-    expect(messages(bad, { environment: 'us' })).toEqual([
-      `9:84 agents.everywhere.tools[1]: tool "t_us" does not exist in environment "eu", where this agent does (the tool has environments: [us]); add it to the tool's environments, or give the agent environments: too`,
+    expect(messages(bad, { environment: 'us' })).toEqual([]);
+    expect(messages(bad, { environment: 'eu' })).toEqual([
+      `9:84 agents.everywhere.tools[1]: tool "t_us" does not exist in environment "eu" (it has environments: [us]), but this agent does; add "eu" to the tool's environments, or limit the agent with environments:`,
     ]);
+    // validate without -e checks each environment and says which one the problem is in.
+    expect(messages(bad, { mode: 'validate' })).toEqual([expect.stringMatching(/^9:84 agents.everywhere.tools\[1\]: environment "eu": tool "t_us" does not exist in environment "eu"/)]);
   });
 
   it('ignores interpolation problems in a resource the environment does not have', () => {
@@ -112,8 +115,42 @@ agents:
     expect(messages(text, { environment: 'eu' }).join('\n')).toMatch(/agents\.bot\.metaData: must be/);
   });
 
+  it('checks the tools a list var names against each environment', () => {
+    const text = `${ENVIRONMENTS}tools:
+${tool('t_common')}
+${tool('t_us', ', environments: [us]')}
+agents:
+  bot: { name: Bot, integrationType: llm, integrateWith: m, tools: "\${var.shared}" }
+`;
+    expect(messages(text, { mode: 'validate' })).toEqual([]);
+    expect(resolve(text, { environment: 'us' }).desired?.resources.at(-1)?.spec).toMatchObject({ tools: ['t_common', 't_us'] });
+    const wrong = text.replace('shared: [t_common], meta', 'shared: [t_us], meta');
+    expect(messages(wrong, { mode: 'validate' })).toEqual([expect.stringContaining('environment "eu": tool "t_us" does not exist in environment "eu"')]);
+  });
+
   it('validates every environment without -e', () => {
     const text = manifest.replace('shared: [t_common]', 'shared: [t_missing]');
     expect(messages(text, { mode: 'validate' }).join('\n')).toMatch(/environment "eu": unknown tool "t_missing"|agents\.bot\.tools/);
+  });
+});
+
+describe('a resource that uses a var only its environments have', () => {
+  it('resolves in an environment without the var, where the resource does not exist', () => {
+    const text = `version: 1
+environments:
+  us: { appId: app-us, region: us, vars: { shared: [t_common] } }
+  in: { appId: app-in, region: in }
+tools:
+  t_common: { displayName: C, executionText: c, doNotExecute: true }
+agents:
+  bot: { name: Bot, integrationType: llm, integrateWith: m, tools: "\${var.shared}", environments: [us] }
+`;
+    const india = resolve(text, { environment: 'in' });
+    expect(india.diagnostics).toEqual([]);
+    expect(india.desired?.resources.map((r) => r.address)).toEqual(['tool.t_common']);
+    expect(resolve(text, { environment: 'us' }).desired?.resources.map((r) => r.address)).toEqual(['tool.t_common', 'agent.bot']);
+    expect(messages(text, { mode: 'validate' })).toEqual([]);
+    // A real schema error in the us-only agent is still an error when planning in.
+    expect(messages(text.replace('name: Bot, ', ''), { environment: 'in' })).toEqual([expect.stringContaining('missing required key "name"')]);
   });
 });

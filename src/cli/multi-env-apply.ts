@@ -1,0 +1,166 @@
+// `agentsync apply` over several environments (CONTRACT §9.2). Each environment takes its own lock,
+// plans under it with its own client (its own key and rate budget), and executes, `--parallel` at a
+// time. Without --auto-approve every environment is planned first and the question is asked once.
+// A failure in one environment is that environment's row in the closing table: the others finish,
+// and everything they did is recorded in their own states.
+import { UserError } from '../core/errors.js';
+import { hasChanges, type Plan } from '../core/plan.js';
+import type { ApiClient } from '../io/api/client.js';
+import type { ApplyResult } from '../io/apply-types.js';
+import type { StateSession } from '../io/state/index.js';
+import { multiApplyJson, renderApplyTable, renderPlanTable, type EnvironmentOutcome } from '../render/multi-env.js';
+import { connectApi, parseCount } from './api-connect.js';
+import { refuseConflicts } from './apply-run.js';
+import type { ManyApplyOptions } from './commands/apply.js';
+import { createLimiter, createMultiOutput, failureOf, loadEnvironments, parseParallel, type EnvironmentOutput, type EnvironmentRun } from './multi-env.js';
+import { lockTimeoutMs, useColor } from './options.js';
+import { computePlan } from './pipeline.js';
+import { formatPlan } from './render-plan.js';
+import { ExitRequest } from './run.js';
+
+interface ApplySettings {
+  concurrency: number;
+  retries: number;
+  timeoutMs: number;
+  lockWaitMs: number;
+  json: boolean;
+  color: boolean;
+  autoApprove: boolean;
+  limit: ReturnType<typeof createLimiter>;
+}
+
+type Phase1 = { plan: Plan; changes: boolean } | null;
+
+export async function runApplyMany(planfile: string | undefined, opts: ManyApplyOptions, runOne: (environment: string) => Promise<void>): Promise<void> {
+  const settings: ApplySettings = {
+    concurrency: parseCount(opts.concurrency, '--concurrency', 1, 256),
+    retries: parseCount(opts.retries, '--retries', 0, 100),
+    timeoutMs: parseCount(opts.timeout, '--timeout', 1, 3600) * 1000,
+    lockWaitMs: lockTimeoutMs(opts.lockTimeout),
+    json: opts.json === true,
+    color: opts.json === true ? false : useColor(opts, process.stdout),
+    autoApprove: opts.autoApprove === true,
+    limit: createLimiter(parseParallel(opts.parallel)),
+  };
+  // With --json, stdout carries only the result document; everything else goes to stderr.
+  const output = createMultiOutput({ stream: settings.json ? process.stderr : process.stdout, color: settings.color });
+  const outputs = new Map<string, EnvironmentOutput>();
+  const loaded = await loadEnvironments(opts, (environment, message) => outputs.get(environment)?.warning(message));
+  if (loaded.single !== undefined) return runOne(loaded.single);
+  if (planfile !== undefined) {
+    throw new UserError('usage', `a saved plan holds one environment; apply ${planfile} on its own (agentsync apply ${planfile}), without several -e or --all-environments`);
+  }
+  if (!settings.autoApprove && process.stdin.isTTY !== true) {
+    throw new UserError('refused', 'stdin is not a terminal, so apply cannot ask for confirmation; pass --auto-approve to apply without asking');
+  }
+  for (const run of loaded.runs) outputs.set(run.info.name, output.forEnvironment(run.info));
+
+  // Each environment reports its plan (or null when it failed); the gate opens once the question is answered.
+  const planned = loaded.runs.map(() => deferred<Phase1>());
+  const gate = deferred<boolean>();
+  if (settings.autoApprove) gate.resolve(true);
+  const tasks = loaded.runs.map((run, i) => applyOne(run, settings, outputs.get(run.info.name)!, planned[i]!, gate.promise));
+  if (!settings.autoApprove) {
+    const plans = await Promise.all(planned.map((p) => p.promise));
+    const withChanges = loaded.runs.filter((_run, i) => plans[i]?.changes === true).map((run) => run.info.name);
+    gate.resolve(withChanges.length > 0 && (await confirm(loaded.runs.map((run, i) => ({ environment: run.info, ...(plans[i] ? { value: plans[i].plan } : { failure: { code: 'failed', message: 'see above' } }) })), withChanges, settings)));
+  }
+  const outcomes = await Promise.all(tasks);
+
+  if (outcomes.some((o) => o === 'cancelled')) throw new UserError('refused', 'apply cancelled; nothing was changed');
+  const finished = outcomes.filter((o): o is EnvironmentOutcome<ApplyResult> => o !== 'cancelled');
+  if (settings.json) process.stdout.write(JSON.stringify(multiApplyJson(finished), null, 2) + '\n');
+  else output.print(`\n${renderApplyTable(finished, { color: settings.color })}`);
+  if (finished.some((o) => o.failure)) throw new ExitRequest(1);
+}
+
+/** One environment: lock, plan, (wait for the answer), execute, unlock. Never throws: an error is its outcome. */
+async function applyOne(
+  run: EnvironmentRun,
+  settings: ApplySettings,
+  out: EnvironmentOutput,
+  planned: Deferred<Phase1>,
+  gate: Promise<boolean>,
+): Promise<EnvironmentOutcome<ApplyResult> | 'cancelled'> {
+  let session: StateSession | undefined;
+  let client: ApiClient | undefined;
+  try {
+    const plan = await settings.limit(async () => {
+      const connection = connectApi(run.desired.environment, { concurrency: settings.concurrency, retries: settings.retries, timeoutMs: settings.timeoutMs });
+      session = await run.store.open(run.target, { lockTimeoutMs: settings.lockWaitMs });
+      client = await connection.open();
+      return (await computePlan(run.desired, session.state, { client })).plan;
+    });
+    if (!settings.json || !settings.autoApprove) out.section(formatPlan(plan, 'text', { color: settings.color }));
+    refuseConflicts(plan);
+    const changes = hasChanges(plan);
+    planned.resolve({ plan, changes });
+    if (!changes) return { environment: run.info, value: nothingToDo(run.info.name) };
+    if (!(await gate)) return 'cancelled';
+    // Its plan is done and its lock held: it goes ahead of environments still waiting to plan.
+    const result = await settings.limit(() => execute(run, plan, session!, client!, settings, out), { first: true });
+    const failure = resultFailure(result);
+    if (failure) out.error(failure.message);
+    return { environment: run.info, value: result, ...(failure ? { failure } : {}) };
+  } catch (err) {
+    planned.resolve(null);
+    const failure = failureOf(err);
+    out.error(failure.message);
+    return { environment: run.info, failure };
+  } finally {
+    await client?.close();
+    await session?.close();
+  }
+}
+
+async function execute(run: EnvironmentRun, plan: Plan, session: StateSession, client: ApiClient, settings: ApplySettings, out: EnvironmentOutput): Promise<ApplyResult> {
+  const [{ executePlan }, { renderApplySummary }] = await Promise.all([import('../io/executor.js'), import('../render/apply-summary.js')]);
+  const progress = out.progress(plan.summary.create + plan.summary.update + plan.summary.forget);
+  let result: ApplyResult;
+  try {
+    result = await executePlan({ plan, desired: run.desired, session, client, concurrency: settings.concurrency, onEvent: progress.onEvent });
+  } finally {
+    progress.finish();
+  }
+  if (!settings.json) out.section(renderApplySummary(result, { color: settings.color }));
+  return result;
+}
+
+/** The same sentences a one-environment apply ends with when it fails. */
+function resultFailure(result: ApplyResult): { code: string; message: string } | undefined {
+  if (!result.ok) {
+    return { code: 'apply_failed', message: `apply failed: ${result.failed.length} failed, ${result.notAttempted.length} not attempted; ${result.done.length} changes were applied and recorded` };
+  }
+  if (result.notify.status === 'failed') return { code: 'api_error', message: 'the changes were applied and recorded, but the notify message was not sent' };
+  return undefined;
+}
+
+function nothingToDo(environment: string): ApplyResult {
+  return { environment, ok: true, counts: { created: 0, updated: 0, forgotten: 0 }, done: [], failed: [], notAttempted: [], notify: { status: 'skipped', reason: 'nothing-changed' }, total: 0 };
+}
+
+/** One question for every environment that has changes, after every plan is shown. */
+async function confirm(plans: EnvironmentOutcome<Plan>[], withChanges: readonly string[], settings: ApplySettings): Promise<boolean> {
+  const out = settings.json ? process.stderr : process.stdout;
+  out.write(`\n${renderPlanTable(plans, { color: settings.color })}`);
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: out });
+  try {
+    const which = withChanges.length === 1 ? `environment ${withChanges[0]}` : `${withChanges.length} environments (${withChanges.join(', ')})`;
+    const answer = await rl.question(`\nDo you want to apply these changes to ${which}? Only 'yes' will be accepted: `);
+    return answer.trim() === 'yes';
+  } finally {
+    rl.close();
+  }
+}
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
