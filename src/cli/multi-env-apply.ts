@@ -26,7 +26,7 @@ interface ApplySettings {
   json: boolean;
   color: boolean;
   autoApprove: boolean;
-  limit: ReturnType<typeof createLimiter>;
+  limit: Place;
 }
 
 type Phase1 = { plan: Plan; changes: boolean } | null;
@@ -74,18 +74,38 @@ export async function runApplyMany(planfile: string | undefined, opts: ManyApply
   if (finished.some((o) => o.failure)) throw new ExitRequest(1);
 }
 
-/** One environment: lock, plan, (wait for the answer), execute, unlock. Never throws: an error is its outcome. */
-async function applyOne(
+/**
+ * With --auto-approve an environment takes one of the --parallel places from its lock to its end.
+ * Otherwise it holds a place while planning and again while executing, so every environment can be
+ * planned (and its lock held) before the one question; an environment whose plan is done then goes
+ * ahead of those still waiting.
+ */
+function applyOne(
   run: EnvironmentRun,
   settings: ApplySettings,
   out: EnvironmentOutput,
   planned: Deferred<Phase1>,
   gate: Promise<boolean>,
 ): Promise<EnvironmentOutcome<ApplyResult> | 'cancelled'> {
+  if (settings.autoApprove) return settings.limit(() => lockPlanExecute(run, settings, out, planned, gate, (task) => task()));
+  return lockPlanExecute(run, settings, out, planned, gate, settings.limit);
+}
+
+type Place = <T>(task: () => Promise<T>, options?: { first?: boolean }) => Promise<T>;
+
+/** One environment: lock, plan, (wait for the answer), execute, unlock. Never throws: an error is its outcome. */
+async function lockPlanExecute(
+  run: EnvironmentRun,
+  settings: ApplySettings,
+  out: EnvironmentOutput,
+  planned: Deferred<Phase1>,
+  gate: Promise<boolean>,
+  place: Place,
+): Promise<EnvironmentOutcome<ApplyResult> | 'cancelled'> {
   let session: StateSession | undefined;
   let client: ApiClient | undefined;
   try {
-    const plan = await settings.limit(async () => {
+    const plan = await place(async () => {
       const connection = connectApi(run.desired.environment, { concurrency: settings.concurrency, retries: settings.retries, timeoutMs: settings.timeoutMs });
       session = await run.store.open(run.target, { lockTimeoutMs: settings.lockWaitMs });
       client = await connection.open();
@@ -97,8 +117,7 @@ async function applyOne(
     planned.resolve({ plan, changes });
     if (!changes) return { environment: run.info, value: nothingToDo(run.info.name) };
     if (!(await gate)) return 'cancelled';
-    // Its plan is done and its lock held: it goes ahead of environments still waiting to plan.
-    const result = await settings.limit(() => execute(run, plan, session!, client!, settings, out), { first: true });
+    const result = await place(() => execute(run, plan, session!, client!, settings, out), { first: true });
     const failure = resultFailure(result);
     if (failure) out.error(failure.message);
     return { environment: run.info, value: result, ...(failure ? { failure } : {}) };

@@ -1,13 +1,14 @@
 // Many environments at once (CONTRACT §9.2) through the built CLI: three emulators on port 0, one
 // per environment, each with its own API key, reached through each environment's baseUrl.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle, type RequestLogEntry } from '../../src/emulator/index.js';
-import { runCli } from './cli-fixture.js';
+import { CLI, runCli } from './cli-fixture.js';
 
 const NAMES = ['us', 'eu', 'in'] as const;
 type Name = (typeof NAMES)[number];
@@ -86,6 +87,25 @@ agents:
 }
 
 const cli = (...args: string[]) => runCli(args, { cwd: dir, env });
+
+/** util-linux `script` gives the CLI a terminal, so apply can ask its question. */
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+/** Runs apply on a terminal and answers its question; returns everything it printed and how often it asked. */
+function applyOnTerminal(answer: string, ...args: string[]): Promise<{ code: number | null; output: string; questions: number }> {
+  const command = [process.execPath, CLI, 'apply', ...args].map((a) => `'${a}'`).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: dir, env: { PATH: process.env.PATH, NO_COLOR: '1', TERM: 'dumb', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  let answered = false;
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    if (!answered && output.includes("Only 'yes' will be accepted:")) {
+      answered = true;
+      child.stdin.write(`${answer}\n`);
+    }
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output, questions: output.split('Do you want to apply').length - 1 })));
+}
 const lastLines = (text: string, n: number) => text.trimEnd().split('\n').slice(-n);
 
 describe('plan over several environments', () => {
@@ -317,5 +337,63 @@ describe('apply over several environments', () => {
     expect(saved.code).toBe(1);
     expect(saved.stderr).toBe('Error: a saved plan holds one environment; apply plan.json on its own (agentsync apply plan.json), without several -e or --all-environments\n');
     for (const name of NAMES) expect(await requests(name)).toEqual([]);
+  });
+
+  it.skipIf(!hasScript)('asks once for every environment on a terminal, then applies them all', async () => {
+    await writeManifest();
+    const declined = await applyOnTerminal('no', '--all-environments');
+    expect(declined.code).toBe(1);
+    expect(declined.questions).toBe(1);
+    expect(declined.output).toContain('Do you want to apply these changes to 3 environments (us, eu, in)?');
+    expect(declined.output).toContain('Error: apply cancelled; nothing was changed');
+    for (const name of NAMES) expect((await requests(name)).filter((r) => r.method !== 'GET')).toEqual([]);
+
+    const accepted = await applyOnTerminal('yes', '--all-environments');
+    expect(accepted.code).toBe(0);
+    expect(accepted.questions).toBe(1);
+    // On a terminal, sections are whole blocks under their header, without prefixes.
+    expect(accepted.output).toContain('=== Environment "eu" (app app-eu, region eu) ===');
+    expect(accepted.output).not.toContain('[eu] ');
+    expect(accepted.output).toContain('Apply complete in 3 environments: 7 created, 0 updated, 0 forgotten.');
+    expect(await serverTools('eu')).toEqual(['t_common', 't_eu']);
+  });
+
+  it('works on --parallel environments at a time', async () => {
+    await writeManifest();
+    for (const name of NAMES) await fetch(`${emulators[name].origin}/__emulator/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: 20 }) });
+    try {
+      const result = await cli('apply', '--all-environments', '--auto-approve', '--parallel', '1');
+      expect(result.code).toBe(0);
+      // One environment at a time: the servers' busy spans never overlap.
+      const spans = await Promise.all(
+        NAMES.map(async (name) => {
+          const log = await requests(name);
+          return { name, start: Math.min(...log.map((r) => Date.parse(r.time))), end: Math.max(...log.map((r) => Date.parse(r.time) + (r.durationMs ?? 0))) };
+        }),
+      );
+      spans.sort((a, b) => a.start - b.start);
+      for (let i = 1; i < spans.length; i++) expect(spans[i]!.start).toBeGreaterThanOrEqual(spans[i - 1]!.end);
+    } finally {
+      for (const name of NAMES) await fetch(`${emulators[name].origin}/__emulator/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: 0 }) });
+    }
+    const bad = await cli('apply', '--all-environments', '--auto-approve', '--parallel', '0');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe('Error: --parallel must be a whole number from 1 to 64 (got "0")\n');
+  });
+
+  it('never prints or stores an API key or a secret', async () => {
+    await writeManifest();
+    const manifest = await readFile(join(dir, 'agents.yaml'), 'utf8');
+    await writeFile(join(dir, 'agents.yaml'), manifest.replace('description: Everywhere', 'description: "Token ${secret:SHARED_TOKEN}"'));
+    const secretEnv = { ...env, SHARED_TOKEN: 'tok-9d8e7f-secret' };
+    const result = await runCli(['apply', '--all-environments', '--auto-approve'], { cwd: dir, env: secretEnv });
+    const json = await runCli(['plan', '--all-environments', '--json'], { cwd: dir, env: secretEnv });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('(sensitive)');
+    const states = await Promise.all(NAMES.map((name) => readFile(join(dir, '.agentsync', `${name}.state.json`), 'utf8')));
+    for (const text of [result.stdout, result.stderr, json.stdout, json.stderr, ...states]) {
+      expect(text).not.toContain('tok-9d8e7f-secret');
+      for (const name of NAMES) expect(text).not.toContain(keyOf(name));
+    }
   });
 });
