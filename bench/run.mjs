@@ -2,7 +2,7 @@
 // `npm run bench`: builds first (the npm script does), then measures the built CLI as child
 // processes and writes BENCHMARKS.md and bench/results.json.
 //
-//   node bench/run.mjs [--quick] [--only P1,P2,P3,P5,P6] [--runs N]
+//   node bench/run.mjs [--quick] [--only P1,P2,P3,P5,P6,P7] [--runs N]
 //
 // --quick is for working on the harness: fewer runs, sizes 100 and 1,000, no 100 s rate-limited run.
 // It does not write BENCHMARKS.md or results.json unless --write is given too.
@@ -18,6 +18,7 @@ import { machineInfo, writeMarkdown, writeResults } from './lib/report.mjs';
 import { notMeasuredRow } from './lib/result.mjs';
 import { benchApply } from './scenarios/apply.mjs';
 import { benchEmulator } from './scenarios/emulator.mjs';
+import { benchMultiEnv } from './scenarios/multi-env.mjs';
 import { benchPlan } from './scenarios/plan.mjs';
 import { benchStartup } from './scenarios/startup.mjs';
 import { benchStateBackend } from './scenarios/state-backend.mjs';
@@ -30,7 +31,7 @@ const option = (name) => {
   return at >= 0 ? argv[at + 1] : undefined;
 };
 const quick = flag('--quick');
-const only = new Set((option('--only') ?? 'P3,P1,P2,P5,P6').split(','));
+const only = new Set((option('--only') ?? 'P3,P1,P2,P5,P6,P7').split(','));
 const runs = Number(option('--runs') ?? (quick ? 3 : 5));
 
 if (flag('--render')) {
@@ -68,6 +69,7 @@ const scenarios = [
   { id: 'P2', name: 'apply', run: benchApply },
   { id: 'P5', name: 'emulator throughput', run: benchEmulator },
   { id: 'P6', name: 'PostgreSQL state', run: benchStateBackend },
+  { id: 'P7', name: 'many environments', run: benchMultiEnv },
 ];
 
 const started = Date.now();
