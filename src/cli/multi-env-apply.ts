@@ -8,7 +8,7 @@ import { hasChanges, type Plan } from '../core/plan.js';
 import type { ApiClient } from '../io/api/client.js';
 import type { ApplyResult } from '../io/apply-types.js';
 import type { StateSession } from '../io/state/index.js';
-import { multiApplyJson, renderApplyTable, renderPlanTable, type EnvironmentOutcome } from '../render/multi-env.js';
+import { multiApplyJson, renderApplyTable, renderPlanTable, type EnvironmentFailure, type EnvironmentOutcome } from '../render/multi-env.js';
 import { connectApi, parseCount } from './api-connect.js';
 import { refuseConflicts } from './apply-run.js';
 import type { ManyApplyOptions } from './commands/apply.js';
@@ -29,7 +29,8 @@ interface ApplySettings {
   limit: Place;
 }
 
-type Phase1 = { plan: Plan; changes: boolean } | null;
+/** What an environment reports once it has planned (and holds its lock), or why it could not. */
+type Planned = { plan: Plan } | { failure: EnvironmentFailure };
 
 export async function runApplyMany(planfile: string | undefined, opts: ManyApplyOptions, runOne: (environment: string) => Promise<void>): Promise<void> {
   const settings: ApplySettings = {
@@ -55,15 +56,25 @@ export async function runApplyMany(planfile: string | undefined, opts: ManyApply
   }
   for (const run of loaded.runs) outputs.set(run.info.name, output.forEnvironment(run.info));
 
-  // Each environment reports its plan (or null when it failed); the gate opens once the question is answered.
-  const planned = loaded.runs.map(() => deferred<Phase1>());
+  // Each environment reports its plan (or its failure); the gate opens once the question is answered.
+  const planned = loaded.runs.map(() => deferred<Planned>());
   const gate = deferred<boolean>();
   if (settings.autoApprove) gate.resolve(true);
   const tasks = loaded.runs.map((run, i) => applyOne(run, settings, outputs.get(run.info.name)!, planned[i]!, gate.promise));
   if (!settings.autoApprove) {
     const plans = await Promise.all(planned.map((p) => p.promise));
-    const withChanges = loaded.runs.filter((_run, i) => plans[i]?.changes === true).map((run) => run.info.name);
-    gate.resolve(withChanges.length > 0 && (await confirm(loaded.runs.map((run, i) => ({ environment: run.info, ...(plans[i] ? { value: plans[i].plan } : { failure: { code: 'failed', message: 'see above' } }) })), withChanges, settings)));
+    const shown = loaded.runs.map((run, i): EnvironmentOutcome<Plan> => {
+      const p = plans[i]!;
+      return 'plan' in p ? { environment: run.info, value: p.plan } : { environment: run.info, failure: p.failure };
+    });
+    const withChanges = shown.filter((o) => o.value && hasChanges(o.value)).map((o) => o.environment.name);
+    let approved = false;
+    try {
+      approved = withChanges.length > 0 && (await confirm(shown, withChanges, settings));
+    } finally {
+      // Whatever happened to the question, every environment learns the answer and lets go of its lock.
+      gate.resolve(approved);
+    }
   }
   const outcomes = await Promise.all(tasks);
 
@@ -84,7 +95,7 @@ function applyOne(
   run: EnvironmentRun,
   settings: ApplySettings,
   out: EnvironmentOutput,
-  planned: Deferred<Phase1>,
+  planned: Deferred<Planned>,
   gate: Promise<boolean>,
 ): Promise<EnvironmentOutcome<ApplyResult> | 'cancelled'> {
   if (settings.autoApprove) return settings.limit(() => lockPlanExecute(run, settings, out, planned, gate, (task) => task()));
@@ -98,7 +109,7 @@ async function lockPlanExecute(
   run: EnvironmentRun,
   settings: ApplySettings,
   out: EnvironmentOutput,
-  planned: Deferred<Phase1>,
+  planned: Deferred<Planned>,
   gate: Promise<boolean>,
   place: Place,
 ): Promise<EnvironmentOutcome<ApplyResult> | 'cancelled'> {
@@ -113,17 +124,16 @@ async function lockPlanExecute(
     });
     if (!settings.json || !settings.autoApprove) out.section(formatPlan(plan, 'text', { color: settings.color }));
     refuseConflicts(plan);
-    const changes = hasChanges(plan);
-    planned.resolve({ plan, changes });
-    if (!changes) return { environment: run.info, value: nothingToDo(run.info.name) };
+    planned.resolve({ plan });
+    if (!hasChanges(plan)) return { environment: run.info, value: nothingToDo(run.info.name) };
     if (!(await gate)) return 'cancelled';
     const result = await place(() => execute(run, plan, session!, client!, settings, out), { first: true });
     const failure = resultFailure(result);
     if (failure) out.error(failure.message);
     return { environment: run.info, value: result, ...(failure ? { failure } : {}) };
   } catch (err) {
-    planned.resolve(null);
     const failure = failureOf(err);
+    planned.resolve({ failure });
     out.error(failure.message);
     return { environment: run.info, failure };
   } finally {
@@ -146,7 +156,7 @@ async function execute(run: EnvironmentRun, plan: Plan, session: StateSession, c
 }
 
 /** The same sentences a one-environment apply ends with when it fails. */
-function resultFailure(result: ApplyResult): { code: string; message: string } | undefined {
+function resultFailure(result: ApplyResult): EnvironmentFailure | undefined {
   if (!result.ok) {
     return { code: 'apply_failed', message: `apply failed: ${result.failed.length} failed, ${result.notAttempted.length} not attempted; ${result.done.length} changes were applied and recorded` };
   }
