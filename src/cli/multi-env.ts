@@ -51,9 +51,8 @@ export type LoadedEnvironments = { single: string } | { single?: undefined; runs
  * overwrite each other, so that is refused, naming where the shared location came from.
  */
 export async function loadEnvironments(opts: ManyEnvironmentOptions, warn: (environment: string, message: string) => void): Promise<LoadedEnvironments> {
-  const { desired, warnings } = await loadDesiredForEnvironments({ file: opts.file, env: process.env, select: (names) => selectEnvironments(names, opts) });
-  const only = desired.length === 1 ? desired[0] : undefined;
-  if (only) return { single: only.environment.name };
+  const { selected, desired, warnings } = await loadDesiredForEnvironments({ file: opts.file, env: process.env, select: (names) => selectEnvironments(names, opts) });
+  if (selected.length === 1) return { single: selected[0]! };
   printWarnings(warnings, opts);
   const seen = new Map<string, string>();
   const runs = desired.map((d): EnvironmentRun => {
