@@ -6,7 +6,7 @@ import process from 'node:process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateManifest } from '../generate.mjs';
-import { EMULATOR_API_KEY, startEmulatorProcess } from '../lib/emulator.mjs';
+import { EMULATOR_API_KEY, networkPhaseMs, startEmulatorProcess } from '../lib/emulator.mjs';
 import { expectExit, measure, median } from '../lib/measure.mjs';
 import { notMeasuredRow, ratioRow } from '../lib/result.mjs';
 
@@ -22,6 +22,7 @@ export async function benchMultiEnv(ctx) {
   const dir = join(ctx.workDir, 'p7');
   const emulators = [];
   const times = { one: [], three: [] };
+  const network = { one: [], three: [] };
   try {
     for (let i = 0; i < NAMES.length; i++) emulators.push(await startEmulatorProcess(ctx.cli, { latency: LATENCY_MS }));
     const tools = generateManifest({ count: n, seed: ctx.seed, agentShare: 0, websites: 0 }).split(/^tools:$/m)[1];
@@ -41,8 +42,11 @@ export async function benchMultiEnv(ctx) {
         const result = expectExit(await measure(process.execPath, args, { env }), 0, `apply of ${which} environment(s)`);
         const used = which === 'three' ? emulators : emulators.slice(0, 1);
         for (const emulator of used) await expectAllCreated(emulator, n);
+        // First request in to last response out, over every server the apply used.
+        const phase = networkPhaseMs((await Promise.all(used.map((emulator) => emulator.requests()))).flat());
         times[which].push(result.ms);
-        ctx.log(`  run ${run + 1}/${ctx.runs} ${which}: ${Math.round(result.ms)} ms`);
+        network[which].push(phase);
+        ctx.log(`  run ${run + 1}/${ctx.runs} ${which}: ${Math.round(result.ms)} ms (network phase ${Math.round(phase)} ms)`);
       }
     }
   } finally {
@@ -59,6 +63,17 @@ export async function benchMultiEnv(ctx) {
       baselineSamples: times.one,
       limit: 1.3,
       notes: 'Whole process, default --concurrency (per environment) and --parallel 4; each environment has its own emulator process, state file, lock and client.',
+    }),
+    ratioRow({
+      id: `${ID}-network`,
+      scenario: `P7 apply, 3 environments × ${n} tools, --latency 25: network phase`,
+      unit: 'ms',
+      samples: network.three,
+      baseline: median(network.one),
+      baselineLabel: 'one environment alone, same run',
+      baselineSamples: network.one,
+      limit: null,
+      notes: 'First request received to last response sent, over every emulator the apply used: the concurrency of the environments, without start-up and planning.',
     }),
   ];
 }
