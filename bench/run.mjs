@@ -2,7 +2,7 @@
 // `npm run bench`: builds first (the npm script does), then measures the built CLI as child
 // processes and writes BENCHMARKS.md and bench/results.json.
 //
-//   node bench/run.mjs [--quick] [--only P1,P2,P3,P5,P6,P7,P8] [--runs N] [--sizes 100,1000,10000]
+//   node bench/run.mjs [--quick] [--only P1,P2,P3,P5,P6,P7,P8,P9] [--runs N] [--sizes 100,1000,10000]
 //
 // --quick is for working on the harness: fewer runs, sizes 100 and 1,000, no 100 s rate-limited run.
 // It does not write BENCHMARKS.md or results.json unless --write is given too.
@@ -19,6 +19,7 @@ import { notMeasuredRow } from './lib/result.mjs';
 import { benchApply } from './scenarios/apply.mjs';
 import { benchEmulator } from './scenarios/emulator.mjs';
 import { benchExport } from './scenarios/export.mjs';
+import { benchMultiEnv } from './scenarios/multi-env.mjs';
 import { benchPlan } from './scenarios/plan.mjs';
 import { benchStartup } from './scenarios/startup.mjs';
 import { benchStateBackend } from './scenarios/state-backend.mjs';
@@ -32,7 +33,7 @@ const option = (name) => {
   return at >= 0 ? argv[at + 1] : undefined;
 };
 const quick = flag('--quick');
-const only = new Set((option('--only') ?? 'P3,P1,P2,P5,P6,P7,P8').split(','));
+const only = new Set((option('--only') ?? 'P3,P1,P2,P5,P6,P7,P8,P9').split(','));
 const runs = Number(option('--runs') ?? (quick ? 3 : 5));
 
 if (flag('--render')) {
@@ -72,6 +73,7 @@ const scenarios = [
   { id: 'P6', name: 'PostgreSQL state', run: benchStateBackend },
   { id: 'P7', name: 'plan with refresh', run: benchRefresh },
   { id: 'P8', name: 'export', run: benchExport },
+  { id: 'P9', name: 'many environments', run: benchMultiEnv },
 ];
 
 const started = Date.now();

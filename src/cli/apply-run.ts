@@ -83,7 +83,7 @@ async function recordRefresh(session: StateSession, computed: ComputedPlan): Pro
 }
 
 /** CONTRACT §8.2: nothing is sent while a create would make a second copy of something on the server. */
-function refuseConflicts(plan: Plan): void {
+export function refuseConflicts(plan: Plan): void {
   const conflicts = conflictsOf(plan);
   if (conflicts.length === 0) return;
   const listed = conflicts.map((c) => `${c.address} (${c.conflict?.remoteId ?? ''})`).join(', ');

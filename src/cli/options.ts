@@ -13,13 +13,55 @@ export interface ManifestOptions {
   color?: boolean;
 }
 
-export function addManifestOptions(cmd: Command): Command {
+/**
+ * plan and apply work on several environments at once (CONTRACT §9.2): `-e` may be repeated or
+ * given a comma list (environment names cannot hold a comma), and --all-environments takes them all.
+ */
+export interface ManyEnvironmentOptions extends Omit<ManifestOptions, 'env'> {
+  env?: string[];
+  allEnvironments?: boolean;
+  /** --parallel: environments worked on at once. */
+  parallel: string;
+}
+
+export function addManifestOptions(cmd: Command, { manyEnvironments = false }: { manyEnvironments?: boolean } = {}): Command {
+  cmd.option('-f, --file <path>', 'the manifest', 'agents.yaml');
+  if (manyEnvironments) {
+    cmd
+      .option('-e, --env <name>', 'the environment (default: the only one); repeat it, or give a comma list, for several', collectEnvironments)
+      .option('--all-environments', 'every environment in the manifest')
+      .option('--parallel <n>', 'with several environments, how many are worked on at once', '4');
+  } else {
+    cmd.option('-e, --env <name>', 'the environment (default: the only one)', onlyOnce);
+  }
   return cmd
-    .option('-f, --file <path>', 'the manifest', 'agents.yaml')
-    .option('-e, --env <name>', 'the environment (default: the only one)')
     .option('--state <path|url>', 'the state file, or a postgres:// URL (default: $AGENTSYNC_STATE_URL, the manifest\'s state.url, or .agentsync/<env>.state.json beside the manifest)')
     .option('--json', 'machine-readable output on stdout')
     .option('--no-color', 'no colours');
+}
+
+function collectEnvironments(value: string, previous: string[] | undefined): string[] {
+  const names = value.split(',').map((name) => name.trim());
+  if (names.some((name) => name === '')) throw new UserError('usage', `-e needs environment names (got "${value}")`);
+  return [...(previous ?? []), ...names];
+}
+
+/** Commands other than plan and apply work on one environment; a second -e is a mistake, not a choice. */
+function onlyOnce(value: string, previous: string | undefined): string {
+  if (previous !== undefined) throw new UserError('usage', `-e can be given once here (got "${previous}" and "${value}"); only plan and apply take several environments`);
+  return value;
+}
+
+/** One environment (possibly still to be picked: the only one) or several, from plan/apply's flags. */
+export type EnvironmentChoice = { kind: 'one'; env: string | undefined } | { kind: 'many' };
+
+export function environmentChoice(opts: Pick<ManyEnvironmentOptions, 'env' | 'allEnvironments'>): EnvironmentChoice {
+  const names = [...new Set(opts.env ?? [])];
+  if (opts.allEnvironments === true) {
+    if (names.length > 0) throw new UserError('usage', 'use either -e or --all-environments, not both');
+    return { kind: 'many' };
+  }
+  return names.length <= 1 ? { kind: 'one', env: names[0] } : { kind: 'many' };
 }
 
 /** `--lock-timeout <seconds>` for the commands that take the state lock (apply, state rm, …). */

@@ -2,6 +2,7 @@
 import type { Region } from './api-types.js';
 import type { PathSegment } from './diagnostics.js';
 import { addressOf, type Desired, type DesiredAgent, type DesiredEnvironment, type DesiredTool, type DesiredWebsite, type SensitivePath } from './desired.js';
+import { existsIn } from './resource-environments.js';
 import type { Manifest } from './schema.js';
 
 /** Where each resource kind lives in the manifest: the path prefix before its key. */
@@ -13,7 +14,11 @@ export function buildDesired(manifest: Manifest, environment: DesiredEnvironment
   const byResource = groupByResource(sensitiveSites);
   const sensitive = (type: keyof typeof RESOURCE_PREFIX, key: string) => sensitivePaths(byResource.get(addressOf(type, key)) ?? [], RESOURCE_PREFIX[type].length + 1);
 
+  // A resource with `environments:` exists only there (CONTRACT §9.2); the key itself is never sent.
+  const here = (resource: { environments?: readonly string[] | undefined }) => existsIn(resource.environments, environment.name);
+
   const tools: DesiredTool[] = Object.keys(manifest.tools)
+    .filter((name) => here(manifest.tools[name]!))
     .sort(byKey)
     .map((name) => {
       const tool = manifest.tools[name]!;
@@ -34,9 +39,10 @@ export function buildDesired(manifest: Manifest, environment: DesiredEnvironment
     });
 
   const agents: DesiredAgent[] = Object.keys(manifest.agents)
+    .filter((key) => here(manifest.agents[key]!))
     .sort(byKey)
     .map((key) => {
-      const spec = manifest.agents[key]!;
+      const { environments: _only, ...spec } = manifest.agents[key]!;
       const paths = sensitive('agent', key);
       // integrationMeta.headers usually carries credentials even when written inline.
       if (spec.integrationMeta?.headers !== undefined) addPath(paths, ['integrationMeta', 'headers']);
@@ -45,8 +51,12 @@ export function buildDesired(manifest: Manifest, environment: DesiredEnvironment
 
   const websiteMap = manifest.knowledgeBase?.websites ?? {};
   const websites: DesiredWebsite[] = Object.keys(websiteMap)
+    .filter((key) => here(websiteMap[key]!))
     .sort(byKey)
-    .map((key) => ({ type: 'website', key, address: addressOf('website', key), spec: websiteMap[key]!, sensitive: sensitive('website', key) }));
+    .map((key) => {
+      const { environments: _only, ...spec } = websiteMap[key]!;
+      return { type: 'website', key, address: addressOf('website', key), spec, sensitive: sensitive('website', key) };
+    });
 
   const desired: Desired = {
     environment,

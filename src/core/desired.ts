@@ -7,15 +7,15 @@ export type { ResourceType } from './kinds/kind.js';
 import type { ResourceType } from './kinds/kind.js';
 
 /** What `PUT /ai-agents/tools/{name}` sends: every managed field, defaults applied (the server merges). */
-export type ToolSpec = Omit<ManifestTool, 'description' | 'parameters'> & {
+export type ToolSpec = Omit<ManifestTool, 'description' | 'parameters' | 'environments'> & {
   name: string;
   description: string;
   parameters: NonNullable<ManifestTool['parameters']>;
 };
 /** What POST/PATCH `/ai-agents/agents` sends. Set-like arrays are sorted and de-duplicated. */
-export type AgentSpec = ManifestAgent;
+export type AgentSpec = Omit<ManifestAgent, 'environments'>;
 /** The website to process; only `exclude` is sent. */
-export type WebsiteSpec = ManifestWebsite;
+export type WebsiteSpec = Omit<ManifestWebsite, 'environments'>;
 
 /**
  * Sensitive locations inside a spec, as key paths (e.g. ['integrationMeta', 'headers']).

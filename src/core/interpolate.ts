@@ -1,5 +1,6 @@
 // Interpolation of manifest strings: ${NAME}, ${NAME:-default}, ${var.NAME}, ${secret:NAME}, and
 // $${ for a literal "${". Pure: the environment variables arrive as an explicit object.
+import type { JsonValue } from './api-types.js';
 
 export type TokenKind = 'env' | 'var' | 'secret' | 'invalid';
 
@@ -81,7 +82,10 @@ export function openingOffsets(s: string): number[] {
   return offsets;
 }
 
-export type ProblemKind = 'syntax' | 'unset' | 'unset-secret' | 'unknown-var' | 'not-allowed' | 'api-key';
+export type ProblemKind = 'syntax' | 'unset' | 'unset-secret' | 'unknown-var' | 'not-allowed' | 'api-key' | 'whole-var-only';
+
+/** A `vars` value: scalars become text; a list or map can only be taken whole (see interpolateValue). */
+export type VarValue = string | number | boolean | JsonValue[] | { [key: string]: JsonValue };
 
 export interface InterpolationProblem {
   kind: ProblemKind;
@@ -92,7 +96,7 @@ export interface InterpolationProblem {
 export interface InterpolationContext {
   env: Readonly<Record<string, string | undefined>>;
   /** The selected environment's vars; undefined where ${var.…} may not be used. */
-  vars: Readonly<Record<string, string | number | boolean>> | undefined;
+  vars: Readonly<Record<string, VarValue>> | undefined;
   /** The environment the vars belong to, for messages. */
   environmentName?: string;
   /** False where ${secret:…} may not be used (outside resources). */
@@ -135,6 +139,26 @@ export function interpolate(s: string, ctx: InterpolationContext): Interpolated 
   return { value, sensitive, secrets, problems };
 }
 
+export interface InterpolatedValue extends Omit<Interpolated, 'value'> {
+  value: string | JsonValue[] | { [key: string]: JsonValue };
+}
+
+/**
+ * Like interpolate, except that a string that is exactly `${var.NAME}` naming a list or map var
+ * takes that value whole (CONTRACT §9.2: `tools: ${var.shared_tools}`). Scalars stay text, as
+ * they always were, so `${var.version}` with `version: 2` is still "2".
+ */
+export function interpolateValue(s: string, ctx: InterpolationContext): InterpolatedValue {
+  const pieces = scanTemplate(s);
+  const only = pieces.length === 1 ? pieces[0] : undefined;
+  if (typeof only === 'object' && only.kind === 'var' && ctx.vars !== undefined && Object.hasOwn(ctx.vars, only.name)) {
+    const value = ctx.vars[only.name];
+    // A copy: one var may fill several places, and nothing downstream should see the others change.
+    if (typeof value === 'object' && value !== null) return { value: structuredClone(value), sensitive: false, secrets: [], problems: [] };
+  }
+  return interpolate(s, ctx);
+}
+
 function resolveToken(token: Token, ctx: InterpolationContext): string | InterpolationProblem {
   const kind = token.kind;
   if ((kind === 'env' || kind === 'secret') && ctx.apiKeyVariables?.has(token.name) === true) {
@@ -153,7 +177,12 @@ function resolveToken(token: Token, ctx: InterpolationContext): string | Interpo
     }
     case 'var': {
       if (ctx.vars === undefined) return problem('not-allowed', token, `\${var.${token.name}} cannot be used inside environments`);
-      if (Object.hasOwn(ctx.vars, token.name)) return String(ctx.vars[token.name]);
+      if (Object.hasOwn(ctx.vars, token.name)) {
+        const value = ctx.vars[token.name];
+        if (typeof value !== 'object' || value === null) return String(value);
+        const what = Array.isArray(value) ? 'a list' : 'a map';
+        return problem('whole-var-only', token, `vars.${token.name} is ${what}, so \${var.${token.name}} must be the whole value (exactly "\${var.${token.name}}"), not part of a longer string`);
+      }
       const owner = ctx.environmentName === undefined ? 'the environment' : `environment "${ctx.environmentName}"`;
       return problem('unknown-var', token, `unknown variable \${var.${token.name}}: ${owner} has no vars.${token.name}`);
     }

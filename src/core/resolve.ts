@@ -6,8 +6,9 @@ import { baseUrlProblem, defaultHostProblem, normalizeBaseUrl } from './base-url
 import { buildDesired, desiredEnvironment } from './build-desired.js';
 import { defaultBaseUrl, type Desired } from './desired.js';
 import { formatPath, hasErrors, sortDiagnostics, type Diagnostic, type PathSegment } from './diagnostics.js';
-import { interpolate, openingOffsets, type InterpolationProblem } from './interpolate.js';
+import { interpolateValue, openingOffsets, type InterpolationContext, type InterpolationProblem, type VarValue } from './interpolate.js';
 import type { InterpolationSite, ParsedManifest } from './parse.js';
+import { agentToolsDiagnostics, excludedFrom, resourceEnvironmentDiagnostics, usesResourceEnvironments, withoutResourcesOutside } from './resource-environments.js';
 import { manifestSchema, type EnvironmentConfig, type Manifest } from './schema.js';
 import { issuesToDiagnostics } from './schema-issues.js';
 import { referenceDiagnostics } from './references.js';
@@ -70,8 +71,8 @@ export function resolveManifest(parsed: ParsedManifest, options: ResolveOptions)
   // Now that environments are interpolated, an apiKeyEnv written as ${…} is known too.
   const keyVariables = apiKeyVariables(tree);
 
-  // Only ${var.…} differs between environments; without it one run stands for all of them.
-  const usesVars = otherSites.some((site) => site.template.includes('${var.'));
+  // Only ${var.…} and per-resource environments differ between environments; without them one run stands for all.
+  const usesVars = otherSites.some((site) => site.template.includes('${var.')) || usesResourceEnvironments(tree);
   const runTargets: (string | undefined)[] = selection.targets.length === 0 ? [undefined] : usesVars ? selection.targets : [selection.targets[0]];
   const runs = runTargets.map((target) => runOnce(tree, target, otherSites, locator, new Set(skip), options, keyVariables));
   diagnostics.push(...mergeRuns(runs.map((r) => r.diagnostics), runTargets));
@@ -80,6 +81,7 @@ export function resolveManifest(parsed: ParsedManifest, options: ResolveOptions)
   for (const name of selection.targets) diagnostics.push(...baseUrlDiagnostics(tree, name, options.env, locator));
   diagnostics.push(...overrideDiagnostics(options.env, locator));
   if (manifest !== undefined) diagnostics.push(...appIdDiagnostics(manifest, selection.targets, locator));
+  diagnostics.push(...resourceEnvironmentDiagnostics(tree, locator));
 
   const sensitiveValues = [...keyValues(keyVariables), ...runs.flatMap((r) => r.secrets)];
   const result: Resolution = { diagnostics: sortDiagnostics(dedupe(diagnostics)), environments: selection.targets, sensitiveValues };
@@ -133,14 +135,20 @@ function runOnce(
     ...(target === undefined ? {} : { environmentName: target }),
     secretsAllowed: SECRET_SECTIONS.has(String(site.path[0])),
     apiKeyVariables: keyVariables,
-  }), { sensitive, secrets }, target === undefined);
-  const parsed = manifestSchema.safeParse(tree);
-  if (!parsed.success) diagnostics.push(...issuesToDiagnostics(parsed.error.issues, { schema: manifestSchema, input: tree, locator, skip }));
+  }), { sensitive, secrets }, target === undefined, target === undefined ? undefined : excludedFrom(tree, target));
+  let parsed = manifestSchema.safeParse(tree);
+  if (!parsed.success) {
+    const issues = issuesToDiagnostics(parsed.error.issues, { schema: manifestSchema, input: tree, locator, skip });
+    diagnostics.push(...issues);
+    // Every issue was an unresolved value in a resource this environment does not have: it is not this environment's manifest.
+    if (target !== undefined && !hasErrors(issues) && !hasErrors(diagnostics)) parsed = manifestSchema.safeParse(withoutResourcesOutside(tree, target));
+  }
   diagnostics.push(...referenceDiagnostics(tree, locator));
+  if (target !== undefined) diagnostics.push(...agentToolsDiagnostics(tree, target, locator));
   return parsed.success ? { manifest: parsed.data, diagnostics, sensitive, secrets } : { diagnostics, sensitive, secrets };
 }
 
-type ContextFor = (site: InterpolationSite) => Parameters<typeof interpolate>[1];
+type ContextFor = (site: InterpolationSite) => InterpolationContext;
 
 /** Writes each site's interpolated value into the tree and reports what could not be resolved. */
 function applySites(
@@ -151,13 +159,19 @@ function applySites(
   contextFor: ContextFor,
   found: { sensitive: PathSegment[][]; secrets: string[] } = { sensitive: [], secrets: [] },
   varsUnknown = false,
+  /** Sites in resources this environment does not have: resolved, never reported (nor their schema issues). */
+  excluded?: (path: readonly PathSegment[]) => boolean,
 ): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   for (const site of sites) {
-    const result = interpolate(site.template, contextFor(site));
+    const result = interpolateValue(site.template, contextFor(site));
     (site.parent as Record<string | number, unknown>)[site.key] = result.value;
     if (result.sensitive) found.sensitive.push(site.path);
     found.secrets.push(...result.secrets);
+    if (excluded?.(site.path)) {
+      skip.add(formatPath(site.path));
+      continue;
+    }
     if (result.problems.length > 0) skip.add(formatPath(site.path));
     for (const problem of result.problems) {
       if (varsUnknown && problem.kind === 'unknown-var') continue;
@@ -183,14 +197,15 @@ function environmentNames(tree: Record<string, unknown>): string[] {
   return isPlainObject(envs) ? Object.keys(envs) : [];
 }
 
-function varsOf(tree: Record<string, unknown>, name: string): Record<string, string | number | boolean> {
+function varsOf(tree: Record<string, unknown>, name: string): Record<string, VarValue> {
   const envs = tree.environments;
   const env = isPlainObject(envs) ? envs[name] : undefined;
   const vars = isPlainObject(env) ? env.vars : undefined;
-  const out: Record<string, string | number | boolean> = {};
+  const out: Record<string, VarValue> = {};
   if (!isPlainObject(vars)) return out;
   for (const [key, value] of Object.entries(vars)) {
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out[key] = value;
+    // Lists and maps too (CONTRACT §9.2); the schema checks what they hold.
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || Array.isArray(value) || isPlainObject(value)) out[key] = value as VarValue;
   }
   return out;
 }
@@ -208,7 +223,7 @@ function selectEnvironments(names: string[], options: ResolveOptions, locator: Y
 }
 
 /** Diagnostics every run found are reported once; the others name the environment they hold for. */
-function mergeRuns(runs: Diagnostic[][], targets: (string | undefined)[]): Diagnostic[] {
+export function mergeRuns(runs: Diagnostic[][], targets: (string | undefined)[]): Diagnostic[] {
   if (runs.length === 1) return runs[0] ?? [];
   const keyOf = (d: Diagnostic) => `${d.line}:${d.column}:${d.severity}:${d.message}`;
   const counts = new Map<string, number>();

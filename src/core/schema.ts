@@ -23,6 +23,20 @@ const httpUrl = z
 /** Set-like arrays compare as sets, so they are normalized to sorted and de-duplicated. */
 const nameSet = z.array(z.string()).transform((list) => [...new Set(list)].sort());
 
+/**
+ * A resource's `environments:` (CONTRACT §9.2): it exists only there. Never sent; the names are
+ * checked against `environments` by core/resource-environments.ts, which knows them.
+ */
+const resourceEnvironments = z
+  .array(z.string())
+  .transform((list) => [...new Set(list)].sort())
+  .optional()
+  .describe('Only in these environments (default: every environment). Never sent.');
+
+/** A `vars` value: a scalar is text wherever it is used; a list or map is taken whole by a value that is exactly ${var.NAME}. */
+export const varValueSchema = z.union([z.string(), z.number(), z.boolean(), z.array(jsonValue), z.record(z.string(), jsonValue)]);
+export type VarValue = z.output<typeof varValueSchema>;
+
 export const regionSchema = z.enum(REGIONS).describe('CometChat region: us, eu or in.');
 
 export const environmentSchema = z
@@ -42,7 +56,10 @@ export const environmentSchema = z
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
       .default('COMETCHAT_API_KEY')
       .describe('The environment variable that holds the REST API key.'),
-    vars: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}).describe('Values for ${var.NAME}.'),
+    vars: z
+      .record(z.string(), varValueSchema)
+      .default({})
+      .describe('Values for ${var.NAME}: text, numbers and booleans anywhere in a string; lists and maps where a value is exactly ${var.NAME}.'),
   })
   .describe('One target environment (an app in a region).');
 
@@ -68,6 +85,7 @@ export const toolSchema = z
     description: z.string().optional().describe('Required unless doNotExecute is true.'),
     doNotExecute: z.boolean().default(false).describe('When true the tool is not executed locally.'),
     parameters: parametersSchema.optional().describe('Required unless doNotExecute is true; absent or {} when it is.'),
+    environments: resourceEnvironments,
   })
   // `when`: run even when a sibling field already failed, so every problem is reported in one run.
   // The value may then be malformed, hence the defensive reads below.
@@ -117,6 +135,7 @@ export const agentSchema = z
     platformTools: nameSet.optional(),
     integrationMeta: freeObject.optional().describe('Required for integrationType agent, with baseUrl.'),
     metaData: freeObject.optional().describe('Free-form metadata.'),
+    environments: resourceEnvironments,
   })
   .superRefine((agent, ctx) => {
     if (agent.integrationType !== 'agent') return;
@@ -136,6 +155,7 @@ export const websiteSchema = z
   .strictObject({
     parentUniqueId: z.string().min(1).describe('The knowledge-base website id.'),
     exclude: nameSet.describe('Discovered-URL ids to exclude from crawling; may be [].'),
+    environments: resourceEnvironments,
   })
   .describe('A knowledge-base website whose discovered URLs are processed.');
 

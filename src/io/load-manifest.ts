@@ -1,10 +1,10 @@
 // The manifest stage as plan and apply use it: read the file, parse, resolve, and either return
 // the Desired model (with warnings) or throw one ManifestError holding every error.
-import { hasErrors, ManifestError, type Diagnostic } from '../core/diagnostics.js';
+import { hasErrors, ManifestError, sortDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import type { Desired } from '../core/desired.js';
 import { UserError } from '../core/errors.js';
-import { parseManifest } from '../core/parse.js';
-import { resolveManifest, type ResolveMode } from '../core/resolve.js';
+import { parseManifest, type ParsedManifest } from '../core/parse.js';
+import { mergeRuns, resolveManifest, type ResolveMode } from '../core/resolve.js';
 import { readManifestFile } from './manifest-file.js';
 
 export interface LoadOptions {
@@ -28,7 +28,7 @@ export interface LoadedManifest {
 
 export async function loadDesired(options: LoadOptions): Promise<LoadedManifest> {
   const { file, text } = await readManifestFile(options.file);
-  const resolution = resolveManifest(parseManifest(file, text), {
+  const resolution = resolveManifest(parseOnce(file, text), {
     env: options.env,
     mode: options.mode,
     ...(options.environment === undefined ? {} : { environment: options.environment }),
@@ -39,4 +39,68 @@ export async function loadDesired(options: LoadOptions): Promise<LoadedManifest>
     throw new UserError('environment_invalid', `choose one environment with -e (the manifest defines ${resolution.environments.join(', ')})`);
   }
   return { desired: resolution.desired, warnings: resolution.diagnostics.filter((d) => d.severity === 'warning'), text };
+}
+
+export interface LoadManyOptions {
+  file: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Picks environments from the names the manifest defines; throws a UserError for a name it does not define. */
+  select: (names: readonly string[]) => string[];
+}
+
+export interface LoadedManifests {
+  /** The environments selected, in that order. */
+  selected: string[];
+  /** One per selected environment, in the same order; empty when only one was selected (its own path resolves it). */
+  desired: Desired[];
+  warnings: Diagnostic[];
+}
+
+/**
+ * The manifest stage for several environments (CONTRACT §9.2): the file is read and parsed once,
+ * then resolved for each environment. Every environment's errors are reported together, before
+ * anything touches the network, so one bad environment stops the whole run. A selection that comes
+ * down to one environment is not resolved here: the one-environment path does that.
+ */
+export async function loadDesiredForEnvironments(options: LoadManyOptions): Promise<LoadedManifests> {
+  const { file, text } = await readManifestFile(options.file);
+  const parsed = parseOnce(file, text);
+  const envs = parsed.value?.environments;
+  const names = envs !== null && typeof envs === 'object' && !Array.isArray(envs) ? Object.keys(envs) : [];
+  if (names.length === 0) {
+    // Nothing to choose from: let the resolution say what is wrong with the file.
+    const resolution = resolveManifest(parsed, { env: options.env, mode: 'plan' });
+    if (hasErrors(resolution.diagnostics)) throw new ManifestError(resolution.diagnostics);
+    throw new UserError('manifest_invalid', `${file} defines no environment`);
+  }
+  const selected = options.select(names);
+  if (selected.length === 1) return { selected, desired: [], warnings: [] };
+  const runs = selected.map((environment) => {
+    const resolution = resolveManifest(parsed, { env: options.env, mode: 'plan', environment });
+    // Each resolution writes its values into the one parsed tree, and a few parts of Desired may
+    // share objects with it: a copy keeps this environment's values from the next one's.
+    return { diagnostics: resolution.diagnostics, desired: resolution.desired && structuredClone(resolution.desired) };
+  });
+  const diagnostics = sortDiagnostics(mergeRuns(runs.map((run) => run.diagnostics), selected));
+  if (hasErrors(diagnostics)) throw new ManifestError(diagnostics);
+  const desired = runs.map((run, i) => {
+    if (run.desired === undefined) throw new UserError('environment_invalid', `environment "${selected[i]}" could not be resolved`);
+    return run.desired;
+  });
+  return { selected, desired, warnings: diagnostics.filter((d) => d.severity === 'warning') };
+}
+
+/**
+ * Parsing is most of the manifest stage (a 1,000-tool file takes far longer to parse than to
+ * resolve), and `--all-environments` on a one-environment manifest reads it twice: once to count
+ * the environments, once on the one-environment path. The same text is parsed once per process.
+ * Sharing the parse is safe because every resolution rewrites every interpolated value it reads.
+ */
+let lastParse: { file: string; text: string; parsed: ParsedManifest } | undefined;
+
+function parseOnce(file: string, text: string): ParsedManifest {
+  if (lastParse?.file === file && lastParse.text === text) return lastParse.parsed;
+  const parsed = parseManifest(file, text);
+  lastParse = { file, text, parsed };
+  return parsed;
 }

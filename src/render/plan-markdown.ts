@@ -167,7 +167,7 @@ function fencedDiff(lines: readonly string[]): string {
   return `${fence}diff\n${body}\n${fence}`;
 }
 
-function codeSpan(text: string): string {
+export function codeSpan(text: string): string {
   const ticks = '`'.repeat(longestRun(text, '`') + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
   return `${ticks}${pad}${text}${pad}${ticks}`;
@@ -183,7 +183,7 @@ function longestRun(text: string, char: string): number {
   return longest;
 }
 
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
@@ -191,6 +191,6 @@ function escapeHtml(text: string): string {
  * Backslash-escapes the punctuation that acts inline (emphasis, code, links, tables, HTML) so data
  * stays text. Block markers (`#`, `-`, `1.`) need no escape: data never starts a line here.
  */
-function escapeMarkdown(text: string): string {
+export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_[\]()!|~>]/g, '\\$&').replace(/</g, '&lt;').replace(/\r?\n/g, ' ');
 }

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import { addLockTimeoutOption, addManifestOptions, type ManifestOptions } from '../options.js';
+import { addLockTimeoutOption, addManifestOptions, environmentChoice, type ManifestOptions, type ManyEnvironmentOptions } from '../options.js';
 import { addScopeOptions, type ScopeOptions } from '../scope-options.js';
 
+/** The options of an apply to one environment. */
 export interface ApplyOptions extends ManifestOptions, ScopeOptions {
   autoApprove?: boolean;
   concurrency: string;
@@ -20,8 +21,15 @@ export function registerApplyCommand(program: Command): void {
     .option('--timeout <seconds>', 'how long to wait for each response before retrying it (PUT/PATCH) or failing', '30');
   addLockTimeoutOption(cmd);
   addScopeOptions(cmd);
-  addManifestOptions(cmd).action(async (planfile: string | undefined, opts: ApplyOptions) => {
+  addManifestOptions(cmd, { manyEnvironments: true }).action(async (planfile: string | undefined, opts: ManyApplyOptions) => {
     const { runApply } = await import('../apply-run.js');
-    await runApply(planfile, opts);
+    const choice = environmentChoice(opts);
+    if (choice.kind === 'one') return runApply(planfile, { ...opts, env: choice.env });
+    // Several environments (CONTRACT §9.2); a selection that comes down to one is the apply above.
+    const { runApplyMany } = await import('../multi-env-apply.js');
+    await runApplyMany(planfile, opts, (env) => runApply(planfile, { ...opts, env }));
   });
 }
+
+/** apply's options as commander gives them: -e may name several environments. */
+export type ManyApplyOptions = Omit<ApplyOptions, 'env'> & ManyEnvironmentOptions;

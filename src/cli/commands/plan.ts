@@ -1,18 +1,21 @@
 import type { Command } from 'commander';
 import { UserError } from '../../core/errors.js';
-import { addManifestOptions, type ManifestOptions } from '../options.js';
+import { addManifestOptions, environmentChoice, type ManifestOptions, type ManyEnvironmentOptions } from '../options.js';
 import { addScopeOptions, scopeOf, type ScopeOptions } from '../scope-options.js';
 import type * as PlanFileIo from '../../io/plan-file.js';
 
-interface PlanOptions extends ManifestOptions, ScopeOptions {
+export interface PlanOptions extends ManyEnvironmentOptions, ScopeOptions {
   out?: string;
   detailedExitcode?: boolean;
   format?: string;
   offline?: boolean;
 }
 
+/** The options of a plan of one environment. */
+type OnePlanOptions = Omit<PlanOptions, 'env'> & Pick<ManifestOptions, 'env'>;
+
 const FORMATS = ['text', 'json', 'markdown'] as const;
-type Format = (typeof FORMATS)[number];
+export type Format = (typeof FORMATS)[number];
 
 export function registerPlanCommand(program: Command): void {
   const cmd = program
@@ -23,10 +26,18 @@ export function registerPlanCommand(program: Command): void {
     .option('--format <format>', 'text, json or markdown', 'text')
     .option('--offline', 'do not read the server: compare the manifest with the state only (needs no API key)');
   addScopeOptions(cmd);
-  addManifestOptions(cmd).action(async (opts: PlanOptions) => runPlan(opts));
+  addManifestOptions(cmd, { manyEnvironments: true }).action(async (opts: PlanOptions) => runPlan(opts));
 }
 
 async function runPlan(opts: PlanOptions): Promise<void> {
+  const choice = environmentChoice(opts);
+  if (choice.kind === 'one') return runPlanOne({ ...opts, env: choice.env });
+  // Several environments (CONTRACT §9.2); a selection that comes down to one runs the plan below.
+  const { runPlanMany } = await import('../multi-env-plan.js');
+  await runPlanMany(opts, (env) => runPlanOne({ ...opts, env }));
+}
+
+async function runPlanOne(opts: OnePlanOptions): Promise<void> {
   const format: Format = opts.json ? 'json' : parseFormat(opts.format ?? 'text');
   const [{ loadManifestAndStore, computePlan, planBasisOf, savedRefreshOf }, { hasChanges }, render, { ExitRequest }] = await Promise.all([
     import('../pipeline.js'),
@@ -79,7 +90,7 @@ async function prepareOut(path: string | undefined): Promise<{ io: typeof PlanFi
   return { io, path, toStdout };
 }
 
-function parseFormat(value: string): Format {
+export function parseFormat(value: string): Format {
   if ((FORMATS as readonly string[]).includes(value)) return value as Format;
   throw new UserError('usage', `--format must be one of ${FORMATS.join(', ')} (got "${value}")`);
 }

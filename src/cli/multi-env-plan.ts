@@ -1,0 +1,73 @@
+// `agentsync plan` over several environments (CONTRACT §9.2): each environment is planned with its
+// own state and its own client, `--parallel` at a time; one that fails does not stop the others.
+// Text output is one section per environment and a closing table; markdown and JSON are one
+// document for all of them.
+import { scopeOf } from './scope-options.js';
+import type { PlanScope } from '../core/plan-scope.js';
+import { UserError } from '../core/errors.js';
+import { hasChanges, type Plan } from '../core/plan.js';
+import { multiPlanJson, renderPlanTable, type EnvironmentOutcome } from '../render/multi-env.js';
+import { renderMultiPlanMarkdown } from '../render/multi-env-markdown.js';
+import { connectApi } from './api-connect.js';
+import { parseFormat, type Format, type PlanOptions } from './commands/plan.js';
+import { createLimiter, createMultiOutput, failureOf, loadEnvironments, parseParallel, type EnvironmentOutput, type EnvironmentRun } from './multi-env.js';
+import { useColor } from './options.js';
+import { computePlan } from './pipeline.js';
+import { formatPlan } from './render-plan.js';
+import { ExitRequest } from './run.js';
+
+export async function runPlanMany(opts: PlanOptions, runOne: (environment: string) => Promise<void>): Promise<void> {
+  const format: Format = opts.json ? 'json' : parseFormat(opts.format ?? 'text');
+  const parallel = parseParallel(opts.parallel);
+  const color = useColor(opts, process.stdout);
+  const output = createMultiOutput({ stream: process.stdout, color });
+  const loaded = await loadEnvironments(opts, (environment, message) => warn(environment, message));
+  if (loaded.single !== undefined) return runOne(loaded.single);
+  if (opts.out !== undefined) {
+    throw new UserError('usage', '--out saves the plan of one environment; with several, save one plan per environment (agentsync plan -e NAME --out FILE)');
+  }
+  const outputs = new Map(loaded.runs.map((run) => [run.info.name, output.forEnvironment(run.info)]));
+  function warn(environment: string, message: string): void {
+    outputs.get(environment)?.warning(message);
+  }
+
+  const limit = createLimiter(parallel);
+  const outcomes = await Promise.all(
+    loaded.runs.map((run) => limit(() => planOne(run, { offline: opts.offline === true, format, color, scope: scopeOf(opts) }, outputs.get(run.info.name)!))),
+  );
+
+  if (format === 'json') process.stdout.write(JSON.stringify(multiPlanJson(outcomes), null, 2) + '\n');
+  else if (format === 'markdown') process.stdout.write(renderMultiPlanMarkdown(outcomes));
+  else output.print(`\n${renderPlanTable(outcomes, { color })}`);
+
+  if (outcomes.some((o) => o.failure)) throw new ExitRequest(1);
+  if (opts.detailedExitcode && outcomes.some((o) => o.value && hasChanges(o.value))) throw new ExitRequest(2);
+}
+
+interface PlanSettings {
+  offline: boolean;
+  format: Format;
+  color: boolean;
+  scope: PlanScope;
+}
+
+/** One environment's plan, as plan does for one; any error is kept as this environment's outcome. */
+async function planOne(run: EnvironmentRun, settings: PlanSettings, out: EnvironmentOutput): Promise<EnvironmentOutcome<Plan>> {
+  try {
+    const connection = settings.offline ? undefined : connectApi(run.desired.environment, { concurrency: 2, retries: 5 }, { offlineHint: true });
+    const state = await run.store.read(run.target);
+    const client = await connection?.open();
+    let plan: Plan;
+    try {
+      plan = (await computePlan(run.desired, state, { ...(client ? { client } : {}), scope: settings.scope })).plan;
+    } finally {
+      await client?.close();
+    }
+    if (settings.format === 'text') out.section(formatPlan(plan, 'text', { color: settings.color }));
+    return { environment: run.info, value: plan };
+  } catch (err) {
+    const failure = failureOf(err);
+    out.error(failure.message);
+    return { environment: run.info, failure };
+  }
+}

@@ -1,0 +1,148 @@
+// What plan and apply share when they work on several environments at once (CONTRACT §9.2):
+// choosing the environments, loading the manifest once for all of them, one state store each
+// (never two environments on one state), running them `--parallel` at a time with every failure
+// kept to its own environment, and each environment's share of the output.
+import type { Desired } from '../core/desired.js';
+import { isUserError, UserError } from '../core/errors.js';
+import { closest } from '../core/suggest.js';
+import { loadDesiredForEnvironments } from '../io/load-manifest.js';
+import { chooseStateLocation, createStateStore, type StateStore, type StateTarget } from '../io/state/index.js';
+import { createMultiProgress, type MultiProgress } from '../render/multi-env-progress.js';
+import { environmentHeader, prefixLines, type EnvironmentFailure, type EnvironmentInfo } from '../render/multi-env.js';
+import { createProgress, type Progress } from '../render/progress.js';
+import { parseCount } from './api-connect.js';
+import type { ManyEnvironmentOptions } from './options.js';
+import { printWarnings } from './render-plan.js';
+
+export const DEFAULT_PARALLEL = 4;
+
+export function parseParallel(value: string | undefined): number {
+  return parseCount(value ?? String(DEFAULT_PARALLEL), '--parallel', 1, 64);
+}
+
+/** The environments -e names (in the order given, each once), or all of them with --all-environments. */
+export function selectEnvironments(names: readonly string[], opts: Pick<ManyEnvironmentOptions, 'env' | 'allEnvironments'>): string[] {
+  if (opts.allEnvironments === true) return [...names];
+  const wanted = [...new Set(opts.env ?? [])];
+  const unknown = wanted.filter((name) => !names.includes(name));
+  if (unknown.length > 0) {
+    const which = unknown.map((name) => {
+      const hint = closest(name, names);
+      return hint === undefined ? `"${name}"` : `"${name}" (did you mean "${hint}"?)`;
+    });
+    throw new UserError('environment_invalid', `unknown environment${unknown.length === 1 ? '' : 's'} ${which.join(', ')} (from -e); the manifest defines ${names.join(', ')}`);
+  }
+  return wanted;
+}
+
+export interface EnvironmentRun {
+  info: EnvironmentInfo;
+  desired: Desired;
+  store: StateStore;
+  target: StateTarget;
+}
+
+/** Either the one environment the selection came down to, or everything needed to run several. */
+export type LoadedEnvironments = { single: string } | { single?: undefined; runs: EnvironmentRun[] };
+
+/**
+ * Reads and resolves the manifest for the selected environments (a bad manifest stops everything
+ * before any call) and gives each its own state store. Two environments on one state would
+ * overwrite each other, so that is refused, naming where the shared location came from.
+ */
+export async function loadEnvironments(opts: ManyEnvironmentOptions, warn: (environment: string, message: string) => void): Promise<LoadedEnvironments> {
+  const { selected, desired, warnings } = await loadDesiredForEnvironments({ file: opts.file, env: process.env, select: (names) => selectEnvironments(names, opts) });
+  if (selected.length === 1) return { single: selected[0]! };
+  printWarnings(warnings, opts);
+  const seen = new Map<string, string>();
+  const runs = desired.map((d): EnvironmentRun => {
+    const { name, appId, region } = d.environment;
+    const { location, key, source } = chooseStateLocation({ flag: opts.state, envUrl: process.env.AGENTSYNC_STATE_URL, manifest: d.state, manifestFile: opts.file, environment: name });
+    const store = createStateStore(location, { key, source, onWarning: (w) => warn(name, w.message) });
+    const other = seen.get(store.location);
+    if (other !== undefined) {
+      throw new UserError(
+        'usage',
+        `environments "${other}" and "${name}" would share one state (${source === 'the default' ? 'the same file' : `from ${source}`}); with several environments leave --state out (each gets .agentsync/<env>.state.json) or use a postgres:// URL, whose key is the environment name unless state.key says otherwise`,
+      );
+    }
+    seen.set(store.location, name);
+    return { info: { name, appId, region }, desired: d, store, target: { environment: name, appId, region } };
+  });
+  return { runs };
+}
+
+/** Runs tasks at most `max` at a time, in order; `first` puts a task ahead of those waiting (an apply whose plan is done). */
+export function createLimiter(max: number): <T>(task: () => Promise<T>, options?: { first?: boolean }) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const next = (): void => {
+    running--;
+    waiting.shift()?.();
+  };
+  return async (task, options = {}) => {
+    if (running >= max) {
+      await new Promise<void>((resolve) => (options.first ? waiting.unshift(resolve) : waiting.push(resolve)));
+    }
+    running++;
+    try {
+      return await task();
+    } finally {
+      next();
+    }
+  };
+}
+
+/** An environment's error as one line for its row; a bug says so (and, with AGENTSYNC_DEBUG=1, where). */
+export function failureOf(err: unknown): EnvironmentFailure {
+  if (isUserError(err)) return { code: err.code, message: err.message.split('\n')[0] ?? err.code };
+  const message = err instanceof Error ? err.message : String(err);
+  if (process.env.AGENTSYNC_DEBUG === '1' && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+  return { code: 'internal_error', message: `internal error: ${message}` };
+}
+
+/** One environment's share of the output. */
+export interface EnvironmentOutput {
+  /** A block of its section (a plan, a summary), under its header line. */
+  section(text: string): void;
+  warning(message: string): void;
+  error(message: string): void;
+  progress(total: number): Progress;
+}
+
+export interface MultiOutput {
+  forEnvironment(info: EnvironmentInfo): EnvironmentOutput;
+  /** Text that belongs to the whole run (the closing table), above any live line. */
+  print(text: string): void;
+}
+
+/**
+ * On a terminal each block is printed whole under its header, and one live line shows every
+ * environment's progress. Elsewhere (CI) every line is prefixed `[env] ` and progress is one
+ * plain line per change, so interleaved environments stay readable.
+ */
+export function createMultiOutput(settings: { stream: NodeJS.WriteStream; color: boolean }): MultiOutput {
+  const { stream, color } = settings;
+  const terminal = stream.isTTY === true;
+  const live: MultiProgress | undefined = terminal ? createMultiProgress({ color, write: (text) => stream.write(text), columns: stream.columns }) : undefined;
+  const print = (text: string, write: (text: string) => void = (t) => stream.write(t)): void => {
+    if (live) live.print(text, write);
+    else write(text);
+  };
+  const toStderr = (text: string) => process.stderr.write(text);
+  let sections = 0;
+  return {
+    forEnvironment(info) {
+      const name = info.name;
+      const tagged = (text: string) => (terminal ? text : prefixLines(text, name));
+      return {
+        // A blank line between sections, as between the blocks of one plan.
+        section: (text) => print(`${sections++ > 0 ? '\n' : ''}${tagged(`${environmentHeader(info, { color })}\n\n${text}`)}`),
+        warning: (message) => print(terminal ? `Warning: [${name}] ${message}\n` : prefixLines(`Warning: ${message}`, name), toStderr),
+        error: (message) => print(terminal ? `Error: [${name}] ${message}\n` : prefixLines(`Error: ${message}`, name), toStderr),
+        progress: (total) => live?.environment(name, total) ?? createProgress({ tty: false, color, total, write: (text) => stream.write(prefixLines(text, name)) }),
+      };
+    },
+    print: (text) => print(text),
+  };
+}
