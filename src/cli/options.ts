@@ -13,13 +13,22 @@ export interface ManifestOptions {
   color?: boolean;
 }
 
-export function addManifestOptions(cmd: Command): Command {
-  return cmd
+/** Which of the manifest options a command really uses; help lists only those (default: all). */
+export interface ManifestOptionUse {
+  state?: boolean;
+  color?: boolean;
+}
+
+export function addManifestOptions(cmd: Command, use: ManifestOptionUse = {}): Command {
+  cmd
     .option('-f, --file <path>', 'the manifest', 'agents.yaml')
-    .option('-e, --env <name>', 'the environment (default: the only one)')
-    .option('--state <path|url>', 'the state file, or a postgres:// URL (default: $AGENTSYNC_STATE_URL, the manifest\'s state.url, or .agentsync/<env>.state.json beside the manifest)')
-    .option('--json', 'machine-readable output on stdout')
-    .option('--no-color', 'no colours');
+    .option('-e, --env <name>', 'the environment (default: the only one)');
+  if (use.state !== false) {
+    cmd.option('--state <path|url>', 'the state file, or a postgres:// URL (default: $AGENTSYNC_STATE_URL, the manifest\'s state.url, or .agentsync/<env>.state.json beside the manifest)');
+  }
+  cmd.option('--json', 'machine-readable output on stdout');
+  if (use.color !== false) cmd.option('--no-color', 'no colours');
+  return cmd;
 }
 
 /** `--lock-timeout <seconds>` for the commands that take the state lock (apply, state rm, …). */

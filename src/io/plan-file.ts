@@ -108,6 +108,12 @@ export async function writePlanFile(path: string, planFile: PlanFile): Promise<v
   await replaceFileAtomically(path, serializePlanFile(planFile), { mode: 0o600 });
 }
 
+/** A plan rendered for reading (`--format text|markdown --out`): atomic, never over a non-file. */
+export async function writeRenderedPlan(path: string, text: string): Promise<void> {
+  await checkPlanOutTarget(path);
+  await replaceFileAtomically(path, text, { mode: 0o644 });
+}
+
 export async function readPlanFile(path: string): Promise<PlanFile> {
   let text: string;
   let handle;
@@ -126,6 +132,9 @@ export async function readPlanFile(path: string): Promise<PlanFile> {
   try {
     parsed = JSON.parse(text);
   } catch {
+    if (!text.trimStart().startsWith('{')) {
+      throw new UserError('plan_invalid', `${path} is not a plan file agentsync can apply (it looks like a plan rendered for reading, with --format text or markdown); save one with \`agentsync plan --out ${path}\` without --format`);
+    }
     throw new UserError('plan_invalid', `plan file ${path} is not valid JSON; make a new one with \`agentsync plan --out ${path}\``);
   }
   if (!isPlanFile(parsed)) {

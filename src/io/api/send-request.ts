@@ -65,6 +65,8 @@ export interface CallSpec {
   /** The largest success answer this call accepts; DEFAULT_RESPONSE_LIMITS[method] when absent. */
   maxResponseBytes?: number;
   onRetry?: (info: RetryInfo) => void;
+  /** Aborting it cuts the call short: no further attempt, and the one in flight is abandoned. */
+  signal?: AbortSignal;
 }
 
 export interface CallResult {
@@ -89,6 +91,7 @@ export async function sendRequest(ctx: RequestContext, spec: CallSpec): Promise<
   const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
   const deadlineAt = ctx.clock.now() + ctx.deadlineMs;
   for (let attempt = 1; ; attempt++) {
+    if (spec.signal?.aborted) throw withAttempts(interrupted(call, true), attempt - 1);
     const outcome = await attemptOnce(ctx, spec, call, body, deadlineAt);
     if (!(outcome instanceof ApiError)) return { ...outcome, attempts: attempt };
     outcome.attempts = attempt;
@@ -99,7 +102,25 @@ export async function sendRequest(ctx: RequestContext, spec: CallSpec): Promise<
     if (attempt > retryLimit(ctx, outcome) || leftMs <= 0) throw outcome;
     const delayMs = Math.min(retryDelay(attempt - 1, hintMs, ctx.clock.random(), ctx.backoff), leftMs, MAX_TIMER_MS);
     spec.onRetry?.({ call, retry: attempt, delayMs, error: outcome });
-    await ctx.clock.sleep(delayMs);
+    await sleepUnlessAborted(ctx.clock, delayMs, spec.signal);
+  }
+}
+
+/** The call was cut short by its signal; `notSent` when no byte of this attempt went out. */
+function interrupted(call: string, notSent: boolean): ApiError {
+  const serverMessage = notSent ? 'not sent: the run was interrupted' : 'abandoned before the answer arrived: the run was interrupted';
+  return new ApiError({ status: 0, code: 'INTERRUPTED', serverMessage, call, retryable: false, notSent });
+}
+
+async function sleepUnlessAborted(clock: RetryClock, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return clock.sleep(ms);
+  let onAbort = (): void => {};
+  const aborted = new Promise<void>((resolve) => (onAbort = resolve));
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    await Promise.race([clock.sleep(ms), aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
 }
 
@@ -114,8 +135,14 @@ async function attemptOnce(ctx: RequestContext, spec: CallSpec, call: string, bo
   const grant = await ctx.governor.acquire(deadlineAt);
   // An earlier answer asked everyone to wait longer than this call may: it is not sent at all.
   if ('refused' in grant) return waitTooLong(call, grant.waitMs, deadlineAt - ctx.clock.now());
+  if (spec.signal?.aborted) {
+    grant.release();
+    return interrupted(call, true);
+  }
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), Math.min(ctx.attemptMs, MAX_TIMER_MS));
+  const cutOff = (): void => abort.abort();
+  spec.signal?.addEventListener('abort', cutOff, { once: true });
   try {
     const response = await ctx.pool.request({
       method: spec.method,
@@ -135,8 +162,10 @@ async function attemptOnce(ctx: RequestContext, spec: CallSpec, call: string, bo
     return { status: response.statusCode, body: parseJson(read.text, response.statusCode, call) };
   } catch (err) {
     if (err instanceof ApiError) throw err;
+    if (spec.signal?.aborted) return interrupted(call, false);
     return abort.signal.aborted ? responseTimeout(call, ctx.server, ctx.attemptMs) : errorFromTransport(err, call, ctx.server);
   } finally {
+    spec.signal?.removeEventListener('abort', cutOff);
     clearTimeout(timer);
     grant.release();
   }
