@@ -95,12 +95,12 @@ function refuseConflicts(plan: Plan): void {
 }
 
 async function checkSavedPlan(loaded: LoadedManifest, saved: PlanFile, planfile: string): Promise<void> {
-  const { assertPlanCurrent } = await import('../io/plan-file.js');
+  const { assertPlanCurrent, planChecksOf } = await import('../io/plan-file.js');
   const state = await loaded.store.read(loaded.target);
   // No state and no salt in the plan: the plan came from a state that is gone, which
   // assertPlanCurrent reports; any salt will do for the digest it will not get to compare.
   const salt = state?.salt ?? saved.savedPlan.basis.salt ?? newSalt();
-  assertPlanCurrent(saved, planBasisOf(loaded.desired, state, salt), planfile);
+  assertPlanCurrent(saved, { ...planBasisOf(loaded.desired, state, salt), checks: planChecksOf(loaded.text, planTarget(loaded.desired.environment).baseUrl) }, planfile);
 }
 
 /** The lock was taken after the staleness check; make sure nobody applied in between. */

@@ -3,7 +3,7 @@
 import { hasErrors, ManifestError, type Diagnostic } from '../core/diagnostics.js';
 import type { Desired } from '../core/desired.js';
 import { UserError } from '../core/errors.js';
-import { parseManifest } from '../core/parse.js';
+import { parseManifest, type ParsedManifest } from '../core/parse.js';
 import { resolveManifest, type ResolveMode } from '../core/resolve.js';
 import { readManifestFile } from './manifest-file.js';
 
@@ -23,7 +23,9 @@ export interface LoadedManifest {
 
 export async function loadDesired(options: LoadOptions): Promise<LoadedManifest> {
   const { file, text } = await readManifestFile(options.file);
-  const resolution = resolveManifest(parseManifest(file, text), {
+  const parsed = parseManifest(file, text);
+  if (options.environment === undefined) assertOneEnvironment(parsed);
+  const resolution = resolveManifest(parsed, {
     env: options.env,
     mode: options.mode,
     ...(options.environment === undefined ? {} : { environment: options.environment }),
@@ -33,4 +35,14 @@ export async function loadDesired(options: LoadOptions): Promise<LoadedManifest>
     throw new UserError('environment_invalid', `choose one environment with -e (the manifest defines ${resolution.environments.join(', ')})`);
   }
   return { desired: resolution.desired, warnings: resolution.diagnostics.filter((d) => d.severity === 'warning'), text };
+}
+
+/** Without -e, a well-formed manifest with several environments is a question to answer, not an invalid manifest. */
+function assertOneEnvironment(parsed: ParsedManifest): void {
+  if (hasErrors(parsed.diagnostics)) return;
+  const envs = parsed.value?.environments;
+  const names = envs !== null && typeof envs === 'object' && !Array.isArray(envs) ? Object.keys(envs) : [];
+  if (names.length > 1) {
+    throw new UserError('environment_invalid', `${parsed.file} defines several environments; choose an environment with -e: ${names.join(', ')}`, { environments: names });
+  }
 }

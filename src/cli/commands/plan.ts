@@ -57,6 +57,7 @@ async function runPlan(opts: PlanOptions, formatGiven: boolean): Promise<void> {
       agentsyncVersion: PACKAGE_VERSION,
       createdAt: new Date().toISOString(),
       ...planBasisOf(loaded.desired, state, computed.salt),
+      checks: out.io.planChecksOf(loaded.text, computed.plan.target.baseUrl),
       refresh: savedRefreshOf(computed),
     });
     if (out.toStdout) process.stdout.write(out.io.serializePlanFile(planFile));

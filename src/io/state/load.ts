@@ -8,7 +8,7 @@ import { hasCode } from './atomic-write.js';
 import { JournalLineError, parseJournal, readJournalFile, type ParsedJournal } from './journal.js';
 import type { StateFiles } from './paths.js';
 import type { StateTarget } from './store.js';
-import { checkStateText, damagedState, targetMismatch } from './validate.js';
+import { checkStateText, damagedState, targetMismatch, wrongTargetState } from './validate.js';
 import { countOf } from '../../core/plural.js';
 
 export interface LoadedState {
@@ -44,7 +44,7 @@ export async function loadState(files: StateFiles, target: Partial<StateTarget>,
     if ('problem' in checked) throw damagedState(files.state, checked.problem, await exists(files.backup));
     onDisk = checked.state;
     const mismatch = targetMismatch(onDisk, target);
-    if (mismatch !== null) throw damagedState(files.state, mismatch, await exists(files.backup));
+    if (mismatch !== null) throw wrongTargetState(files.state, mismatch);
   }
 
   let journal: ParsedJournal = { entries: [], lineages: new Set(), tornTail: false };

@@ -36,7 +36,8 @@ export async function loadRows(conn: PgConnection, key: string, location: string
     if ('problem' in checked) throw damaged(location, key, checked.problem);
     stored = checked.state;
     const mismatch = targetMismatch(stored, target);
-    if (mismatch !== null) throw damaged(location, key, mismatch);
+    // A sound state of another environment: nothing to repair, only the right key to use.
+    if (mismatch !== null) throw new UserError('state_invalid', `state ${location} cannot be used: ${mismatch}. It was left unchanged.`, { state: location, key });
   }
 
   let entries: JournalEntry[] = [];
