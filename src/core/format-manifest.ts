@@ -116,6 +116,7 @@ function sortEdits(node: unknown, text: string, canonical: ReadonlyMap<Scalar, s
 }
 
 /** Printable text with no line break, tab or other control character. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const SINGLE_LINE = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]*$/u;
 
 /** The new text of every quoted scalar whose canonical form differs from its source. */

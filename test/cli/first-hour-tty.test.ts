@@ -92,7 +92,9 @@ describe.runIf(hasScript)('on a terminal', () => {
     const result = await onPty(['apply'], [{ when: PROMPT, send: 'yes\r' }]);
     expect(result.code).toBe(0);
     // While a call is in flight, the live line names it (and is rewritten in place).
+    // eslint-disable-next-line no-control-regex -- the live line is drawn with terminal escapes
     expect(result.raw).toMatch(/\r\u001b\[K\[0\/2\] \d+ s, in flight: tool\.get_weather/);
+    // eslint-disable-next-line no-control-regex -- the live line is drawn with terminal escapes
     expect(result.raw).toMatch(/\r\u001b\[K\[1\/2\] \d+ s, in flight: agent\.assistant/);
     // What stays on the screen: Terraform's "address: outcome (call, time)" lines, then the summary.
     const after = result.screen.slice(result.screen.findIndex((line) => line.startsWith(PROMPT)) + 1).filter((line) => line !== '');

@@ -12,6 +12,7 @@ export function screenOf(output: string): string[] {
   for (let i = 0; i < output.length; i++) {
     const ch = output[i]!;
     if (ch === '\u001b') {
+      // eslint-disable-next-line no-control-regex -- terminal escapes are what this reads
       const csi = /^\u001b\[([0-9;?]*)([A-Za-z])/.exec(output.slice(i));
       if (csi) {
         const [whole, arg, command] = csi;
@@ -24,6 +25,7 @@ export function screenOf(output: string): string[] {
         i += whole.length - 1;
         continue;
       }
+      // eslint-disable-next-line no-control-regex -- terminal escapes are what this reads
       const osc = /^\u001b\][^\u0007]*\u0007/.exec(output.slice(i));
       if (osc) i += osc[0].length - 1;
       continue;

@@ -168,7 +168,8 @@ describe('agentsync state', () => {
       const run = await cli(dir, 'state', ...command, '-e', 'us', '--state', euState);
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(`state file ${euState} cannot be used: it belongs to environment "eu"`);
-      expect(run.stderr).toContain(`${euState}.backup`);
+      expect(run.stderr).toContain("pass this environment's own state file with --state (by default .agentsync/us.state.json beside the manifest)");
+      expect(run.stderr).not.toContain('.backup');
       expect(await readFile(euState)).toEqual(bytes);
     }
   });
