@@ -4,6 +4,8 @@
 // seconds to finish and be recorded, then they are abandoned; the summary says what remains. A
 // second signal exits at once. Exit codes follow the shell's convention: 128 + the signal number.
 
+import { setMaxListeners } from 'node:events';
+
 export const STOP_GRACE_MS = 5_000;
 
 const EXIT_CODES: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143 };
@@ -32,6 +34,8 @@ export interface InterruptOptions {
 export function watchInterrupts(options: InterruptOptions): InterruptWatch {
   const stop = new AbortController();
   const cancel = new AbortController();
+  // Every call in flight listens to `cancel`: with --concurrency above 10 that is no leak.
+  setMaxListeners(0, stop.signal, cancel.signal);
   let first: StopSignal | undefined;
   let graceful = false;
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
