@@ -51,9 +51,17 @@ function cleanCopy(into: string): void {
 }
 
 const background: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of background) child.kill('SIGTERM');
-});
+/** npx starts the emulator as a child of its own: stop the whole process group. */
+function stopBackground(): void {
+  for (const child of background.splice(0)) {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+}
+afterAll(stopBackground);
 
 describe('README quickstart', () => {
   it('lists the commands this test walks', () => {
@@ -68,18 +76,18 @@ describe('README quickstart', () => {
   it.runIf(walkable)(
     'works from a clean clone and an empty folder, command by command',
     async () => {
-      const parent = mkdtempSync(join(tmpdir(), 'agentsync-readme-'));
-      const clone = join(parent, 'agentsync');
-      cleanCopy(clone);
       // The walk needs the emulator's default port; wait for another run to release it.
       for (let i = 0; !(await portIsFree(4010)); i++) {
         if (i > 120) throw new Error('port 4010 stayed in use; the quickstart emulator needs it');
         await new Promise((r) => setTimeout(r, 500));
       }
+      const parent = mkdtempSync(join(tmpdir(), 'agentsync-readme-'));
+      const clone = join(parent, 'agentsync');
       const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'dumb', npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
       let cwd = clone;
       const transcript: string[] = [];
       try {
+        cleanCopy(clone);
         for (const command of quickstartCommands(README).flat()) {
           if (SKIPPED[command]) {
             transcript.push(`$ ${command}   (skipped: ${SKIPPED[command]})`);
@@ -101,7 +109,7 @@ describe('README quickstart', () => {
         expect(cwd).toBe(join(parent, 'my-agents'));
         expect(readFileSync(join(cwd, 'agents.yaml'), 'utf8')).toContain('# yaml-language-server: $schema=./agentsync.schema.json');
       } finally {
-        for (const child of background.splice(0)) child.kill('SIGTERM');
+        stopBackground();
         rmSync(parent, { recursive: true, force: true });
       }
     },
@@ -140,7 +148,7 @@ function run(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ co
 
 /** A long-running command in "a second terminal": started, and awaited until it says it is ready. */
 function startInBackground(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const child = spawn('bash', ['-c', `exec ${command}`], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['-c', `exec ${command}`], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   background.push(child);
   let output = '';
   return new Promise((resolve, reject) => {
