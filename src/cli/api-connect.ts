@@ -4,6 +4,8 @@
 import type { DesiredEnvironment } from '../core/desired.js';
 import { UserError } from '../core/errors.js';
 import { checkBaseUrl, createApiClient, type ApiClient } from '../io/api/client.js';
+import { isLoopbackHost } from '../core/base-url.js';
+import { EMULATOR_API_KEY } from '../core/starter-manifest.js';
 
 export interface ApiConnection {
   baseUrl: string;
@@ -21,7 +23,8 @@ export function connectApi(environment: DesiredEnvironment, limits: ClientLimits
   const apiKey = process.env[environment.apiKeyEnv];
   if (apiKey === undefined || apiKey === '') {
     const offline = hints.offlineHint ? ', or pass --offline to plan against the state alone without reading the server' : '';
-    throw new UserError('config_invalid', `the API key is missing: set ${environment.apiKeyEnv} to the REST API key of app "${environment.appId}"${offline}`);
+    const local = isLocal(environment.baseUrl) ? ` (for the local emulator: ${environment.apiKeyEnv}=${EMULATOR_API_KEY})` : '';
+    throw new UserError('config_invalid', `the API key is missing: set ${environment.apiKeyEnv} to the REST API key of app "${environment.appId}"${local}${offline}`);
   }
   const baseUrl = environment.baseUrl;
   checkBaseUrl(baseUrl);
@@ -38,4 +41,8 @@ export function parseCount(value: string, flag: string, min: number, max: number
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw new UserError('usage', `${flag} must be a whole number from ${min} to ${max} (got "${value}")`);
   return n;
+}
+
+function isLocal(baseUrl: string): boolean {
+  return URL.canParse(baseUrl) && isLoopbackHost(new URL(baseUrl).hostname);
 }

@@ -14,8 +14,23 @@ import { lockTimeoutMs, useColor } from './options.js';
 import type { ApplyOptions } from './commands/apply.js';
 import { connectApi, parseCount } from './api-connect.js';
 import { refuseScopeWithPlanFile, scopeOf } from './scope-options.js';
+import { planTarget } from './plan-target.js';
+import { watchInterrupts, type InterruptWatch } from './interrupt.js';
+import { ExitRequest } from './run.js';
+import { countOf } from '../core/plural.js';
 
 export async function runApply(planfile: string | undefined, opts: ApplyOptions): Promise<void> {
+  const interrupts = watchInterrupts({ say: (text) => process.stderr.write(text) });
+  try {
+    await applyWatched(planfile, opts, interrupts);
+  } finally {
+    interrupts.dispose();
+  }
+  // The summary was printed; a stopped apply exits as the shell expects (130 or 143).
+  if (interrupts.received()) throw new ExitRequest(interrupts.exitCode());
+}
+
+async function applyWatched(planfile: string | undefined, opts: ApplyOptions, interrupts: InterruptWatch): Promise<void> {
   const concurrency = parseCount(opts.concurrency, '--concurrency', 1, 256);
   const retries = parseCount(opts.retries, '--retries', 0, 100);
   const timeoutMs = parseCount(opts.timeout, '--timeout', 1, 3600) * 1000;
@@ -27,7 +42,9 @@ export async function runApply(planfile: string | undefined, opts: ApplyOptions)
   printWarnings(loaded.warnings, opts);
   // Everything that can refuse does so before the lock is taken and before any call.
   const connection = connectApi(loaded.desired.environment, { concurrency, retries, timeoutMs });
-  if (!opts.autoApprove && process.stdin.isTTY !== true) {
+  // A saved plan was reviewed when it was made: like Terraform, applying it does not ask again.
+  const ask = !opts.autoApprove && !saved;
+  if (ask && process.stdin.isTTY !== true) {
     throw new UserError('refused', 'stdin is not a terminal, so apply cannot ask for confirmation; pass --auto-approve to apply without asking');
   }
   if (saved && planfile) {
@@ -47,10 +64,11 @@ export async function runApply(planfile: string | undefined, opts: ApplyOptions)
     } else {
       computed = await computePlan(loaded.desired, session.state, { client, scope: scopeOf(opts) });
     }
+    computed.plan.target = planTarget(loaded.desired.environment);
     const json = opts.json === true;
     // With --json, stdout carries only the result; a plan to confirm is shown on stderr.
     if (!json) process.stdout.write(formatPlan(computed.plan, 'text', opts));
-    else if (!opts.autoApprove) process.stderr.write(formatPlan(computed.plan, 'text', { color: false }));
+    else if (ask) process.stderr.write(formatPlan(computed.plan, 'text', { color: false }));
     refuseConflicts(computed.plan);
     if (!hasChanges(computed.plan)) {
       await recordRefresh(session, computed);
@@ -60,9 +78,10 @@ export async function runApply(planfile: string | undefined, opts: ApplyOptions)
       else process.stdout.write(`\n${(await import('../render/apply-summary.js')).applyCompleteLine(none, computed.plan.prune)}\n`);
       return;
     }
-    if (!opts.autoApprove && !(await confirm(json ? process.stderr : process.stdout))) throw new UserError('refused', 'apply cancelled; nothing was changed');
+    if (ask && !(await confirm(json ? process.stderr : process.stdout))) cancelled(json);
+    interrupts.enterGracefulPhase();
     await recordRefresh(session, computed);
-    await execute(loaded, computed, session, { concurrency, json, opts, client });
+    await execute(loaded, computed, session, { concurrency, json, opts, client, interrupts });
   } finally {
     await client?.close();
     await session.close();
@@ -96,12 +115,12 @@ export function refuseConflicts(plan: Plan): void {
 }
 
 async function checkSavedPlan(loaded: LoadedManifest, saved: PlanFile, planfile: string): Promise<void> {
-  const { assertPlanCurrent } = await import('../io/plan-file.js');
+  const { assertPlanCurrent, planChecksOf } = await import('../io/plan-file.js');
   const state = await loaded.store.read(loaded.target);
   // No state and no salt in the plan: the plan came from a state that is gone, which
   // assertPlanCurrent reports; any salt will do for the digest it will not get to compare.
   const salt = state?.salt ?? saved.savedPlan.basis.salt ?? newSalt();
-  assertPlanCurrent(saved, planBasisOf(loaded.desired, state, salt), planfile);
+  assertPlanCurrent(saved, { ...planBasisOf(loaded.desired, state, salt), checks: planChecksOf(loaded.text, planTarget(loaded.desired.environment).baseUrl) }, planfile);
 }
 
 /** The lock was taken after the staleness check; make sure nobody applied in between. */
@@ -110,6 +129,7 @@ function assertSessionMatches(state: State, basis: { lineage: string | null; ser
   if (!fresh) throw new UserError('plan_stale', `saved plan ${planfile} is stale: the state changed while waiting for the lock; run \`agentsync plan --out ${planfile}\` again`);
 }
 
+/** Asks on the terminal. Ctrl-C or Ctrl-D at the question is a "no", as any answer but yes is. */
 async function confirm(output: NodeJS.WritableStream): Promise<boolean> {
   const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: process.stdin, output });
@@ -117,9 +137,20 @@ async function confirm(output: NodeJS.WritableStream): Promise<boolean> {
     output.write('\n');
     const answer = await rl.question("Do you want to apply these changes? Only 'yes' will be accepted: ");
     return answer.trim() === 'yes';
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== 'ABORT_ERR') throw err;
+    output.write('\n');
+    return false;
   } finally {
     rl.close();
   }
+}
+
+/** Terraform's words for a "no": one line, exit 1, and nothing was sent. */
+function cancelled(json: boolean): never {
+  if (json) process.stdout.write(JSON.stringify({ error: { code: 'refused', message: 'Apply cancelled.' } }) + '\n');
+  process.stderr.write('Apply cancelled.\n');
+  throw new ExitRequest(1);
 }
 
 interface ExecuteContext {
@@ -127,6 +158,7 @@ interface ExecuteContext {
   json: boolean;
   opts: ApplyOptions;
   client: ApiClient;
+  interrupts: InterruptWatch;
 }
 
 async function execute(loaded: LoadedManifest, computed: ComputedPlan, session: StateSession, ctx: ExecuteContext): Promise<void> {
@@ -143,21 +175,28 @@ async function execute(loaded: LoadedManifest, computed: ComputedPlan, session: 
     color: ctx.json ? false : useColor(ctx.opts, process.stdout),
     total: changeCount(plan.summary),
     write: (text) => out.write(text),
+    ...(out.isTTY ? { columns: (out as NodeJS.WriteStream).columns } : {}),
   });
   if (!ctx.json) process.stdout.write('\n');
   let result;
   try {
-    result = await executePlan({ plan, desired: loaded.desired, session, client: ctx.client, concurrency: ctx.concurrency, onEvent: progress.onEvent });
+    const { stop, cancel } = ctx.interrupts;
+    result = await executePlan({ plan, desired: loaded.desired, session, client: ctx.client, concurrency: ctx.concurrency, onEvent: progress.onEvent, stop, cancel });
   } finally {
     progress.finish();
   }
   const asJson = summary.applyResultToJson(result);
   if (!ctx.json) process.stdout.write('\n' + summary.renderApplySummary(result, { color: useColor(ctx.opts, process.stdout) }));
+  if (result.interrupted) {
+    // runApply exits 130/143 once the lock is released; --json still gets the result.
+    if (ctx.json) process.stdout.write(JSON.stringify(asJson, null, 2) + '\n');
+    return;
+  }
   if (!result.ok) {
     // With --json the error object (printed by run.ts) carries the result: one JSON document on stdout.
     throw new UserError(
       'apply_failed',
-      `apply failed: ${result.failed.length} failed, ${result.notAttempted.length} not attempted; ${result.done.length} changes were applied and recorded`,
+      `apply failed: ${result.failed.length} failed, ${result.notAttempted.length} not attempted; ${countOf(result.done.length, 'change was', 'changes were')} applied and recorded`,
       ctx.json ? { result: asJson } : {},
     );
   }

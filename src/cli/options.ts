@@ -24,9 +24,16 @@ export interface ManyEnvironmentOptions extends Omit<ManifestOptions, 'env'> {
   parallel: string;
 }
 
-export function addManifestOptions(cmd: Command, { manyEnvironments = false }: { manyEnvironments?: boolean } = {}): Command {
+/** Which of the manifest options a command really uses; help lists only those (default: all, one environment). */
+export interface ManifestOptionUse {
+  manyEnvironments?: boolean;
+  state?: boolean;
+  color?: boolean;
+}
+
+export function addManifestOptions(cmd: Command, use: ManifestOptionUse = {}): Command {
   cmd.option('-f, --file <path>', 'the manifest', 'agents.yaml');
-  if (manyEnvironments) {
+  if (use.manyEnvironments === true) {
     cmd
       .option('-e, --env <name>', 'the environment (default: the only one); repeat it, or give a comma list, for several', collectEnvironments)
       .option('--all-environments', 'every environment in the manifest')
@@ -34,10 +41,12 @@ export function addManifestOptions(cmd: Command, { manyEnvironments = false }: {
   } else {
     cmd.option('-e, --env <name>', 'the environment (default: the only one)', onlyOnce);
   }
-  return cmd
-    .option('--state <path|url>', 'the state file, or a postgres:// URL (default: $AGENTSYNC_STATE_URL, the manifest\'s state.url, or .agentsync/<env>.state.json beside the manifest)')
-    .option('--json', 'machine-readable output on stdout')
-    .option('--no-color', 'no colours');
+  if (use.state !== false) {
+    cmd.option('--state <path|url>', 'the state file, or a postgres:// URL (default: $AGENTSYNC_STATE_URL, the manifest\'s state.url, or .agentsync/<env>.state.json beside the manifest)');
+  }
+  cmd.option('--json', 'machine-readable output on stdout');
+  if (use.color !== false) cmd.option('--no-color', 'no colours');
+  return cmd;
 }
 
 function collectEnvironments(value: string, previous: string[] | undefined): string[] {

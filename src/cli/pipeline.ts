@@ -22,10 +22,12 @@ export interface LoadedManifest {
   warnings: Diagnostic[];
   store: StateStore;
   target: StateTarget;
+  /** The manifest file's text: a saved plan's digest of it tells a manifest change from a variable's. */
+  text: string;
 }
 
 export async function loadManifestAndStore(opts: ManifestOptions): Promise<LoadedManifest> {
-  const { desired, warnings } = await loadDesired({ file: opts.file, environment: opts.env, env: process.env, mode: 'plan', onSensitiveValues: hideInOutput });
+  const { desired, warnings, text } = await loadDesired({ file: opts.file, environment: opts.env, env: process.env, mode: 'plan', onSensitiveValues: hideInOutput });
   const { name: environment, appId, region } = desired.environment;
   const { location, key, source } = chooseStateLocation({
     flag: opts.state,
@@ -35,7 +37,7 @@ export async function loadManifestAndStore(opts: ManifestOptions): Promise<Loade
     environment,
   });
   const store = createStateStore(location, { key, source, onWarning: printStateWarning });
-  return { desired, warnings, store, target: { environment, appId, region } };
+  return { desired, warnings, store, target: { environment, appId, region }, text };
 }
 
 export interface ComputedPlan {

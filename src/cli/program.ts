@@ -1,6 +1,7 @@
 // Wires the commands; each command lives in its own file under commands/.
 import { Command } from 'commander';
 import { PACKAGE_VERSION } from '../io/package-version.js';
+import { oneLineUsageError } from './commander-errors.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { registerPlanCommand } from './commands/plan.js';
@@ -11,6 +12,8 @@ import { registerExportCommand } from './commands/export.js';
 import { registerSchemaCommand } from './commands/schema.js';
 import { registerSendCommand } from './commands/send.js';
 import { registerEmulatorCommand } from './commands/emulator.js';
+import { registerFmtCommand } from './commands/fmt.js';
+import { registerCompletionCommand } from './commands/completion.js';
 
 
 export function buildProgram(): Command {
@@ -18,9 +21,10 @@ export function buildProgram(): Command {
     .description('Config-as-code for CometChat AI agents.')
     .version(PACKAGE_VERSION, '-V, --version')
     .showSuggestionAfterError(true)
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    .configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: (s, write) => write(oneLineUsageError(s)) });
   registerInitCommand(program);
   registerValidateCommand(program);
+  registerFmtCommand(program);
   registerPlanCommand(program);
   registerApplyCommand(program);
   registerImportCommand(program);
@@ -29,5 +33,6 @@ export function buildProgram(): Command {
   registerSchemaCommand(program);
   registerSendCommand(program);
   registerEmulatorCommand(program);
+  registerCompletionCommand(program);
   return program;
 }

@@ -91,6 +91,14 @@ export interface Plan {
   changes: Change[];
   summary: PlanSummary;
   pending: PendingWarning[];
+  /** Where the plan applies, for the header; set by the command that shows it. */
+  target?: PlanTarget;
+}
+
+/** The base URL a plan applies to (credentials masked), and the variable that overrode it, if any. */
+export interface PlanTarget {
+  baseUrl: string;
+  overriddenBy?: string;
 }
 
 export const SENSITIVE_PLACEHOLDER = '(sensitive)';

@@ -4,12 +4,13 @@ export const GITIGNORE_LINE = '.agentsync/*.lock';
 export const SCHEMA_FILE = 'agentsync.schema.json';
 
 export const STARTER_MANIFEST = `# yaml-language-server: $schema=./${SCHEMA_FILE}
-# agentsync manifest. Check it with \`agentsync validate\`, preview with \`agentsync plan\`,
-# and push it with \`agentsync apply\`. Reference: README.md, "The manifest".
+# agentsync manifest. Check it with \`npx agentsync validate\`, preview with \`npx agentsync plan\`,
+# and push it with \`npx agentsync apply\`. Reference: README.md, "The manifest".
 version: 1
 
 environments:
-  # The local emulator (\`agentsync emulator\`). Add your real apps beside it, e.g.:
+  # The local emulator (\`npx agentsync emulator\`; its API key is local-dev-key). Add your real
+  # apps beside it, e.g.:
   # production:
   #   appId: your-app-id
   #   region: us            # us | eu | in
@@ -23,6 +24,7 @@ environments:
 
 tools:
   # The key is the tool's name: letters, digits, _, $ and -, not starting with a digit.
+  # A tool that CometChat executes (no doNotExecute: true) is an action: agents list it under actions.
   get_weather:
     displayName: Get weather
     executionText: Checking the weather
@@ -43,3 +45,26 @@ agents:
     actions: [get_weather]   # it executes, so it is an action; doNotExecute: true tools go in tools
     suggestions: [What is the weather in Paris?]
 `;
+
+/** The emulator's default key (CONTRACT §7), named so the local loop can be pasted as it is. */
+export const EMULATOR_API_KEY = 'local-dev-key';
+
+/**
+ * What to run after init, as lines that work when pasted: `npx` finds the project's agentsync
+ * whether or not it is on the PATH, and `cd` comes first when init wrote into another folder.
+ */
+export function starterNextSteps(cdInto: string | undefined): string {
+  const steps: [string, string][] = [
+    ...(cdInto === undefined ? [] : ([[`cd ${shellWord(cdInto)}`, '']] as [string, string][])),
+    ['npx agentsync validate', 'check the manifest (no network)'],
+    ['npx agentsync emulator', 'in a second terminal, in this folder: a local CometChat API'],
+    [`COMETCHAT_API_KEY=${EMULATOR_API_KEY} npx agentsync apply -e local`, 'shows the plan, asks, applies'],
+  ];
+  const width = Math.max(...steps.map(([command]) => command.length));
+  const lines = steps.map(([command, note]) => (note === '' ? `  ${command}` : `  ${command.padEnd(width)}   # ${note}`));
+  return `\nNext steps:\n${lines.join('\n')}\n`;
+}
+
+function shellWord(word: string): string {
+  return /^[\w./@%+=:,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}

@@ -52,7 +52,7 @@ export interface NotAttemptedItem extends ApplyEventBase {
 export type NotifyOutcome =
   | { status: 'sent'; messageId: string; muid: string }
   | { status: 'failed'; muid: string; failure: ApplyFailure }
-  | { status: 'skipped'; reason: 'not-configured' | 'nothing-changed' | 'apply-failed' };
+  | { status: 'skipped'; reason: 'not-configured' | 'nothing-changed' | 'apply-failed' | 'interrupted' };
 
 export interface ApplyCounts {
   created: number;
@@ -74,4 +74,6 @@ export interface ApplyResult {
   notify: NotifyOutcome;
   /** Total changes in the plan (no-ops excluded). */
   total: number;
+  /** The run was asked to stop (SIGINT/SIGTERM) before it finished starting every change. */
+  interrupted?: boolean;
 }

@@ -32,6 +32,10 @@ export interface ExecuteInput {
   onEvent?: (event: ApplyEvent) => void;
   /** Wall clock for `appliedAt` and `since`; injectable for tests. */
   now?: () => Date;
+  /** Aborted when the run is asked to stop (SIGINT/SIGTERM): no new call starts, and notify is not sent. */
+  stop?: AbortSignal;
+  /** Aborted when calls still in flight must be abandoned (the stop's grace period ran out). */
+  cancel?: AbortSignal;
 }
 
 interface Task {
@@ -100,7 +104,8 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
       stopped = true;
     }
   };
-  await runScheduled(queues, Math.max(1, input.concurrency), () => stopped, dependenciesFirst, runTask);
+  await runScheduled(queues, Math.max(1, input.concurrency), () => stopped || input.stop?.aborted === true, dependenciesFirst, runTask);
+  const interrupted = input.stop?.aborted === true;
   // Every success is on disk before the result is reported (a failed write rejects here).
   await Promise.all(recordings);
   // Deletes come last: an agent the plan updates may stop using a tool only now being deleted.
@@ -113,11 +118,11 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   const attempted = new Set([...done, ...failed].map((i) => i.address));
   const notAttempted: NotAttemptedItem[] = [...tasks.map((t) => t.change), ...deletes]
     .filter((change) => !attempted.has(change.address))
-    .map((change) => ({ address: change.address, type: change.type, action: change.action, reason: 'the apply stopped after a failure' }));
+    .map((change) => ({ address: change.address, type: change.type, action: change.action, reason: interrupted ? 'the apply was interrupted' : 'the apply stopped after a failure' }));
   const counts = countDone(done);
   const ok = failed.length === 0 && notAttempted.length === 0;
-  const notify = await sendNotify(input, { ok, counts, done, lineage, startSerial });
-  return { environment: plan.environment, prune: plan.prune, ok, counts, done, failed, notAttempted, notify, total };
+  const notify: NotifyOutcome = interrupted && input.desired.notify ? { status: 'skipped', reason: 'interrupted' } : await sendNotify(input, { ok, counts, done, lineage, startSerial });
+  return { environment: plan.environment, prune: plan.prune, ok, counts, done, failed, notAttempted, notify, total, ...(interrupted ? { interrupted } : {}) };
 }
 
 type TaskOutcome = { ok: true; item: DoneItem } | { ok: false; item: FailedItem };
@@ -160,6 +165,7 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
         retries = info.retry;
         emit({ kind: 'retry', ...base, call: info.call, retry: info.retry, delayMs: info.delayMs, reason: `${info.error.status || info.error.code}` });
       },
+      ...(input.cancel ? { signal: input.cancel } : {}),
     },
     planned,
   );

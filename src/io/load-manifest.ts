@@ -28,7 +28,9 @@ export interface LoadedManifest {
 
 export async function loadDesired(options: LoadOptions): Promise<LoadedManifest> {
   const { file, text } = await readManifestFile(options.file);
-  const resolution = resolveManifest(parseOnce(file, text), {
+  const parsed = parseOnce(file, text);
+  if (options.environment === undefined) assertOneEnvironment(parsed);
+  const resolution = resolveManifest(parsed, {
     env: options.env,
     mode: options.mode,
     ...(options.environment === undefined ? {} : { environment: options.environment }),
@@ -103,4 +105,14 @@ function parseOnce(file: string, text: string): ParsedManifest {
   const parsed = parseManifest(file, text);
   lastParse = { file, text, parsed };
   return parsed;
+}
+
+/** Without -e, a well-formed manifest with several environments is a question to answer, not an invalid manifest. */
+function assertOneEnvironment(parsed: ParsedManifest): void {
+  if (hasErrors(parsed.diagnostics)) return;
+  const envs = parsed.value?.environments;
+  const names = envs !== null && typeof envs === 'object' && !Array.isArray(envs) ? Object.keys(envs) : [];
+  if (names.length > 1) {
+    throw new UserError('environment_invalid', `${parsed.file} defines several environments; choose an environment with -e: ${names.join(', ')}`, { environments: names });
+  }
 }

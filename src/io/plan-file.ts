@@ -25,6 +25,14 @@ export interface PlanBasis {
   salt?: string;
 }
 
+/** The manifest file's own digest and the target URL: with them a stale plan says which changed. */
+export interface PlanChecks {
+  /** sha256 of the manifest file's text: unchanged text with a changed manifestDigest means a variable changed. */
+  manifestFile: string;
+  /** The base URL the plan targets, any password masked. */
+  baseUrl: string;
+}
+
 /** What a saved plan adds to the contract's JSON plan, under one extra key. */
 export interface SavedPlanInfo {
   kind: typeof PLAN_FILE_KIND;
@@ -32,6 +40,8 @@ export interface SavedPlanInfo {
   createdAt: string;
   manifestDigest: string;
   basis: PlanBasis;
+  /** Finer checks, so a stale plan can say what changed (absent in plan files from before 0.2). */
+  checks?: PlanChecks;
   /** What the plan's refresh saw (state entries it changed, creates it adopts), so apply needs no second read. */
   refresh?: { refreshed: boolean; overlay: RefreshOverlay; adopt: Record<string, string>; scope?: { prune: boolean; targets: readonly string[] } };
   /** sha256 of canonicalJson of the whole file without this field; catches a hand-edited file. */
@@ -53,6 +63,10 @@ export function digestDesired(desired: Desired, digest: Digester): string {
   const resources = desired.resources.map((r) => [r.address, redactSpec(r, digest)]);
   const { name, appId, region, baseUrl } = desired.environment;
   return sha256(canonicalJson({ environment: { name, appId, region, baseUrl }, resources, notify: desired.notify ?? null }));
+}
+
+export function planChecksOf(manifestText: string, maskedBaseUrl: string): PlanChecks {
+  return { manifestFile: sha256(manifestText), baseUrl: maskedBaseUrl };
 }
 
 function fileDigest(planJson: object, info: Omit<SavedPlanInfo, 'digest'>): string {
@@ -108,6 +122,12 @@ export async function writePlanFile(path: string, planFile: PlanFile): Promise<v
   await replaceFileAtomically(path, serializePlanFile(planFile), { mode: 0o600 });
 }
 
+/** A plan rendered for reading (`--format text|markdown --out`): atomic, never over a non-file. */
+export async function writeRenderedPlan(path: string, text: string): Promise<void> {
+  await checkPlanOutTarget(path);
+  await replaceFileAtomically(path, text, { mode: 0o644 });
+}
+
 export async function readPlanFile(path: string): Promise<PlanFile> {
   let text: string;
   let handle;
@@ -126,6 +146,9 @@ export async function readPlanFile(path: string): Promise<PlanFile> {
   try {
     parsed = JSON.parse(text);
   } catch {
+    if (!text.trimStart().startsWith('{')) {
+      throw new UserError('plan_invalid', `${path} is not a plan file agentsync can apply (it looks like a plan rendered for reading, with --format text or markdown); save one with \`agentsync plan --out plan.json\` (without --format) and apply that`);
+    }
     throw new UserError('plan_invalid', `plan file ${path} is not valid JSON; make a new one with \`agentsync plan --out ${path}\``);
   }
   if (!isPlanFile(parsed)) {
@@ -152,8 +175,15 @@ function isPlanFile(value: unknown): value is PlanFile {
     typeof basis === 'object' && basis !== null &&
     (basis.lineage === null || typeof basis.lineage === 'string') &&
     typeof basis.serial === 'number' &&
-    (info.refresh === undefined || isSavedRefresh(info.refresh))
+    (info.refresh === undefined || isSavedRefresh(info.refresh)) &&
+    (info.checks === undefined || isPlanChecks(info.checks))
   );
+}
+
+function isPlanChecks(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.manifestFile === 'string' && typeof v.baseUrl === 'string';
 }
 
 function isSavedRefresh(value: unknown): boolean {
@@ -162,15 +192,24 @@ function isSavedRefresh(value: unknown): boolean {
   return typeof v.refreshed === 'boolean' && typeof v.overlay === 'object' && v.overlay !== null && typeof v.adopt === 'object' && v.adopt !== null;
 }
 
-/** Refuses a plan made from another manifest or another state. */
-export function assertPlanCurrent(planFile: PlanFile, now: { manifestDigest: string; basis: PlanBasis }, path: string): void {
+/**
+ * Refuses a plan made from another manifest or another state, and says which changed: the state,
+ * the target URL, the manifest file, or (same file, different result) a variable it reads.
+ */
+export function assertPlanCurrent(planFile: PlanFile, now: { manifestDigest: string; basis: PlanBasis; checks?: PlanChecks }, path: string): void {
   const saved = planFile.savedPlan;
-  const stale = (why: string): never => {
-    throw new UserError('plan_stale', `saved plan ${path} is stale: ${why}; run \`agentsync plan --out ${path}\` again`);
+  const stale: (why: string) => never = (why) => {
+    throw new UserError('plan_stale', `saved plan ${path} is stale: ${why}; run \`agentsync plan --out ${path}\` again`, { reason: why });
   };
   if (saved.basis.lineage !== now.basis.lineage) {
     stale(now.basis.lineage === null ? 'the state it was made from no longer exists' : saved.basis.lineage === null ? 'a state was created after it was made' : 'the state was replaced (different lineage)');
   }
-  if (saved.basis.serial !== now.basis.serial) stale(`the state changed (serial ${saved.basis.serial} → ${now.basis.serial})`);
-  if (saved.manifestDigest !== now.manifestDigest) stale('the manifest or its variables changed');
+  if (saved.basis.serial !== now.basis.serial) stale(`the state changed (serial ${saved.basis.serial} → ${now.basis.serial}): another apply ran after the plan was made`);
+  if (saved.manifestDigest === now.manifestDigest) return;
+  const before = saved.checks;
+  const after = now.checks;
+  if (before === undefined || after === undefined) stale('the manifest or its variables changed');
+  if (before.baseUrl !== after.baseUrl) stale(`the target URL changed (${before.baseUrl} → ${after.baseUrl}; check AGENTSYNC_BASE_URL and the manifest's baseUrl)`);
+  if (before.manifestFile !== after.manifestFile) stale('the manifest changed after the plan was made');
+  stale('a variable changed: the manifest file is the same, but a value it reads from the environment (${NAME} or ${secret:NAME}) is different');
 }

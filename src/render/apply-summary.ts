@@ -2,6 +2,7 @@
 // the contract's one-line success summary or a failure summary of done / failed / not attempted.
 import type { ApplyCounts, ApplyFailure, ApplyResult, DoneItem } from '../io/apply-types.js';
 import { palette } from './color.js';
+import { countOf } from '../core/plural.js';
 
 const SIGN: Record<DoneItem['action'], string> = { create: '+', update: '~', delete: '-', forget: '-' };
 
@@ -21,8 +22,9 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
     lines.push(paint.bold(paint.green(applyCompleteLine(result.counts, result.prune))));
     return lines.join('\n') + '\n';
   }
+  if (result.interrupted) return [...lines, ...interruptedLines(result, paint)].join('\n') + '\n';
   lines.push(
-    paint.bold(paint.red(`Apply failed: ${result.done.length} of ${result.total} changes done, ${result.failed.length} failed, ${result.notAttempted.length} not attempted.`)),
+    paint.bold(paint.red(`Apply failed: ${result.done.length} of ${countOf(result.total, 'change')} done, ${result.failed.length} failed, ${result.notAttempted.length} not attempted.`)),
   );
   if (result.done.length > 0) {
     lines.push('Done (recorded in state):');
@@ -45,6 +47,32 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
 export function applyCompleteLine(counts: ApplyCounts, prune: boolean): string {
   const deleted = prune ? ` ${counts.deleted} deleted,` : '';
   return `Apply complete: ${counts.created} created, ${counts.updated} updated,${deleted} ${counts.forgotten} forgotten.`;
+}
+
+/** A run stopped by SIGINT/SIGTERM: what was done, what was cut off, what never started. */
+function interruptedLines(result: ApplyResult, paint: ReturnType<typeof palette>): string[] {
+  const cutOff = result.failed.filter((item) => item.failure.code === 'INTERRUPTED');
+  const failed = result.failed.filter((item) => item.failure.code !== 'INTERRUPTED');
+  const lines = [
+    paint.bold(
+      paint.yellow(
+        `Apply interrupted: ${result.done.length} of ${countOf(result.total, 'change')} done, ${cutOff.length} cut off, ${failed.length} failed, ${result.notAttempted.length} not started.`,
+      ),
+    ),
+  ];
+  const section = (title: string, items: readonly { action: DoneItem['action']; address: string }[], detail?: (i: number) => string[]): void => {
+    if (items.length === 0) return;
+    lines.push(title);
+    items.forEach((item, i) => lines.push(`  ${SIGN[item.action]} ${item.address}`, ...(detail?.(i) ?? [])));
+  };
+  section('Done (recorded in state):', result.done);
+  section('Cut off (no answer in time; the next plan shows whether it happened):', cutOff, (i) =>
+    cutOff[i]?.failure.maybeCreated ? ['    The request may have reached the server; it stays marked pending, so the next run adopts it instead of making a duplicate.'] : [],
+  );
+  section('Failed:', failed, (i) => [`    ${failureText(failed[i]!.failure)}`]);
+  section('Not started:', result.notAttempted);
+  lines.push('Run apply again to do what remains: it does only that.');
+  return lines;
 }
 
 export function failureText(failure: ApplyFailure): string {

@@ -1,6 +1,6 @@
 // The plan as a person reads it in a terminal, in Terraform's conventions: a legend of the symbols
 // used, one block per changed resource with its field diffs, warnings, then the one summary line.
-import type { Change, DeleteChange, ForgetChange, Plan, UpdateChange } from '../core/plan.js';
+import type { Change, DeleteChange, ForgetChange, Plan, PlanTarget, UpdateChange } from '../core/plan.js';
 import { hasChanges } from '../core/plan.js';
 import { palette, type Palette } from './color.js';
 import type { DiffLine } from './line-diff.js';
@@ -20,16 +20,24 @@ export function renderPlanText(plan: Plan, { color }: PlanTextOptions): string {
   const paint = palette(color);
   const out: string[] = [];
   const changed = plan.changes.filter((change) => change.action !== 'no-op');
+  if (plan.target) out.push(targetLine(plan, plan.target, paint), '');
   for (const warning of plan.warnings) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(warning)}`), '');
   if (plan.drift.length > 0) out.push(...driftLines(plan.drift, paint), '');
   if (changed.length > 0) {
     out.push(...legend(changed, paint), '');
-    out.push(`agentsync will perform the following actions in environment "${plan.environment}" (app ${plan.appId}, region ${plan.region}):`, '');
+    // With a target line above, the environment is already named.
+    out.push(plan.target ? 'agentsync will perform the following actions:' : `agentsync will perform the following actions in environment "${plan.environment}" (app ${plan.appId}, region ${plan.region}):`, '');
     for (const change of changed) out.push(...resourceBlock(change, paint), '');
   }
   for (const pending of plan.pending) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(pendingWarningText(pending))}`), '');
   out.push(hasChanges(plan) ? `${paint.bold('Plan:')}${summaryLine(plan.summary, plan.prune).slice('Plan:'.length)}` : paint.green(noChangesLine(plan.environment)));
   return out.join('\n') + '\n';
+}
+
+/** `Target: environment "local" (app local, region us) at http://127.0.0.1:4010/v3, from AGENTSYNC_BASE_URL`. */
+function targetLine(plan: Plan, target: PlanTarget, paint: Palette): string {
+  const where = `Target: environment "${plan.environment}" (app ${plan.appId}, region ${plan.region}) at ${printableLine(target.baseUrl)}`;
+  return paint.dim(where) + (target.overriddenBy ? paint.yellow(`, from ${target.overriddenBy}`) : '');
 }
 
 /** Terraform's "Objects have changed outside of Terraform": from the state to the server. */

@@ -1,7 +1,9 @@
-// Progress while applying. On a TTY: one live line, rewritten in place, with done/total, the
-// resource being worked on and its retries. Elsewhere (CI logs): one plain line per finished change.
+// Progress while applying.
+// On a TTY, as Terraform does: one permanent line per finished resource
+// (`tool.get_weather: created (PUT, 48 ms)`), under one live line, rewritten in place, that names
+// what is in flight. Elsewhere (CI logs): one plain line per finished change, and no live line.
 import type { ApplyEvent } from '../io/apply-types.js';
-import { palette } from './color.js';
+import { palette, type Palette } from './color.js';
 import { statusWithCode } from './apply-summary.js';
 
 export interface ProgressOptions {
@@ -9,22 +11,33 @@ export interface ProgressOptions {
   color: boolean;
   total: number;
   write: (text: string) => void;
+  /** The terminal's width; the live line is cut to fit, so rewriting it in place never wraps. */
+  columns?: number;
+  /** How often the live line's elapsed time is refreshed on a TTY; 0 turns the timer off. */
+  tickMs?: number;
+  /** Milliseconds since some origin; injectable for tests. */
+  now?: () => number;
 }
 
 export interface Progress {
   onEvent(event: ApplyEvent): void;
-  /** Clears the live line; call before printing anything else. */
+  /** Clears the live line and stops its timer; call before printing anything else. */
   finish(): void;
 }
 
 const PAST: Record<ApplyEvent['action'], string> = { create: 'created', update: 'updated', delete: 'deleted', forget: 'forgot' };
 
+type DoneEvent = Extract<ApplyEvent, { kind: 'done' }>;
+type FailedEvent = Extract<ApplyEvent, { kind: 'failed' }>;
+
 export function createProgress(options: ProgressOptions): Progress {
   const paint = palette(options.color);
+  const now = options.now ?? (() => performance.now());
+  const started = now();
   let finished = 0;
-  let current = '';
   let liveShown = false;
-  const retries = new Map<string, number>();
+  /** In flight, oldest first: address → retries so far. */
+  const inFlight = new Map<string, number>();
 
   const clearLive = (): void => {
     if (liveShown) options.write('\r\u001b[K');
@@ -32,41 +45,38 @@ export function createProgress(options: ProgressOptions): Progress {
   };
   const drawLive = (): void => {
     if (!options.tty) return;
-    const count = retries.get(current) ?? 0;
-    const suffix = count > 0 ? paint.yellow(` (${count} ${count === 1 ? 'retry' : 'retries'})`) : '';
-    options.write(`\r\u001b[K[${finished}/${options.total}] ${current}${suffix}`);
+    if (inFlight.size === 0) return clearLive();
+    options.write(`\r\u001b[K${fit(liveLine(finished, options.total, inFlight, Math.round((now() - started) / 1000)), options.columns)}`);
     liveShown = true;
   };
   const printLine = (line: string): void => {
     clearLive();
     options.write(`${line}\n`);
   };
+  const timer = options.tty && (options.tickMs ?? 1000) > 0 ? setInterval(drawLive, options.tickMs ?? 1000) : undefined;
+  timer?.unref();
 
   return {
     onEvent(event) {
       switch (event.kind) {
         case 'start':
-          current = event.address;
+          inFlight.set(event.address, 0);
           drawLive();
           break;
         case 'retry':
-          retries.set(event.address, event.retry);
-          if (event.address === current) drawLive();
+          if (inFlight.has(event.address)) inFlight.set(event.address, event.retry);
+          drawLive();
           break;
-        case 'done': {
+        case 'done':
           finished++;
-          if (!options.tty) {
-            const how = event.call ? `${event.call.split(' ')[0]}, ${event.ms} ms` : 'no call';
-            const retried = event.retries > 0 ? `, ${event.retries} ${event.retries === 1 ? 'retry' : 'retries'}` : '';
-            const adopted = event.adopted ? ', adopted the agent an interrupted create had made' : '';
-            const gone = event.gone ? ', already gone from the server' : '';
-            printLine(`${paint.green(PAST[event.action])} ${event.address} (${how}${retried}${adopted}${gone})`);
-          } else drawLive();
+          inFlight.delete(event.address);
+          printLine(options.tty ? ttyDoneLine(event, paint) : plainDoneLine(event, paint));
+          drawLive();
           break;
-        }
         case 'failed':
           finished++;
-          printLine(`${paint.red('failed')} ${event.address}: ${event.failure.call} ${statusText(event.failure.status, event.failure.code)}`);
+          inFlight.delete(event.address);
+          printLine(options.tty ? `${event.address}: ${failedText(event, paint)}: ${callText(event)}` : `${failedText(event, paint)} ${event.address}: ${callText(event)}`);
           drawLive();
           break;
         default: {
@@ -75,10 +85,48 @@ export function createProgress(options: ProgressOptions): Progress {
         }
       }
     },
-    finish: clearLive,
+    finish() {
+      if (timer) clearInterval(timer);
+      clearLive();
+    },
   };
 }
 
-function statusText(status: number, code: string): string {
-  return status === 0 ? `(${code})` : `(${statusWithCode(status, code)})`;
+/** `tool.get_weather: created (PUT, 48 ms)`: Terraform's "address: outcome" order. */
+function ttyDoneLine(event: DoneEvent, paint: Palette): string {
+  return `${event.address}: ${paint.green(PAST[event.action])} (${details(event)})`;
+}
+
+/** `created tool.get_weather (PUT, 48 ms)`: the CI log line, unchanged since the first release. */
+function plainDoneLine(event: DoneEvent, paint: Palette): string {
+  return `${paint.green(PAST[event.action])} ${event.address} (${details(event)})`;
+}
+
+function details(event: DoneEvent): string {
+  const how = event.call ? `${event.call.split(' ')[0]}, ${event.ms} ms` : 'no call';
+  const retried = event.retries > 0 ? `, ${event.retries} ${event.retries === 1 ? 'retry' : 'retries'}` : '';
+  const adopted = event.adopted ? ', adopted the agent an interrupted create had made' : '';
+  const gone = event.gone ? ', already gone from the server' : '';
+  return `${how}${retried}${adopted}${gone}`;
+}
+
+function failedText(event: FailedEvent, paint: Palette): string {
+  return event.failure.code === 'INTERRUPTED' ? paint.yellow('cut off') : paint.red('failed');
+}
+
+function callText(event: FailedEvent): string {
+  const { call, status, code } = event.failure;
+  return `${call} ${status === 0 ? `(${code})` : `(${statusWithCode(status, code)})`}`;
+}
+
+/** `[3/9] 12 s, in flight: agent.a, agent.b (1 retry)`. */
+function liveLine(finished: number, total: number, inFlight: ReadonlyMap<string, number>, elapsedS: number): string {
+  const names = [...inFlight].map(([address, retries]) => (retries > 0 ? `${address} (${retries} ${retries === 1 ? 'retry' : 'retries'})` : address));
+  return `[${finished}/${total}] ${elapsedS} s, in flight: ${names.join(', ')}`;
+}
+
+/** Cut to the terminal's width less one column, so the cursor never wraps to a new line. */
+function fit(line: string, columns: number | undefined): string {
+  if (columns === undefined || columns < 10 || line.length < columns) return line;
+  return line.slice(0, columns - 2) + '…';
 }

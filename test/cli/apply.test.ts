@@ -185,7 +185,7 @@ describe('agentsync apply', () => {
     await writeManifest({ tools: { t1: 'one' } });
     const result = await runCli(['apply', '--auto-approve'], { cwd: dir, env: { AGENTSYNC_BASE_URL: emu.url } });
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('Error: the API key is missing: set COMETCHAT_API_KEY to the REST API key of app "local"\n');
+    expect(result.stderr).toBe('Error: the API key is missing: set COMETCHAT_API_KEY to the REST API key of app "local" (for the local emulator: COMETCHAT_API_KEY=local-dev-key)\n');
     expect(await emu.requests()).toEqual([]);
   });
 

@@ -153,7 +153,7 @@ describe('agentsync state', () => {
     const dir = await project({ us: { environment: 'us', appId: 'app-us', region: 'us' }, eu: { environment: 'eu', appId: 'app-eu', region: 'eu' } });
     await seedState(path.join(dir, '.agentsync', 'eu.state.json'), { environment: 'eu', appId: 'app-eu', region: 'eu' });
     const ambiguous = await cli(dir, 'state', 'list');
-    expect(ambiguous).toMatchObject({ code: 1, stderr: expect.stringContaining('several environments (us, eu); choose one with -e') });
+    expect(ambiguous).toMatchObject({ code: 1, stderr: expect.stringContaining('several environments; choose an environment with -e: us, eu') });
     expect((await cli(dir, 'state', 'list', '-e', 'eu')).stdout).toContain('tool.get_weather');
     expect((await cli(dir, 'state', 'list', '-e', 'us')).stderr).toContain('nothing has been applied yet');
     expect((await cli(dir, 'state', 'list', '-e', 'in')).stderr).toContain('unknown environment "in"');
@@ -168,7 +168,8 @@ describe('agentsync state', () => {
       const run = await cli(dir, 'state', ...command, '-e', 'us', '--state', euState);
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(`state file ${euState} cannot be used: it belongs to environment "eu"`);
-      expect(run.stderr).toContain(`${euState}.backup`);
+      expect(run.stderr).toContain("pass this environment's own state file with --state (by default .agentsync/us.state.json beside the manifest)");
+      expect(run.stderr).not.toContain('.backup');
       expect(await readFile(euState)).toEqual(bytes);
     }
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApplyEvent } from '../../src/io/apply-types.js';
 import { createProgress } from '../../src/render/progress.js';
+import { screenOf } from '../cli/screen.js';
 
 const base = { address: 'tool.get_weather', type: 'tool', action: 'update' } as const;
 const events: ApplyEvent[] = [
@@ -20,7 +21,7 @@ const events: ApplyEvent[] = [
 
 function render(tty: boolean): string {
   let out = '';
-  const progress = createProgress({ tty, color: false, total: 2, write: (text) => (out += text) });
+  const progress = createProgress({ tty, color: false, total: 2, tickMs: 0, now: () => 0, write: (text) => (out += text) });
   events.forEach((e) => progress.onEvent(e));
   progress.finish();
   return out;
@@ -33,12 +34,25 @@ describe('apply progress', () => {
     );
   });
 
-  it('rewrites one live line on a terminal, with done/total and retries', () => {
+  it('on a terminal keeps one permanent line per finished change, under a live line of what is in flight', () => {
     const out = render(true);
-    expect(out).toContain('\r\u001b[K[0/2] tool.get_weather (2 retries)');
-    expect(out).toContain('\r\u001b[K[1/2] agent.support');
-    expect(out).toContain('failed agent.support: POST /ai-agents/agents (400 ERR_BAD_REQUEST)\n');
-    expect(out.endsWith('\r\u001b[K')).toBe(true);
-    expect(out).not.toContain('updated tool.get_weather (');
+    expect(out).toContain('\r\u001b[K[0/2] 0 s, in flight: tool.get_weather (2 retries)');
+    expect(out).toContain('\r\u001b[K[1/2] 0 s, in flight: agent.support');
+    // What stays on the screen once the live line is cleared: Terraform's "address: outcome" lines.
+    expect(screenOf(out)).toEqual([
+      'tool.get_weather: updated (PUT, 41 ms, 2 retries)',
+      'agent.support: failed: POST /ai-agents/agents (400 ERR_BAD_REQUEST)',
+      '',
+    ]);
+  });
+
+  it('cuts the live line to the terminal width, so rewriting it never wraps', () => {
+    let out = '';
+    const progress = createProgress({ tty: true, color: false, total: 30, columns: 40, tickMs: 0, write: (text) => (out += text) });
+    for (let i = 0; i < 30; i++) progress.onEvent({ kind: 'start', address: `tool.t${i}`, type: 'tool', action: 'create' });
+    const live = out.split('\r\u001b[K').at(-1) ?? '';
+    expect(live.length).toBeLessThan(40);
+    expect(live.endsWith('…')).toBe(true);
+    progress.finish();
   });
 });

@@ -25,6 +25,7 @@ export function registerInitCommand(program: Command): void {
         present: `already ignores ${starter.GITIGNORE_LINE}:`,
       };
       for (const { path, outcome } of results) process.stdout.write(`${say[outcome]} ${path}\n`);
-      process.stdout.write('Next: agentsync validate, then agentsync plan.\n');
+      const { resolve } = await import('node:path');
+      process.stdout.write(starter.starterNextSteps(dir !== undefined && resolve(dir) !== process.cwd() ? dir : undefined));
     });
 }

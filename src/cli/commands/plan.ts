@@ -21,24 +21,25 @@ export function registerPlanCommand(program: Command): void {
   const cmd = program
     .command('plan')
     .description('Read the server, compare it and the state with the manifest, and show what apply would change.')
-    .option('--out <file>', 'save the plan for `agentsync apply <file>` (- prints it to stdout)')
+    .option('--out <file>', 'save the plan for `agentsync apply <file>` (- prints it to stdout); with --format text or markdown, write that rendering instead (for reading, not for apply)')
     .option('--detailed-exitcode', 'exit 0 when nothing changes, 2 when the plan has changes, 1 on error')
     .option('--format <format>', 'text, json or markdown', 'text')
     .option('--offline', 'do not read the server: compare the manifest with the state only (needs no API key)');
   addScopeOptions(cmd);
-  addManifestOptions(cmd, { manyEnvironments: true }).action(async (opts: PlanOptions) => runPlan(opts));
+  addManifestOptions(cmd, { manyEnvironments: true }).action(async (opts: PlanOptions, command: Command) => runPlan(opts, command.getOptionValueSource('format') === 'cli'));
 }
 
-async function runPlan(opts: PlanOptions): Promise<void> {
+async function runPlan(opts: PlanOptions, formatGiven: boolean): Promise<void> {
   const choice = environmentChoice(opts);
-  if (choice.kind === 'one') return runPlanOne({ ...opts, env: choice.env });
+  if (choice.kind === 'one') return runPlanOne({ ...opts, env: choice.env }, formatGiven);
   // Several environments (CONTRACT §9.2); a selection that comes down to one runs the plan below.
   const { runPlanMany } = await import('../multi-env-plan.js');
-  await runPlanMany(opts, (env) => runPlanOne({ ...opts, env }));
+  await runPlanMany(opts, (env) => runPlanOne({ ...opts, env }, formatGiven));
 }
 
-async function runPlanOne(opts: OnePlanOptions): Promise<void> {
-  const format: Format = opts.json ? 'json' : parseFormat(opts.format ?? 'text');
+async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean): Promise<void> {
+  const output = await import('../plan-output.js');
+  const { format, out: outChoice } = output.choosePlanOutput({ ...opts, formatGiven });
   const [{ loadManifestAndStore, computePlan, planBasisOf, savedRefreshOf }, { hasChanges }, render, { ExitRequest }] = await Promise.all([
     import('../pipeline.js'),
     import('../../core/plan.js'),
@@ -47,7 +48,8 @@ async function runPlanOne(opts: OnePlanOptions): Promise<void> {
   ]);
   const loaded = await loadManifestAndStore(opts);
   render.printWarnings(loaded.warnings, opts);
-  const out = await prepareOut(opts.out);
+  const out = outChoice?.kind === 'saved-plan' ? await prepareOut(outChoice.path) : null;
+  const rendering = outChoice?.kind === 'rendering' ? await output.prepareRenderingOut(outChoice.path) : null;
   // Refresh needs the key; checking it before reading the state keeps a missing key a one-line error.
   const connection = opts.offline ? undefined : (await import('../api-connect.js')).connectApi(loaded.desired.environment, { concurrency: 2, retries: 5 }, { offlineHint: true });
   const state = await loaded.store.read(loaded.target);
@@ -58,10 +60,12 @@ async function runPlanOne(opts: OnePlanOptions): Promise<void> {
   } finally {
     await client?.close();
   }
+  computed.plan.target = (await import('../plan-target.js')).planTarget(loaded.desired.environment);
   const rendered = render.formatPlan(computed.plan, format, opts);
   // With --out - the plan file goes to stdout, so the readable plan moves to stderr (and a JSON
   // plan is not printed twice: the plan file is the JSON plan plus `savedPlan`).
-  if (!out?.toStdout) process.stdout.write(rendered);
+  if (rendering) await rendering.save(render.formatPlan(computed.plan, format, { color: false }), format);
+  else if (!out?.toStdout) process.stdout.write(rendered);
   else if (format !== 'json') process.stderr.write(rendered);
   if (out) {
     const { planToJson } = await import('../../render/plan-json.js');
@@ -70,6 +74,7 @@ async function runPlanOne(opts: OnePlanOptions): Promise<void> {
       agentsyncVersion: PACKAGE_VERSION,
       createdAt: new Date().toISOString(),
       ...planBasisOf(loaded.desired, state, computed.salt),
+      checks: out.io.planChecksOf(loaded.text, computed.plan.target.baseUrl),
       refresh: savedRefreshOf(computed),
     });
     if (out.toStdout) process.stdout.write(out.io.serializePlanFile(planFile));

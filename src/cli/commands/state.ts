@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { addLockTimeoutOption, addManifestOptions, lockTimeoutMs, type ManifestOptions } from '../options.js';
 import type { State } from '../../core/state.js';
 import type { StateBackend, StateTarget, StateWarning } from '../../io/state/index.js';
+import { countOf } from '../../core/plural.js';
 
 interface LockingOptions extends ManifestOptions {
   lockTimeout?: string;
@@ -15,21 +16,24 @@ interface MigrateOptions extends LockingOptions {
   force?: boolean;
 }
 
+/** State commands print no colour, so they do not offer --no-color. */
+const withOptions = (cmd: Command): Command => addManifestOptions(cmd, { color: false });
+
 export function registerStateCommand(program: Command): void {
   const state = program.command('state').description('Inspect the state, forget or rename one entry, or copy it to another backend.');
-  addManifestOptions(state.command('list').description('List the resources in the state: address, type and remote id.')).action(
+  withOptions(state.command('list').description('List the resources in the state: address, type and remote id.')).action(
     async (opts: ManifestOptions, cmd: Command) => runList(await openStore(opts, cmd), opts),
   );
-  addManifestOptions(state.command('show').argument('<address>', 'tool.<name>, agent.<key> or website.<key>'))
+  withOptions(state.command('show').argument('<address>', 'tool.<name>, agent.<key> or website.<key>'))
     .description('Show what the state holds for one address.')
     .action(async (address: string, opts: ManifestOptions, cmd: Command) => runShow(await openStore(opts, cmd), address, opts));
-  addManifestOptions(addLockTimeoutOption(state.command('rm').argument('<address>', 'tool.<name>, agent.<key> or website.<key>')))
+  withOptions(addLockTimeoutOption(state.command('rm').argument('<address>', 'tool.<name>, agent.<key> or website.<key>')))
     .description('Forget one address: it stays on the server, but agentsync no longer manages it.')
     .action(async (address: string, opts: LockingOptions, cmd: Command) => runRm(await openStore(opts, cmd), address, opts));
-  addManifestOptions(addLockTimeoutOption(state.command('mv').argument('<from>', 'the address in the state').argument('<to>', 'its new address (the renamed manifest key)')))
+  withOptions(addLockTimeoutOption(state.command('mv').argument('<from>', 'the address in the state').argument('<to>', 'its new address (the renamed manifest key)')))
     .description('Rename an address in the state, so that renaming a manifest key is not a delete plus a create. No call is made.')
     .action(async (from: string, to: string, opts: LockingOptions, cmd: Command) => runMv(await openStore(opts, cmd), from, to, opts));
-  addManifestOptions(
+  withOptions(
     addLockTimeoutOption(
       state
         .command('migrate')
@@ -162,9 +166,9 @@ async function runMigrate({ store, key, target }: Located, opts: MigrateOptions)
     process.stdout.write(JSON.stringify({ formatVersion: 1, migrated: result }, null, 2) + '\n');
     return;
   }
-  const pending = result.pending > 0 ? ` and ${result.pending} pending creates` : '';
+  const pending = result.pending > 0 ? ` and ${countOf(result.pending, 'pending create')}` : '';
   process.stdout.write(
-    `Copied the state of environment "${result.environment}" (lineage ${result.lineage}, serial ${result.serial}, ${result.resources} resources${pending}) ` +
+    `Copied the state of environment "${result.environment}" (lineage ${result.lineage}, serial ${result.serial}, ${countOf(result.resources, 'resource')}${pending}) ` +
       `from ${result.from} to ${result.to}.\nThe source is unchanged. Point --state, AGENTSYNC_STATE_URL or state.url at the new location to use it.\n`,
   );
 }

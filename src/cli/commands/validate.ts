@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { addManifestOptions, useColor, type ManifestOptions } from '../options.js';
 
 export function registerValidateCommand(program: Command): void {
-  addManifestOptions(program.command('validate').description('Parse and validate the manifest, and print every problem found.')).action(
+  addManifestOptions(program.command('validate').description('Parse and validate the manifest, and print every problem found.'), { state: false }).action(
     async (options: ManifestOptions) => {
       await runValidate(options);
     },

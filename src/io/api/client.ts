@@ -39,6 +39,8 @@ export interface ApiClientOptions {
 
 export interface CallOptions {
   onRetry?: (info: RetryInfo) => void;
+  /** Aborting it abandons the call: no further attempt, and the one in flight is cut off. */
+  signal?: AbortSignal;
 }
 
 export interface ApiClient {
@@ -87,7 +89,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   return {
     async request(request, opts) {
-      return call({ ...request, ...(opts?.onRetry ? { onRetry: opts.onRetry } : {}) });
+      return call({ ...request, ...(opts?.onRetry ? { onRetry: opts.onRetry } : {}), ...(opts?.signal ? { signal: opts.signal } : {}) });
     },
     async sendMessage(body, opts) {
       const path = '/messages';

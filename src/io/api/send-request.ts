@@ -67,6 +67,8 @@ export interface CallSpec {
   /** A POST whose repetition is harmless (the caller handles "already exists"): retried like a PUT. */
   repeatable?: boolean;
   onRetry?: (info: RetryInfo) => void;
+  /** Aborting it cuts the call short: no further attempt, and the one in flight is abandoned. */
+  signal?: AbortSignal;
 }
 
 export interface CallResult {
@@ -91,6 +93,7 @@ export async function sendRequest(ctx: RequestContext, spec: CallSpec): Promise<
   const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
   const deadlineAt = ctx.clock.now() + ctx.deadlineMs;
   for (let attempt = 1; ; attempt++) {
+    if (spec.signal?.aborted) throw withAttempts(interrupted(call, true), attempt - 1);
     const outcome = await attemptOnce(ctx, spec, call, body, deadlineAt);
     if (!(outcome instanceof ApiError)) return { ...outcome, attempts: attempt };
     outcome.attempts = attempt;
@@ -101,7 +104,25 @@ export async function sendRequest(ctx: RequestContext, spec: CallSpec): Promise<
     if (attempt > retryLimit(ctx, outcome) || leftMs <= 0) throw outcome;
     const delayMs = Math.min(retryDelay(attempt - 1, hintMs, ctx.clock.random(), ctx.backoff), leftMs, MAX_TIMER_MS);
     spec.onRetry?.({ call, retry: attempt, delayMs, error: outcome });
-    await ctx.clock.sleep(delayMs);
+    await sleepUnlessAborted(ctx.clock, delayMs, spec.signal);
+  }
+}
+
+/** The call was cut short by its signal; `notSent` when no byte of this attempt went out. */
+function interrupted(call: string, notSent: boolean): ApiError {
+  const serverMessage = notSent ? 'not sent: the run was interrupted' : 'abandoned before the answer arrived: the run was interrupted';
+  return new ApiError({ status: 0, code: 'INTERRUPTED', serverMessage, call, retryable: false, notSent });
+}
+
+async function sleepUnlessAborted(clock: RetryClock, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return clock.sleep(ms);
+  let onAbort = (): void => {};
+  const aborted = new Promise<void>((resolve) => (onAbort = resolve));
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    await Promise.race([clock.sleep(ms), aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
 }
 
@@ -116,8 +137,14 @@ async function attemptOnce(ctx: RequestContext, spec: CallSpec, call: string, bo
   const grant = await ctx.governor.acquire(deadlineAt);
   // An earlier answer asked everyone to wait longer than this call may: it is not sent at all.
   if ('refused' in grant) return waitTooLong(call, grant.waitMs, deadlineAt - ctx.clock.now());
+  if (spec.signal?.aborted) {
+    grant.release();
+    return interrupted(call, true);
+  }
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), Math.min(ctx.attemptMs, MAX_TIMER_MS));
+  const cutOff = (): void => abort.abort();
+  spec.signal?.addEventListener('abort', cutOff, { once: true });
   try {
     const response = await ctx.pool.request({
       method: spec.method,
@@ -137,8 +164,10 @@ async function attemptOnce(ctx: RequestContext, spec: CallSpec, call: string, bo
     return { status: response.statusCode, body: parseJson(read.text, response.statusCode, call) };
   } catch (err) {
     if (err instanceof ApiError) throw err;
+    if (spec.signal?.aborted) return interrupted(call, false);
     return abort.signal.aborted ? responseTimeout(call, ctx.server, ctx.attemptMs) : errorFromTransport(err, call, ctx.server);
   } finally {
+    spec.signal?.removeEventListener('abort', cutOff);
     clearTimeout(timer);
     grant.release();
   }

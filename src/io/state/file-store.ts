@@ -17,6 +17,7 @@ import { resolveStatePath } from './resolve.js';
 import { JournaledSession } from './journaled-session.js';
 import { serializeState } from './serialize.js';
 import type { StateStore, StateStoreOptions, StateTarget, StateWarning } from './store.js';
+import { countOf } from '../../core/plural.js';
 
 export function createFileStateStore(statePath: string, options: StateStoreOptions = {}): StateStore {
   const warn = options.onWarning ?? ((_w: StateWarning) => undefined);
@@ -45,7 +46,7 @@ export function createFileStateStore(statePath: string, options: StateStoreOptio
           if (loaded.journalEntries.length > 0) {
             warn({
               code: 'journal_recovered',
-              message: `recovered ${loaded.journalEntries.length} results recorded by an earlier run that did not finish (${files.journal})`,
+              message: `recovered ${countOf(loaded.journalEntries.length, 'result')} recorded by an earlier run that did not finish (${files.journal})`,
             });
           }
           await session.commit();

@@ -8,7 +8,8 @@ import { hasCode } from './atomic-write.js';
 import { JournalLineError, parseJournal, readJournalFile, type ParsedJournal } from './journal.js';
 import type { StateFiles } from './paths.js';
 import type { StateTarget } from './store.js';
-import { checkStateText, damagedState, targetMismatch } from './validate.js';
+import { checkStateText, damagedState, targetMismatch, wrongTargetState } from './validate.js';
+import { countOf } from '../../core/plural.js';
 
 export interface LoadedState {
   /** Exactly what the state file holds; null when there is no state file. */
@@ -43,7 +44,7 @@ export async function loadState(files: StateFiles, target: Partial<StateTarget>,
     if ('problem' in checked) throw damagedState(files.state, checked.problem, await exists(files.backup));
     onDisk = checked.state;
     const mismatch = targetMismatch(onDisk, target);
-    if (mismatch !== null) throw damagedState(files.state, mismatch, await exists(files.backup));
+    if (mismatch !== null) throw wrongTargetState(files.state, mismatch);
   }
 
   let journal: ParsedJournal = { entries: [], lineages: new Set(), tornTail: false };
@@ -60,7 +61,7 @@ export async function loadState(files: StateFiles, target: Partial<StateTarget>,
     // The state is written before its first journal line, so a journal alone means the state was
     // deleted or moved: never start a new state from it (the salt its digests used is gone).
     const of = journal.lineages.size > 0 ? ` (state lineage ${[...journal.lineages].join(', ')})` : '';
-    const problem = `the file is missing, but its journal ${files.journal} holds ${journal.entries.length} results recorded for it${of} (was it deleted?); restore it, or delete the journal to start over`;
+    const problem = `the file is missing, but its journal ${files.journal} holds ${countOf(journal.entries.length, 'result')} recorded for it${of} (was it deleted?); restore it, or delete the journal to start over`;
     throw damagedState(files.state, problem, await exists(files.backup));
   }
   if (onDisk !== null) assertJournalBelongs(files, onDisk, journal);

@@ -104,7 +104,7 @@ function chooseEnvironment(file: string, names: string[], requested: string | un
     throw new UserError('environment_invalid', `unknown environment "${requested}" (from -e); ${file} defines ${names.join(', ')}`);
   }
   if (names.length === 1) return names[0]!;
-  throw new UserError('environment_invalid', `${file} defines several environments (${names.join(', ')}); choose one with -e <name>`);
+  throw new UserError('environment_invalid', `${file} defines several environments; choose an environment with -e: ${names.join(', ')}`, { environments: names });
 }
 
 /** appId and region, unless they are interpolated (resolving those is the manifest stage's job). */

@@ -39,13 +39,23 @@ export function targetMismatch(state: State, target: Partial<StateTarget>): stri
   if (wrong.length === 0) return null;
   const theirs = `environment "${state.environment}" (appId ${state.appId}, region ${state.region})`;
   const wanted = wrong.map((k) => `${k} ${JSON.stringify(target[k])}`).join(', ');
-  return `it belongs to ${theirs}, but this run targets ${wanted}; pass the right file with --state`;
+  if (wrong.includes('environment')) {
+    const usual = target.environment === undefined ? '' : ` (by default .agentsync/${target.environment}.state.json beside the manifest)`;
+    return `it belongs to ${theirs}, but this run targets ${wanted}; pass this environment's own state file with --state${usual}`;
+  }
+  // Same environment, another app or region: the manifest was pointed elsewhere since this state was written.
+  return `it belongs to ${theirs}, but this run targets ${wanted}; if the environment now points at another app, keep this file for the old one and pass a new --state path to start an empty state for the new one`;
+}
+
+/** A sound state of another environment: there is nothing to restore, only the right file to pass. */
+export function wrongTargetState(statePath: string, problem: string): UserError {
+  return new UserError('state_invalid', `state file ${statePath} cannot be used: ${problem}. It was left unchanged.`, { file: statePath });
 }
 
 /** Throws `state_invalid` when the state belongs to another environment, app or region. */
 export function assertTargetMatches(state: State, target: Partial<StateTarget>, statePath: string): void {
   const problem = targetMismatch(state, target);
-  if (problem !== null) throw damagedState(statePath, problem, null);
+  if (problem !== null) throw wrongTargetState(statePath, problem);
 }
 
 /**

@@ -59,7 +59,7 @@ describe('postgres state store', () => {
   it.each([
     ['a damaged state row', `UPDATE agentsync_states SET body = '{"version":1,' WHERE key = $1`, /cannot be used: it is not valid JSON/],
     ['a damaged journal row', `INSERT INTO agentsync_journal (key, entry) VALUES ($1, '{"op":"applied"}')`, /journal row 1 of key "[^"]+" in agentsync_journal is not a journal entry/],
-    ['journal rows without a state row', `DELETE FROM agentsync_states WHERE key = $1; `, /no row for key "[^"]+" in agentsync_states, but agentsync_journal holds 1 results/],
+    ['journal rows without a state row', `DELETE FROM agentsync_states WHERE key = $1; `, /no row for key "[^"]+" in agentsync_states, but agentsync_journal holds 1 result recorded/],
   ])('refuses %s and writes nothing', async (_name, damage, why) => {
     const { store, key } = await backend.fresh();
     const session = await store.open(TARGET);

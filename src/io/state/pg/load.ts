@@ -7,6 +7,7 @@ import { checkStateText } from '../validate.js';
 import type { PgConnection } from './connection.js';
 import { sessionFailure, sqlState } from './errors.js';
 import { LOAD } from './sql.js';
+import { countOf } from '../../../core/plural.js';
 
 export interface LoadedRows {
   /** Exactly what the state row holds; null when there is no row. */
@@ -35,7 +36,8 @@ export async function loadRows(conn: PgConnection, key: string, location: string
     if ('problem' in checked) throw damaged(location, key, checked.problem);
     stored = checked.state;
     const mismatch = targetMismatch(stored, target);
-    if (mismatch !== null) throw damaged(location, key, mismatch);
+    // A sound state of another environment: nothing to repair, only the right key to use.
+    if (mismatch !== null) throw new UserError('state_invalid', `state ${location} cannot be used: ${mismatch}. It was left unchanged.`, { state: location, key });
   }
 
   let entries: JournalEntry[] = [];
@@ -47,7 +49,7 @@ export async function loadRows(conn: PgConnection, key: string, location: string
       throw damaged(location, key, `journal row ${err.line} of key "${key}" in agentsync_journal is ${err.reason}, so the results recorded there cannot be trusted`);
     }
     if (stored === null) {
-      throw damaged(location, key, `there is no row for key "${key}" in agentsync_states, but agentsync_journal holds ${entries.length} results recorded for it (was the row deleted?)`);
+      throw damaged(location, key, `there is no row for key "${key}" in agentsync_states, but agentsync_journal holds ${countOf(entries.length, 'result')} recorded for it (was the row deleted?)`);
     }
   }
 

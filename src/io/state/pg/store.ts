@@ -13,6 +13,7 @@ import { acquirePgLock, releasePgLock } from './lock.js';
 import { PgStateSession } from './session.js';
 import { CREATE_TABLES, TABLES_EXIST, WRITE_STATE } from './sql.js';
 import type { PgUrl } from './url.js';
+import { countOf } from '../../../core/plural.js';
 
 export function createPgStateStore(url: PgUrl, key: string, location: string, options: StateStoreOptions = {}): StateBackend {
   const warn = options.onWarning ?? ((_w: StateWarning) => undefined);
@@ -49,7 +50,7 @@ export function createPgStateStore(url: PgUrl, key: string, location: string, op
         const start = loaded.folded ?? emptyState({ ...pickTarget(target), lineage: newLineage(), salt: opts.salt ?? newSalt() });
         const session = new PgStateSession(conn, key, loaded.stored, start, loaded.entries.length > 0);
         if (loaded.entries.length > 0) {
-          warn({ code: 'journal_recovered', message: `recovered ${loaded.entries.length} results recorded by an earlier run that did not finish (${location})` });
+          warn({ code: 'journal_recovered', message: `recovered ${countOf(loaded.entries.length, 'result')} recorded by an earlier run that did not finish (${location})` });
           await session.commit();
         }
         return session;

@@ -1,0 +1,15 @@
+// Commander's own usage errors, in the house style: one line that starts with "Error:", with the
+// "did you mean" on the same line, for commands, flags and fixed-choice values alike.
+import { closest } from '../core/suggest.js';
+
+export function oneLineUsageError(text: string): string {
+  const lines = text.trim().split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const [head = '', ...rest] = lines;
+  let message = head.replace(/^error:\s*/i, '');
+  const hint = rest.map((line) => /^\(Did you mean (.+)\?\)$/.exec(line)?.[1]).find((match) => match !== undefined);
+  const choice = /'([^']*)' is invalid.*Allowed choices are (.+)\.$/.exec(message);
+  const guess = hint ?? (choice ? closest(choice[1] ?? '', (choice[2] ?? '').split(', ')) : undefined);
+  if (guess !== undefined) message = `${message.replace(/\.$/, '')}; did you mean ${guess}?`;
+  const others = rest.filter((line) => !/^\(Did you mean/.test(line));
+  return [`Error: ${message}`, ...others].join('\n') + '\n';
+}

@@ -1,0 +1,21 @@
+// `agentsync fmt [files...]`: rewrite manifests in their canonical form (comments kept);
+// `--check` changes nothing and exits 1 when a file would change, for CI.
+import type { Command } from 'commander';
+
+export interface FmtOptions {
+  check?: boolean;
+  file: string;
+}
+
+export function registerFmtCommand(program: Command): void {
+  program
+    .command('fmt')
+    .argument('[files...]', 'manifests to format (default: the -f file, agents.yaml)')
+    .description('Rewrite the manifest canonically: sorted set-like lists, normalised quoting, comments kept.')
+    .option('-f, --file <path>', 'the manifest', 'agents.yaml')
+    .option('--check', 'change nothing; list the files that would change and exit 1 if there are any')
+    .action(async (files: string[], opts: FmtOptions) => {
+      const { runFmt } = await import('../fmt-run.js');
+      await runFmt(files.length > 0 ? files : [opts.file], opts);
+    });
+}

@@ -1,0 +1,49 @@
+// Formats each file on its own: one that cannot be read or parsed is reported and left untouched,
+// and the others are still formatted. Exit 1 when any file failed, or with --check would change.
+import { formatManifest } from '../core/format-manifest.js';
+import { parseManifest } from '../core/parse.js';
+import { countOf } from '../core/plural.js';
+import { isUserError } from '../core/errors.js';
+import { readManifestFile } from '../io/manifest-file.js';
+import { rewriteFile } from '../io/rewrite-file.js';
+import type { FmtOptions } from './commands/fmt.js';
+import { ExitRequest } from './run.js';
+
+type Outcome = 'unchanged' | 'changed' | 'failed';
+
+export async function runFmt(files: readonly string[], opts: FmtOptions): Promise<void> {
+  const outcomes: Outcome[] = [];
+  for (const file of files) outcomes.push(await formatOne(file, opts.check === true));
+  const changed = outcomes.filter((o) => o === 'changed').length;
+  const failed = outcomes.filter((o) => o === 'failed').length;
+  if (opts.check && changed > 0) {
+    process.stderr.write(`${countOf(changed, 'file')} would be reformatted; run \`npx agentsync fmt\` to fix ${changed === 1 ? 'it' : 'them'}.\n`);
+  }
+  if (failed > 0 || (opts.check && changed > 0)) throw new ExitRequest(1);
+}
+
+async function formatOne(file: string, check: boolean): Promise<Outcome> {
+  let text: string;
+  try {
+    ({ text } = await readManifestFile(file));
+  } catch (err) {
+    if (!isUserError(err)) throw err;
+    process.stderr.write(`Error: ${err.message}\n`);
+    return 'failed';
+  }
+  // The parser validate uses decides what "does not parse" means; such a file is never written.
+  const firstError = parseManifest(file, text).diagnostics.find((d) => d.severity === 'error');
+  const result = firstError === undefined ? formatManifest(text) : ({ ok: false, problem: `${firstError.line}:${firstError.column}: ${firstError.message}` } as const);
+  if (!result.ok) {
+    process.stderr.write(`Error: cannot format ${file}: ${result.problem}; it was left unchanged\n`);
+    return 'failed';
+  }
+  if (!result.changed) return 'unchanged';
+  if (check) {
+    process.stdout.write(`${file}\n`);
+    return 'changed';
+  }
+  await rewriteFile(file, result.text);
+  process.stdout.write(`formatted ${file}\n`);
+  return 'changed';
+}

@@ -1,0 +1,167 @@
+// The README's quickstart, walked as a newcomer walks it: every command in its code blocks (up to
+// "Against a real app", which needs an account) is run in order, as written, starting from a clean
+// copy of the repository (its tracked and new files; no node_modules, no dist) in an empty folder.
+// Commands that ask a question run on a pseudo-terminal (util-linux `script`) and get "yes";
+// `npx agentsync emulator` runs in the background, as in its own terminal, until the walk ends.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+/** Not run, with the reason: the test would run itself. */
+const SKIPPED: Record<string, string> = { 'npm test': 'the full test suite, which includes this test' };
+
+/** The quickstart's commands, block by block, comments and blank lines dropped. */
+export function quickstartCommands(readme: string): string[][] {
+  const start = readme.indexOf('## Quickstart');
+  const end = readme.indexOf('### Against a real app');
+  if (start < 0 || end < start) throw new Error('README has no "## Quickstart" followed by "### Against a real app"');
+  const section = readme.slice(start, end);
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((block) =>
+    block[1]!
+      .split('\n')
+      .map((line) => line.replace(/\s+#.*$/, '').trim())
+      .filter((line) => line !== ''),
+  );
+}
+
+const PROMPT = "Only 'yes' will be accepted:";
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A copy of the repository as a fresh clone of this working tree would be. */
+function cleanCopy(into: string): void {
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter((f) => f !== '');
+  for (const file of files) {
+    if (!existsSync(join(ROOT, file))) continue; // deleted in the working tree
+    mkdirSync(dirname(join(into, file)), { recursive: true });
+    cpSync(join(ROOT, file), join(into, file));
+  }
+}
+
+const background: ChildProcess[] = [];
+/** npx starts the emulator as a child of its own: stop the whole process group. */
+function stopBackground(): void {
+  for (const child of background.splice(0)) {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+}
+afterAll(stopBackground);
+
+describe('README quickstart', () => {
+  it('lists the commands this test walks', () => {
+    const commands = quickstartCommands(README).flat();
+    expect(commands).toContain('npm ci');
+    expect(commands).toContain('npx agentsync init');
+    expect(commands).toContain('npx agentsync emulator');
+    expect(commands.some((c) => c.includes('npx agentsync apply -e local'))).toBe(true);
+  });
+
+  const walkable = spawnSync('script', ['--version']).status === 0;
+  it.runIf(walkable)(
+    'works from a clean clone and an empty folder, command by command',
+    async () => {
+      // The walk needs the emulator's default port; wait for another run to release it.
+      for (let i = 0; !(await portIsFree(4010)); i++) {
+        if (i > 120) throw new Error('port 4010 stayed in use; the quickstart emulator needs it');
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      const parent = mkdtempSync(join(tmpdir(), 'agentsync-readme-'));
+      const clone = join(parent, 'agentsync');
+      const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'dumb', npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+      let cwd = clone;
+      const transcript: string[] = [];
+      try {
+        cleanCopy(clone);
+        for (const command of quickstartCommands(README).flat()) {
+          if (SKIPPED[command]) {
+            transcript.push(`$ ${command}   (skipped: ${SKIPPED[command]})`);
+            continue;
+          }
+          transcript.push(`$ ${command}`);
+          if (command === 'npx agentsync emulator') {
+            transcript.push(await startInBackground(command, cwd, env));
+            continue;
+          }
+          const result = await run(command, cwd, env);
+          transcript.push(result.output);
+          expect(result.code, `${command} failed:\n${transcript.join('\n')}`).toBe(0);
+          cwd = result.cwd;
+        }
+        const text = transcript.join('\n');
+        expect(text).toContain('No changes. Environment "local" matches the manifest.');
+        expect(text).toMatch(/Apply complete: 2 created, 0 updated, 0 forgotten\./);
+        expect(cwd).toBe(join(parent, 'my-agents'));
+        expect(readFileSync(join(cwd, 'agents.yaml'), 'utf8')).toContain('# yaml-language-server: $schema=./agentsync.schema.json');
+      } finally {
+        stopBackground();
+        rmSync(parent, { recursive: true, force: true });
+      }
+    },
+    600_000,
+  );
+});
+
+/**
+ * One command, as typed into bash in `cwd`, on a pseudo-terminal (so a question can be answered);
+ * it reports the folder the command left the shell in, for the next one.
+ */
+function run(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string; cwd: string }> {
+  const marker = '__QUICKSTART_CWD__';
+  const step = join(mkdtempSync(join(tmpdir(), 'agentsync-step-')), 'step.sh');
+  writeFileSync(step, `set -e\n${command}\nprintf '\\n${marker}%s\\n' "$PWD"\n`);
+  const child = spawn('script', ['-qfec', `bash ${step}`, '/dev/null'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  let answered = false;
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    if (!answered && output.includes(PROMPT)) {
+      answered = true;
+      child.stdin.write('yes\r');
+    }
+  });
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      rmSync(dirname(step), { recursive: true, force: true });
+      const found = new RegExp(`${marker}(.+?)\\r?\\n`).exec(output);
+      resolve({ code, output: output.replace(new RegExp(`\\r?\\n?${marker}.*`, 's'), ''), cwd: found?.[1] ?? cwd });
+    });
+  });
+}
+
+/** A long-running command in "a second terminal": started, and awaited until it says it is ready. */
+function startInBackground(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const child = spawn('bash', ['-c', `exec ${command}`], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  background.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${command} did not get ready: ${output}`)), 60_000);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (/ready at http:\/\/127\.0\.0\.1:4010\/v3 .*API key: local-dev-key/.test(output)) {
+        clearTimeout(timer);
+        resolve(output.trim());
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('close', (code) => reject(new Error(`${command} exited (${code}): ${output}`)));
+  });
+}
