@@ -58,7 +58,9 @@ describe('row 3: the plan header says where the plan applies', () => {
   it('never prints a password in the base URL', async () => {
     await cli(['init']);
     const result = await cli(['plan', '--offline'], { AGENTSYNC_BASE_URL: 'http://deploy:Hunter2Pass@127.0.0.1:9/v3' });
-    expect(result.stdout).toContain('at http://deploy:***@127.0.0.1:9/v3, from AGENTSYNC_BASE_URL');
+    // Credentials in a base URL are refused outright; the refusal shows the URL masked.
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('http://deploy:***@127.0.0.1:9/v3');
     expect(result.stdout + result.stderr).not.toContain('Hunter2Pass');
   });
 });
@@ -119,13 +121,15 @@ describe('row 5: plan output flags mean what they say', () => {
 
 describe('row 6: init says what to run next, in lines that work when pasted', () => {
   it('uses npx, says cd when it wrote into another folder, and ends with the local loop', async () => {
-    const here = await cli(['init']);
+    // Without the key in the environment: the output filter hides the key's value, and here it is the emulator's.
+    const noKey = { AGENTSYNC_BASE_URL: emu.url };
+    const here = await cli(['init'], noKey);
     expect(here.stdout).toContain('\nNext steps:\n  npx agentsync validate ');
     expect(here.stdout).not.toContain('  cd ');
     expect(here.stdout).toMatch(/^ {2}npx agentsync emulator +# in a second terminal/m);
     expect(here.stdout).toMatch(/^ {2}COMETCHAT_API_KEY=local-dev-key npx agentsync apply -e local +#/m);
 
-    const there = await cli(['init', 'my agents']);
+    const there = await cli(['init', 'my agents'], noKey);
     expect(there.stdout).toContain("Next steps:\n  cd 'my agents'\n  npx agentsync validate");
   });
 
@@ -179,7 +183,8 @@ environments:
 tools:
   lookup: { displayName: Lookup, executionText: Looking, description: Finds, parameters: {} }
 agents:
-  bot: { name: Bot, integrationType: llm, integrateWith: gpt-4o, tools: [lookup] }
+  bot: { name: Bot, integrationType: llm, integrateWith: gpt-4o, actions: [lookup, not_on_server] }
+external: { tools: [not_on_server] }
 `,
     );
     const result = await cli(['apply', '--auto-approve']);

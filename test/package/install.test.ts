@@ -116,7 +116,7 @@ console.log(JSON.stringify({ version, valid: checked.valid, before: before.plan.
     );
     const deployed = await run(process.execPath, ['deploy.mjs'], project, cleanEnv({ COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url }));
     expect(deployed.stderr).toBe('');
-    expect(JSON.parse(deployed.stdout)).toEqual({ version, valid: true, before: { create: 1, update: 0, forget: 0, noop: 0 }, created: 1, after: false, userError: 'function' });
+    expect(JSON.parse(deployed.stdout)).toEqual({ version, valid: true, before: { create: 1, update: 0, delete: 0, forget: 0, noop: 0 }, created: 1, after: false, userError: 'function' });
 
     // The types resolve through `exports`, check with skipLibCheck off, and are strict enough to catch a wrong call.
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
