@@ -9,6 +9,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDigester } from '../../src/io/state/digest.js';
 import { API_KEY, assertBuilt, childEnv, CLI, collect, makeWorkspace, reasonLines, runCli, STACK_TRACE, startTortureEmulator, type CliResult, type TortureEmulator, type Workspace } from './helpers.js';
 
+/** validate reads no state, so it takes no --state (each command lists only its own options). */
+function stateFlag(command: string | undefined, state: string): string[] {
+  return command === 'validate' ? [] : ['--state', state];
+}
+
 let emulator: TortureEmulator;
 let ws: Workspace;
 let caseNumber = 0;
@@ -111,7 +116,7 @@ describe('item 7: credentials in base URLs', () => {
     const env = { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: where === 'env' ? url : undefined };
     const results: CliResult[] = [];
     for (const args of [['validate'], ['validate', '--json'], ['plan'], ['plan', '--json'], ['apply', '--auto-approve']]) {
-      const result = await runCli([...args, '-f', p.manifest, '--state', p.state], { env });
+      const result = await runCli([...args, '-f', p.manifest, ...stateFlag(args[0], p.state)], { env });
       expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(1);
       expect(result.stdout + result.stderr).toMatch(/credentials|password|user name/i);
       results.push(result);
@@ -140,7 +145,7 @@ ${CARD_TOOL}agents:
     const env = { ...emulator.env, [variable]: API_KEY };
     const results: CliResult[] = [];
     for (const args of [['validate'], ['plan'], ['apply', '--auto-approve']]) {
-      const result = await runCli([...args, '-f', p.manifest, '--state', p.state], { env });
+      const result = await runCli([...args, '-f', p.manifest, ...stateFlag(args[0], p.state)], { env });
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/agents\.yaml:11:16: error: .*API key/);
       results.push(result);
@@ -244,7 +249,7 @@ describe('item 10: appId cannot change the host', () => {
     const p = project(`version: 1\nenvironments:\n  local: { appId: "${appId}", region: us }\n${CARD_TOOL}`);
     await emulator.clearRequests();
     for (const args of [['validate'], ['apply', '--auto-approve']]) {
-      const result = await runCli([...args, '-f', p.manifest, '--state', p.state], { env: { COMETCHAT_API_KEY: API_KEY } });
+      const result = await runCli([...args, '-f', p.manifest, ...stateFlag(args[0], p.state)], { env: { COMETCHAT_API_KEY: API_KEY } });
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/agents\.yaml:3:\d+: error: .*appId/);
       expect(result.stderr).not.toMatch(STACK_TRACE);
@@ -271,7 +276,7 @@ ${aliases}
     const outputs: CliResult[] = [];
     for (const command of ['validate', 'plan']) {
       const started = performance.now();
-      const result = await runCli([command, '-f', p.manifest, '--state', p.state], { timeoutMs: 30_000 });
+      const result = await runCli([command, '-f', p.manifest, ...stateFlag(command, p.state)], { timeoutMs: 30_000 });
       expect(result.code, result.stderr.slice(0, 500)).toBe(1);
       expect(performance.now() - started).toBeLessThan(20_000);
       expect(result.stderr).not.toContain('heap');
@@ -305,7 +310,7 @@ describe('item 15: __proto__ keys are never dropped silently', () => {
     const p = project(manifest);
     await emulator.clearRequests();
     for (const args of [['validate'], ['plan'], ['apply', '--auto-approve']]) {
-      const result = await runCli([...args, '-f', p.manifest, '--state', p.state], { env: emulator.env });
+      const result = await runCli([...args, '-f', p.manifest, ...stateFlag(args[0], p.state)], { env: emulator.env });
       expect(result.code, `${args[0]}: ${result.stdout}`).toBe(1);
       expect(result.stderr).toMatch(new RegExp(`agents\\.yaml:${position}: error: .*__proto__`));
     }

@@ -72,7 +72,7 @@ describe('security', () => {
       return result;
     };
 
-    expect((await run(['validate', ...common])).code).toBe(0);
+    expect((await run(['validate', '-f', manifest])).code).toBe(0);
     expect((await run(['plan', ...common])).code).toBe(0);
     expect((await run(['plan', '--json', ...common])).code).toBe(0);
     expect((await run(['plan', '--format', 'markdown', ...common])).code).toBe(0);

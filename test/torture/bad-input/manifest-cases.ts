@@ -113,7 +113,8 @@ export const referenceCases: HostileCase[] = [
   editedManifest('the API key interpolated', (m) => r(m, 'name: Support assistant', 'name: "bot ${COMETCHAT_API_KEY}"')),
   editedManifest('unknown var', (m) => r(m, 'integrateWith: ${var.model}', 'integrateWith: ${var.nothing}')),
   editedManifest('unset secret', (m) => r(m, '    actions: [get_weather]\n', '    actions: [get_weather]\n    instruction: ${secret:AGENTSYNC_TORTURE_UNSET_SECRET}\n')),
-  editedManifest('several environments and no --env', (m) => r(m, 'environments:\n', 'environments:\n  prod:\n    appId: prod\n    region: eu\n')),
+  // A valid manifest with a question to answer, not an invalid one: the message names the choices, not a line.
+  editedManifest('several environments and no --env', (m) => r(m, 'environments:\n', 'environments:\n  prod:\n    appId: prod\n    region: eu\n'), { lineColIn: undefined }),
   {
     name: 'an --env that does not exist',
     setup: (files) => {
