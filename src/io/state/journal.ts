@@ -15,6 +15,7 @@ import { UserError } from '../../core/errors.js';
 import type { JournalEntry } from '../../core/state.js';
 import { RESOURCE_TYPES } from '../../core/kinds/kind.js';
 import { fileError } from '../file-errors.js';
+import { GroupCommit } from './group-commit.js';
 import { fsyncDir, hasCode, STATE_FILE_MODE } from './atomic-write.js';
 
 const resourceType = z.enum(RESOURCE_TYPES);
@@ -113,10 +114,15 @@ export class JournalLineError extends Error {
  */
 export class JournalWriter {
   private handle: FileHandle | null = null;
-  private queue: { line: string; done: () => void; fail: (err: unknown) => void }[] = [];
-  private flushing: Promise<void> | null = null;
-  /** After a failed write the file may end in a torn line; appending after it would corrupt it. */
-  private broken: unknown = null;
+  // After a failed write the file may end in a torn line; appending after it would corrupt it.
+  private readonly commits = new GroupCommit({
+    write: async (lines) => {
+      const handle = await this.ensureOpen();
+      await handle.appendFile(lines.join(''), 'utf8');
+      await handle.datasync();
+    },
+    onFailure: (err) => ({ error: fileError(err, this.file, 'write'), stop: true }),
+  });
 
   constructor(
     private readonly file: string,
@@ -125,17 +131,12 @@ export class JournalWriter {
   ) {}
 
   append(entry: JournalEntry): Promise<void> {
-    const line = JSON.stringify({ lineage: this.lineage, ...entry }) + '\n';
-    if (this.broken !== null) return Promise.reject(this.broken);
-    return new Promise((done, fail) => {
-      this.queue.push({ line, done, fail });
-      this.flushing ??= this.flushLoop();
-    });
+    return this.commits.push(JSON.stringify({ lineage: this.lineage, ...entry }) + '\n');
   }
 
   /** Waits for every queued append to be on disk (or to have failed). */
-  async drain(): Promise<void> {
-    while (this.flushing) await this.flushing;
+  drain(): Promise<void> {
+    return this.commits.drain();
   }
 
   async close(): Promise<void> {
@@ -143,27 +144,6 @@ export class JournalWriter {
     const handle = this.handle;
     this.handle = null;
     await handle?.close();
-  }
-
-  private async flushLoop(): Promise<void> {
-    try {
-      while (this.queue.length > 0) {
-        const batch = this.queue;
-        this.queue = [];
-        try {
-          const handle = await this.ensureOpen();
-          await handle.appendFile(batch.map((b) => b.line).join(''), 'utf8');
-          await handle.datasync();
-          batch.forEach((b) => b.done());
-        } catch (err) {
-          this.broken = fileError(err, this.file, 'write');
-          [...batch, ...this.queue].forEach((b) => b.fail(this.broken));
-          this.queue = [];
-        }
-      }
-    } finally {
-      this.flushing = null;
-    }
   }
 
   private async ensureOpen(): Promise<FileHandle> {

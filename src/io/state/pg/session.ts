@@ -3,20 +3,15 @@
 // next one, so a parallel apply costs one round trip per batch, not one per result.
 import type { JournalEntry, State } from '../../../core/state.js';
 import { JournaledSession } from '../journaled-session.js';
+import { GroupCommit } from '../group-commit.js';
 import { serializeState } from '../serialize.js';
 import type { PgConnection } from './connection.js';
 import { releasePgLock } from './lock.js';
 import { APPEND, DROP_JOURNAL, WRITE_STATE } from './sql.js';
 
-interface Queued {
-  line: string;
-  done: () => void;
-  fail: (err: unknown) => void;
-}
-
 export class PgStateSession extends JournaledSession {
-  private queue: Queued[] = [];
-  private flushing: Promise<void> | null = null;
+  // A failed INSERT fails its own batch only: nothing is torn, and the connection decides the rest.
+  private readonly commits = new GroupCommit({ write: async (lines) => void (await this.conn.query(APPEND, [this.key, lines])) });
 
   constructor(
     private readonly conn: PgConnection,
@@ -29,10 +24,7 @@ export class PgStateSession extends JournaledSession {
   }
 
   protected appendDurably(entry: JournalEntry): Promise<void> {
-    return new Promise((done, fail) => {
-      this.queue.push({ line: JSON.stringify(entry), done, fail });
-      this.flushing ??= this.flushLoop();
-    });
+    return this.commits.push(JSON.stringify(entry));
   }
 
   /** One statement writes the state row and deletes the journal rows it absorbed. */
@@ -50,23 +42,6 @@ export class PgStateSession extends JournaledSession {
       await releasePgLock(this.conn, this.key);
     } finally {
       await this.conn.end(); // ends the session, which frees the lock even if the release failed
-    }
-  }
-
-  private async flushLoop(): Promise<void> {
-    try {
-      while (this.queue.length > 0) {
-        const batch = this.queue;
-        this.queue = [];
-        try {
-          await this.conn.query(APPEND, [this.key, batch.map((b) => b.line)]);
-          batch.forEach((b) => b.done());
-        } catch (err) {
-          batch.forEach((b) => b.fail(err));
-        }
-      }
-    } finally {
-      this.flushing = null;
     }
   }
 }
