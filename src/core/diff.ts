@@ -5,7 +5,7 @@
 import { jsonEqual as equal } from './json-equal.js';
 import type { Desired, DesiredResource, ResourceType } from './desired.js';
 import { diffFields } from './field-diff.js';
-import { kindOf, TYPE_RANK, type RemoteRecord } from './kinds/index.js';
+import { couldBeCreatedSince, kindOf, TYPE_RANK, type RemoteRecord } from './kinds/index.js';
 import { normalizeSpec } from './normalize.js';
 import { summarize, type Change, type CreateChange, type PendingWarning, type Plan } from './plan.js';
 import { leftoverChanges, limitToTargets, NO_SCOPE, selectTargets, type PlanScope } from './plan-scope.js';
@@ -28,9 +28,6 @@ export interface PlanInput {
   /** State entries the refresh found deleted on the server (dropped from `state`); `--prune` cleans them up. */
   goneFromServer?: Readonly<Record<string, ResourceState>>;
 }
-
-/** Server and local clocks differ; an agent our interrupted create made may look slightly older than its pending mark. */
-const CLOCK_SKEW_MS = 10 * 60_000;
 
 export function planChanges({ desired, state, digest: digestOnce, refresh, adopt, scope = NO_SCOPE, goneFromServer = {} }: PlanInput): Plan {
   const digest = memoizeDigest(digestOnce);
@@ -89,8 +86,7 @@ function markServerMatch(change: CreateChange, resource: DesiredResource, pendin
   const same = refresh.untracked[resource.type]?.get(kind.identityOf(resource.spec, resource.key)) ?? [];
   if (same.length === 0) return;
   if (pending !== undefined) {
-    const sentAt = Date.parse(pending.since);
-    const fits = same.filter((record) => record.createdAtMs === undefined || !(record.createdAtMs < sentAt - CLOCK_SKEW_MS));
+    const fits = same.filter((record) => couldBeCreatedSince(record, pending.since));
     if (fits.length === 1) {
       change.adopt = { remoteId: remoteIdOf(fits[0] as RemoteRecord, resource.key) };
       return;

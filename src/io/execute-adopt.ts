@@ -4,14 +4,11 @@
 // once per kind, before sending a create that is not safe to repeat.
 import type { DesiredResource } from '../core/desired.js';
 import { UserError } from '../core/errors.js';
-import { kindOf, type RemoteRecord, type ResourceType } from '../core/kinds/index.js';
+import { couldBeCreatedSince, kindOf, type RemoteRecord, type ResourceType } from '../core/kinds/index.js';
 import type { KindListing } from '../core/refresh.js';
 import type { State } from '../core/state.js';
 import type { ApiClient } from './api/client.js';
 import { readServer } from './read-server.js';
-
-/** Server and local clocks differ; a created record may look slightly older than our `since`. */
-const CLOCK_SKEW_MS = 10 * 60_000;
 
 export interface PendingAdopter {
   /**
@@ -45,13 +42,12 @@ export function createPendingAdopter(client: ApiClient, state: State): PendingAd
         );
       }
       const identity = kind.identityOf(resource.spec, resource.key);
-      const sentAt = Date.parse(since);
       const candidates = records.filter(
         (r) =>
           r.identity === identity &&
           r.remoteId !== undefined &&
           !taken.has(`${resource.type}:${r.remoteId}`) &&
-          !(r.createdAtMs !== undefined && r.createdAtMs < sentAt - CLOCK_SKEW_MS),
+          couldBeCreatedSince(r, since),
       );
       if (candidates.length !== 1) return undefined;
       const remoteId = (candidates[0] as RemoteRecord).remoteId as string;

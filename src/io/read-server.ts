@@ -1,7 +1,7 @@
 // The server half of refresh: one list call per readable kind (two today, whatever the number of
 // resources), read through each kind's module into the shape core/refresh.ts compares.
 import { UserError } from '../core/errors.js';
-import { kindOf, RESOURCE_TYPES, type ResourceType } from '../core/kinds/index.js';
+import { isObject, kindOf, RESOURCE_TYPES, type ResourceType } from '../core/kinds/index.js';
 import type { KindListing, ServerSnapshot } from '../core/refresh.js';
 import { isApiError } from './api/api-error.js';
 import type { ApiClient } from './api/client.js';
@@ -31,20 +31,16 @@ async function readListing(client: ApiClient, type: ResourceType): Promise<KindL
     throw err;
   }
   // The reference answers a bare array; `{data: [...]}` is accepted as well.
-  const list = Array.isArray(answer) ? answer : isRecord(answer) && Array.isArray(answer.data) ? answer.data : undefined;
+  const list = Array.isArray(answer) ? answer : isObject(answer) && Array.isArray(answer.data) ? answer.data : undefined;
   if (list === undefined) throw new UserError('api_error', `could not read the server's ${type}s: ${call} did not answer a list`, { call });
   const listing: KindListing = { records: [], matchable: true };
   for (const entry of list) {
     // Skipping a malformed entry would make its resource look deleted and plan a duplicate.
-    if (!isRecord(entry)) throw new UserError('api_error', `could not read the server's ${type}s: ${call} answered a list with an entry that is not an object`, { call });
+    if (!isObject(entry)) throw new UserError('api_error', `could not read the server's ${type}s: ${call} answered a list with an entry that is not an object`, { call });
     const record = refresh.read(entry);
     if (record === undefined) continue; // a soft-deleted record: not there
     if ((refresh.matchBy === 'key' ? record.identity : record.remoteId) === undefined) listing.matchable = false;
     listing.records.push(record);
   }
   return listing;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

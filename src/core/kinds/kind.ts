@@ -54,6 +54,17 @@ export interface RemoteRecord {
   createdAtMs?: number;
 }
 
+/** Server and local clocks differ; a record our interrupted create made may look slightly older than its pending mark. */
+const CLOCK_SKEW_MS = 10 * 60_000;
+
+/**
+ * Whether a server record could be the one a create sent at `since` made: created after it (within
+ * the clock skew), or of unknown age. The one rule both the refreshed plan and the lookup use.
+ */
+export function couldBeCreatedSince(record: RemoteRecord, since: string): boolean {
+  return record.createdAtMs === undefined || !(record.createdAtMs < Date.parse(since) - CLOCK_SKEW_MS);
+}
+
 /** ISO strings (version A) and integers (version O; seconds or milliseconds) both occur. */
 export function timestampMs(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return value < 1e12 ? value * 1000 : value;
