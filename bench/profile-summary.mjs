@@ -2,7 +2,7 @@
 // Summarizes a V8 CPU profile (from `node --cpu-prof`): self time per function and per package,
 // so BENCHMARKS.md can say what limits a scenario with evidence rather than a guess.
 //
-//   node --cpu-prof --cpu-prof-dir=/tmp/prof dist/cli/main.js plan -f big.yaml
+//   node --cpu-prof --cpu-prof-dir=/tmp/prof dist/cli/main.cjs plan -f big.yaml
 //   node bench/profile-summary.mjs /tmp/prof/CPU.*.cpuprofile [--top 25]
 import { readFileSync } from 'node:fs';
 import process from 'node:process';

@@ -43,9 +43,9 @@ if (flag('--render')) {
   process.exit(0);
 }
 
-const cli = join(root, 'dist', 'cli', 'main.js');
+const cli = join(root, 'dist', 'cli', 'main.cjs');
 if (!existsSync(cli)) {
-  process.stderr.write('dist/cli/main.js is missing: run `npm run build` first (npm run bench does).\n');
+  process.stderr.write('dist/cli/main.cjs is missing: run `npm run build` first (npm run bench does).\n');
   process.exit(1);
 }
 

@@ -7,7 +7,7 @@ import { setTimeout, clearTimeout } from 'node:timers';
 export const EMULATOR_API_KEY = 'bench-key';
 
 /**
- * @param {string} cli  path of dist/cli/main.js
+ * @param {string} cli  path of dist/cli/main.cjs
  * @param {{ latency?: number, rateLimit?: number, failRate?: number, data?: string }} [flags]
  */
 export async function startEmulatorProcess(cli, flags = {}) {

@@ -63,11 +63,11 @@ elif [ -x node_modules/.bin/agentsync ]; then
 elif [ -x "$workspace/node_modules/.bin/agentsync" ]; then
   cli=("$workspace/node_modules/.bin/agentsync")
 else
-  if [ ! -f "$action_path/dist/cli/main.js" ]; then
+  if [ ! -f "$action_path/dist/cli/main.cjs" ]; then
     echo "agentsync is not a dependency of this project: building the action's own copy (add it with npm install -D agentsync to skip this)" >&2
     (cd "$action_path" && npm ci --no-audit --no-fund --loglevel=error) >&2 || die "could not build agentsync in $action_path"
   fi
-  cli=(node "$action_path/dist/cli/main.js")
+  cli=(node "$action_path/dist/cli/main.cjs")
 fi
 
 tmp=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/agentsync.XXXXXX") || die "could not create a temporary folder"

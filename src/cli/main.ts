@@ -1,12 +1,10 @@
 #!/usr/bin/env node
-import module from 'node:module';
+// The `agentsync` bin. All it does is load the bundled CLI (dist/cli/agentsync.cjs, built from
+// cli/entry.ts by scripts/bundle.mjs) with V8's code cache, which takes most of the compiling out of
+// start-up; see io/code-cache.ts and BENCHMARKS.md (P3).
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { enableCodeCache } from '../io/code-cache.js';
 
-// Start-up is mostly compiling library code (zod, yaml, commander). Node 22.1+ can cache compiled
-// code between runs; Node 20 has no such API, so there this is a no-op.
-(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-
-// The CLI ships bundled; map stack traces back to src/ when someone asked to see them.
-if (process.env.AGENTSYNC_DEBUG === '1') process.setSourceMapsEnabled(true);
-
-const [{ buildProgram }, { runMain }] = await Promise.all([import('./program.js'), import('./run.js')]);
-await runMain(buildProgram(), process.argv);
+enableCodeCache(fileURLToPath(new URL('.', import.meta.url)));
+createRequire(import.meta.url)('./agentsync.cjs');

@@ -1,5 +1,5 @@
 // zod issues → diagnostics a newcomer understands, each at the YAML node it is about.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Diagnostic, PathSegment } from './diagnostics.js';
 import { formatPath } from './diagnostics.js';
 import { didYouMean } from './suggest.js';

@@ -1,7 +1,7 @@
 // The manifest format (CONTRACT §2) as one zod schema. It is the single source of the manifest's
 // TypeScript types, of validation and of `agentsync schema`. Parsing applies the defaults, so the
 // parsed output is already the normalized spec that the diff compares and the API receives.
-import { z } from 'zod';
+import * as z from 'zod';
 import { REGIONS, TOOL_NAME_PATTERN, type JsonValue } from './api-types.js';
 import { APP_ID_PATTERN } from './base-url.js';
 

@@ -1,6 +1,6 @@
 // The state file's format and the pure operations on it. io/state/ does the reading, locking,
 // journaling and atomic writing; everything here is data in, data out.
-import { z } from 'zod';
+import * as z from 'zod';
 import { REGIONS, type JsonObject, type Region } from './api-types.js';
 import { RESOURCE_TYPES, type ResourceType } from './kinds/kind.js';
 

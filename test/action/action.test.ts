@@ -216,7 +216,7 @@ describe('action.yml', () => {
     await writeFile(join(workspace(), 'agents.yaml'), manifest(['lookup']));
     await mkdir(join(workspace(), 'node_modules', '.bin'), { recursive: true });
     const own = join(workspace(), 'node_modules', '.bin', 'agentsync');
-    await writeFile(own, `#!/bin/sh\necho "the project's agentsync" >&2\nexec "${process.execPath}" "${join(ROOT, 'dist', 'cli', 'main.js')}" "$@"\n`);
+    await writeFile(own, `#!/bin/sh\necho "the project's agentsync" >&2\nexec "${process.execPath}" "${join(ROOT, 'dist', 'cli', 'main.cjs')}" "$@"\n`);
     await chmod(own, 0o755);
     const plan = await runAction({ comment: 'false', args: '--offline' });
     expect(plan.stderr).toBe("the project's agentsync\n");

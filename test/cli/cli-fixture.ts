@@ -1,9 +1,9 @@
-// Runs the built CLI (dist/cli/main.js) as a child process. Asynchronous on purpose: the emulator
+// Runs the built CLI (dist/cli/main.cjs) as a child process. Asynchronous on purpose: the emulator
 // these tests talk to runs in the test process and must keep serving while the child runs.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/cli/main.cjs', import.meta.url));
 
 export interface CliResult {
   code: number | null;

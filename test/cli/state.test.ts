@@ -9,7 +9,7 @@ import type { JournalEntry } from '../../src/core/state.js';
 import { createFileStateStore, type StateTarget } from '../../src/io/state/index.js';
 import { StateChild, withTempDir } from '../io/state/helpers.js';
 
-const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'cli', 'main.js');
+const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'cli', 'main.cjs');
 const exec = promisify(execFile);
 
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { validTool } from './helpers.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const cli = join(repoRoot, 'dist/cli/main.js');
+const cli = join(repoRoot, 'dist/cli/main.cjs');
 
 beforeAll(() => {
   if (!existsSync(join(repoRoot, 'dist/emulator/index.js'))) {

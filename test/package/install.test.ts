@@ -67,10 +67,11 @@ describe('the npm package', () => {
   it('ships what the bin and the API need, and none of the sources or tests', async () => {
     const listing = await run('tar', ['-tzf', tarball], dir);
     const files = listing.stdout.split('\n').filter(Boolean);
-    for (const needed of ['package/package.json', 'package/README.md', 'package/dist/cli/main.js', 'package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/io/state/pg/store.js']) {
+    for (const needed of ['package/package.json', 'package/README.md', 'package/dist/cli/main.cjs', 'package/dist/cli/main.js', 'package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/io/state/pg/store.js']) {
       expect(files).toContain(needed);
     }
-    expect(files.some((f) => f.startsWith('package/dist/chunks/'))).toBe(true);
+    // The bundled CLI and the vendored dependencies it loads on first use.
+    for (const bundle of ['package/dist/cli/agentsync.cjs', 'package/dist/cli/vendor/undici.cjs', 'package/dist/cli/vendor/pg.cjs']) expect(files).toContain(bundle);
     expect(files.filter((f) => /^package\/(src|test|bench|scripts|\.ci)\//.test(f))).toEqual([]);
     expect(files.filter((f) => f.endsWith('.tsbuildinfo'))).toEqual([]);
   });
@@ -88,7 +89,7 @@ describe('the npm package', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: agentsync /);
     for (const command of ['validate', 'plan', 'apply', 'state', 'emulator']) expect(help.stdout).toContain(command);
-    // The lazily loaded chunks are there too: a starter project validates.
+    // The bundled CLI is there too: a starter project validates.
     expect((await run('agentsync', ['init'], elsewhere, env)).code).toBe(0);
     const validate = await run('agentsync', ['validate'], elsewhere, env);
     expect(validate.stderr).toBe('');

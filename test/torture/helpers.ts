@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions, type RequestLogEntry } from '../../src/emulator/index.js';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
-export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+export const CLI = join(ROOT, 'dist', 'cli', 'main.cjs');
 export const API_KEY = 'torture-key-3f9c1a7e5b';
 
 export interface CliResult {

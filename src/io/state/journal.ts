@@ -9,7 +9,7 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { JsonObject } from '../../core/api-types.js';
 import { UserError } from '../../core/errors.js';
 import type { JournalEntry } from '../../core/state.js';
