@@ -2,9 +2,10 @@
 // `npm run bench`: builds first (the npm script does), then measures the built CLI as child
 // processes and writes BENCHMARKS.md and bench/results.json.
 //
-//   node bench/run.mjs [--quick] [--only P1,P2,P3,P5,P6,P7,P8,P9] [--runs N] [--sizes 100,1000,10000]
+//   node bench/run.mjs [--quick] [--only P1,P2,P3,P5,P6,P7,P8,P9] [--runs N] [--sizes 100,1100,10000]
+//                    [--nodes /path/to/node22,/path/to/node24]
 //
-// --quick is for working on the harness: fewer runs, sizes 100 and 1,000, no 100 s rate-limited run.
+// --quick is for working on the harness: fewer runs, sizes 100 and 1,100, no 100 s rate-limited run.
 // It does not write BENCHMARKS.md or results.json unless --write is given too.
 // --render rewrites BENCHMARKS.md from bench/results.json and bench/analysis.md without measuring.
 import process from 'node:process';
@@ -57,7 +58,8 @@ const ctx = {
   runs,
   seed: 42,
   commands: availableCommands(cli),
-  planSizes: option('--sizes')?.split(',').map(Number) ?? (quick ? [100, 1000] : [100, 1000, 10000]),
+  otherNodes: option('--nodes')?.split(','),
+  planSizes: option('--sizes')?.split(',').map(Number) ?? (quick ? [100, 1100] : [100, 1100, 10000]),
   applyTools: 1000,
   applyConcurrency: [1, 10, 32],
   serialApplyRuns: quick ? 1 : runs,

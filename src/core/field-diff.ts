@@ -30,10 +30,9 @@ function walk(
   out: FieldChange[],
 ): void {
   if (shouldDescend(before, after)) {
-    const beforeObject = isPlainObject(before) ? before : {};
-    const afterObject = isPlainObject(after) ? after : {};
-    const keys = new Set([...Object.keys(beforeObject), ...Object.keys(afterObject)]);
-    for (const key of [...keys].sort()) {
+    const beforeObject = isPlainObject(before) ? before : NOTHING;
+    const afterObject = isPlainObject(after) ? after : NOTHING;
+    for (const key of sortedKeysOfBoth(beforeObject, afterObject)) {
       path.push(key);
       walk(ownMember(beforeObject, key), ownMember(afterObject, key), path, sensitive, out);
       path.pop();
@@ -42,6 +41,15 @@ function walk(
   }
   if (equal(before, after)) return;
   out.push(fieldChange(path, before, after, sensitive));
+}
+
+const NOTHING: Record<string, JsonValue> = Object.freeze({});
+
+/** Every key either side has, once, sorted. Called for every object of every changed resource. */
+function sortedKeysOfBoth(before: Record<string, JsonValue>, after: Record<string, JsonValue>): string[] {
+  const keys = Object.keys(after);
+  for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) keys.push(key);
+  return keys.sort();
 }
 
 /** Walk into objects on both sides, and into a non-empty object whose other side is absent. */

@@ -162,13 +162,15 @@ function isEmptyParameters(parameters: JsonValue | undefined): boolean {
   if (!isObject(parameters)) return true;
   const keys = Object.keys(parameters);
   if (keys.length === 0) return true;
+  // Cheapest test first: a tool with parameters (most of them) fails it. This runs for both sides
+  // of every tool in every plan.
   const properties = parameters.properties;
+  if (parameters.type !== 'object' || !isObject(properties) || hasOwnKeys(properties)) return false;
   const required = parameters.required;
-  return (
-    keys.every((k) => k === 'type' || k === 'properties' || k === 'required') &&
-    parameters.type === 'object' &&
-    isObject(properties) &&
-    Object.keys(properties).length === 0 &&
-    (required === undefined || (Array.isArray(required) && required.length === 0))
-  );
+  return (required === undefined || (Array.isArray(required) && required.length === 0)) && keys.every((k) => k === 'type' || k === 'properties' || k === 'required');
+}
+
+function hasOwnKeys(object: object): boolean {
+  for (const key in object) if (Object.hasOwn(object, key)) return true;
+  return false;
 }
