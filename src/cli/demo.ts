@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_API_KEY, startEmulator } from '../emulator/index.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const cli = fileURLToPath(new URL('./main.js', import.meta.url));
+const cli = fileURLToPath(new URL('./main.cjs', import.meta.url));
 
 function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   process.stdout.write(`\n$ agentsync ${args.join(' ')}\n\n`);
