@@ -23,16 +23,19 @@ rmSync('dist/cli/vendor', { recursive: true, force: true });
 
 const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', logLevel: 'warning', outExtension: { '.js': '.cjs' } };
 
-await build({
+const cli = await build({
   ...common,
   entryPoints: { agentsync: 'src/cli/entry.ts' },
   outdir: 'dist/cli',
   sourcemap: true,
-  plugins: [vendorAsSeparateFiles(), childProcessOnFirstUse()],
+  plugins: [vendorAsSeparateFiles(), childProcessOnFirstUse(), builtinImportsAsRequire()],
+  metafile: true,
   // package-version.ts finds package.json from its own URL; in the bundle that is the bundle's.
   define: { 'import.meta.url': '__agentsyncBundleUrl' },
   banner: { js: 'var __agentsyncBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
+
+assertNoDynamicImport(cli.metafile);
 
 // The bin itself: CommonJS too, because an ES module entry costs Node ~10 ms more to start.
 await build({
@@ -43,11 +46,38 @@ await build({
   banner: { js: 'var __agentsyncBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
 
-await build({
+const vendor = await build({
   ...common,
   entryPoints: Object.fromEntries(VENDORED.map((name) => [name, require.resolve(name)])),
   outdir: 'dist/cli/vendor',
+  metafile: true,
 });
+assertNoDynamicImport(vendor.metafile);
+
+/**
+ * esbuild keeps `await import('node:readline/promises')` as an import() in CommonJS output, and an
+ * import() cannot run in a script compiled from V8's code cache on Node 20 (the callback that loads
+ * it is lost). Such an import instead loads a one-line module that requires the builtin, so it stays
+ * lazy and becomes a require.
+ */
+function builtinImportsAsRequire() {
+  return {
+    name: 'builtin-imports-as-require',
+    setup(build) {
+      build.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'builtin-as-require' } : undefined));
+      build.onLoad({ filter: /.*/, namespace: 'builtin-as-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});\n`, loader: 'js' }));
+    },
+  };
+}
+
+/** The check for the rule above: a build that would fail at run time fails here instead. */
+function assertNoDynamicImport(metafile) {
+  for (const [file, input] of Object.entries(metafile.inputs)) {
+    for (const imported of input.imports) {
+      if (imported.kind === 'dynamic-import' && imported.external) throw new Error(`${file}: import('${imported.path}') would stay an import() in the CommonJS bundle; see builtinImportsAsRequire`);
+    }
+  }
+}
 
 /**
  * commander requires node:child_process when it loads, for subcommands that are separate programs,

@@ -68,21 +68,13 @@ function runCached(module: LoadingModule, content: string, filename: string, cac
   const files = cacheFilesFor(cacheDir, filename);
   const complete = files && readOrUndefined(files.complete);
   const cachedData = complete ?? (files && readOrUndefined(files.partial));
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${content}\n})`, {
-    filename,
-    cachedData,
-    ...dynamicImportOption(),
-  });
+  // No importModuleDynamically: a script from the cache loses it on Node 20, so the bundles hold no
+  // import() at all (scripts/bundle.mjs makes sure).
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${content}\n})`, { filename, cachedData });
   if (files) loaded.push({ script, files, found: !cachedData || script.cachedDataRejected ? 'none' : complete ? 'complete' : 'partial' });
   const moduleFunction = script.runInThisContext() as ModuleFunction;
   moduleFunction.call(module.exports, module.exports, Module.createRequire(filename), module, filename, dirname(filename));
   return module.exports;
-}
-
-/** Lets an `import()` inside a bundle work like it does in a module Node compiled (Node 20.16+). */
-function dynamicImportOption(): { importModuleDynamically?: number } {
-  const constant = (vm as { constants?: { USE_MAIN_CONTEXT_DEFAULT_LOADER?: number } }).constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
-  return constant === undefined ? {} : { importModuleDynamically: constant };
 }
 
 /**

@@ -117,6 +117,20 @@ describe('the code cache', () => {
     expect(await files(cacheDir)).toEqual([expect.stringMatching(/-validate\.bin$/)]);
   });
 
+  it('runs a command that loads a builtin on first use from a warm cache (no import() in the bundles)', async () => {
+    const cacheDir = await freshCacheDir('lazy-builtin');
+    const env = { NODE_COMPILE_CACHE: cacheDir };
+    // init loads node:path lazily; a cached script cannot run an import(), so this failed once.
+    for (const round of ['cold', 'warm']) {
+      const project = join(dir, `init-${round}`);
+      await mkdir(project);
+      const run = await runCli(['init'], { env, cwd: project });
+      expect({ round, code: run.code, stderr: run.stderr }).toEqual({ round, code: 0, stderr: '' });
+      expect(run.stdout).toContain('Next steps:');
+    }
+    expect(await files(cacheDir)).toEqual([expect.stringMatching(/-init\.bin$/)]);
+  });
+
   it('also caches the vendored bundles a command loads on first use', async () => {
     const cacheDir = await freshCacheDir('vendor');
     // `state list` on a PostgreSQL URL loads vendor/pg.cjs before it fails to connect.
