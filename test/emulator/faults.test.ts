@@ -212,6 +212,18 @@ describe('admin endpoints', () => {
     await during;
   });
 
+  it('reports its own CPU time, which grows as it works', async () => {
+    emu = await startTestEmulator();
+    type Runtime = { cpuUserMs: number; cpuSystemMs: number; uptimeMs: number };
+    const before = (await emu.admin('GET', '/runtime')).json as Runtime;
+    expect(before.cpuUserMs).toBeGreaterThan(0);
+    expect(before.cpuSystemMs).toBeGreaterThanOrEqual(0);
+    for (let i = 0; i < 200; i++) await emu.call('GET', '/ai-agents/tools');
+    const after = (await emu.admin('GET', '/runtime')).json as Runtime;
+    expect(after.cpuUserMs + after.cpuSystemMs).toBeGreaterThan(before.cpuUserMs + before.cpuSystemMs);
+    expect(after.uptimeMs).toBeGreaterThanOrEqual(before.uptimeMs);
+  });
+
   it('logs requests with method, path, body, status and time, and clears the log', async () => {
     emu = await startTestEmulator();
     await emu.createTool(validTool('logged'));
