@@ -25,6 +25,9 @@ import { trackedWire } from './wire.js';
 
 type CallableChange = CreateChange | UpdateChange;
 
+/** Even a serial apply marks creates ahead in batches (16 per fsync); a killed run leaves at most this many marks unsent. */
+const MIN_MARKS_AHEAD = 32;
+
 export interface ExecuteInput {
   plan: Plan;
   /** The unredacted resources: bodies are built from these, never from the (redacted) plan. */
@@ -73,7 +76,7 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   }
   const total = forgets.length + tasks.length + deletes.length;
   const concurrency = Math.max(1, input.concurrency);
-  const marks = new PendingMarksAhead(session, marksAheadFor(queues), 2 * concurrency, now);
+  const marks = new PendingMarksAhead(session, marksAheadFor(queues), Math.max(2 * concurrency, MIN_MARKS_AHEAD), now);
 
   // Forgets need no call: the resource stays on the server and only leaves the state.
   for (const change of forgets) {
