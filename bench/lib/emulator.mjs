@@ -43,6 +43,11 @@ export async function startEmulatorProcess(cli, flags = {}) {
     },
     configure: (config) => adminCall(origin, '/__emulator/config', { method: 'POST', body: JSON.stringify(config) }),
     requests: async () => (await adminCall(origin, '/__emulator/requests')).requests,
+    /** The emulator process's own CPU time so far, in ms (user + system). */
+    cpuMs: async () => {
+      const { cpuUserMs, cpuSystemMs } = await adminCall(origin, '/__emulator/runtime');
+      return cpuUserMs + cpuSystemMs;
+    },
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -59,8 +64,13 @@ async function adminCall(origin, path, init = {}) {
   return body;
 }
 
-/** The network phase of one apply, from the emulator's log: first arrival to last response. */
-export function networkPhaseMs(requests) {
+/**
+ * The network phase of one apply, from the emulator's log: first arrival to last response.
+ * `changesOnly` leaves out the GETs of the refresh, which come before planning, so that the phase
+ * is the executor's alone.
+ */
+export function networkPhaseMs(allRequests, { changesOnly = false } = {}) {
+  const requests = changesOnly ? allRequests.filter((r) => r.method !== 'GET') : allRequests;
   if (requests.length === 0) return null;
   const starts = requests.map((r) => Date.parse(r.time));
   const ends = requests.map((r) => Date.parse(r.time) + (r.durationMs ?? 0));

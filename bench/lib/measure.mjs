@@ -1,4 +1,5 @@
-// Runs one command as its own child process and measures its wall time and peak RSS.
+// Runs one command as its own child process and measures its wall time, peak RSS and, with GNU
+// time, its CPU time (user + system, from the same rusage).
 // Peak RSS comes from GNU time (`/usr/bin/time -f %M`), which reads the child's rusage, so the
 // figure is the process's own high-water mark and not a sample. Without GNU time a preload
 // (rss-probe.mjs) reports `process.resourceUsage().maxRSS` of Node children instead.
@@ -21,7 +22,7 @@ export const rssSource = hasGnuTime ? 'GNU time %M (rusage ru_maxrss of the chil
  * @param {string} command  usually process.execPath
  * @param {string[]} args
  * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, keepStdout?: boolean }} [options]
- * @returns {Promise<{ ms: number, rssKb: number | null, code: number | null, signal: string | null, stdout: string, stderr: string }>}
+ * @returns {Promise<{ ms: number, rssKb: number | null, cpuMs: number | null, code: number | null, signal: string | null, stdout: string, stderr: string }>}
  */
 export function measure(command, args, options = {}) {
   const rssFile = join(scratch, `rss-${++counter}`);
@@ -30,7 +31,8 @@ export function measure(command, args, options = {}) {
   let argv = args;
   if (hasGnuTime) {
     file = GNU_TIME;
-    argv = ['-f', '%M', '-o', rssFile, command, ...args];
+    // Peak RSS last: readRss takes the last figure.
+    argv = ['-f', '%U %S %M', '-o', rssFile, command, ...args];
   } else if (command === process.execPath) {
     argv = ['--import', probe, ...args];
     env.AGENTSYNC_BENCH_RSS_FILE = rssFile;
@@ -48,18 +50,22 @@ export function measure(command, args, options = {}) {
     child.on('close', (code, signal) => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (devNull !== undefined) closeSync(devNull);
-      resolve({ ms, rssKb: readRss(rssFile), code, signal, stdout, stderr });
+      resolve({ ms, ...readRusage(rssFile), code, signal, stdout, stderr });
     });
   });
 }
 
-function readRss(path) {
-  if (!existsSync(path)) return null;
+/** Peak RSS (KB) and, from GNU time's `%U %S %M`, CPU time (ms); the preload reports only the RSS. */
+function readRusage(path) {
+  if (!existsSync(path)) return { rssKb: null, cpuMs: null };
   const text = readFileSync(path, 'utf8').trim();
   rmSync(path, { force: true });
-  // GNU time prefixes "Command exited with non-zero status N" on failure; the figure is last.
-  const value = Number(text.split(/\s+/).at(-1));
-  return Number.isFinite(value) ? value : null;
+  // GNU time prefixes "Command exited with non-zero status N" on failure; the figures are last.
+  const figures = text.split(/\s+/).map(Number);
+  const rss = figures.at(-1);
+  const [user, system] = hasGnuTime ? figures.slice(-3, -1) : [];
+  const cpuMs = Number.isFinite(user) && Number.isFinite(system) && figures.length >= 3 ? Math.round((user + system) * 1000) : null;
+  return { rssKb: Number.isFinite(rss) ? rss : null, cpuMs };
 }
 
 export function median(values) {

@@ -23,11 +23,18 @@ const FAULT_KEYS = ['latencyMs', 'rateLimitPerMinute', 'failRate', 'failMode', '
 const CONFIG_KEYS = new Set([...FAULT_KEYS, ...MODE_KEYS]);
 const FAIL_MODES: readonly FailMode[] = ['mixed', '503', 'drop'];
 
+function runtime(): { cpuUserMs: number; cpuSystemMs: number; uptimeMs: number } {
+  const cpu = process.cpuUsage();
+  return { cpuUserMs: cpu.user / 1000, cpuSystemMs: cpu.system / 1000, uptimeMs: Math.round(process.uptime() * 1000) };
+}
+
 export function adminRouter({ store, faults, mode, log, gauge }: AdminDeps): Router {
   const config = (): ApiResponse => ({ status: 200, body: { ...faults.current, ...mode } });
   const stats = (): ApiResponse => ({ status: 200, body: { inFlight: gauge.inFlight, maxInFlight: gauge.maxInFlight, requests: gauge.requests } });
   return new Router([
     { pattern: '/__emulator/health', methods: { GET: () => ({ status: 200, body: { ok: true, appId: store.appId } }) } },
+    // The emulator's own CPU time, so a benchmark can tell the client's share of a shared machine from the emulator's.
+    { pattern: '/__emulator/runtime', methods: { GET: () => ({ status: 200, body: runtime() }) } },
     {
       pattern: '/__emulator/requests',
       methods: {

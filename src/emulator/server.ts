@@ -1,13 +1,13 @@
 // The request pipeline. For an API request, in this order:
 //   route (404/405) → apikey (401) → rate limit (429) → injected fault (503/drop)
-//   → body (413/415/400) → resource handler → latency → response.
+//   → body (413/415/400) → resource handler → latency (counted from arrival) → response.
 // Faults are decided before the body is read, so a failed request never changes data.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkApiKey } from './auth.js';
 import { ApiError, apiNotFound, errorBody, serviceUnavailable } from './errors.js';
 import { rateLimitHeaders, type Faults, type RateLimitState } from './faults.js';
 import { ClientGone, decodeBody, hasBody, parseJsonBody, parseJsonText, readRawBody } from './http/read-body.js';
-import { delay, sendJson } from './http/respond.js';
+import { delay, Punctual, sendJson } from './http/respond.js';
 import type { InFlightGauge, LoggedRequest, RequestLog } from './request-log.js';
 import type { Router } from './router.js';
 
@@ -31,6 +31,7 @@ const NO_QUERY = new URLSearchParams();
 
 export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const expectedKey = Buffer.from(deps.apiKey);
+  const punctual = new Punctual();
   return (req, res) => {
     const rawUrl = req.url ?? '/';
     const queryAt = rawUrl.indexOf('?');
@@ -45,7 +46,7 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
     res.once('close', () => deps.gauge.end());
     const onBehalfOf = req.headers.onbehalfof;
     const entry = deps.log.open(req.method ?? 'GET', rawUrl, Array.isArray(onBehalfOf) ? onBehalfOf.join(',') : onBehalfOf);
-    void serveApi(deps, expectedKey, req, res, { pathname, query, entry, started: performance.now() });
+    void serveApi(deps, expectedKey, punctual, req, res, { pathname, query, entry, started: performance.now() });
   };
 }
 
@@ -56,7 +57,7 @@ interface ApiCall {
   started: number;
 }
 
-async function serveApi(deps: PipelineDeps, expectedKey: Buffer, req: IncomingMessage, res: ServerResponse, call: ApiCall): Promise<void> {
+async function serveApi(deps: PipelineDeps, expectedKey: Buffer, punctual: Punctual, req: IncomingMessage, res: ServerResponse, call: ApiCall): Promise<void> {
   const method = req.method ?? 'GET';
   let rate: RateLimitState = deps.faults.peekToken(deps.appId);
   const answer = await answerOf(deps, call.pathname, async () => {
@@ -94,7 +95,9 @@ async function serveApi(deps: PipelineDeps, expectedKey: Buffer, req: IncomingMe
     return match.handler({ params: match.params, query: call.query, body: requestBody, headers: req.headers });
   });
   if (answer === undefined) return;
-  if (deps.faults.latencyMs > 0) await delay(deps.faults.latencyMs);
+  // The latency counts from the request's arrival, so the handler's own time is part of it.
+  const latencyMs = deps.faults.latencyMs;
+  if (latencyMs > 0) await punctual.until(call.started + latencyMs);
   call.entry.status = answer.status;
   call.entry.durationMs = Math.round(performance.now() - call.started);
   sendJson(res, answer.status, answer.body, rateLimitHeaders(rate), answer.headers);

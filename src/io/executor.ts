@@ -1,7 +1,9 @@
 // Carries out a plan: the I/O twin of core/diff.ts. Tools first (agents reference them), websites
 // alongside, agents once every tool change is done, then `--prune`'s deletes (execute-delete.ts:
-// agents before tools), `notify` last. Up to `concurrency` calls run at once; each success is
-// journaled the moment it returns, so nothing that succeeded is ever lost.
+// agents before tools), `notify` last. Up to `concurrency` calls run at once. Each success is
+// journaled the moment it returns, without holding up the next call: its write may share an fsync
+// with others (group commit), it is reported only once durable, and nothing that depends on it (an
+// agent on its tools) starts before that.
 // After the first failure no new call starts, the ones in flight finish, and the result says what
 // was done, what failed and what was never attempted.
 import { canonicalJson } from '../core/canonical.js';
@@ -17,10 +19,14 @@ import type { ApplyCounts, ApplyEvent, ApplyResult, DoneItem, FailedItem, NotAtt
 import { createPendingAdopter, type PendingAdopter } from './execute-adopt.js';
 import { executeDeletes } from './execute-delete.js';
 import { notifyBody, notifyMuid, notifyText } from './execute-notify.js';
-import { dependenciesFirst, emptyQueues, runScheduled } from './schedule.js';
+import { PendingMarksAhead, type MarkTarget } from './execute-marks.js';
+import { dependenciesFirst, emptyQueues, runScheduled, type Trailing } from './schedule.js';
 import { trackedWire } from './wire.js';
 
 type CallableChange = CreateChange | UpdateChange;
+
+/** Even a serial apply marks creates ahead in batches (16 per fsync); a killed run leaves at most this many marks unsent. */
+const MIN_MARKS_AHEAD = 32;
 
 export interface ExecuteInput {
   plan: Plan;
@@ -69,6 +75,8 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
     }
   }
   const total = forgets.length + tasks.length + deletes.length;
+  const concurrency = Math.max(1, input.concurrency);
+  const marks = new PendingMarksAhead(session, marksAheadFor(queues), Math.max(2 * concurrency, MIN_MARKS_AHEAD), now);
 
   // Forgets need no call: the resource stays on the server and only leaves the state.
   for (const change of forgets) {
@@ -82,32 +90,37 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   let stopped = false;
   const adopter = createPendingAdopter(input.client, session.state);
   const memory: RunMemory = new Set();
-  // Results of idempotent calls are journaled while the next call is already on its way: waiting
-  // for each fsync would halve throughput, and a repeated PUT/PATCH after a crash is harmless.
+  // Results are journaled while the next call is already on its way: waiting for each fsync would
+  // cost every call one. A success counts (and is printed) once its entry is durable.
   const recordings: Promise<void>[] = [];
-  const inBackground = (recording: Promise<void>): void => {
-    recordings.push(recording);
-    recording.catch(() => (stopped = true));
-  };
-  const runTask = async (task: Task): Promise<void> => {
+  const runTask = async (task: Task): Promise<Trailing | void> => {
     let outcome: TaskOutcome;
     try {
-      outcome = await runOne(task, { ...input, now, emit, adopter, memory, inBackground });
+      outcome = await runOne(task, { ...input, now, emit, adopter, memory, marks });
     } catch (err) {
       // Not an API answer (a journal write failed, say): stop starting work and surface it.
       stopped = true;
       throw err;
     }
-    if (outcome.ok) done.push(outcome.item);
-    else {
+    if (!outcome.ok) {
       failed.push(outcome.item);
       stopped = true;
+      return;
     }
+    const { item } = outcome;
+    const recorded = outcome.recording.then(() => {
+      done.push(item);
+      emit({ kind: 'done', ...item });
+    });
+    recordings.push(recorded);
+    recorded.catch(() => (stopped = true));
+    return { after: recorded };
   };
-  await runScheduled(queues, Math.max(1, input.concurrency), () => stopped || input.stop?.aborted === true, dependenciesFirst, runTask);
+  await runScheduled(queues, concurrency, () => stopped || input.stop?.aborted === true, dependenciesFirst, runTask);
   const interrupted = input.stop?.aborted === true;
   // Every success is on disk before the result is reported (a failed write rejects here).
   await Promise.all(recordings);
+  await marks.clearUnsent();
   // Deletes come last: an agent the plan updates may stop using a tool only now being deleted.
   if (deletes.length > 0 && !stopped) {
     const deleted = await executeDeletes(deletes, { ...input, now, emit, stopped: () => stopped, stop: () => (stopped = true) });
@@ -125,14 +138,26 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   return { environment: plan.environment, prune: plan.prune, ok, counts, done, failed, notAttempted, notify, total, ...(interrupted ? { interrupted } : {}) };
 }
 
-type TaskOutcome = { ok: true; item: DoneItem } | { ok: false; item: FailedItem };
+/** A success carries the journal write of its result, still under way. */
+type TaskOutcome = { ok: true; item: DoneItem; recording: Promise<void> } | { ok: false; item: FailedItem };
 
 interface RunContext extends ExecuteInput {
   now: () => Date;
   emit: (event: ApplyEvent) => void;
   adopter: PendingAdopter;
   memory: RunMemory;
-  inBackground: (recording: Promise<void>) => void;
+  marks: PendingMarksAhead;
+}
+
+/** Creates marked pending ahead of their call (execute-marks.ts): repeatable ones of kinds the server can be searched for. */
+function marksAheadFor(queues: Readonly<Record<string, readonly Task[]>>): MarkTarget[] {
+  return Object.values(queues)
+    .flat()
+    .filter(({ change, resource }) => {
+      const kind = kindFor(resource);
+      return change.action === 'create' && change.adopt === undefined && kind.createIsRepeatable && kind.identityOf !== undefined;
+    })
+    .map(({ change }) => ({ address: change.address, type: change.type }));
 }
 
 async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
@@ -155,7 +180,8 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
   const marksPending = change.action === 'create' && adoptId === undefined && kind.identityOf !== undefined;
   const planned = adoptId !== undefined ? kind.describe('update', resource.spec, resource.key, adoptId) : kind.describe(change.action, resource.spec, resource.key, change.action === 'update' ? change.remoteId : undefined);
   emit({ kind: 'start', ...base, call: planned });
-  if (marksPending) await input.session.record({ op: 'pending', address: change.address, type: change.type, since: now().toISOString() });
+  if (input.marks.covers(change.address)) await input.marks.ready(change.address);
+  else if (marksPending) await input.session.record({ op: 'pending', address: change.address, type: change.type, since: now().toISOString() });
   const started = performance.now();
   let retries = 0;
   const wire = trackedWire(
@@ -177,13 +203,11 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
         : change.action === 'create'
           ? await kind.create(ctx, resource.spec, resource.key)
           : await kind.update(ctx, resource.spec, resource.key, change.remoteId, change.before);
-    const recording = input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: outcome.remoteId, spec: change.after, appliedAt: now().toISOString() });
-    // A create's result is awaited: losing it would leave a pending entry to resolve next time.
-    if (marksPending || adoptId !== undefined) await recording;
-    else input.inBackground(recording);
+    // Deferred: nobody waits for it now. A crash before it is durable leaves the create pending
+    // (adopted next time) or the update to be sent again (harmless); it is not reported before.
+    const recording = input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: outcome.remoteId, spec: change.after, appliedAt: now().toISOString() }, { deferred: true });
     const item: DoneItem = { ...base, remoteId: outcome.remoteId, call: wire.lastCall, ms: Math.round(performance.now() - started), retries, ...(adoptId ? { adopted: true } : {}) };
-    emit({ kind: 'done', ...item });
-    return { ok: true, item };
+    return { ok: true, item, recording };
   } catch (err) {
     const failure = failureOf(err, wire.lastCall);
     const mayDuplicate = change.action === 'create' && adoptId === undefined && !kind.createIsRepeatable;

@@ -2,6 +2,9 @@
 // once. Which kind may start is the caller's rule: creates and updates wait for the kinds they
 // depend on (an agent may name any tool); deletes wait for the kinds that depend on them (an agent
 // goes before the tools it used). Once `stopped()` is true no new task starts.
+// A task frees its worker when its call is answered, but counts as unfinished for the kinds that
+// wait on it until its `after` (the journal write of its result) settles: a dependant is never
+// sent before what it depends on is durable.
 import { kindOf, RESOURCE_TYPES, type ResourceType } from '../core/kinds/index.js';
 
 export type Queues<T> = Readonly<Record<ResourceType, readonly T[]>>;
@@ -15,11 +18,16 @@ export const dependenciesFirst: MayStart = (type, unfinished) => !kindOf(type).d
 /** Deletes: a kind starts once every kind that depends on it is done. */
 export const dependentsFirst: MayStart = (type, unfinished) => !RESOURCE_TYPES.some((other) => unfinished[other] > 0 && kindOf(other).dependsOn.includes(type));
 
+/** What a task may hand back: work that goes on after its worker is free (its result's journal write). */
+export interface Trailing {
+  after: Promise<unknown>;
+}
+
 export function emptyQueues<T>(): Record<ResourceType, T[]> {
   return Object.fromEntries(RESOURCE_TYPES.map((type) => [type, [] as T[]])) as Record<ResourceType, T[]>;
 }
 
-export async function runScheduled<T>(queues: Queues<T>, limit: number, stopped: () => boolean, mayStart: MayStart, run: (task: T) => Promise<void>): Promise<void> {
+export async function runScheduled<T>(queues: Queues<T>, limit: number, stopped: () => boolean, mayStart: MayStart, run: (task: T) => Promise<Trailing | void>): Promise<void> {
   const next = Object.fromEntries(RESOURCE_TYPES.map((type) => [type, 0])) as Record<ResourceType, number>;
   const unfinished = Object.fromEntries(RESOURCE_TYPES.map((type) => [type, queues[type].length])) as Record<ResourceType, number>;
   let waiters: Array<() => void> = [];
@@ -48,11 +56,16 @@ export async function runScheduled<T>(queues: Queues<T>, limit: number, stopped:
         await new Promise<void>((resolve) => waiters.push(resolve));
         continue;
       }
-      try {
-        await run(taken.task);
-      } finally {
+      const finish = (): void => {
         unfinished[taken.type]--;
         wakeAll();
+      };
+      let trailing: Trailing | void = undefined;
+      try {
+        trailing = await run(taken.task);
+      } finally {
+        if (trailing) trailing.after.then(finish, finish);
+        else finish();
       }
     }
   };

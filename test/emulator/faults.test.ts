@@ -125,6 +125,23 @@ describe('--latency', () => {
     await emu.call('GET', '/ai-agents/tools');
     expect(performance.now() - started).toBeLessThan(300);
   });
+
+  it('counts the delay from the request\'s arrival and keeps it exact on average (no timer slack added)', async () => {
+    emu = await startTestEmulator({ latencyMs: 20 });
+    for (let i = 0; i < 30; i++) {
+      const started = performance.now();
+      await emu.call('GET', '/ai-agents/tools');
+      expect(performance.now() - started).toBeGreaterThanOrEqual(18.5);
+    }
+    const log = (await emu.admin('GET', '/requests')).json as { requests: { path: string; durationMs: number }[] };
+    const durations = log.requests.filter((r) => r.path === '/v3/ai-agents/tools').map((r) => r.durationMs);
+    expect(durations).toHaveLength(30);
+    // Arrival to answer, as the emulator logs it (whole milliseconds): a plain setTimeout after the
+    // handler adds 0.5–1 ms to every request, which is 1.03–1.05× at 20 ms.
+    const mean = durations.reduce((sum, d) => sum + d, 0) / durations.length;
+    expect(mean).toBeGreaterThanOrEqual(19);
+    expect(mean).toBeLessThan(20.75);
+  });
 });
 
 describe('--fail-rate', () => {
@@ -193,6 +210,18 @@ describe('admin endpoints', () => {
     await sleep(50);
     expect(((await emu.admin('GET', '/stats')).json as { inFlight: number }).inFlight).toBe(1);
     await during;
+  });
+
+  it('reports its own CPU time, which grows as it works', async () => {
+    emu = await startTestEmulator();
+    type Runtime = { cpuUserMs: number; cpuSystemMs: number; uptimeMs: number };
+    const before = (await emu.admin('GET', '/runtime')).json as Runtime;
+    expect(before.cpuUserMs).toBeGreaterThan(0);
+    expect(before.cpuSystemMs).toBeGreaterThanOrEqual(0);
+    for (let i = 0; i < 200; i++) await emu.call('GET', '/ai-agents/tools');
+    const after = (await emu.admin('GET', '/runtime')).json as Runtime;
+    expect(after.cpuUserMs + after.cpuSystemMs).toBeGreaterThan(before.cpuUserMs + before.cpuSystemMs);
+    expect(after.uptimeMs).toBeGreaterThanOrEqual(before.uptimeMs);
   });
 
   it('logs requests with method, path, body, status and time, and clears the log', async () => {

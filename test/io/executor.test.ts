@@ -10,6 +10,8 @@ import { notifyMuid } from '../../src/io/execute-notify.js';
 import { executePlan } from '../../src/io/executor.js';
 import { loadDesired } from '../../src/io/load-manifest.js';
 import { createDigester, createFileStateStore } from '../../src/io/state/index.js';
+import type { StateSession } from '../../src/io/state/store.js';
+import type { ApiClient } from '../../src/io/api/client.js';
 import { startFixture, TEST_API_KEY, type EmulatorFixture } from './api/emulator-fixture.js';
 
 let emu: EmulatorFixture;
@@ -42,7 +44,36 @@ function manifest(parts: { tools: string; agents?: string; websites?: string; no
   ].join('\n');
 }
 
-async function apply(text: string, concurrency = 4): Promise<{ result: ApplyResult; events: ApplyEvent[] }> {
+/** What happened, in order: journal entries becoming durable (`durable op address`), calls leaving (`send METHOD path`), events. */
+type Trace = string[];
+
+/** The real session and client, with every durable record and every call noted in `trace`. */
+function traced(session: StateSession, client: ApiClient, trace: Trace): { session: StateSession; client: ApiClient } {
+  const addressOf = (entry: object): string => ('address' in entry ? String(entry.address) : '');
+  return {
+    session: {
+      get state() {
+        return session.state;
+      },
+      record: async (entry, options) => {
+        await session.record(entry, options);
+        trace.push(`durable ${entry.op} ${addressOf(entry)}`);
+      },
+      commit: () => session.commit(),
+      close: () => session.close(),
+    },
+    client: {
+      ...client,
+      request: (request, options) => {
+        const name = (request.body as { name?: unknown } | undefined)?.name;
+        trace.push(`send ${request.method} ${request.path}${typeof name === 'string' ? ` ${name}` : ''}`);
+        return client.request(request, options);
+      },
+    },
+  };
+}
+
+async function apply(text: string, concurrency = 4, extra: { trace?: Trace; stop?: AbortSignal } = {}): Promise<{ result: ApplyResult; events: ApplyEvent[] }> {
   const file = join(dir, 'agents.yaml');
   await writeFile(file, text);
   const { desired } = await loadDesired({ file, env: {}, mode: 'plan' });
@@ -52,7 +83,13 @@ async function apply(text: string, concurrency = 4): Promise<{ result: ApplyResu
   const events: ApplyEvent[] = [];
   try {
     const plan = planChanges({ desired, state: session.state, digest: createDigester(session.state.salt) });
-    const result = await executePlan({ plan, desired, session, client, concurrency, onEvent: (e) => events.push(e) });
+    const trace = extra.trace;
+    const io = trace ? traced(session, client, trace) : { session, client };
+    const onEvent = (e: ApplyEvent): void => {
+      events.push(e);
+      if (e.kind === 'done') trace?.push(`done ${e.address}`);
+    };
+    const result = await executePlan({ plan, desired, session: io.session, client: io.client, concurrency, onEvent, ...(extra.stop ? { stop: extra.stop } : {}) });
     return { result, events };
   } finally {
     await client.close();
@@ -158,5 +195,55 @@ describe('executePlan', () => {
     const { events } = await apply(manifest({ tools: tool('t1') }), 1);
     expect(events.map((e) => e.kind)).toEqual(['start', 'retry', 'done']);
     expect(events[2]).toMatchObject({ address: 'tool.t1', action: 'create', retries: 1 });
+  });
+
+  it('marks tool creates pending ahead of their calls, reports each success only once durable, and starts agents only after', async () => {
+    const trace: Trace = [];
+    const tools = Array.from({ length: 12 }, (_, i) => tool(`t${i + 1}`)).join('');
+    const { result } = await apply(manifest({ tools, agents: agent('a1') }), 3, { trace });
+    expect(result.ok).toBe(true);
+    const at = (line: string): number => {
+      const index = trace.indexOf(line);
+      expect(index, `${line} in the trace`).toBeGreaterThanOrEqual(0);
+      return index;
+    };
+    for (let i = 1; i <= 12; i++) {
+      const name = `t${i}`;
+      // Its pending mark is durable before any call for the tool leaves (a PUT first, or straight a POST).
+      const firstSend = trace.findIndex((line) => line.startsWith('send ') && line.endsWith(` ${name}`));
+      expect(firstSend).toBeGreaterThan(at(`durable pending tool.${name}`));
+      expect(at(`done tool.${name}`)).toBeGreaterThan(at(`durable applied tool.${name}`));
+    }
+    const agentPost = at('send POST /ai-agents/agents a1');
+    for (let i = 1; i <= 12; i++) expect(at(`durable applied tool.t${i}`)).toBeLessThan(agentPost);
+    const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as { resources: object; pending: object };
+    expect(Object.keys(state.resources)).toHaveLength(13);
+    expect(state.pending).toEqual({});
+  });
+
+  it('clears the pending marks of tool creates that never started when the run is stopped', async () => {
+    const stop = new AbortController();
+    const trace: Trace = [];
+    const tools = Array.from({ length: 12 }, (_, i) => tool(`t${i + 1}`)).join('');
+    const file = join(dir, 'agents.yaml');
+    await writeFile(file, manifest({ tools }));
+    const { desired } = await loadDesired({ file, env: {}, mode: 'plan' });
+    const session = await createFileStateStore(join(dir, 'state.json')).open({ environment: 'local', appId: 'local', region: 'us' });
+    const client = createApiClient({ baseUrl: emu.url, apiKey: TEST_API_KEY, concurrency: 2 });
+    try {
+      const plan = planChanges({ desired, state: session.state, digest: createDigester(session.state.salt) });
+      const io = traced(session, client, trace);
+      const result = await executePlan({ plan, desired, session: io.session, client: io.client, concurrency: 2, stop: stop.signal, onEvent: (e) => e.kind === 'done' && stop.abort() });
+      expect(result.interrupted).toBe(true);
+      expect(result.notAttempted.length).toBeGreaterThan(0);
+      // Some marks were written ahead for creates that never started, and were cleared again.
+      expect(trace.filter((line) => line.startsWith('durable pending-cleared')).length).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+      await session.close();
+    }
+    const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as { resources: object; pending: object };
+    expect(state.pending).toEqual({});
+    expect(Object.keys(state.resources).length).toBeGreaterThan(0);
   });
 });

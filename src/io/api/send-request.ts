@@ -4,11 +4,12 @@
 // when it provably never reached the server or the server answered 429 or 503.
 // Every wait is bounded: one attempt by `attemptMs` (headers and the whole body), the answer by a
 // byte limit, and every sleep (ours or the server's Retry-After) by what is left of `deadlineMs`.
-import type { Dispatcher, Pool } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Pool } from 'undici';
 import { ApiError, errorFromResponse, errorFromTransport, responseTimeout, responseTooLarge, waitTooLong, type ServerAddress } from './api-error.js';
 import { MAX_TIMER_MS, parseResetTime, parseRetryAfter, retryDelay, type BackoffOptions } from './backoff.js';
+import { exchange, ExchangeAborted, type BodyLimit } from './exchange.js';
 import type { Permit, RateGovernor, RateSignal } from './rate-governor.js';
-import { readBody } from './read-body.js';
 
 export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -27,7 +28,7 @@ export interface RetryClock {
 }
 
 export interface RequestContext {
-  pool: Pick<Pool, 'request'>;
+  pool: Pick<Pool, 'dispatch'>;
   /** The base URL's path, e.g. `/v3`. */
   basePath: string;
   /** Where the calls go, for messages; a refused loopback connection is retried only once. */
@@ -55,6 +56,7 @@ export const DEFAULT_RESPONSE_LIMITS: Readonly<Record<HttpMethod, number>> = {
   DELETE: 1024 * 1024,
 };
 const ERROR_BODY_BYTES = 64 * 1024;
+const ERROR_LIMIT: BodyLimit = { bytes: ERROR_BODY_BYTES, overLimit: 'truncate' };
 
 export interface CallSpec {
   method: HttpMethod;
@@ -141,46 +143,43 @@ async function attemptOnce(ctx: RequestContext, spec: CallSpec, call: string, bo
     grant.release();
     return interrupted(call, true);
   }
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), Math.min(ctx.attemptMs, MAX_TIMER_MS));
-  const cutOff = (): void => abort.abort();
-  spec.signal?.addEventListener('abort', cutOff, { once: true });
+  const successLimit: BodyLimit = { bytes: spec.maxResponseBytes ?? DEFAULT_RESPONSE_LIMITS[spec.method], overLimit: 'refuse' };
+  let hintMs: number | undefined;
   try {
-    const response = await ctx.pool.request({
+    const answer = await exchange(ctx.pool, {
       method: spec.method,
       path: ctx.basePath + spec.path,
-      headers: { ...ctx.headers, ...spec.headers },
-      signal: abort.signal,
+      headers: spec.headers ? { ...ctx.headers, ...spec.headers } : ctx.headers,
       ...(body !== undefined ? { body } : {}),
+      limitFor: (status) => (status >= 200 && status < 300 ? successLimit : ERROR_LIMIT),
+      // Before this permit is released, so that no queued request starts against a pause.
+      onHead: (status, headers) => (hintMs = heedRateHeaders(ctx, grant, status, headers)),
+      timeoutMs: Math.min(ctx.attemptMs, MAX_TIMER_MS),
+      ...(spec.signal ? { signal: spec.signal } : {}),
     });
-    // Before this permit is released, so that no queued request starts against a pause.
-    const hintMs = heedRateHeaders(ctx, grant, response);
-    const ok = response.statusCode >= 200 && response.statusCode < 300;
-    const limit = ok ? (spec.maxResponseBytes ?? DEFAULT_RESPONSE_LIMITS[spec.method]) : ERROR_BODY_BYTES;
-    const read = await readBody(response, limit, ok ? 'refuse' : 'truncate');
-    if ('tooLarge' in read) return responseTooLarge(response.statusCode, call, limit, read.declaredBytes);
-    if (!ok) return errorFromResponse(response.statusCode, read.text, call, hintMs);
+    const ok = answer.status >= 200 && answer.status < 300;
+    if ('tooLarge' in answer) return responseTooLarge(answer.status, call, ok ? successLimit.bytes : ERROR_LIMIT.bytes, answer.declaredBytes);
+    if (!ok) return errorFromResponse(answer.status, answer.text, call, hintMs);
     ctx.governor.onSuccess();
-    return { status: response.statusCode, body: parseJson(read.text, response.statusCode, call) };
+    return { status: answer.status, body: parseJson(answer.text, answer.status, call) };
   } catch (err) {
     if (err instanceof ApiError) throw err;
     if (spec.signal?.aborted) return interrupted(call, false);
-    return abort.signal.aborted ? responseTimeout(call, ctx.server, ctx.attemptMs) : errorFromTransport(err, call, ctx.server);
+    if (err instanceof ExchangeAborted && err.why === 'timeout') return responseTimeout(call, ctx.server, ctx.attemptMs);
+    return errorFromTransport(err, call, ctx.server);
   } finally {
-    spec.signal?.removeEventListener('abort', cutOff);
-    clearTimeout(timer);
     grant.release();
   }
 }
 
 /** Feeds the rate headers to the governor; returns the wait an error answer asks for, if any. */
-function heedRateHeaders(ctx: RequestContext, permit: Permit, response: Dispatcher.ResponseData): number | undefined {
+function heedRateHeaders(ctx: RequestContext, permit: Permit, status: number, headers: IncomingHttpHeaders): number | undefined {
   const now = ctx.clock.now();
-  const signal = readRateSignal(response.headers, now);
+  const signal = readRateSignal(headers, now);
   ctx.governor.observe(signal);
-  if (response.statusCode < 400) return undefined;
-  const hintMs = parseRetryAfter(header(response.headers, 'retry-after'), now) ?? (response.statusCode === 429 ? signal.resetMs : undefined);
-  if (response.statusCode === 429) ctx.governor.onThrottled(permit, hintMs);
+  if (status < 400) return undefined;
+  const hintMs = parseRetryAfter(header(headers, 'retry-after'), now) ?? (status === 429 ? signal.resetMs : undefined);
+  if (status === 429) ctx.governor.onThrottled(permit, hintMs);
   return hintMs;
 }
 
@@ -193,7 +192,7 @@ function parseJson(text: string, status: number, call: string): unknown {
   }
 }
 
-type Headers = Dispatcher.ResponseData['headers'];
+type Headers = IncomingHttpHeaders;
 
 function header(headers: Headers, name: string): string | undefined {
   const value = headers[name];
