@@ -3,7 +3,7 @@
 // is journaled before each DELETE leaves, and the entry is dropped from the state only once the
 // server said it is gone (a 404 says so too). A DELETE whose answer was lost is simply sent again
 // by the next run: deleting is idempotent.
-import { kindOf } from '../core/kinds/index.js';
+import { kindOf, newRunMemory } from '../core/kinds/index.js';
 import type { DeleteChange } from '../core/plan.js';
 import type { ApiClient } from './api/client.js';
 import type { RetryInfo } from './api/send-request.js';
@@ -65,7 +65,7 @@ async function deleteOne(change: DeleteChange, ctx: DeleteContext): Promise<Done
   };
   const wire = trackedWire(ctx.client, { onRetry }, planned);
   try {
-    const outcome = await removal.send({ wire, memory: new Set() }, change.remoteId, change.key);
+    const outcome = await removal.send({ wire, memory: newRunMemory() }, change.remoteId, change.key);
     await ctx.session.record({ op: 'forgotten', address: change.address });
     const item: DoneItem = { ...base, remoteId: change.remoteId, call: wire.lastCall, ms: Math.round(performance.now() - started), retries, ...(outcome === 'gone' ? { gone: true } : {}) };
     ctx.emit({ kind: 'done', ...item });

@@ -9,7 +9,7 @@
 import { canonicalJson } from '../core/canonical.js';
 import type { Desired, DesiredResource } from '../core/desired.js';
 import { isUserError } from '../core/errors.js';
-import { kindFor, kindOf, type RunMemory } from '../core/kinds/index.js';
+import { kindFor, kindOf, newRunMemory, type RunMemory } from '../core/kinds/index.js';
 import type { Change, CreateChange, DeleteChange, ForgetChange, Plan, UpdateChange } from '../core/plan.js';
 import type { StateSession } from './state/store.js';
 import type { ApiClient } from './api/client.js';
@@ -89,7 +89,7 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
 
   let stopped = false;
   const adopter = createPendingAdopter(input.client, session.state);
-  const memory: RunMemory = new Set();
+  const memory: RunMemory = newRunMemory();
   // Results are journaled while the next call is already on its way: waiting for each fsync would
   // cost every call one. A success counts (and is printed) once its entry is durable.
   const recordings: Promise<void>[] = [];

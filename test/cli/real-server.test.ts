@@ -86,6 +86,24 @@ describe.each([
     expect(again.stdout).toContain('No changes. Environment "local" matches the manifest.');
   });
 
+  it('learns how the server creates tools from one call: at --concurrency 16, one PUT probes and the rest wait for it', async () => {
+    const names = Array.from({ length: 24 }, (_, i) => `bulk_${String(i).padStart(2, '0')}`);
+    const tools = names.map((name) => `  ${name}: { displayName: ${name}, executionText: Working, description: Bulk tool, parameters: {} }`).join('\n');
+    await writeFile(join(dir, 'agents.yaml'), MANIFEST().replace('tools:\n', `tools:\n${tools}\n`));
+    const run = await cli('apply', '--auto-approve', '--concurrency', '16');
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('Apply complete: 24 created, 0 updated, 0 forgotten.');
+    const writes = (await emu.apiWrites()).filter((r) => r.path.includes('/ai-agents/tools'));
+    const count = (method: string, status: number) => writes.filter((r) => r.method === method && r.status === status).length;
+    if (putCreates) {
+      expect({ puts: count('PUT', 200), posts: writes.filter((r) => r.method === 'POST').length }).toEqual({ puts: 24, posts: 0 });
+    } else {
+      // One PUT answers 404; every tool is then created by POST, none asks with a PUT again.
+      expect({ notFound: count('PUT', 404), puts: writes.filter((r) => r.method === 'PUT').length, posts: count('POST', 200) + count('POST', 201) }).toEqual({ notFound: 1, puts: 1, posts: 24 });
+    }
+    expect((await emu.get<ToolRecord[]>('/ai-agents/tools')).filter((t) => t.name.startsWith('bulk_'))).toHaveLength(24);
+  });
+
   it('shows a PATCH and a DELETE made on the server as drift, and apply restores the manifest', async () => {
     const support = await uidOf('agent.support');
     expect((await api('PATCH', `/ai-agents/agents/${support}`, { name: 'Renamed', isActive: false })).status).toBe(200);

@@ -233,9 +233,10 @@ describe('executePlan', () => {
     try {
       const plan = planChanges({ desired, state: session.state, digest: createDigester(session.state.salt) });
       const io = traced(session, client, trace);
-      const result = await executePlan({ plan, desired, session: io.session, client: io.client, concurrency: 2, stop: stop.signal, onEvent: (e) => e.kind === 'done' && stop.abort() });
+      const result = await executePlan({ plan, desired, session: io.session, client: io.client, concurrency: 2, stop: stop.signal, onEvent: (e) => e.kind === 'start' && stop.abort() });
+      // Stopped as the first call leaves: the calls in flight finish, the other ten never start.
       expect(result.interrupted).toBe(true);
-      expect(result.notAttempted.length).toBeGreaterThan(0);
+      expect(result.notAttempted.length).toBeGreaterThanOrEqual(10);
       // Some marks were written ahead for creates that never started, and were cleared again.
       expect(trace.filter((line) => line.startsWith('durable pending-cleared')).length).toBeGreaterThan(0);
     } finally {

@@ -29,8 +29,19 @@ export interface Wire {
   send(request: WireRequest): Promise<unknown>;
 }
 
-/** Facts learned during one run that later calls of the same run use (e.g. "this server creates tools with POST"). */
-export type RunMemory = Set<string>;
+/**
+ * Facts learned during one run that later calls of the same run use (e.g. "this server creates
+ * tools with POST"), and the first calls still learning one, which later calls may wait for rather
+ * than ask the same question again.
+ */
+export interface RunMemory {
+  facts: Set<string>;
+  learning: Map<string, Promise<void>>;
+}
+
+export function newRunMemory(): RunMemory {
+  return { facts: new Set(), learning: new Map() };
+}
 
 export interface CallContext {
   wire: Wire;

@@ -26,8 +26,24 @@ export const toolKind: Kind<ToolSpec> = {
   refresh: { listPath: '/ai-agents/tools', matchBy: 'key', read: readTool },
   identityOf: (spec) => spec.name,
   async create(ctx, spec) {
-    if (ctx.memory.has(POST_CREATES)) return postTool(ctx, spec);
-    return putOrPost(ctx, spec);
+    if (ctx.memory.facts.has(POST_CREATES)) return postTool(ctx, spec);
+    // Whether this server creates with PUT or only with POST is learned from the first create; the
+    // others wait for that answer instead of each sending a PUT that would answer 404 (32 wasted
+    // calls at --concurrency 32). They lose no time: the first create's PUT is one they would make.
+    const learning = ctx.memory.learning.get(POST_CREATES);
+    if (learning !== undefined) {
+      await learning;
+      return ctx.memory.facts.has(POST_CREATES) ? postTool(ctx, spec) : putOrPost(ctx, spec);
+    }
+    const first = putOrPost(ctx, spec);
+    ctx.memory.learning.set(
+      POST_CREATES,
+      first.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    return first;
   },
   // An update starts with PUT too; a 404 means the tool was deleted on the server since the plan.
   update: (ctx, spec) => putOrPost(ctx, spec),
@@ -50,7 +66,7 @@ async function putOrPost(ctx: CallContext, spec: ToolSpec): Promise<CallOutcome>
     return await putTool(ctx, spec);
   } catch (err) {
     if (!answeredStatus(err, 404)) throw err;
-    ctx.memory.add(POST_CREATES);
+    ctx.memory.facts.add(POST_CREATES);
     return postTool(ctx, spec);
   }
 }
