@@ -7,6 +7,7 @@
 //
 // --quick is for working on the harness: fewer runs, sizes 100 and 1,100, no 100 s rate-limited run.
 // It does not write BENCHMARKS.md or results.json unless --write is given too.
+// With --only (and without --quick, or with --write), the other scenarios keep their last rows.
 // --render rewrites BENCHMARKS.md from bench/results.json and bench/analysis.md without measuring.
 import process from 'node:process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -105,11 +106,27 @@ const machine = machineInfo();
 const date = new Date().toISOString();
 if (!quick || flag('--write')) {
   const analysis = readAnalysis();
-  writeResults(join(root, 'bench', 'results.json'), { machine, date, durationS: Math.round(durationS), runs, seed: ctx.seed, rssSource, rows });
-  writeMarkdown(join(root, 'BENCHMARKS.md'), { machine, date, durationS, runs, seed: ctx.seed, rows, analysis, rssSource });
+  const all = option('--only') ? inTableOrder([...keptRows(), ...rows]) : rows;
+  writeResults(join(root, 'bench', 'results.json'), { machine, date, durationS: Math.round(durationS), runs, seed: ctx.seed, rssSource, rows: all });
+  writeMarkdown(join(root, 'BENCHMARKS.md'), { machine, date, durationS, runs, seed: ctx.seed, rows: all, analysis, rssSource });
   ctx.log(`Wrote BENCHMARKS.md and bench/results.json in ${Math.round(durationS)} s.`);
 } else {
   ctx.log(`Quick run done in ${Math.round(durationS)} s (nothing written; add --write to keep it).`);
+}
+
+/**
+ * With --only, the scenarios not run keep their rows from the last results.json, in table order,
+ * so one scenario can be measured again without the rest.
+ */
+function keptRows() {
+  const file = join(root, 'bench', 'results.json');
+  if (!existsSync(file)) return [];
+  return JSON.parse(readFileSync(file, 'utf8')).rows.filter((row) => !only.has(row.id.split('-')[0]));
+}
+
+function inTableOrder(list) {
+  const order = scenarios.map((s) => s.id);
+  return list.sort((a, b) => order.indexOf(a.id.split('-')[0]) - order.indexOf(b.id.split('-')[0]));
 }
 
 /** The hand-written part of BENCHMARKS.md: what limits each missed target, with profile evidence. */

@@ -44,7 +44,9 @@ export async function benchPlan(ctx) {
         ? [{ key: 'nochange', label: 'no changes', file: base }, { key: 'changed', label: 'every resource changed', file: changed }]
         : [{ key: 'changed', label: 'every resource changed (no state: all creates)', file: changed }];
       const samples = Object.fromEntries(cases.map((c) => [c.key, { floorMs: [], floorKb: [], ms: [], kb: [] }]));
-      for (let i = 0; i < ctx.runs; i++) {
+      // Small plans take under a second and their floor is noisy: more runs for a steadier median.
+      const runs = count <= 1100 ? Math.max(ctx.runs, 11) : ctx.runs;
+      for (let i = 0; i < runs; i++) {
         for (const c of cases) {
           const floor = expectExit(await measure(process.execPath, ['-e', FLOOR_SCRIPT, c.file], { cwd: ctx.root }), 0, 'floor');
           const plan = expectExit(await measure(process.execPath, [ctx.cli, 'plan', '--offline', '-f', c.file, '--state', state], { env: { NO_COLOR: '1' } }), 0, `plan of ${count}`);
