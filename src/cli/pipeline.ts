@@ -5,13 +5,14 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import { memoizeDigest, planChanges } from '../core/diff.js';
 import type { Plan } from '../core/plan.js';
 import { goneFromServer, NO_SCOPE, selectTargets, type PlanScope } from '../core/plan-scope.js';
+import { sensitiveCanonicals } from '../core/redact.js';
 import { applyOverlay, refreshState, type RefreshOverlay } from '../core/refresh.js';
 import type { State } from '../core/state.js';
 import type { ApiClient } from '../io/api/client.js';
 import { loadDesired } from '../io/load-manifest.js';
 import { digestDesired, type PlanBasis } from '../io/plan-file.js';
 import { readServer } from '../io/read-server.js';
-import { createDigester, newSalt } from '../io/state/digest.js';
+import { createDigester, digestAhead, newSalt } from '../io/state/digest.js';
 import { chooseStateLocation, createStateStore, type StateStore, type StateTarget } from '../io/state/index.js';
 import type { ManifestOptions } from './options.js';
 import { hideInOutput } from './output-filter.js';
@@ -61,6 +62,7 @@ export interface PlanSource {
 /** Plans against a state (or none), after reading the server when a client is given. */
 export async function computePlan(desired: Desired, state: State | null, source: PlanSource = {}): Promise<ComputedPlan> {
   const salt = state?.salt ?? source.saltForNewState ?? newSalt();
+  await digestAhead(salt, sensitiveCanonicals(desired.resources));
   const digest = memoizeDigest(createDigester(salt));
   const scope = source.scope ?? NO_SCOPE;
   // An unknown --target is refused before anything is read from the server.

@@ -41,6 +41,20 @@ export function redactSpec(resource: Redactable, digest: Digest): SpecJson {
 }
 
 /**
+ * Every canonical value that redacting these resources will digest, once each: what io/ digests
+ * ahead, in parallel, before the diff asks for them one at a time (a digest is slow on purpose).
+ */
+export function sensitiveCanonicals(resources: readonly Redactable[]): string[] {
+  const found = new Set<string>();
+  const record: Digest = (canonical) => {
+    found.add(canonical);
+    return canonical;
+  };
+  for (const resource of resources) if (resource.sensitive.length > 0) redactSpecShared(resource, record);
+  return [...found];
+}
+
+/**
  * The same redaction without the deep copy: only the objects along each sensitive path are copied,
  * the rest is shared with the input. For the diff's hot path; the result must be treated as
  * read-only. With no sensitive paths it is the spec itself.

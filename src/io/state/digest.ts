@@ -14,7 +14,7 @@
 // Digests written before scrypt start with `hmac-sha256:`. They are still read (core/redact.ts
 // recognizes both prefixes) but never equal a new digest, so each old sensitive value shows once
 // as a (sensitive) update and is sent again; after that apply the state holds scrypt digests.
-import { randomBytes, randomUUID, scryptSync } from 'node:crypto';
+import { randomBytes, randomUUID, scrypt, scryptSync } from 'node:crypto';
 
 export type Digester = (canonicalValue: string) => string;
 
@@ -26,10 +26,14 @@ const KEY_LENGTH = 32;
 /** Per salt, per canonical value: nothing is digested twice in one process. */
 const cache = new Map<string, Map<string, string>>();
 
-export function createDigester(salt: string): Digester {
+function knownFor(salt: string): Map<string, string> {
   let known = cache.get(salt);
   if (known === undefined) cache.set(salt, (known = new Map()));
-  const results = known;
+  return known;
+}
+
+export function createDigester(salt: string): Digester {
+  const results = knownFor(salt);
   const key = Buffer.from(salt, 'base64');
   return (value) => {
     let digest = results.get(value);
@@ -47,4 +51,35 @@ export function newSalt(): string {
 
 export function newLineage(): string {
   return randomUUID();
+}
+
+/** The digest of a value if this process has made it already (with this salt), without making it. */
+export function madeDigest(salt: string, value: string): string | undefined {
+  return cache.get(salt)?.get(value);
+}
+
+/**
+ * Digests these values ahead, on libuv's thread pool, so that the digester above finds them all
+ * cached. A plan with many distinct secrets otherwise digests them one after the other on the main
+ * thread (0.1 s each); the pool runs them on every core. The results are exactly the digester's.
+ */
+export async function digestAhead(salt: string, values: readonly string[]): Promise<void> {
+  const known = knownFor(salt);
+  const key = Buffer.from(salt, 'base64');
+  const missing = values.filter((value) => !known.has(value));
+  if (missing.length < 2) return; // one digest gains nothing from the pool
+  await Promise.all(
+    missing.map(
+      (value) =>
+        new Promise<void>((resolve, reject) => {
+          scrypt(value, key, KEY_LENGTH, SCRYPT, (err, derived) => {
+            if (err) reject(err);
+            else {
+              known.set(value, DIGEST_PREFIX + derived.toString('hex'));
+              resolve();
+            }
+          });
+        }),
+    ),
+  );
 }
