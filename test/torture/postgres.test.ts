@@ -138,7 +138,9 @@ describe(`PostgreSQL state torture (seed ${seed})`, () => {
       await emulator.reset();
       const waitArgs = await freshState();
       const first = spawnCli(['apply', '--auto-approve', ...waitArgs], { env: emulator.env });
-      while ((await emulator.requests()).filter((r) => r.method === 'PUT').length < 5) await sleep(5);
+      // Under way: five tool writes seen (against the public reference one PUT learns that creates
+      // are POSTs, so count both).
+      while ((await emulator.requests()).filter((r) => (r.method === 'PUT' || r.method === 'POST') && r.path.startsWith('/v3/ai-agents/tools')).length < 5) await sleep(5);
       const second = spawnCli(['apply', '--auto-approve', '--lock-timeout', '120', ...waitArgs], { env: emulator.env });
       const [a, b] = await Promise.all([collect(first, 120_000), collect(second, 150_000)]);
       transcripts.push(a.stdout, a.stderr, b.stdout, b.stderr);
