@@ -107,9 +107,12 @@ describe('a signal in the middle of an apply', () => {
   });
 
   it('SIGTERM: calls that outlast the grace period are cut off and stay pending; exit 143; the rerun adopts them', async () => {
-    await emu.configure({ latencyMs: 0 });
+    // The 20 s latency is set once both tool writes have arrived (they keep the 150 ms they arrived
+    // with), so every agent create, which starts only once its tools are durable, meets it. Set on
+    // the first "created" line instead, agents at 0 ms sometimes all finished before it.
+    await emu.configure({ latencyMs: 150 });
     const run = startApply();
-    await until(() => /created tool\.t1/.test(run.output()), 'the tools to be created');
+    await until(async () => (await emu.requests()).filter((r) => r.method === 'PUT' && r.path.startsWith('/v3/ai-agents/tools/')).length >= 2, 'both tool writes to arrive');
     await emu.configure({ latencyMs: 20_000 });
     await until(async () => (await agentPostsInFlight()) >= 2, 'two agent creates in flight');
     const signalledAt = Date.now();
@@ -135,9 +138,12 @@ describe('a signal in the middle of an apply', () => {
   });
 
   it('a second SIGINT exits at once; the journal stays consistent and the rerun makes no duplicate', async () => {
-    await emu.configure({ latencyMs: 0 });
+    // The 20 s latency is set once both tool writes have arrived (they keep the 150 ms they arrived
+    // with), so every agent create, which starts only once its tools are durable, meets it. Set on
+    // the first "created" line instead, agents at 0 ms sometimes all finished before it.
+    await emu.configure({ latencyMs: 150 });
     const run = startApply();
-    await until(() => /created tool\.t1/.test(run.output()), 'the tools to be created');
+    await until(async () => (await emu.requests()).filter((r) => r.method === 'PUT' && r.path.startsWith('/v3/ai-agents/tools/')).length >= 2, 'both tool writes to arrive');
     await emu.configure({ latencyMs: 20_000 });
     await until(async () => (await agentPostsInFlight()) >= 2, 'two agent creates in flight');
     run.child.kill('SIGINT');
