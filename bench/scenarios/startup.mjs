@@ -27,7 +27,7 @@ export async function benchStartup(ctx) {
 }
 
 async function startupRows(ctx, node, example, { judged, label }) {
-  const cacheDir = join(ctx.workDir, `p3-code-cache-${ctx.runs}-${label ?? 'main'}`.replace(/[^\w.-]/g, '_'));
+  const cacheDir = join(ctx.workDir, `p3-code-cache-${label ?? 'main'}`.replace(/[^\w.-]/g, '_'));
   mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
   const warm = { NO_COLOR: '1', NODE_COMPILE_CACHE: cacheDir };
   const cold = { NO_COLOR: '1', NODE_DISABLE_COMPILE_CACHE: '1' };

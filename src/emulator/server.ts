@@ -7,7 +7,7 @@ import { checkApiKey } from './auth.js';
 import { ApiError, apiNotFound, errorBody, serviceUnavailable } from './errors.js';
 import { rateLimitHeaders, type Faults, type RateLimitState } from './faults.js';
 import { ClientGone, decodeBody, hasBody, parseJsonBody, parseJsonText, readRawBody } from './http/read-body.js';
-import { delay, Punctual, sendJson } from './http/respond.js';
+import { Punctual, sendJson } from './http/respond.js';
 import type { InFlightGauge, LoggedRequest, RequestLog } from './request-log.js';
 import type { Router } from './router.js';
 
@@ -71,7 +71,8 @@ async function serveApi(deps: PipelineDeps, expectedKey: Buffer, punctual: Punct
     const fault = deps.faults.decideFailure();
     if (fault === 'drop') {
       call.entry.fault = 'drop';
-      await delay(deps.faults.latencyMs);
+      // A dropped connection takes as long as an answer would have: the latency, from arrival.
+      if (deps.faults.latencyMs > 0) await punctual.until(call.started + deps.faults.latencyMs);
       req.socket.destroy();
       return undefined;
     }

@@ -16,10 +16,6 @@ export function sendJson(
   res.end(text);
 }
 
-export function delay(ms: number): Promise<void> | undefined {
-  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined;
-}
-
 /**
  * Releases responses at an instant (a `performance.now()` value), exact on average. Node's timers
  * count whole milliseconds from the event loop's cached clock and the kernel wakes the loop late,

@@ -26,6 +26,8 @@ const KEY_LENGTH = 32;
 /** Per salt, per canonical value: nothing is digested twice in one process. */
 const cache = new Map<string, Map<string, string>>();
 
+const asDigest = (derived: Buffer): string => DIGEST_PREFIX + derived.toString('hex');
+
 function knownFor(salt: string): Map<string, string> {
   let known = cache.get(salt);
   if (known === undefined) cache.set(salt, (known = new Map()));
@@ -38,7 +40,7 @@ export function createDigester(salt: string): Digester {
   return (value) => {
     let digest = results.get(value);
     if (digest === undefined) {
-      digest = DIGEST_PREFIX + scryptSync(value, key, KEY_LENGTH, SCRYPT).toString('hex');
+      digest = asDigest(scryptSync(value, key, KEY_LENGTH, SCRYPT));
       results.set(value, digest);
     }
     return digest;
@@ -75,7 +77,7 @@ export async function digestAhead(salt: string, values: readonly string[]): Prom
           scrypt(value, key, KEY_LENGTH, SCRYPT, (err, derived) => {
             if (err) reject(err);
             else {
-              known.set(value, DIGEST_PREFIX + derived.toString('hex'));
+              known.set(value, asDigest(derived));
               resolve();
             }
           });
