@@ -37,6 +37,8 @@ export interface ToolRecord {
   executionText: string;
   doNotExecute: boolean;
   tool: { name: string; description?: string; parameters?: ToolParameters };
+  /** Document-store bookkeeping (CONTRACT §10.1). */
+  __v?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -75,6 +77,9 @@ export interface AgentRecord {
   platformTools?: string[];
   cometchatTools?: string[];
   suggestions?: string[];
+  /** Document-store bookkeeping a real server adds (CONTRACT §10.1); never a spec field. */
+  _id?: string;
+  __v?: number;
   deletedAt: string | null;
   createdAt: string;
   updatedAt: string;

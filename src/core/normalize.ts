@@ -5,6 +5,7 @@
 import type { JsonObject, JsonValue } from './api-types.js';
 import { canonicalJson } from './canonical.js';
 import type { ResourceType, SpecJson } from './desired.js';
+import { factsOf, isEmptyValue } from './kinds/fields.js';
 import { kindOf } from './kinds/index.js';
 
 /**
@@ -19,35 +20,52 @@ export function normalizeSpec(type: ResourceType, spec: SpecJson): SpecJson {
   return kind.normalizeMore ? kind.normalizeMore(defaulted) : defaulted;
 }
 
+/** The table's facts as the three lists normalization walks, computed once per kind. */
+interface NormalRules {
+  defaults: readonly (readonly [string, () => JsonValue])[];
+  sets: readonly string[];
+  /** Optional fields, whose empty value is the same as their absence (CONTRACT §10.2). */
+  emptiable: readonly string[];
+}
+
+const RULES = new Map<ResourceType, NormalRules>();
+
+function rulesOf(type: ResourceType): NormalRules {
+  let rules = RULES.get(type);
+  if (rules === undefined) {
+    const facts = factsOf(kindOf(type).fields);
+    rules = {
+      defaults: facts.flatMap(([field, fact]) => (fact.default ? [[field, fact.default] as const] : [])),
+      sets: facts.filter(([, fact]) => fact.set === true).map(([field]) => field),
+      emptiable: facts.filter(([, fact]) => fact.empty !== undefined && fact.default === undefined).map(([field]) => field),
+    };
+    RULES.set(type, rules);
+  }
+  return rules;
+}
+
 function isNormal(type: ResourceType, spec: JsonObject): boolean {
-  const kind = kindOf(type);
+  const rules = rulesOf(type);
   if (hasUndefinedMember(spec)) return false;
-  for (const [key] of kind.defaults) if (!Object.hasOwn(spec, key)) return false;
-  for (const key of kind.sets) {
+  for (const [key] of rules.defaults) if (!Object.hasOwn(spec, key)) return false;
+  for (const key of rules.emptiable) if (Object.hasOwn(spec, key) && isEmptyValue(spec[key])) return false;
+  for (const key of rules.sets) {
     const list = spec[key];
     if (Array.isArray(list) && !isSortedSet(list)) return false;
   }
-  const required = requiredOf(spec);
-  return required === undefined || isSortedSet(required);
+  return true;
 }
 
 function normalizedCopy(type: ResourceType, spec: JsonObject): JsonObject {
-  const kind = kindOf(type);
+  const rules = rulesOf(type);
   const copy = withoutUndefined(spec);
-  for (const [key, make] of kind.defaults) if (!Object.hasOwn(copy, key)) copy[key] = make();
-  for (const key of kind.sets) {
+  for (const [key, make] of rules.defaults) if (!Object.hasOwn(copy, key)) copy[key] = make();
+  for (const key of rules.emptiable) if (Object.hasOwn(copy, key) && isEmptyValue(copy[key])) delete copy[key];
+  for (const key of rules.sets) {
     const list = copy[key];
     if (Array.isArray(list)) copy[key] = sortedSet(list);
   }
-  const required = requiredOf(copy);
-  if (required !== undefined) copy.parameters = { ...(copy.parameters as JsonObject), required: sortedSet(required) };
   return copy;
-}
-
-/** A tool's `parameters.required`, the one nested set (only tools have `parameters`). */
-function requiredOf(spec: JsonObject): JsonValue[] | undefined {
-  const parameters = spec.parameters;
-  return isPlainObject(parameters) && Array.isArray(parameters.required) ? parameters.required : undefined;
 }
 
 export function isPlainObject(value: JsonValue | undefined): value is JsonObject {

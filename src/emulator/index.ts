@@ -47,6 +47,8 @@ export interface EmulatorOptions {
   timestamps?: ServerMode['timestamps'];
   /** Default `full`; `no-uid` lists agents as version A does, without their uid. */
   agentList?: ServerMode['agentList'];
+  /** Default false: records are stored like a real server stores them (CONTRACT §10.4). True echoes what was sent. */
+  storeAsSent?: boolean;
 }
 
 export interface EmulatorHandle {
@@ -86,6 +88,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     createStatus: options.createStatus ?? DEFAULT_MODE.createStatus,
     timestamps: options.timestamps ?? DEFAULT_MODE.timestamps,
     agentList: options.agentList ?? DEFAULT_MODE.agentList,
+    storeAsSent: options.storeAsSent ?? DEFAULT_MODE.storeAsSent,
   };
   const faults = new Faults({
     latencyMs: options.latencyMs ?? 0,

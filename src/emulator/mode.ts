@@ -18,10 +18,16 @@ export interface ServerMode {
   timestamps: TimestampForm;
   /** `GET /ai-agents/agents` entries: whole records, or version A's `{name, description, deploymentUrl, apiKey}`. */
   agentList: AgentListForm;
+  /**
+   * Store exactly what was sent (the old echo), instead of storing like a document database
+   * (CONTRACT §10.4): defaults filled in, `cometchatTools` returned, sets sorted, `_id`/`__v`
+   * added, `null` refused with 400.
+   */
+  storeAsSent: boolean;
 }
 
 /** Version A of the public reference (the one with every operation), with full agent lists. */
-export const DEFAULT_MODE: Readonly<ServerMode> = Object.freeze({ putCreates: false, createStatus: 200, timestamps: 'iso', agentList: 'full' });
+export const DEFAULT_MODE: Readonly<ServerMode> = Object.freeze({ putCreates: false, createStatus: 200, timestamps: 'iso', agentList: 'full', storeAsSent: false });
 
 export const MODE_KEYS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_MODE));
 
@@ -32,8 +38,9 @@ const AGENT_LIST_FORMS: readonly AgentListForm[] = ['full', 'no-uid'];
 /** Problems with mode values given to startEmulator, as short phrases; empty when all are valid. */
 export function modeOptionProblems(options: Partial<Record<keyof ServerMode, unknown>>): string[] {
   const problems: string[] = [];
-  const { putCreates, createStatus, timestamps, agentList } = options;
+  const { putCreates, createStatus, timestamps, agentList, storeAsSent } = options;
   if (putCreates !== undefined && typeof putCreates !== 'boolean') problems.push("'putCreates' must be a boolean");
+  if (storeAsSent !== undefined && typeof storeAsSent !== 'boolean') problems.push("'storeAsSent' must be a boolean");
   if (createStatus !== undefined && !CREATE_STATUSES.includes(createStatus as CreateStatus)) problems.push("'createStatus' must be 200 or 201");
   if (timestamps !== undefined && !TIMESTAMP_FORMS.includes(timestamps as TimestampForm)) problems.push(`'timestamps' must be "iso" or "epoch"`);
   if (agentList !== undefined && !AGENT_LIST_FORMS.includes(agentList as AgentListForm)) problems.push(`'agentList' must be "full" or "no-uid"`);
@@ -49,5 +56,6 @@ export function parseModeChanges(object: JsonObject): Partial<ServerMode> {
   if (object.createStatus !== undefined) changes.createStatus = object.createStatus as CreateStatus;
   if (object.timestamps !== undefined) changes.timestamps = object.timestamps as TimestampForm;
   if (object.agentList !== undefined) changes.agentList = object.agentList as AgentListForm;
+  if (object.storeAsSent !== undefined) changes.storeAsSent = object.storeAsSent as boolean;
   return changes;
 }

@@ -9,6 +9,8 @@
 import { canonicalJson } from '../core/canonical.js';
 import type { Desired, DesiredResource } from '../core/desired.js';
 import { isUserError } from '../core/errors.js';
+import { jsonEqual } from '../core/json-equal.js';
+import { changedFieldsOf } from '../core/kinds/fields.js';
 import { kindFor, kindOf, newRunMemory, type RunMemory } from '../core/kinds/index.js';
 import type { Change, CreateChange, DeleteChange, ForgetChange, Plan, UpdateChange } from '../core/plan.js';
 import type { StateSession } from './state/store.js';
@@ -199,10 +201,10 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
   try {
     const outcome =
       adoptId !== undefined
-        ? await kind.update(ctx, resource.spec, resource.key, adoptId, {})
+        ? await kind.update(ctx, resource.spec, resource.key, adoptId)
         : change.action === 'create'
           ? await kind.create(ctx, resource.spec, resource.key)
-          : await kind.update(ctx, resource.spec, resource.key, change.remoteId, change.before);
+          : await kind.update(ctx, resource.spec, resource.key, change.remoteId, changedFieldsOf(kind.fields, change.before, change.after, jsonEqual));
     // Deferred: nobody waits for it now. A crash before it is durable leaves the create pending
     // (adopted next time) or the update to be sent again (harmless); it is not reported before.
     const recording = input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: outcome.remoteId, spec: change.after, appliedAt: now().toISOString() }, { deferred: true });

@@ -64,30 +64,33 @@ function versionsFor(method: string, path: string): readonly ReferenceVersion[] 
   return path.startsWith('/v3/ai-agents/agents') ? ['A'] : ['A', 'O'];
 }
 
-/**
- * A PATCH that clears an optional field sends null for it. Neither public version says how to
- * clear a field (every property is typed, none nullable), and leaving the field out would keep the
- * old value, so null is the one unambiguous choice; the nulls are checked here, and the rest of
- * the body is checked against the schema.
- */
-function withoutClears(body: Record<string, unknown>): { body: Record<string, unknown>; cleared: string[] } {
-  const kept: Record<string, unknown> = {};
-  const cleared: string[] = [];
-  for (const [key, value] of Object.entries(body)) {
-    if (value === null) cleared.push(key);
-    else kept[key] = value;
+/** Where a body holds a null, if anywhere: none of the public schemas allows one (CONTRACT §10.2). */
+function nullPath(value: unknown, path = ''): string | undefined {
+  if (value === null) return path || '(body)';
+  if (typeof value !== 'object') return undefined;
+  for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
+    const found = nullPath(member, `${path}.${key}`);
+    if (found !== undefined) return found;
   }
-  return { body: kept, cleared };
+  return undefined;
+}
+
+/** A PATCH clears an optional field with its type's empty value. */
+function clearedFields(body: Record<string, unknown>): string[] {
+  return Object.entries(body)
+    .filter(([, value]) => value === '' || (Array.isArray(value) && value.length === 0) || (typeof value === 'object' && value !== null && Object.keys(value).length === 0))
+    .map(([key]) => key);
 }
 
 describe.each([
-  ['the public reference', false],
-  ['the seed reading (--put-creates)', true],
-])('every request body the client sends, against %s', (_name, putCreates) => {
+  ['the public reference', false, false],
+  ['the seed reading (--put-creates)', true, false],
+  ['a server that stores as sent (--store-as-sent)', false, true],
+])('every request body the client sends, against %s', (_name, putCreates, storeAsSent) => {
   let emu: EmulatorFixture;
   let dir: string;
   beforeAll(async () => {
-    emu = await startFixture({ putCreates });
+    emu = await startFixture({ putCreates, storeAsSent });
     dir = await mkdtemp(join(tmpdir(), 'agentsync-contract-'));
   });
   afterAll(async () => {
@@ -119,7 +122,9 @@ describe.each([
     let clearedSomething = false;
     for (const request of sent) {
       const path = request.path.replace(/^\/v3/, '');
-      const { body, cleared } = request.method === 'PATCH' ? withoutClears(request.body as Record<string, unknown>) : { body: request.body, cleared: [] };
+      const body = request.body;
+      expect(nullPath(body), `${request.method} ${path} holds a null`).toBeUndefined();
+      const cleared = request.method === 'PATCH' ? clearedFields(body as Record<string, unknown>) : [];
       if (cleared.length > 0) {
         clearedSomething = true;
         expect(cleared.sort()).toEqual(['icon', 'instruction', 'metaData', 'platformTools', 'suggestions']);

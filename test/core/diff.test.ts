@@ -138,10 +138,10 @@ describe('planChanges: field kinds of an update', () => {
       fields: [{ path: 'parameters.properties.city.description', before: 'City name', after: 'The city' }],
     },
     {
-      name: 'ordered array reordered',
+      name: 'set array with a member removed',
       address: 'agent.support',
-      desired: () => desiredOf({ ...baseBody, agents: { support: { ...supportAgent, suggestions: ['Refund', 'Where is my order?'] } } }),
-      fields: [{ path: 'suggestions', before: ['Where is my order?', 'Refund'], after: ['Refund', 'Where is my order?'] }],
+      desired: () => desiredOf({ ...baseBody, agents: { support: { ...supportAgent, suggestions: ['Refund'] } } }),
+      fields: [{ path: 'suggestions', before: ['Refund', 'Where is my order?'], after: ['Refund'] }],
     },
     {
       name: 'set array with a member added',
@@ -162,7 +162,7 @@ describe('planChanges: field kinds of an update', () => {
         const { suggestions: _removed, ...agent } = supportAgent;
         return desiredOf({ ...baseBody, agents: { support: agent } });
       },
-      fields: [{ path: 'suggestions', before: ['Where is my order?', 'Refund'] }],
+      fields: [{ path: 'suggestions', before: ['Refund', 'Where is my order?'] }],
     },
     {
       name: 'odd key in a free-form object',
@@ -180,10 +180,10 @@ describe('planChanges: field kinds of an update', () => {
       ],
     },
     {
-      name: 'empty object added',
+      name: 'empty object added inside a free-form object',
       address: 'agent.support',
-      desired: () => desiredOf({ ...baseBody, agents: { support: { ...supportAgent, integrationMeta: {} } } }),
-      fields: [{ path: 'integrationMeta', after: {} }],
+      desired: () => desiredOf({ ...baseBody, agents: { support: { ...supportAgent, metaData: { ...supportAgent.metaData, extra: {} } } } }),
+      fields: [{ path: 'metaData.extra', after: {} }],
     },
     {
       name: 'several fields, in key order',

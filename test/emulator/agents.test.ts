@@ -56,9 +56,20 @@ describe('POST /ai-agents/agents', () => {
     expect(agent.integrationMeta).toEqual({ baseUrl: 'https://agents.example.com', agentId: 'weather' });
   });
 
-  it("keeps version A's cometchatTools and the seed's platformTools as sent", async () => {
+  it("keeps version A's cometchatTools and the seed's platformTools as sent, with --store-as-sent", async () => {
+    await emu.admin('POST', '/config', { storeAsSent: true });
+    try {
+      const agent = await create(validLlmAgent({ cometchatTools: ['web_search'], platformTools: ['kb'] }));
+      expect(agent).toMatchObject({ cometchatTools: ['web_search'], platformTools: ['kb'] });
+    } finally {
+      await emu.admin('POST', '/config', { storeAsSent: false });
+    }
+  });
+
+  it('records both lists as one cometchatTools, sorted, when it stores like a server', async () => {
     const agent = await create(validLlmAgent({ cometchatTools: ['web_search'], platformTools: ['kb'] }));
-    expect(agent).toMatchObject({ cometchatTools: ['web_search'], platformTools: ['kb'] });
+    expect(agent.cometchatTools).toEqual(['kb', 'web_search']);
+    expect(agent).not.toHaveProperty('platformTools');
   });
 
   const rejections: Array<[string, Record<string, unknown>, string]> = [
@@ -170,13 +181,28 @@ describe('GET list, PATCH and DELETE', () => {
     expect(list.filter((entry) => entry.uid === agent.uid)).toHaveLength(1);
   });
 
-  it('clears an optional field sent as null', async () => {
+  it('clears an optional field sent as null, with --store-as-sent', async () => {
+    await emu.admin('POST', '/config', { storeAsSent: true });
+    try {
+      const agent = await create(validLlmAgent({ icon: 'https://example.com/a.png', instruction: 'Hi', suggestions: ['a'] }));
+      expect((await emu.call('PATCH', `/ai-agents/agents/${agent.uid}`, { icon: null, instruction: null, suggestions: null })).status).toBe(200);
+      const updated = await listed(agent.uid);
+      expect(updated).not.toHaveProperty('icon');
+      expect(updated).not.toHaveProperty('instruction');
+      expect(updated).not.toHaveProperty('suggestions');
+    } finally {
+      await emu.admin('POST', '/config', { storeAsSent: false });
+    }
+  });
+
+  it('refuses a null with 400 when it stores like a server, and clears with the empty value', async () => {
     const agent = await create(validLlmAgent({ icon: 'https://example.com/a.png', instruction: 'Hi', suggestions: ['a'] }));
-    expect((await emu.call('PATCH', `/ai-agents/agents/${agent.uid}`, { icon: null, instruction: null, suggestions: null })).status).toBe(200);
-    const updated = await listed(agent.uid);
-    expect(updated).not.toHaveProperty('icon');
-    expect(updated).not.toHaveProperty('instruction');
-    expect(updated).not.toHaveProperty('suggestions');
+    const refused = await emu.call('PATCH', `/ai-agents/agents/${agent.uid}`, { icon: null });
+    expect(refused.status).toBe(400);
+    expect(errorMessage(refused)).toContain('icon must be a string');
+    expect((await listed(agent.uid))?.icon).toBe('https://example.com/a.png');
+    expect((await emu.call('PATCH', `/ai-agents/agents/${agent.uid}`, { icon: '', instruction: '', suggestions: [] })).status).toBe(200);
+    expect(await listed(agent.uid)).toMatchObject({ icon: '', instruction: '', suggestions: [] });
   });
 
   it('applies the same field rules to PATCH and leaves the agent unchanged on a 400', async () => {

@@ -184,7 +184,7 @@ describe('--fail-rate', () => {
     emu = await startTestEmulator({ latencyMs: 5 });
     const bad = [
       { failRate: 2 }, { latencyMs: -1 }, { rateLimitPerMinute: 'fast' }, { failMode: 'sometimes' }, { typo: 1 }, [1],
-      { putCreates: 'yes' }, { createStatus: 202 }, { timestamps: 'unix' }, { agentList: 'none' },
+      { putCreates: 'yes' }, { createStatus: 202 }, { timestamps: 'unix' }, { agentList: 'none' }, { storeAsSent: 'no' },
       // A valid change beside a bad one is refused too, so a 400 never half-applies.
       { latencyMs: 0, createStatus: 204 }, { putCreates: true, failRate: -1 },
     ];
@@ -195,7 +195,7 @@ describe('--fail-rate', () => {
     }
     expect((await emu.admin('GET', '/config')).json).toEqual({
       latencyMs: 5, failRate: 0, rateLimitPerMinute: null, failMode: 'mixed', failNext: 0,
-      putCreates: false, createStatus: 200, timestamps: 'iso', agentList: 'full',
+      putCreates: false, createStatus: 200, timestamps: 'iso', agentList: 'full', storeAsSent: false,
     });
   });
 });

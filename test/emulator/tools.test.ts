@@ -54,7 +54,7 @@ describe('POST /ai-agents/tools', () => {
   it('accepts empty parameters and keeps extra JSON Schema keywords on a property', async () => {
     expect((await post(validTool('no_params', { parameters: {} }))).status).toBe(200);
     const parameters = { type: 'object', properties: { unit: { type: 'string', description: 'Unit', enum: ['c', 'f'] } } };
-    expect((await created(validTool('kw', { parameters }))).tool.parameters).toEqual(parameters);
+    expect((await created(validTool('kw', { parameters }))).tool.parameters).toEqual({ ...parameters, required: [] });
   });
 
   it('accepts the full name alphabet: letters, digits, _, $ and -', async () => {
@@ -157,7 +157,7 @@ describe('merge semantics: why a client must send every field it manages', () =>
     await created(validTool('params_replace'));
     const parameters = { type: 'object', properties: { zip: { type: 'string', description: 'Zip' } } };
     const tool = (await put('params_replace', validTool('params_replace', { parameters }))).json as ToolRecord;
-    expect(tool.tool.parameters).toEqual(parameters);
+    expect(tool.tool.parameters).toEqual({ ...parameters, required: [] });
   });
 
   it('resets doNotExecute to its default false when the body leaves it out, which makes it an action', async () => {

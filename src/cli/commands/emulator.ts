@@ -12,6 +12,7 @@ interface EmulatorFlags {
   rateLimit?: string;
   failRate?: string;
   putCreates?: boolean;
+  storeAsSent?: boolean;
 }
 
 export function registerEmulatorCommand(program: Command): void {
@@ -27,6 +28,7 @@ export function registerEmulatorCommand(program: Command): void {
     .option('--rate-limit <perMinute>', 'token-bucket limit in requests per minute')
     .option('--fail-rate <0..1>', 'share of requests that fail with a 503 or a dropped connection')
     .option('--put-creates', 'let PUT /ai-agents/tools/{name} create an unknown tool (the seed reading) instead of answering 404')
+    .option('--store-as-sent', 'store records exactly as sent, instead of filling defaults, sorting sets and adding _id/__v as a real server does')
     .action(async (flags: EmulatorFlags) => runEmulator(flags));
 }
 
@@ -41,6 +43,7 @@ async function runEmulator(flags: EmulatorFlags): Promise<void> {
     rateLimitPerMinute: flags.rateLimit === undefined ? undefined : parseNumber(flags.rateLimit, '--rate-limit', { min: Number.MIN_VALUE }),
     failRate: flags.failRate === undefined ? undefined : parseNumber(flags.failRate, '--fail-rate', { min: 0, max: 1 }),
     putCreates: flags.putCreates === true,
+    storeAsSent: flags.storeAsSent === true,
     quiet: false,
   };
   // Loaded here, not at the top, so other commands do not pay for the server's modules.

@@ -2,15 +2,12 @@
 // every value that looks like a credential replaced by a `${secret:NAME}` placeholder.
 import type { JsonObject, JsonValue } from '../api-types.js';
 import { UserError } from '../errors.js';
+import { jsonEqual } from '../json-equal.js';
+import { AGENT_FIELDS } from './agent-fields.js';
+import { factsOf, isEmptyValue, type SecretFacts } from './fields.js';
 import { isObject, type RemoteRecord, type SecretNamer } from './kind.js';
 
-/** Optional fields written as the server has them (an empty list is not the same as none: it is sent). */
-const KEPT_AS_IS = ['icon', 'instruction', 'suggestions'] as const;
-/** Set-like lists: sorted and de-duplicated, as the manifest compares them. */
-const SETS = ['tools', 'actions', 'platformTools'] as const;
-/** Lists whose default is [] (so an empty one is left out). */
-const DEFAULT_EMPTY: ReadonlySet<string> = new Set(['tools', 'actions']);
-/** Keys whose string values are credentials wherever they sit in integrationMeta or metaData. */
+/** Keys whose string values are credentials wherever they sit in a field whose facts say so. */
 const CREDENTIAL_KEY = /api[-_ ]?key|token|secret|passw(?:or)?d|pwd|credential|authori[sz]ation|private[-_ ]?key|cookie/i;
 
 /**
@@ -31,6 +28,11 @@ export function stringsOf(value: JsonValue | undefined): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
+/**
+ * What a person would write (CONTRACT §10.2): the table's fields in its order, leaving out what
+ * equals absent (a server-filled `""`, `{}`, `[]`) or a default, sets sorted, credentials replaced
+ * by placeholders. Bookkeeping is not in the record's spec at all.
+ */
 export function agentEntry(record: RemoteRecord, secret: SecretNamer): JsonObject {
   const { spec } = record;
   const name = typeof spec.name === 'string' ? spec.name : '';
@@ -40,38 +42,37 @@ export function agentEntry(record: RemoteRecord, secret: SecretNamer): JsonObjec
   if (name === '') missing('name');
   if (spec.integrationType !== 'llm' && spec.integrationType !== 'agent') missing('integrationType');
   if (typeof spec.integrateWith !== 'string' || spec.integrateWith === '') missing('integrateWith');
-  const entry: JsonObject = { name, integrationType: spec.integrationType as string, integrateWith: spec.integrateWith as string };
-  if (spec.isActive === false) entry.isActive = false;
-  for (const field of SETS) {
-    const list = [...new Set(stringsOf(spec[field]))].sort();
-    if (spec[field] === undefined || spec[field] === null || (list.length === 0 && DEFAULT_EMPTY.has(field))) continue;
-    entry[field] = list;
+  const entry: JsonObject = {};
+  for (const [field, fact] of factsOf(AGENT_FIELDS)) {
+    const value = Object.hasOwn(spec, field) ? spec[field] : undefined;
+    if (value === undefined || value === null || (fact.empty && isEmptyValue(value))) continue;
+    const written = fact.set ? [...new Set(stringsOf(value))].sort() : value;
+    if (fact.default && jsonEqual(written, fact.default())) continue;
+    entry[field] = fact.secrets && isObject(written) ? hideSecrets(written as JsonObject, [field], secret, fact.secrets) : written;
   }
-  for (const field of KEPT_AS_IS) if (spec[field] !== undefined && spec[field] !== null) entry[field] = spec[field];
-  const meta = spec.integrationMeta;
-  if (isObject(meta)) entry.integrationMeta = hideSecrets(meta as JsonObject, ['integrationMeta'], secret, 'headers');
-  const metaData = spec.metaData;
-  if (isObject(metaData)) entry.metaData = hideSecrets(metaData as JsonObject, ['metaData'], secret);
   return entry;
 }
 
 type Path = readonly (string | number)[];
 
 /**
- * A copy with credentials replaced by placeholders: every string inside `wholeKey` (integrationMeta's
- * `headers`, always sensitive), and every string under a credential-like key. Empty strings stay:
- * there is nothing to hide, and an empty variable could not be told from an unset one.
+ * A copy with credentials replaced by placeholders, at any depth, arrays included: every string
+ * under a key the facts name whole (integrationMeta's `headers`), and every string under a
+ * credential-like key. Empty strings stay: there is nothing to hide, and an empty variable could
+ * not be told from an unset one.
  */
-function hideSecrets(object: JsonObject, path: Path, secret: SecretNamer, wholeKey?: string): JsonObject {
+function hideSecrets(value: JsonValue, path: Path, secret: SecretNamer, facts: SecretFacts, label: readonly (string | number)[] = []): JsonValue {
+  if (Array.isArray(value)) return value.map((item, i) => hideSecrets(item, [...path, i], secret, facts, [...label, i + 1]));
+  if (!isObject(value)) return value;
   // fromEntries defines own properties, so a key like `__proto__` stays data.
   return Object.fromEntries(
-    Object.entries(object).map(([key, value]): [string, JsonValue] => {
+    Object.entries(value).map(([key, member]): [string, JsonValue] => {
       const at = [...path, key];
-      if (key === wholeKey) return [key, hideAll(value, at, secret, [key])];
+      const whole = (path.length === 1 && facts.wholeKeys?.includes(key)) || (facts.credentialKeys === true && CREDENTIAL_KEY.test(key));
       // Under a credential-like key everything is hidden, however it is nested (`credentials: {user, pass}`).
-      if (CREDENTIAL_KEY.test(key)) return [key, hideAll(value, at, secret, [key])];
-      if (isObject(value)) return [key, hideSecrets(value as JsonObject, at, secret)];
-      return [key, value];
+      if (whole) return [key, hideAll(member as JsonValue, at, secret, [...label, key])];
+      // A label names a placeholder: an object's key starts it afresh, a list keeps its own key and the item's number.
+      return [key, hideSecrets(member as JsonValue, at, secret, facts, Array.isArray(member) ? [...label, key] : [])];
     }),
   );
 }

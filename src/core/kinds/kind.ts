@@ -4,7 +4,8 @@
 //
 // Calls are described here but not made here: a kind's endpoints run against the `Wire` it is
 // handed (io/ supplies one over undici), which keeps this folder free of I/O.
-import type { JsonObject, JsonValue } from '../api-types.js';
+import type { JsonObject } from '../api-types.js';
+import type { FieldTable } from './fields.js';
 
 /** Every kind agentsync manages, in apply order. The one list every other list derives from. */
 export const RESOURCE_TYPES = ['tool', 'agent', 'website'] as const;
@@ -109,10 +110,11 @@ export interface Kind<Spec extends object = JsonObject> {
   createIsRepeatable: boolean;
   /** Kinds whose changes must all be finished before this kind's start (agents name tools). */
   dependsOn: readonly ResourceType[];
-  /** Defaults both sides of the diff get, as factories so no two specs share a default array. */
-  defaults: readonly (readonly [string, () => JsonValue])[];
-  /** Top-level arrays whose order means nothing. */
-  sets: readonly string[];
+  /**
+   * The field facts (CONTRACT §10.2): wire and read-back names, empty values, defaults, sets,
+   * where credentials sit, whether the server returns each. Every stage reads them from here.
+   */
+  fields: FieldTable<Spec>;
   /** Brings an already-defaulted spec to its one normal form (beyond defaults and sets); returns the same object when nothing changes. */
   normalizeMore?(spec: JsonObject): JsonObject;
   /** Where the server can be read from; absent when it cannot (websites have no read endpoint). */
@@ -125,7 +127,11 @@ export interface Kind<Spec extends object = JsonObject> {
   /** What a desired spec is matched on against untracked server records, for conflicts and import. */
   identityOf?(spec: Spec, key: string): string;
   create(ctx: CallContext, spec: Spec, key: string): Promise<CallOutcome>;
-  update(ctx: CallContext, spec: Spec, key: string, remoteId: string, before: JsonObject): Promise<CallOutcome>;
+  /**
+   * `changed` names the spec fields that differ from what the server holds (a PATCH sends only
+   * those); absent means "send everything" (an adopted create, whose record is unknown).
+   */
+  update(ctx: CallContext, spec: Spec, key: string, remoteId: string, changed?: ReadonlySet<string>): Promise<CallOutcome>;
   /** Absent when the API cannot delete the kind (`--prune` then only forgets it). */
   remove?: Removal;
   /** Addresses a resource needs to exist first (an agent's tools and actions), for `--target`. */

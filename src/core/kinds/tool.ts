@@ -1,9 +1,11 @@
 // Tools: `PUT /ai-agents/tools/{name}` first for create and update (the seed's reading); a 404 there
 // means the server is one that only creates with `POST /ai-agents/tools` (the public reference).
 // A tool is identified by its name, which is also its manifest key.
-import type { JsonObject, JsonValue, ToolBody, ToolParameters } from '../api-types.js';
+import type { JsonObject, JsonValue, ToolBody } from '../api-types.js';
 import type { ToolSpec } from '../desired.js';
 import { UserError } from '../errors.js';
+import { bodyOf, isEmptyValue, readFieldsOf } from './fields.js';
+import { TOOL_FIELDS } from './tool-fields.js';
 import { answeredStatus, isObject, seg, sendDelete, stringField, type CallContext, type CallOutcome, type Kind, type RemoteRecord } from './kind.js';
 
 /** Remembered for the rest of a run once a PUT answered 404: creates then go straight to POST. */
@@ -14,14 +16,7 @@ export const toolKind: Kind<ToolSpec> = {
   remoteIdLabel: '_id',
   createIsRepeatable: true,
   dependsOn: [],
-  defaults: [
-    ['doNotExecute', () => false],
-    ['parameters', () => ({})],
-    // A server record of a tool that is not executed may have no description at all; the manifest
-    // says "" for that, and "" is what is sent.
-    ['description', () => ''],
-  ],
-  sets: [],
+  fields: TOOL_FIELDS,
   normalizeMore: normalizeParameters,
   refresh: { listPath: '/ai-agents/tools', matchBy: 'key', read: readTool },
   identityOf: (spec) => spec.name,
@@ -100,14 +95,8 @@ async function postTool(ctx: CallContext, spec: ToolSpec): Promise<CallOutcome> 
  * is not executed sends none (the reference says it must be empty or absent then).
  */
 export function toolBody(spec: ToolSpec): ToolBody {
-  const body: ToolBody = {
-    name: spec.name,
-    displayName: spec.displayName,
-    executionText: spec.executionText,
-    description: spec.description,
-    doNotExecute: spec.doNotExecute,
-  };
-  if (!spec.doNotExecute) body.parameters = isEmptyParameters(spec.parameters as JsonValue) ? { type: 'object', properties: {} } : (spec.parameters as ToolParameters);
+  const body = bodyOf(TOOL_FIELDS, spec as unknown as JsonObject) as unknown as ToolBody;
+  if (body.parameters !== undefined && isEmptyParameters(body.parameters as JsonValue)) body.parameters = { type: 'object', properties: {} };
   return body;
 }
 
@@ -116,24 +105,26 @@ function toolId(answer: unknown, name: string): string {
   return (isObject(answer) && stringField(answer, '_id')) || name;
 }
 
+/** One entry of the tool list: the table's fields, description and parameters from the nested `tool` object. */
 function readTool(entry: unknown): RemoteRecord | undefined {
   if (!isObject(entry)) return undefined;
-  const name = stringField(entry, 'name');
   const record: RemoteRecord = { spec: {} };
   const id = stringField(entry, '_id');
   if (id !== undefined) record.remoteId = id;
-  if (name !== undefined) {
-    record.identity = name;
-    record.spec.name = name;
+  const { description: _description, parameters: _parameters, ...top } = TOOL_FIELDS;
+  const spec = readFieldsOf(top, entry, record.spec);
+  const name = stringField(entry, 'name');
+  if (name !== undefined) record.identity = name;
+  else delete spec.name;
+  for (const field of ['displayName', 'executionText'] as const) if (typeof spec[field] !== 'string') delete spec[field];
+  if (typeof spec.doNotExecute !== 'boolean') {
+    delete spec.doNotExecute;
+    if (entry.type === 'tool' || entry.type === 'action') spec.doNotExecute = entry.type === 'tool';
   }
-  copyString(entry, 'displayName', record.spec);
-  copyString(entry, 'executionText', record.spec);
-  if (typeof entry.doNotExecute === 'boolean') record.spec.doNotExecute = entry.doNotExecute;
-  else if (entry.type === 'tool' || entry.type === 'action') record.spec.doNotExecute = entry.type === 'tool';
   // The description and parameters live in the nested `tool` object of the record.
   const inner = isObject(entry.tool) ? entry.tool : entry;
-  if ('description' in inner) record.spec.description = typeof inner.description === 'string' ? inner.description : '';
-  if ('parameters' in inner) record.spec.parameters = isObject(inner.parameters) ? (inner.parameters as JsonObject) : {};
+  if ('description' in inner) spec.description = typeof inner.description === 'string' ? inner.description : '';
+  if ('parameters' in inner) spec.parameters = isObject(inner.parameters) ? (inner.parameters as JsonObject) : {};
   return record;
 }
 
@@ -155,23 +146,34 @@ function toolEntry(record: RemoteRecord): JsonObject {
   const description = typeof spec.description === 'string' ? spec.description : '';
   if (doNotExecute) entry.doNotExecute = true;
   if (!doNotExecute || description !== '') entry.description = description;
-  if (!doNotExecute) entry.parameters = isEmptyParameters(spec.parameters) ? {} : (spec.parameters as JsonObject);
+  // The parameters in their normal form: no server-filled `required: []`, `required` sorted.
+  if (!doNotExecute) entry.parameters = normalizeParameters({ parameters: spec.parameters ?? {} }).parameters ?? {};
   return entry;
-}
-
-function copyString(from: Record<string, unknown>, key: string, to: JsonObject): void {
-  if (typeof from[key] === 'string') to[key] = from[key];
 }
 
 /**
  * `{}` and an empty object schema send the same thing, and a tool that is not executed has no
  * parameters at all (the server may still hold old ones, since PUT merges): all are `{}`.
+ * `required` is a set: compared sorted, and an empty one (a server's filled-in default) is none.
  */
 function normalizeParameters(spec: JsonObject): JsonObject {
   const parameters = spec.parameters;
   if (!isObject(parameters) || Object.keys(parameters).length === 0) return spec;
   if (spec.doNotExecute === true || isEmptyParameters(parameters as JsonValue)) return { ...spec, parameters: {} };
-  return spec;
+  const required = parameters.required;
+  if (required === undefined || (Array.isArray(required) && isSortedStrings(required) && required.length > 0)) return spec;
+  const normal: JsonObject = { ...(parameters as JsonObject) };
+  if (isEmptyValue(required as JsonValue)) delete normal.required;
+  else if (Array.isArray(required)) normal.required = [...new Set(required.map(String))].sort();
+  return { ...spec, parameters: normal };
+}
+
+function isSortedStrings(list: readonly unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    if (typeof item !== 'string' || (i > 0 && !((list[i - 1] as string) < item))) return false;
+  }
+  return true;
 }
 
 function isEmptyParameters(parameters: JsonValue | undefined): boolean {

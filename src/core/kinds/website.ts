@@ -4,14 +4,20 @@
 import type { WebsiteSpec } from '../desired.js';
 import { answeredStatus, isObject, seg, stringField, type CallContext, type CallOutcome, type Kind } from './kind.js';
 import { UnexpectedAnswer } from './agent.js';
+import type { FieldTable } from './fields.js';
+
+/** The website's field facts (CONTRACT §10.2). Websites cannot be read back, so nothing is "returned". */
+const WEBSITE_FIELDS: FieldTable<WebsiteSpec> = {
+  parentUniqueId: { returned: 'always' },
+  exclude: { default: () => [], set: true, returned: 'always' },
+};
 
 export const websiteKind: Kind<WebsiteSpec> = {
   type: 'website',
   remoteIdLabel: 'batchId',
   createIsRepeatable: true,
   dependsOn: [],
-  defaults: [['exclude', () => []]],
-  sets: ['exclude'],
+  fields: WEBSITE_FIELDS,
   // The batch id of an earlier processing cannot be read back; the next change processes again.
   importedRemoteId: '(imported)',
   create: (ctx, spec) => processUrls(ctx, spec),

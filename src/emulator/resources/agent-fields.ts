@@ -1,7 +1,11 @@
-// Field rules shared by agent creation (POST) and update (PATCH). A field sent as null clears an
-// optional field; that is how a client removes, say, an icon it no longer manages.
+// Field rules shared by agent creation (POST) and update (PATCH). Stored like a real server stores
+// (CONTRACT §10.4): `null` is refused, as the public schemas allow none, and a field is cleared with
+// its type's empty value. With `storeAsSent`, the old echo: a null clears an optional field.
 import type { AgentRecord, IntegrationType, JsonObject } from '../../core/api-types.js';
+import { AGENT_FIELDS } from '../../core/kinds/agent-fields.js';
+import { factsOf } from '../../core/kinds/fields.js';
 import { badRequest } from '../errors.js';
+import type { ServerMode } from '../mode.js';
 import type { EmulatorStore } from '../store.js';
 import { isHttpUrl, quoteList, rejectUnknownKeys, requireObject, requireString, requireStringArray } from '../validate.js';
 
@@ -18,8 +22,9 @@ export type AgentChanges = Partial<Omit<AgentRecord, 'uid' | 'appId' | 'deletedA
 };
 
 /** Validates the fields present in `body`. With `requireAll`, the POST rules also demand the required ones. */
-export function parseAgentChanges(body: JsonObject, requireAll: boolean): AgentChanges {
+export function parseAgentChanges(body: JsonObject, requireAll: boolean, mode: Pick<ServerMode, 'storeAsSent'>): AgentChanges {
   rejectUnknownKeys(body, AGENT_KEYS, '');
+  if (!mode.storeAsSent) rejectNulls(body);
   const changes: AgentChanges = {};
   for (const field of REQUIRED_FIELDS) {
     if (body[field] === null) throw badRequest(`'${field}' is required and cannot be null.`);
@@ -50,7 +55,8 @@ function parseOptionalFields(body: JsonObject, changes: AgentChanges): void {
   for (const field of OPTIONAL_FIELDS) if (body[field] === null) changes[field] = null;
   if (body.icon !== undefined && body.icon !== null) {
     const icon = body.icon;
-    if (typeof icon !== 'string' || !isHttpUrl(icon)) throw badRequest("'icon' must be an http(s) URL.");
+    // "" is how a client clears the icon (a real server stores it as its default).
+    if (typeof icon !== 'string' || (icon !== '' && !isHttpUrl(icon))) throw badRequest("'icon' must be an http(s) URL.");
     changes.icon = icon;
   }
   if (body.instruction !== undefined && body.instruction !== null) {
@@ -69,6 +75,43 @@ function parseOptionalFields(body: JsonObject, changes: AgentChanges): void {
   if (body.suggestions !== undefined && body.suggestions !== null) {
     changes.suggestions = requireStringArray(body.suggestions, 'suggestions');
   }
+}
+
+/** What a `null` is refused with: the type the field's schema has (`icon must be a string`). */
+function rejectNulls(body: JsonObject): void {
+  for (const [field, value] of Object.entries(body)) {
+    if (value !== null) continue;
+    const fact = factsOf(AGENT_FIELDS).find(([name, f]) => name === field || f.readAs?.includes(field))?.[1];
+    const empty = fact?.empty?.() ?? fact?.default?.();
+    const type = Array.isArray(empty) ? 'an array' : typeof empty === 'object' ? 'an object' : typeof empty === 'boolean' ? 'a boolean' : 'a string';
+    throw badRequest(`${field} must be ${type}`);
+  }
+}
+
+/**
+ * The agent as a document store keeps it: every optional field present (its empty value when never
+ * sent), the platform tools under `cometchatTools`, sets sorted, `_id` and a version counter `__v`.
+ */
+export function storeLikeServer(agent: AgentRecord, previous?: AgentRecord): AgentRecord {
+  const record = agent as unknown as Record<string, unknown>;
+  if (record.platformTools !== undefined) {
+    // One list on the server: sent under either name (or both), recorded as cometchatTools.
+    record.cometchatTools = [...((record.cometchatTools as string[] | undefined) ?? []), ...(record.platformTools as string[])];
+    delete record.platformTools;
+  }
+  for (const [field, fact] of factsOf(AGENT_FIELDS)) {
+    const name = fact.readAs?.[0] ?? field;
+    if (record[name] === undefined && fact.empty) record[name] = fact.empty();
+    if (fact.set && Array.isArray(record[name])) record[name] = [...new Set(record[name] as string[])].sort();
+  }
+  agent._id = previous?._id ?? objectIdFor(agent.uid);
+  agent.__v = previous?.__v === undefined ? 0 : previous.__v + 1;
+  return agent;
+}
+
+/** A 24-hex-digit id shaped like a MongoDB ObjectId, derived from the uid so that it is stable. */
+function objectIdFor(uid: string): string {
+  return uid.replace(/[^0-9a-f]/g, '').padEnd(24, '0').slice(0, 24);
 }
 
 /** Rules that depend on several fields, checked on the agent as it would be stored. */

@@ -9,7 +9,7 @@ import { agentListEntryWithoutUid, presentAgent } from '../present.js';
 import type { ApiRequest, ApiResponse, Route } from '../router.js';
 import type { EmulatorStore } from '../store.js';
 import { requireObjectBody } from '../validate.js';
-import { applyAgentChanges, checkAgentRecord, checkToolReferences, parseAgentChanges } from './agent-fields.js';
+import { applyAgentChanges, checkAgentRecord, checkToolReferences, parseAgentChanges, storeLikeServer } from './agent-fields.js';
 
 export function agentRoutes(store: EmulatorStore, mode: ServerMode): Route[] {
   return [
@@ -23,7 +23,7 @@ export function agentRoutes(store: EmulatorStore, mode: ServerMode): Route[] {
     {
       pattern: '/ai-agents/agents/:uid',
       methods: {
-        PATCH: (request) => updateAgent(store, request),
+        PATCH: (request) => updateAgent(store, mode, request),
         DELETE: (request) => deleteAgent(store, request),
       },
     },
@@ -44,7 +44,7 @@ function findLiveAgent(store: EmulatorStore, request: ApiRequest): AgentRecord {
 
 /** Answers `{ agent }` with the mode's create status: 200 in version A, 201 in version O. */
 function createAgent(store: EmulatorStore, mode: ServerMode, request: ApiRequest): ApiResponse {
-  const changes = parseAgentChanges(requireObjectBody(request.body), true);
+  const changes = parseAgentChanges(requireObjectBody(request.body), true, mode);
   const now = isoNow();
   const agent: AgentRecord = {
     uid: randomUUID(),
@@ -62,20 +62,22 @@ function createAgent(store: EmulatorStore, mode: ServerMode, request: ApiRequest
   applyAgentChanges(agent, changes);
   checkAgentRecord(agent);
   checkToolReferences(store, changes);
+  if (!mode.storeAsSent) storeLikeServer(agent);
   store.agents.set(agent.uid, agent);
   store.changed();
   return { status: mode.createStatus, body: { agent: presentAgent(agent, mode) } };
 }
 
 /** Answers a success flag, not the agent: both public versions say so. */
-function updateAgent(store: EmulatorStore, request: ApiRequest): ApiResponse {
+function updateAgent(store: EmulatorStore, mode: ServerMode, request: ApiRequest): ApiResponse {
   const current = findLiveAgent(store, request);
-  const changes = parseAgentChanges(requireObjectBody(request.body), false);
+  const changes = parseAgentChanges(requireObjectBody(request.body), false, mode);
   // Validate on a copy so a rejected PATCH leaves the stored agent untouched.
   const next: AgentRecord = { ...current };
   applyAgentChanges(next, changes);
   checkAgentRecord(next);
   checkToolReferences(store, changes);
+  if (!mode.storeAsSent) storeLikeServer(next, current);
   next.updatedAt = isoAfter(current.updatedAt);
   store.agents.set(next.uid, next);
   store.changed();

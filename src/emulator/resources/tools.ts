@@ -70,7 +70,7 @@ function createTool(store: EmulatorStore, mode: ServerMode, request: ApiRequest)
   if (store.tools.has(update.name)) {
     throw badRequest(`A tool named '${update.name}' already exists. Update it with PUT /ai-agents/tools/${update.name}.`);
   }
-  const record = mergeTool(store.appId, undefined, update, isoAfter(undefined));
+  const record = storeTool(mode, mergeTool(store.appId, undefined, update, isoAfter(undefined)), undefined);
   store.tools.set(record.name, record);
   store.changed();
   return { status: mode.createStatus, body: presentTool(record, mode) };
@@ -87,10 +87,24 @@ function putTool(store: EmulatorStore, mode: ServerMode, request: ApiRequest): A
   if (!existing && !mode.putCreates) {
     throw notFound(API_ERROR_CODES.toolNotFound, `Tool '${update.name}' does not exist. Create it with POST /ai-agents/tools.`);
   }
-  const record = mergeTool(store.appId, existing, update, isoAfter(existing?.updatedAt));
+  const record = storeTool(mode, mergeTool(store.appId, existing, update, isoAfter(existing?.updatedAt)), existing);
   store.tools.set(record.name, record);
   store.changed();
   return { status: 200, body: presentTool(record, mode) };
+}
+
+/**
+ * A tool as a document store keeps it (CONTRACT §10.4): parameters get `required: []` when they
+ * have none and keep it sorted, and a version counter `__v` moves on every write.
+ */
+function storeTool(mode: ServerMode, tool: ToolRecord, previous: ToolRecord | undefined): ToolRecord {
+  if (mode.storeAsSent) return tool;
+  const parameters = tool.tool.parameters;
+  if (parameters !== undefined && parameters.type !== undefined) {
+    tool.tool.parameters = { ...parameters, required: [...new Set(parameters.required ?? [])].sort() };
+  }
+  tool.__v = previous?.__v === undefined ? 0 : previous.__v + 1;
+  return tool;
 }
 
 function parseToolBody(body: unknown): ToolUpdate {

@@ -27,7 +27,7 @@ export interface EmulatorFixture {
   close(): Promise<void>;
 }
 
-export async function startFixture(options: Pick<EmulatorOptions, 'dataFile' | 'latencyMs' | 'putCreates'> = {}): Promise<EmulatorFixture> {
+export async function startFixture(options: Pick<EmulatorOptions, 'dataFile' | 'latencyMs' | 'putCreates' | 'storeAsSent' | 'timestamps' | 'agentList'> = {}): Promise<EmulatorFixture> {
   const emu: EmulatorHandle = await startEmulator({ port: 0, apiKey: TEST_API_KEY, quiet: true, ...options });
   const admin = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const res = await fetch(`${emu.origin}${path}`, {

@@ -1,0 +1,139 @@
+// The field facts of a kind (CONTRACT §10.2): one table per kind says, for each spec field, how it
+// travels and how it compares. The body builder, the reader, normalization (so the diff and the
+// drift check), export and the emulator all read the table, so adding a field is one line there
+// plus its zod schema, and no stage can forget it.
+//
+// Real servers are document stores behind validators: they fill an empty value for an optional
+// field that was not sent, rename a field between request and record, keep sets in their own order
+// and add bookkeeping. The facts below are what lets every stage see through that.
+import type { JsonObject, JsonValue } from '../api-types.js';
+
+/** Where credentials may sit inside a field's value (export hides them; the state digests them). */
+export interface SecretFacts {
+  /** Sub-keys whose whole value is always a credential (integrationMeta's `headers`). */
+  wholeKeys?: readonly string[];
+  /** Strings under keys named like credentials (`password`, `apiKey`, …), at any depth, arrays included. */
+  credentialKeys?: boolean;
+}
+
+export interface FieldFact {
+  /** The name a request body sends the field under; the spec's own name when absent. */
+  wire?: string;
+  /** Other names a server may return it under (version A's `cometchatTools` for `platformTools`). */
+  readAs?: readonly string[];
+  /**
+   * Optional fields: the type's empty value (`""`, `{}`, `[]`). Empty equals absent: a server that
+   * fills it in has changed nothing, and clearing the field sends it (never `null`).
+   * Required fields have none: they are always sent.
+   */
+  empty?: () => JsonValue;
+  /** The value both sides take when the manifest leaves the field out (`isActive: true`). */
+  default?: () => JsonValue;
+  /** An array whose order means nothing: compared sorted and de-duplicated. */
+  set?: boolean;
+  /** Free-form values that may hold credentials, and where. */
+  secrets?: SecretFacts;
+  /**
+   * Whether the server's record carries the field: 'always', or 'maybe' (a list may leave it out;
+   * then the state's value stands and nothing is drift).
+   */
+  returned: 'always' | 'maybe';
+  /** Sent only when the spec says so; e.g. a tool's `parameters` when it is executed. */
+  sentWhen?: (spec: JsonObject) => boolean;
+}
+
+/** One fact per spec field: a field of the spec type with no entry is a compile error. */
+export type FieldTable<Spec extends object> = { readonly [K in keyof Spec & string]-?: FieldFact };
+
+/** The table's entries as a list, for loops that do not care about the spec type. */
+export function factsOf(table: object): readonly (readonly [string, FieldFact])[] {
+  return Object.entries(table as Record<string, FieldFact>);
+}
+
+export function wireName(field: string, fact: FieldFact): string {
+  return fact.wire ?? field;
+}
+
+/** Every name a server may return the field under, the wire name first. */
+export function namesOf(field: string, fact: FieldFact): readonly string[] {
+  const wire = wireName(field, fact);
+  const names = [wire];
+  if (wire !== field) names.push(field);
+  for (const name of fact.readAs ?? []) if (!names.includes(name)) names.push(name);
+  return names;
+}
+
+/** True for `""`, `[]` and `{}`: what "absent" looks like on a server that fills in optional fields. */
+export function isEmptyValue(value: JsonValue | undefined): boolean {
+  if (value === undefined || value === null || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === 'object') {
+    for (const key in value) if (Object.hasOwn(value, key)) return false;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * The request body of a create (or of a PUT, which the server merges): every field the spec holds,
+ * under its wire name, sets as sorted copies. Absent optional fields are not sent; nothing is null.
+ */
+export function bodyOf(table: object, spec: JsonObject): JsonObject {
+  const body: JsonObject = {};
+  for (const [field, fact] of factsOf(table)) {
+    if (fact.sentWhen && !fact.sentWhen(spec)) continue;
+    const value = Object.hasOwn(spec, field) ? spec[field] : undefined;
+    if (value === undefined || value === null) continue;
+    body[wireName(field, fact)] = Array.isArray(value) ? [...value] : value;
+  }
+  return body;
+}
+
+/**
+ * A PATCH body: only the fields in `changed`, each with the spec's value, or its type's empty value
+ * when the spec dropped it (the public schemas allow no `null`).
+ */
+export function patchBodyOf(table: object, spec: JsonObject, changed: ReadonlySet<string>): JsonObject {
+  const body: JsonObject = {};
+  for (const [field, fact] of factsOf(table)) {
+    if (!changed.has(field)) continue;
+    const value = Object.hasOwn(spec, field) ? spec[field] : undefined;
+    if (value !== undefined && value !== null) body[wireName(field, fact)] = Array.isArray(value) ? [...value] : value;
+    else if (fact.empty) body[wireName(field, fact)] = fact.empty();
+    else if (fact.default) body[wireName(field, fact)] = fact.default();
+  }
+  return body;
+}
+
+/**
+ * The spec fields a server record carries, under the spec's names (whichever name it used). A null
+ * is the server's "unset", which for an optional field is its empty value; bookkeeping (`_id`,
+ * `__v`, `appId`, timestamps, `deletedAt`) and unknown keys are not spec fields and are left out.
+ */
+export function readFieldsOf(table: object, record: Record<string, unknown>, into: JsonObject = {}): JsonObject {
+  for (const [field, fact] of factsOf(table)) {
+    for (const name of namesOf(field, fact)) {
+      if (!Object.hasOwn(record, name)) continue;
+      const value = record[name];
+      if (value === undefined) continue;
+      if (value === null) {
+        if (fact.empty) into[field] = fact.empty();
+      } else {
+        into[field] = value as JsonValue;
+      }
+      break;
+    }
+  }
+  return into;
+}
+
+/** The top-level fields whose values differ between two normalized specs: what a PATCH must carry. */
+export function changedFieldsOf(table: object, before: JsonObject, after: JsonObject, equal: (a: JsonValue | undefined, b: JsonValue | undefined) => boolean): Set<string> {
+  const changed = new Set<string>();
+  for (const [field] of factsOf(table)) {
+    const a = Object.hasOwn(before, field) ? before[field] : undefined;
+    const b = Object.hasOwn(after, field) ? after[field] : undefined;
+    if (!equal(a, b)) changed.add(field);
+  }
+  return changed;
+}

@@ -1,0 +1,16 @@
+// The tool's field facts (CONTRACT §10.2). A tool's description and parameters live in the record's
+// nested `tool` object; the reader looks there (tool.ts), the names are the same.
+import type { ToolSpec } from '../desired.js';
+import type { FieldTable } from './fields.js';
+
+export const TOOL_FIELDS: FieldTable<ToolSpec> = {
+  name: { returned: 'always' },
+  displayName: { returned: 'always' },
+  executionText: { returned: 'always' },
+  // A server record of a tool that is not executed may have no description at all; the manifest
+  // says "" for that, and "" is what is sent.
+  description: { default: () => '', returned: 'maybe' },
+  doNotExecute: { default: () => false, returned: 'always' },
+  // The reference says a tool that is not executed has empty or absent parameters: none is sent.
+  parameters: { default: () => ({}), returned: 'maybe', sentWhen: (spec) => spec.doNotExecute !== true },
+};
