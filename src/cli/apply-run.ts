@@ -2,6 +2,7 @@
 // computed under the state lock, so what is shown is what runs; a saved plan is accepted only
 // while its manifest and state are unchanged, in which case recomputing it gives the same plan.
 import { UserError } from '../core/errors.js';
+import { stateMvCommand } from '../core/moved.js';
 import { changeCount, conflictsOf, hasChanges, type Plan } from '../core/plan.js';
 import type { State } from '../core/state.js';
 import type { ApiClient } from '../io/api/client.js';
@@ -105,6 +106,18 @@ async function recordRefresh(session: StateSession, computed: ComputedPlan): Pro
 export function refuseConflicts(plan: Plan): void {
   const conflicts = conflictsOf(plan);
   if (conflicts.length === 0) return;
+  const renames = conflicts.flatMap((c) => (c.conflict?.movedFrom === undefined ? [] : [{ from: c.conflict.movedFrom, to: c.address }]));
+  if (renames.length > 0) {
+    // CONTRACT §10.3: a rename without `moved:` would leave two agents of one name; say the exact fix.
+    const listed = renames.map((move) => `${move.to} has the name of ${move.from}, which leaves the manifest`).join('; ');
+    const entries = renames.map((move) => `{ from: ${move.from}, to: ${move.to} }`).join(', ');
+    const commands = renames.map(stateMvCommand).join(' && ');
+    throw new UserError(
+      'conflict',
+      `refusing to apply: ${listed}, so creating it would make a second one. If it was renamed, add \`moved: [${entries}]\` to the manifest, or run \`${commands}\`, then plan again`,
+      { conflicts: conflicts.map((c) => ({ address: c.address, remoteId: c.conflict?.remoteId, ...(c.conflict?.movedFrom ? { movedFrom: c.conflict.movedFrom } : {}) })) },
+    );
+  }
   const listed = conflicts.map((c) => `${c.address} (${c.conflict?.remoteId ?? ''})`).join(', ');
   const fix = conflicts.length === 1 ? `agentsync import ${conflicts[0]?.address ?? ''}` : 'agentsync import';
   throw new UserError(

@@ -58,10 +58,14 @@ export function buildDesired(manifest: Manifest, environment: DesiredEnvironment
       return { type: 'website', key, address: addressOf('website', key), spec, sensitive: sensitive('website', key) };
     });
 
+  const resources = [...tools, ...agents, ...websites];
+  const addresses = new Set(resources.map((resource) => resource.address));
   const desired: Desired = {
     environment,
-    resources: [...tools, ...agents, ...websites],
+    resources,
     externalTools: [...new Set(manifest.external?.tools ?? [])].sort(byKey),
+    // Only moves to a resource this environment has: elsewhere there is nothing to move it to.
+    moved: manifest.moved.filter((move) => addresses.has(move.to)).map(({ from, to }) => ({ from, to })),
   };
   if (manifest.notify !== undefined) desired.notify = manifest.notify;
   if (manifest.state !== undefined) desired.state = manifest.state;

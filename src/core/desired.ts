@@ -1,6 +1,7 @@
 // The resolved, normalized manifest for one environment: what the API should hold.
 // Produced by resolveManifest (resolve.ts); consumed by the diff and by the executor.
 import type { JsonObject, Region } from './api-types.js';
+import type { Move } from './moved.js';
 import type { ManifestAgent, ManifestTool, ManifestWebsite, NotifyConfig, StateConfig } from './schema.js';
 
 export type { ResourceType } from './kinds/kind.js';
@@ -57,6 +58,8 @@ export interface Desired {
   externalTools: string[];
   /** Where the state lives, when the manifest says (never part of a plan or its digest). */
   state?: StateConfig;
+  /** Renamed keys (`moved:`), whose state entries move to their new address; absent means none. */
+  moved?: Move[];
 }
 
 export { addressOf } from './kinds/kind.js';

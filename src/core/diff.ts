@@ -8,6 +8,7 @@ import { diffFields } from './field-diff.js';
 import { couldBeCreatedSince, kindOf, TYPE_RANK, type RemoteRecord } from './kinds/index.js';
 import { normalizeSpec } from './normalize.js';
 import { summarize, type Change, type CreateChange, type PendingWarning, type Plan } from './plan.js';
+import { effectiveMoves, type Move } from './moved.js';
 import { leftoverChanges, limitToTargets, NO_SCOPE, selectTargets, type PlanScope } from './plan-scope.js';
 import { redactSpecShared, type Digest } from './redact.js';
 import type { Refreshed } from './refresh.js';
@@ -29,8 +30,10 @@ export interface PlanInput {
   goneFromServer?: Readonly<Record<string, ResourceState>>;
 }
 
-export function planChanges({ desired, state, digest: digestOnce, refresh, adopt, scope = NO_SCOPE, goneFromServer = {} }: PlanInput): Plan {
+export function planChanges({ desired, state: stored, digest: digestOnce, refresh, adopt, scope = NO_SCOPE, goneFromServer = {} }: PlanInput): Plan {
   const digest = memoizeDigest(digestOnce);
+  const moves = effectiveMoves(desired.moved ?? [], stored?.resources ?? {});
+  const state = moves.length > 0 && stored ? withMoves(stored, moves) : stored;
   const recorded = state?.resources ?? {};
   const changes: Change[] = [];
   let matched = 0;
@@ -47,6 +50,7 @@ export function planChanges({ desired, state, digest: digestOnce, refresh, adopt
   if (matched < Object.keys(recorded).length || gone > 0) {
     for (const leftover of leftoverChanges(recorded, desired.resources, scope.prune ? goneFromServer : undefined)) changes.push(leftover);
   }
+  markRenames(changes);
   // Desired resources arrive in plan order already; a linear check usually saves the sort.
   if (!isOrdered(changes)) changes.sort(byTypeThenAddress);
   const plan: Plan = {
@@ -61,8 +65,45 @@ export function planChanges({ desired, state, digest: digestOnce, refresh, adopt
     summary: summarize(changes),
     pending: pendingWarnings(state),
   };
+  if (moves.length > 0) plan.moves = moves.map((move) => ({ ...move, type: recorded[move.to]?.type ?? 'agent', remoteId: recorded[move.to]?.remoteId ?? '' }));
   if (scope.targets.length === 0) return plan;
   return limitToTargets(plan, selectTargets(desired, [...Object.keys(recorded), ...Object.keys(goneFromServer)], scope.targets));
+}
+
+/** The state as it is once the moves are made: each entry (and its pending mark) under its new address. */
+function withMoves(state: State, moves: readonly Move[]): State {
+  const resources = { ...state.resources };
+  const pending = { ...state.pending };
+  for (const { from, to } of moves) {
+    const entry = resources[from];
+    if (entry !== undefined) resources[to] = entry;
+    delete resources[from];
+    const mark = pending[from];
+    if (mark !== undefined) pending[to] = mark;
+    delete pending[from];
+  }
+  return { ...state, resources, pending };
+}
+
+/**
+ * A create whose identity (an agent's name) is that of a resource leaving the manifest in the same
+ * plan is a rename without a `moved:` entry: creating it would leave two agents of that name. It
+ * becomes a conflict that names the old address, so apply refuses and the plan prints the fix.
+ */
+function markRenames(changes: Change[]): void {
+  const leaving = new Map<string, { address: string; remoteId: string }>();
+  for (const change of changes) {
+    if ((change.action !== 'forget' && change.action !== 'delete') || (change.action === 'delete' && change.gone)) continue;
+    const identity = kindOf(change.type).identityOf?.(change.before, change.key);
+    if (identity !== undefined) leaving.set(`${change.type}\0${identity}`, { address: change.address, remoteId: change.remoteId });
+  }
+  if (leaving.size === 0) return;
+  for (const change of changes) {
+    if (change.action !== 'create' || change.adopt !== undefined) continue;
+    const identity = kindOf(change.type).identityOf?.(change.after, change.key);
+    const old = identity === undefined ? undefined : leaving.get(`${change.type}\0${identity}`);
+    if (old !== undefined) change.conflict = { remoteId: old.remoteId, movedFrom: old.address };
+  }
 }
 
 /** A pending mark of a create (not of a DELETE) at this address. */

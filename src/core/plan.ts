@@ -27,8 +27,11 @@ interface ChangeBase<A extends Action> {
 export interface CreateChange extends ChangeBase<'create'> {
   after: SpecJson;
   fields: FieldChange[];
-  /** The identity already exists on the server, untracked: apply refuses until it is imported. */
-  conflict?: { remoteId: string };
+  /**
+   * The identity already exists on the server, untracked: apply refuses until it is imported. With
+   * `movedFrom`, it is the resource leaving the manifest at that address (a rename without `moved:`).
+   */
+  conflict?: { remoteId: string; movedFrom?: string };
   /** An interrupted create of ours made this one: it is updated into place instead of created again. */
   adopt?: { remoteId: string };
 }
@@ -91,6 +94,8 @@ export interface Plan {
   changes: Change[];
   summary: PlanSummary;
   pending: PendingWarning[];
+  /** State entries that move to a new address (`moved:`), before any change; absent means none. */
+  moves?: PlanMove[];
   /** Where the plan applies, for the header; set by the command that shows it. */
   target?: PlanTarget;
 }
@@ -101,6 +106,14 @@ export interface PlanTarget {
   overriddenBy?: string;
 }
 
+/** A state entry renamed by the manifest's `moved:` list. */
+export interface PlanMove {
+  from: string;
+  to: string;
+  type: ResourceType;
+  remoteId: string;
+}
+
 export const SENSITIVE_PLACEHOLDER = '(sensitive)';
 
 export function conflictsOf(plan: Plan): CreateChange[] {
@@ -108,7 +121,7 @@ export function conflictsOf(plan: Plan): CreateChange[] {
 }
 
 export function hasChanges(plan: Plan): boolean {
-  return plan.summary.create + plan.summary.update + plan.summary.delete + plan.summary.forget > 0;
+  return plan.summary.create + plan.summary.update + plan.summary.delete + plan.summary.forget > 0 || (plan.moves?.length ?? 0) > 0;
 }
 
 /** The changes an apply carries out (every one but the no-ops). */

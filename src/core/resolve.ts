@@ -12,6 +12,7 @@ import { agentToolsDiagnostics, excludedFrom, resourceEnvironmentDiagnostics, us
 import { manifestSchema, type EnvironmentConfig, type Manifest } from './schema.js';
 import { issuesToDiagnostics } from './schema-issues.js';
 import { referenceDiagnostics } from './references.js';
+import { movedDiagnostics } from './moved.js';
 import { markFieldsHolding } from './sensitive-values.js';
 import { didYouMean } from './suggest.js';
 import type { YamlLocator } from './yaml-locate.js';
@@ -143,7 +144,7 @@ function runOnce(
     // Every issue was an unresolved value in a resource this environment does not have: it is not this environment's manifest.
     if (target !== undefined && !hasErrors(issues) && !hasErrors(diagnostics)) parsed = manifestSchema.safeParse(withoutResourcesOutside(tree, target));
   }
-  diagnostics.push(...referenceDiagnostics(tree, locator));
+  diagnostics.push(...referenceDiagnostics(tree, locator), ...movedDiagnostics(tree, locator));
   if (target !== undefined) diagnostics.push(...agentToolsDiagnostics(tree, target, locator));
   return parsed.success ? { manifest: parsed.data, diagnostics, sensitive, secrets } : { diagnostics, sensitive, secrets };
 }

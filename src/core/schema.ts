@@ -174,6 +174,13 @@ export const stateConfigSchema = z
   })
   .describe('Where the state is kept (default: a file beside the manifest).');
 
+export const movedSchema = z
+  .strictObject({
+    from: z.string().min(1).describe('The old address, e.g. agent.support.'),
+    to: z.string().min(1).describe('The new address, of the same kind, e.g. agent.helpdesk.'),
+  })
+  .describe('A renamed manifest key: the state entry moves instead of a create plus a forget.');
+
 const toolName = z.string().regex(TOOL_NAME_PATTERN, 'tool name must match ^[a-zA-Z_$][a-zA-Z0-9_$-]*$');
 const addressKey = z.string().regex(/^[A-Za-z0-9_$][A-Za-z0-9_$.-]*$/, 'key must be letters, digits, _, $, . or -');
 
@@ -189,6 +196,7 @@ export const manifestSchema = z
     notify: notifySchema.optional(),
     external: z.strictObject({ tools: z.array(z.string()).default([]) }).optional(),
     state: stateConfigSchema.optional(),
+    moved: z.array(movedSchema).default([]).describe("Renamed keys, like Terraform's moved blocks: apply moves each state entry."),
   })
   .describe('agentsync manifest (agents.yaml)');
 

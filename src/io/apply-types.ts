@@ -76,4 +76,6 @@ export interface ApplyResult {
   total: number;
   /** The run was asked to stop (SIGINT/SIGTERM) before it finished starting every change. */
   interrupted?: boolean;
+  /** State entries moved to a new address (`moved:`); absent when none. */
+  moved?: { from: string; to: string }[];
 }

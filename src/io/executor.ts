@@ -80,6 +80,10 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   const concurrency = Math.max(1, input.concurrency);
   const marks = new PendingMarksAhead(session, marksAheadFor(queues), Math.max(2 * concurrency, MIN_MARKS_AHEAD), now);
 
+  // Renames (`moved:`) come first and need no call: the state entry takes its new address, so the
+  // changes planned for that address find it there.
+  for (const move of plan.moves ?? []) await session.record({ op: 'moved', from: move.from, to: move.to });
+
   // Forgets need no call: the resource stays on the server and only leaves the state.
   for (const change of forgets) {
     emit({ kind: 'start', address: change.address, type: change.type, action: 'forget' });
@@ -95,7 +99,16 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   // Results are journaled while the next call is already on its way: waiting for each fsync would
   // cost every call one. A success counts (and is printed) once its entry is durable.
   const recordings: Promise<void>[] = [];
+  const failedAddresses = new Set<string>();
+  const blocked: NotAttemptedItem[] = [];
   const runTask = async (task: Task): Promise<Trailing | void> => {
+    const needed = (kindFor(task.resource).needs?.(task.resource.spec) ?? []).find((address) => failedAddresses.has(address));
+    if (needed !== undefined) {
+      const { change } = task;
+      blocked.push({ address: change.address, type: change.type, action: change.action, reason: `it needs ${needed}, whose call failed` });
+      failedAddresses.add(change.address);
+      return;
+    }
     let outcome: TaskOutcome;
     try {
       outcome = await runOne(task, { ...input, now, emit, adopter, memory, marks });
@@ -105,8 +118,9 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
       throw err;
     }
     if (!outcome.ok) {
+      // One failed call stops only what needs it (CONTRACT §10.2); unrelated work goes on.
       failed.push(outcome.item);
-      stopped = true;
+      failedAddresses.add(outcome.item.address);
       return;
     }
     const { item } = outcome;
@@ -123,21 +137,34 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   // Every success is on disk before the result is reported (a failed write rejects here).
   await Promise.all(recordings);
   await marks.clearUnsent();
-  // Deletes come last: an agent the plan updates may stop using a tool only now being deleted.
-  if (deletes.length > 0 && !stopped) {
-    const deleted = await executeDeletes(deletes, { ...input, now, emit, stopped: () => stopped, stop: () => (stopped = true) });
+  // Deletes come last: an agent the plan updates may stop using a tool only now being deleted. So
+  // a kind others depend on is not deleted when a change of a dependant kind failed.
+  const failedTypes = new Set([...failed, ...blocked].map((item) => item.type));
+  const deletable = deletes.filter((change) => ![...failedTypes].some((type) => kindOf(type).dependsOn.includes(change.type)));
+  if (deletable.length > 0 && !stopped) {
+    const deleted = await executeDeletes(deletable, { ...input, now, emit, stopped: () => stopped, stop: () => (stopped = true) });
     done.push(...deleted.done);
     failed.push(...deleted.failed);
   }
 
-  const attempted = new Set([...done, ...failed].map((i) => i.address));
-  const notAttempted: NotAttemptedItem[] = [...tasks.map((t) => t.change), ...deletes]
-    .filter((change) => !attempted.has(change.address))
-    .map((change) => ({ address: change.address, type: change.type, action: change.action, reason: interrupted ? 'the apply was interrupted' : 'the apply stopped after a failure' }));
+  const attempted = new Set([...done, ...failed, ...blocked].map((i) => i.address));
+  const notAttempted: NotAttemptedItem[] = [
+    ...blocked,
+    ...[...tasks.map((t) => t.change), ...deletes]
+      .filter((change) => !attempted.has(change.address))
+      .map((change) => ({ address: change.address, type: change.type, action: change.action, reason: notAttemptedReason(change, interrupted, deletable.includes(change as DeleteChange)) })),
+  ];
   const counts = countDone(done);
   const ok = failed.length === 0 && notAttempted.length === 0;
   const notify: NotifyOutcome = interrupted && input.desired.notify ? { status: 'skipped', reason: 'interrupted' } : await sendNotify(input, { ok, counts, done, lineage, startSerial });
-  return { environment: plan.environment, prune: plan.prune, ok, counts, done, failed, notAttempted, notify, total, ...(interrupted ? { interrupted } : {}) };
+  const moved = (plan.moves ?? []).map(({ from, to }) => ({ from, to }));
+  return { environment: plan.environment, prune: plan.prune, ok, counts, done, failed, notAttempted, notify, total, ...(interrupted ? { interrupted } : {}), ...(moved.length > 0 ? { moved } : {}) };
+}
+
+function notAttemptedReason(change: CallableChange | DeleteChange, interrupted: boolean, deletable: boolean): string {
+  if (interrupted) return 'the apply was interrupted';
+  if (change.action === 'delete' && !deletable) return 'a change of something that may still use it failed';
+  return 'the apply stopped after a failure';
 }
 
 /** A success carries the journal write of its result, still under way. */

@@ -19,7 +19,7 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
   if (notify.status === 'sent') lines.push(`Sent the notify message (id ${notify.messageId}).`);
   if (notify.status === 'failed') lines.push(paint.yellow(`Warning: the notify message was not sent: ${failureText(notify.failure)}. The changes above are applied and recorded.`));
   if (result.ok) {
-    lines.push(paint.bold(paint.green(applyCompleteLine(result.counts, result.prune))));
+    lines.push(paint.bold(paint.green(applyCompleteLine(result.counts, result.prune, result.moved?.length))));
     return lines.join('\n') + '\n';
   }
   if (result.interrupted) return [...lines, ...interruptedLines(result, paint)].join('\n') + '\n';
@@ -44,9 +44,10 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
 }
 
 /** CONTRACT §5's last line of a successful apply; with --prune it counts deletions too. */
-export function applyCompleteLine(counts: ApplyCounts, prune: boolean): string {
+export function applyCompleteLine(counts: ApplyCounts, prune: boolean, moved = 0): string {
   const deleted = prune ? ` ${counts.deleted} deleted,` : '';
-  return `Apply complete: ${counts.created} created, ${counts.updated} updated,${deleted} ${counts.forgotten} forgotten.`;
+  const moves = moved > 0 ? `, ${moved} moved` : '';
+  return `Apply complete: ${counts.created} created, ${counts.updated} updated,${deleted} ${counts.forgotten} forgotten${moves}.`;
 }
 
 /** A run stopped by SIGINT/SIGTERM: what was done, what was cut off, what never started. */
@@ -99,5 +100,6 @@ export function applyResultToJson(result: ApplyResult): Record<string, unknown> 
     failed: result.failed.map(({ address, action, failure }) => ({ address, action, ...failure })),
     notAttempted: result.notAttempted.map(({ address, action }) => ({ address, action })),
     notify: result.notify,
+    ...(result.moved ? { moved: result.moved } : {}),
   };
 }

@@ -55,7 +55,7 @@ function summaryTable(outcomes: readonly EnvironmentOutcome<Plan>[]): string[] {
 function detailsShell(outcome: EnvironmentOutcome<Plan>): { open: string; close: string } {
   const name = `<code>${escapeHtml(outcome.environment.name)}</code>`;
   const plan = outcome.failure ? undefined : outcome.value;
-  const what = plan ? (hasChanges(plan) ? summaryLine(plan.summary, plan.prune) : 'No changes.') : 'failed';
+  const what = plan ? (hasChanges(plan) ? summaryLine(plan.summary, plan.prune, plan.moves?.length) : 'No changes.') : 'failed';
   return { open: `<details><summary>${name}: ${escapeHtml(what)}</summary>\n\n`, close: '\n</details>\n' };
 }
 

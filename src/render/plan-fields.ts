@@ -1,6 +1,7 @@
 // What the text and markdown plans share: how a field change reads, independent of color and
 // markup. Values print as JSON (so control characters are escaped and cannot drive a terminal),
 // sensitive ones as "(sensitive)", and multi-line strings as line diffs.
+import { movedEntryText, stateMvCommand } from '../core/moved.js';
 import type { JsonValue } from '../core/api-types.js';
 import { canonicalJson } from '../core/canonical.js';
 import { kindOf, RESOURCE_TYPES, type ResourceType } from '../core/kinds/index.js';
@@ -76,14 +77,27 @@ export function conflictText(remoteId: string): string {
   return `! already exists on the server (${remoteId}); adopt it with \`agentsync import\` before applying`;
 }
 
+/** A create's conflict: somebody else's record, or a rename without `moved:` (CONTRACT §10.3), with the fix. */
+export function conflictNote(address: string, conflict: { remoteId: string; movedFrom?: string }): string {
+  if (conflict.movedFrom === undefined) return conflictText(conflict.remoteId);
+  const move = { from: conflict.movedFrom, to: address };
+  return `! renamed from ${move.from} (${conflict.remoteId})? creating it would make a second one; add \`${movedEntryText(move)}\` to the manifest, or run \`${stateMvCommand(move)}\``;
+}
+
+/** `agent.support → agent.helpdesk (moved)`. */
+export function moveText(move: { from: string; to: string }): string {
+  return `${move.from} → ${move.to} (moved)`;
+}
+
 export function adoptText(type: ResourceType, remoteId: string): string {
   return `an interrupted earlier apply created it (${REMOTE_ID_LABEL[type]} ${remoteId}); it will be updated in place, not created again`;
 }
 
 /** CONTRACT §5's summary line; with --prune (§8.3) it counts deletions too. */
-export function summaryLine(summary: PlanSummary, prune: boolean): string {
+export function summaryLine(summary: PlanSummary, prune: boolean, moves = 0): string {
   const deletes = prune ? ` ${summary.delete} to delete,` : '';
-  return `Plan: ${summary.create} to create, ${summary.update} to update,${deletes} ${summary.forget} to forget.`;
+  const moved = moves > 0 ? `, ${moves} to move` : '';
+  return `Plan: ${summary.create} to create, ${summary.update} to update,${deletes} ${summary.forget} to forget${moved}.`;
 }
 
 export function noChangesLine(environment: string): string {

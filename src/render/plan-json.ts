@@ -3,7 +3,7 @@
 // serializes to the same bytes.
 import type { JsonValue, Region } from '../core/api-types.js';
 import type { ResourceType } from '../core/desired.js';
-import type { Action, Change, FieldChange, PendingWarning, Plan, PlanSummary } from '../core/plan.js';
+import type { Action, Change, FieldChange, PendingWarning, Plan, PlanMove, PlanSummary } from '../core/plan.js';
 
 export const PLAN_FORMAT_VERSION = 1;
 
@@ -23,7 +23,7 @@ export interface PlanJsonChange {
   /** Absent for creates: nothing exists yet. */
   remoteId?: string;
   /** A create whose identity the server already has, untracked (CONTRACT §8.2). */
-  conflict?: { remoteId: string };
+  conflict?: { remoteId: string; movedFrom?: string };
   /** A create an interrupted apply already made: it is updated in place instead. */
   adopt?: { remoteId: string };
   /** A delete of a resource the refresh found already gone: nothing is sent. */
@@ -52,6 +52,8 @@ export interface PlanJson {
   prune: boolean;
   summary: PlanSummary;
   pending: PendingWarning[];
+  /** State entries renamed by `moved:` (CONTRACT §10.3); empty when none. */
+  moves: PlanMove[];
 }
 
 export function planToJson(plan: Plan): PlanJson {
@@ -69,6 +71,7 @@ export function planToJson(plan: Plan): PlanJson {
     // `delete` is always present (CONTRACT §8.3); only --prune plans deletions.
     summary: { create, update, delete: deletes, forget, noop },
     pending: plan.pending.map(({ address, type, since, action }) => ({ address, type, since, action })),
+    moves: (plan.moves ?? []).map(({ from, to, type, remoteId }) => ({ from, to, type, remoteId })),
   };
 }
 

@@ -4,7 +4,7 @@
 import type { Change, PendingWarning, Plan } from '../core/plan.js';
 import { hasChanges } from '../core/plan.js';
 import type { DiffLine } from './line-diff.js';
-import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, noChangesLine, pendingWarningText, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, viewField, type FieldView } from './plan-fields.js';
+import { adoptText, conflictNote, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, noChangesLine, pendingWarningText, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, viewField, type FieldView } from './plan-fields.js';
 
 export interface PlanMarkdownOptions {
   /** Hard limit on the output's length in UTF-16 code units. */
@@ -18,7 +18,7 @@ const NOTE_RESERVE = 400;
 export function renderPlanMarkdown(plan: Plan, { maxLength = DEFAULT_MARKDOWN_MAX_LENGTH }: PlanMarkdownOptions = {}): string {
   const changed = plan.changes.filter((change) => change.action !== 'no-op');
   const head = [`### agentsync plan for environment ${codeSpan(plan.environment)}`, ''];
-  if (hasChanges(plan)) head.push(`**${escapeMarkdown(summaryLine(plan.summary, plan.prune))}**`, '', ...summaryTable(plan), '');
+  if (hasChanges(plan)) head.push(`**${escapeMarkdown(summaryLine(plan.summary, plan.prune, plan.moves?.length))}**`, '', ...summaryTable(plan), '');
   else head.push(escapeMarkdown(noChangesLine(plan.environment)), '');
 
   for (const warning of plan.warnings) head.push(`> [!WARNING]\n> ${escapeMarkdown(warning)}`, '');
@@ -95,7 +95,7 @@ function describe(change: Change): { sign: string; label: string; lines: string[
     case 'create':
       return {
         sign: '+',
-        label: change.conflict ? `create — ${conflictText(change.conflict.remoteId)}` : change.adopt ? `create — ${adoptText(change.type, change.adopt.remoteId)}` : 'create',
+        label: change.conflict ? `create — ${conflictNote(change.address, change.conflict)}` : change.adopt ? `create — ${adoptText(change.type, change.adopt.remoteId)}` : 'create',
         lines: change.fields.flatMap((f) => diffBlockLines(viewField(f))),
       };
     case 'update':

@@ -5,7 +5,7 @@ import { hasChanges } from '../core/plan.js';
 import { palette, type Palette } from './color.js';
 import type { DiffLine } from './line-diff.js';
 import type { DriftEntry } from '../core/refresh.js';
-import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, noChangesLine, pendingWarningText, printableLine, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, viewField, type FieldView } from './plan-fields.js';
+import { adoptText, conflictNote, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, moveText, noChangesLine, pendingWarningText, printableLine, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, viewField, type FieldView } from './plan-fields.js';
 
 export interface PlanTextOptions {
   color: boolean;
@@ -29,8 +29,9 @@ export function renderPlanText(plan: Plan, { color }: PlanTextOptions): string {
     out.push(plan.target ? 'agentsync will perform the following actions:' : `agentsync will perform the following actions in environment "${plan.environment}" (app ${plan.appId}, region ${plan.region}):`, '');
     for (const change of changed) out.push(...resourceBlock(change, paint), '');
   }
+  if (plan.moves?.length) out.push(...plan.moves.map((move) => `${RESOURCE_INDENT}${paint.yellow('→')} ${paint.bold(printableLine(moveText(move)))}`), '');
   for (const pending of plan.pending) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(pendingWarningText(pending))}`), '');
-  out.push(hasChanges(plan) ? `${paint.bold('Plan:')}${summaryLine(plan.summary, plan.prune).slice('Plan:'.length)}` : paint.green(noChangesLine(plan.environment)));
+  out.push(hasChanges(plan) ? `${paint.bold('Plan:')}${summaryLine(plan.summary, plan.prune, plan.moves?.length).slice('Plan:'.length)}` : paint.green(noChangesLine(plan.environment)));
   return out.join('\n') + '\n';
 }
 
@@ -68,7 +69,7 @@ function resourceBlock(change: Change, paint: Palette): string[] {
     case 'create':
       return [
         `${RESOURCE_INDENT}${paint.green('+')} ${paint.bold(change.address)}`,
-        ...(change.conflict ? [`${FIELD_INDENT}${paint.red(paint.bold(printableLine(conflictText(change.conflict.remoteId))))}`] : []),
+        ...(change.conflict ? [`${FIELD_INDENT}${paint.red(paint.bold(printableLine(conflictNote(change.address, change.conflict))))}`] : []),
         ...(change.adopt ? [`${FIELD_INDENT}${paint.dim(printableLine(adoptText(change.type, change.adopt.remoteId)))}`] : []),
         ...change.fields.flatMap((f) => fieldLines(viewField(f), paint)),
       ];

@@ -120,7 +120,7 @@ describe('executePlan', () => {
     expect(resources['website.docs']?.remoteId).toBeTruthy();
   });
 
-  it('sends the full tool body on PUT, and null for an agent field that was removed', async () => {
+  it('sends the full tool body on PUT, and only the removed field, as its empty value, in the agent PATCH', async () => {
     await apply(manifest({ tools: tool('t1'), agents: agent('a1', '    icon: https://example.com/i.png\n') }));
     await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
     const { result } = await apply(manifest({ tools: tool('t1', 'Changed'), agents: agent('a1') }));
@@ -128,7 +128,7 @@ describe('executePlan', () => {
     const log = await emu.apiRequests();
     expect(log.map((r) => r.method)).toEqual(['PUT', 'PATCH']);
     expect(log[0]?.body).toEqual({ name: 't1', displayName: 't1', executionText: 'Working', description: 'Changed', doNotExecute: false, parameters: { type: 'object', properties: {} } });
-    expect(log[1]?.body).toMatchObject({ name: 'a1', icon: null, actions: ['t1'] });
+    expect(log[1]?.body).toEqual({ icon: '' });
   });
 
   it('forgets without a call', async () => {
@@ -141,18 +141,29 @@ describe('executePlan', () => {
     expect(Object.keys(await stateResources())).toEqual(['tool.t1']);
   });
 
-  it('after a 400 starts nothing new, keeps what succeeded, and clears the pending create', async () => {
+  it('after a 400 still applies what does not need it, keeps what succeeded, and clears the pending create', async () => {
     const bad = '  bad:\n    name: bad\n    integrationType: llm\n    integrateWith: gpt-4o\n    tools: [not_on_server]\n';
     const { result } = await apply(manifest({ tools: tool('t1'), agents: bad + agent('z1') + agent('z2') }), 1);
     expect(result.ok).toBe(false);
-    expect(result.done.map((d) => d.address)).toEqual(['tool.t1']);
+    expect(result.done.map((d) => d.address).sort()).toEqual(['agent.z1', 'agent.z2', 'tool.t1']);
     expect(result.failed).toHaveLength(1);
     expect(result.failed[0]).toMatchObject({ address: 'agent.bad', failure: { call: 'POST /ai-agents/agents', status: 400, code: 'HTTP_400', maybeCreated: false } });
     expect(result.failed[0]?.failure.message).toContain('not_on_server');
-    expect(result.notAttempted.map((n) => n.address)).toEqual(['agent.z1', 'agent.z2']);
+    expect(result.notAttempted).toEqual([]);
     const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as { resources: object; pending: object };
-    expect(Object.keys(state.resources)).toEqual(['tool.t1']);
+    expect(Object.keys(state.resources).sort()).toEqual(['agent.z1', 'agent.z2', 'tool.t1']);
     expect(state.pending).toEqual({});
+  });
+
+  it('fails only the website whose call failed: unrelated tools and agents are applied and recorded', async () => {
+    const websites = '    docs: { parentUniqueId: web_demo, exclude: [url_1] }\n    gone: { parentUniqueId: no_such_website, exclude: [] }\n';
+    const { result } = await apply(manifest({ tools: tool('t1'), agents: agent('w1'), websites }), 1);
+    expect(result.ok).toBe(false);
+    expect(result.failed.map((f) => f.address)).toEqual(['website.gone']);
+    expect(result.failed[0]?.failure.status).toBe(404);
+    expect(result.done.map((d) => d.address).sort()).toEqual(['agent.w1', 'tool.t1', 'website.docs']);
+    expect(result.notAttempted).toEqual([]);
+    expect(Object.keys(await stateResources()).sort()).toEqual(['agent.w1', 'tool.t1', 'website.docs']);
   });
 
   it('keeps a create pending when its connection dropped after sending', async () => {

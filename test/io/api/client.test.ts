@@ -59,7 +59,7 @@ describe('API client against the emulator', () => {
     expect(record._id).toBe('local_client_weather');
     const { agent } = await createAgent(api, { name: 'A', isActive: true, integrateWith: 'gpt-4o', integrationType: 'llm', tools: [], actions: ['client_weather'], icon: 'https://example.com/i.png' });
     expect(agent.uid).toBeTruthy();
-    await updateAgent(api, String(agent.uid), { name: 'B', icon: null });
+    await updateAgent(api, String(agent.uid), { name: 'B', icon: '' });
     expect((await list(api, '/ai-agents/tools')).map((t) => t.name)).toContain('client_weather');
     expect((await list(api, '/ai-agents/agents')).filter((a) => a.uid === agent.uid && a.name === 'B')).toHaveLength(1);
   });
