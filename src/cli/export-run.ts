@@ -1,7 +1,6 @@
 // `agentsync export`: the environment from the manifest → the server's two lists → a manifest
 // document (core/export-manifest) → YAML (render/export-text) → stdout or --out.
 import { exportManifest } from '../core/export-manifest.js';
-import { UserError } from '../core/errors.js';
 import { checkExportTarget, writeExportFile } from '../io/export-file.js';
 import { loadEnvironment } from '../io/load-environment.js';
 import { PACKAGE_VERSION } from '../io/package-version.js';
@@ -14,7 +13,6 @@ import { printWarnings } from './render-plan.js';
 const DEFAULT_API_KEY_ENV = 'COMETCHAT_API_KEY';
 
 export async function runExport(opts: ExportOptions): Promise<void> {
-  const exportedAt = exportTime(process.env.SOURCE_DATE_EPOCH, new Date());
   const out = opts.out === undefined || opts.out === '-' ? undefined : opts.out;
   const loaded = await loadEnvironment({ file: opts.file, ...(opts.env === undefined ? {} : { environment: opts.env }), env: process.env });
   printWarnings(loaded.warnings, opts);
@@ -34,7 +32,7 @@ export async function runExport(opts: ExportOptions): Promise<void> {
     ...(loaded.manifestBaseUrl === undefined ? {} : { baseUrl: loaded.manifestBaseUrl }),
     ...(environment.apiKeyEnv === DEFAULT_API_KEY_ENV ? {} : { apiKeyEnv: environment.apiKeyEnv }),
   });
-  const text = renderExport(exported, { agentsyncVersion: PACKAGE_VERSION, environment: environment.name, appId: environment.appId, region: environment.region, exportedAt });
+  const text = renderExport(exported, { agentsyncVersion: PACKAGE_VERSION, environment: environment.name, appId: environment.appId, region: environment.region });
   if (out !== undefined) await writeExportFile(out, text, opts.force === true);
   const secrets = exported.secrets.map((s) => s.name);
   if (opts.json) {
@@ -44,14 +42,4 @@ export async function runExport(opts: ExportOptions): Promise<void> {
   if (out === undefined) process.stdout.write(text);
   else process.stdout.write(`Exported ${Object.entries(exported.counts).map(([type, n]) => `${n} ${type}${n === 1 ? '' : 's'}`).join(' and ')} to ${out}.\n`);
   if (secrets.length > 0) process.stderr.write(`The export needs ${secrets.length} secret${secrets.length === 1 ? '' : 's'} set before import, plan or apply: ${secrets.join(', ')} (listed at the end of the file).\n`);
-}
-
-/** SOURCE_DATE_EPOCH (whole seconds) fixes the time in the header, as reproducible builds do. */
-export function exportTime(sourceDateEpoch: string | undefined, now: Date): string {
-  if (sourceDateEpoch === undefined || sourceDateEpoch === '') return now.toISOString();
-  const seconds = Number(sourceDateEpoch);
-  if (!/^\d+$/.test(sourceDateEpoch.trim()) || !Number.isSafeInteger(seconds) || seconds > 253402300799) {
-    throw new UserError('usage', `SOURCE_DATE_EPOCH must be a whole number of seconds since 1970 (got "${sourceDateEpoch}")`);
-  }
-  return new Date(seconds * 1000).toISOString();
 }

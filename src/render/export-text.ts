@@ -1,4 +1,4 @@
-// The text of an exported manifest: where it came from and when, the manifest itself, and the
+// The text of an exported manifest: where it came from, the manifest itself, and the
 // secrets it needs (by name only; their values are never written).
 import type { ExportedManifest } from '../core/export-manifest.js';
 import type { ResourceType } from '../core/kinds/index.js';
@@ -10,15 +10,14 @@ export interface ExportOrigin {
   environment: string;
   appId: string;
   region: string;
-  /** ISO 8601; from SOURCE_DATE_EPOCH when set, so a rerun can give the same bytes. */
-  exportedAt: string;
 }
 
 export function renderExport(exported: ExportedManifest, origin: ExportOrigin): string {
   const counted = Object.entries(exported.counts).map(([type, n]) => plural(n, type));
   const header = [
     `yaml-language-server: $schema=./${SCHEMA_FILE}`,
-    `Exported by agentsync ${origin.agentsyncVersion} from app "${origin.appId}" (region ${origin.region}, environment "${origin.environment}") at ${origin.exportedAt}.`,
+    `Exported by agentsync ${origin.agentsyncVersion} from app "${origin.appId}" (region ${origin.region}, environment "${origin.environment}").`,
+    // No time: the same server gives the same bytes, so a nightly export can be compared with git diff.
     `It holds everything the server listed: ${counted.join(', ') || 'nothing'}.${unreadableNote(exported.unreadable)}`,
     'Adopt it into the state with `agentsync import`; `agentsync plan` then shows no changes.',
   ];

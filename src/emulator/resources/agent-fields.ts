@@ -25,6 +25,22 @@ export type AgentChanges = Partial<Omit<AgentRecord, 'uid' | 'appId' | 'deletedA
 export function parseAgentChanges(body: JsonObject, requireAll: boolean, mode: Pick<ServerMode, 'storeAsSent'>): AgentChanges {
   rejectUnknownKeys(body, AGENT_KEYS, '');
   if (!mode.storeAsSent) rejectNulls(body);
+  const changes = parseFields(body, requireAll);
+  if (!mode.storeAsSent) recordPlatformToolsAsServer(changes);
+  return changes;
+}
+
+/**
+ * One list on the server: sent as `platformTools` (the seed's name) or `cometchatTools` (version
+ * A's), or both, it is recorded and returned as `cometchatTools`, and a body that sends it replaces it.
+ */
+function recordPlatformToolsAsServer(changes: AgentChanges): void {
+  if (changes.platformTools === undefined || changes.platformTools === null) return;
+  changes.cometchatTools = [...(changes.cometchatTools ?? []), ...changes.platformTools];
+  delete changes.platformTools;
+}
+
+function parseFields(body: JsonObject, requireAll: boolean): AgentChanges {
   const changes: AgentChanges = {};
   for (const field of REQUIRED_FIELDS) {
     if (body[field] === null) throw badRequest(`'${field}' is required and cannot be null.`);
@@ -90,15 +106,11 @@ function rejectNulls(body: JsonObject): void {
 
 /**
  * The agent as a document store keeps it: every optional field present (its empty value when never
- * sent), the platform tools under `cometchatTools`, sets sorted, `_id` and a version counter `__v`.
+ * sent), sets sorted, `_id` and a version counter `__v`. (The platform tools arrive renamed already:
+ * see recordPlatformToolsAsServer.)
  */
 export function storeLikeServer(agent: AgentRecord, previous?: AgentRecord): AgentRecord {
   const record = agent as unknown as Record<string, unknown>;
-  if (record.platformTools !== undefined) {
-    // One list on the server: sent under either name (or both), recorded as cometchatTools.
-    record.cometchatTools = [...((record.cometchatTools as string[] | undefined) ?? []), ...(record.platformTools as string[])];
-    delete record.platformTools;
-  }
   for (const [field, fact] of factsOf(AGENT_FIELDS)) {
     const name = fact.readAs?.[0] ?? field;
     if (record[name] === undefined && fact.empty) record[name] = fact.empty();
