@@ -111,8 +111,8 @@ export function patchBodyOf(table: object, spec: JsonObject, changed: ReadonlySe
  * `__v`, `appId`, timestamps, `deletedAt`) and unknown keys are not spec fields and are left out.
  */
 export function readFieldsOf(table: object, record: Record<string, unknown>, into: JsonObject = {}): JsonObject {
-  for (const [field, fact] of factsOf(table)) {
-    for (const name of namesOf(field, fact)) {
+  for (const [field, fact, names] of readingOrder(table)) {
+    for (const name of names) {
       if (!Object.hasOwn(record, name)) continue;
       const value = record[name];
       if (value === undefined) continue;
@@ -125,6 +125,18 @@ export function readFieldsOf(table: object, record: Record<string, unknown>, int
     }
   }
   return into;
+}
+
+/** Each field with the names it may be read under; computed once per table (a refresh reads every record with it). */
+const READING_ORDER = new WeakMap<object, readonly (readonly [string, FieldFact, readonly string[]])[]>();
+
+function readingOrder(table: object): readonly (readonly [string, FieldFact, readonly string[]])[] {
+  let order = READING_ORDER.get(table);
+  if (order === undefined) {
+    order = factsOf(table).map(([field, fact]) => [field, fact, namesOf(field, fact)] as const);
+    READING_ORDER.set(table, order);
+  }
+  return order;
 }
 
 /** The top-level fields whose values differ between two normalized specs: what a PATCH must carry. */

@@ -105,14 +105,16 @@ function toolId(answer: unknown, name: string): string {
   return (isObject(answer) && stringField(answer, '_id')) || name;
 }
 
+/** The fields at the top of a tool record; description and parameters are in its nested `tool` object. */
+const { description: _description, parameters: _parameters, ...TOOL_TOP_FIELDS } = TOOL_FIELDS;
+
 /** One entry of the tool list: the table's fields, description and parameters from the nested `tool` object. */
 function readTool(entry: unknown): RemoteRecord | undefined {
   if (!isObject(entry)) return undefined;
   const record: RemoteRecord = { spec: {} };
   const id = stringField(entry, '_id');
   if (id !== undefined) record.remoteId = id;
-  const { description: _description, parameters: _parameters, ...top } = TOOL_FIELDS;
-  const spec = readFieldsOf(top, entry, record.spec);
+  const spec = readFieldsOf(TOOL_TOP_FIELDS, entry, record.spec);
   const name = stringField(entry, 'name');
   if (name !== undefined) record.identity = name;
   else delete spec.name;
