@@ -35,7 +35,7 @@ export function movedDiagnostics(tree: Record<string, unknown>, locator: YamlLoc
     if (from === undefined) at('from', `"${entry.from}" is not an address (tool.NAME, agent.KEY or website.KEY)`);
     if (to === undefined) at('to', `"${entry.to}" is not an address (tool.NAME, agent.KEY or website.KEY)`);
     if (from === undefined || to === undefined) return;
-    if (from.type !== to.type) return at('to', `a ${from.type} cannot move to a ${to.type}: moved entries keep their kind`);
+    if (from.type !== to.type) return at('to', `${article(from.type)} ${from.type} cannot move to ${article(to.type)} ${to.type}: moved entries keep their kind`);
     if (entry.from === entry.to) return at('to', 'from and to are the same address');
     if (from.type === 'tool') return at('from', "a tool's key is its name on the server: renaming it creates a new tool, which moved cannot express");
     const keys = keysOf(tree, to.type);
@@ -61,6 +61,10 @@ export function movedEntryText(move: Move): string {
 
 export function stateMvCommand(move: Move): string {
   return `agentsync state mv ${move.from} ${move.to}`;
+}
+
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? 'an' : 'a';
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
