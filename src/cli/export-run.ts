@@ -4,7 +4,7 @@ import { exportManifest } from '../core/export-manifest.js';
 import { checkExportTarget, writeExportFile } from '../io/export-file.js';
 import { loadEnvironment } from '../io/load-environment.js';
 import { PACKAGE_VERSION } from '../io/package-version.js';
-import { readServer } from '../io/read-server.js';
+import { assertComplete, readServer } from '../io/read-server.js';
 import { renderExport } from '../render/export-text.js';
 import { connectApi } from './api-connect.js';
 import type { ExportOptions } from './commands/export.js';
@@ -25,6 +25,8 @@ export async function runExport(opts: ExportOptions): Promise<void> {
   } finally {
     await client.close();
   }
+  // An export that silently missed a page would drop those resources from the clone.
+  assertComplete(snapshot, 'export');
   const exported = exportManifest(snapshot, {
     name: environment.name,
     appId: environment.appId,

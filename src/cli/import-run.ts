@@ -5,7 +5,7 @@ import { UserError } from '../core/errors.js';
 import { planImport, type ImportRequest } from '../core/import-plan.js';
 import { parseAddress } from '../core/kinds/index.js';
 import { refreshState } from '../core/refresh.js';
-import { readServer } from '../io/read-server.js';
+import { assertComplete, readServer } from '../io/read-server.js';
 import { createDigester } from '../io/state/digest.js';
 import { connectApi } from './api-connect.js';
 import type { ManifestOptions } from './options.js';
@@ -25,6 +25,8 @@ export async function runImport(request: ImportRequest, opts: ManifestOptions): 
   let unmatched: string[];
   try {
     const snapshot = await readServer(client);
+    // A record on a page that could not be read would be reported as not found.
+    assertComplete(snapshot, 'import');
     const digest = memoizeDigest(createDigester(session.state.salt));
     const refreshed = refreshState({ state: session.state, snapshot, digest, sensitiveOf: () => [] });
     const planned = planImport({ desired: loaded.desired, state: session.state, snapshot, refreshed, digest, request, now: new Date().toISOString() });

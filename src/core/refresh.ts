@@ -15,6 +15,8 @@ import type { ResourceState, State } from './state.js';
 export interface KindListing {
   records: RemoteRecord[];
   matchable: boolean;
+  /** Why the list may hold more than was read (a page that failed, a cursor that loops): absence is then not proven. */
+  incomplete?: string;
 }
 
 /** What the two list calls returned; kinds that cannot be read are absent. */
@@ -64,6 +66,9 @@ export function refreshState({ state, snapshot, digest, sensitiveOf }: RefreshIn
     if (!listing.matchable) {
       warnings.push(`the server's list of ${type}s has entries without their ${matchFieldOf(type)}, so they cannot be matched to the state: ${type}s are compared with the state only, and nothing is planned as deleted on the server`);
     }
+    if (listing.incomplete !== undefined) {
+      warnings.push(`the server's list of ${type}s ${listing.incomplete}, so it may hold more than was read: nothing missing from it is planned as deleted on the server`);
+    }
     indexes.set(type, indexBy(listing.records));
   }
 
@@ -74,6 +79,8 @@ export function refreshState({ state, snapshot, digest, sensitiveOf }: RefreshIn
     const kind = kindOf(current.type);
     const record = kind.refresh?.matchBy === 'key' ? index.byIdentity.get(keyOfAddress(address)) : index.byRemoteId.get(current.remoteId);
     if (record === undefined) {
+      // Not on the pages that could be read: maybe on one that could not (CONTRACT §8.2).
+      if (listing.incomplete !== undefined) continue;
       overlay[address] = null;
       drift.push({ address, type: current.type, kind: 'deleted', fields: [] });
       continue;

@@ -32,8 +32,11 @@ export function createPendingAdopter(client: ApiClient, state: State): PendingAd
         listings.set(resource.type, listing);
       }
       let records: readonly RemoteRecord[];
+      let incomplete: string | undefined;
       try {
-        records = (await listing)?.records ?? [];
+        const read = await listing;
+        records = read?.records ?? [];
+        incomplete = read?.incomplete;
       } catch (err) {
         const why = err instanceof Error ? err.message : String(err);
         throw new UserError(
@@ -49,6 +52,10 @@ export function createPendingAdopter(client: ApiClient, state: State): PendingAd
           !taken.has(`${resource.type}:${r.remoteId}`) &&
           couldBeCreatedSince(r, since),
       );
+      if (candidates.length === 0 && incomplete !== undefined) {
+        // Not on the pages that could be read is not "not created": sending again could duplicate it.
+        throw new UserError('api_error', `${resource.address}: an earlier apply sent its create but never learned the answer, and the server's list ${incomplete}, so it cannot be ruled out that the create happened; nothing was sent. Run apply again once the server answers, or adopt it with \`agentsync import ${resource.address} <uid>\`.`);
+      }
       if (candidates.length !== 1) return undefined;
       const remoteId = (candidates[0] as RemoteRecord).remoteId as string;
       taken.add(`${resource.type}:${remoteId}`);

@@ -19,28 +19,92 @@ export async function readServer(client: ApiClient, types: readonly ResourceType
   return snapshot;
 }
 
+/** For commands that must see every record (export, import): an incomplete list is an error, not a guess. */
+export function assertComplete(snapshot: ServerSnapshot, command: string): void {
+  for (const [type, listing] of Object.entries(snapshot)) {
+    if (listing?.incomplete !== undefined) throw new UserError('api_error', `cannot ${command}: the server's list of ${type}s ${listing.incomplete}`);
+  }
+}
+
+/** A server that pages forever (or loops on a cursor) is an error, not a hang. */
+export const MAX_LIST_PAGES = 1000;
+
 async function readListing(client: ApiClient, type: ResourceType): Promise<KindListing> {
   const refresh = kindOf(type).refresh;
   if (!refresh) throw new Error(`${type} cannot be read from the server`);
-  const call = `GET ${refresh.listPath}`;
-  let answer: unknown;
-  try {
-    answer = await client.request({ method: 'GET', path: refresh.listPath });
-  } catch (err) {
-    if (isApiError(err)) throw new UserError('api_error', `could not read the server's ${type}s: ${err.message}`, { call, status: err.status });
-    throw err;
-  }
-  // The reference answers a bare array; `{data: [...]}` is accepted as well.
-  const list = Array.isArray(answer) ? answer : isObject(answer) && Array.isArray(answer.data) ? answer.data : undefined;
-  if (list === undefined) throw new UserError('api_error', `could not read the server's ${type}s: ${call} did not answer a list`, { call });
   const listing: KindListing = { records: [], matchable: true };
-  for (const entry of list) {
-    // Skipping a malformed entry would make its resource look deleted and plan a duplicate.
-    if (!isObject(entry)) throw new UserError('api_error', `could not read the server's ${type}s: ${call} answered a list with an entry that is not an object`, { call });
-    const record = refresh.read(entry);
-    if (record === undefined) continue; // a soft-deleted record: not there
-    if ((refresh.matchBy === 'key' ? record.identity : record.remoteId) === undefined) listing.matchable = false;
-    listing.records.push(record);
+  const seen = new Set<string>();
+  let query: string | undefined;
+  for (let page = 1; ; page++) {
+    const path = query === undefined ? refresh.listPath : `${refresh.listPath}?${query}`;
+    const call = `GET ${path}`;
+    let answer: unknown;
+    try {
+      answer = await client.request({ method: 'GET', path });
+    } catch (err) {
+      if (!isApiError(err)) throw err;
+      if (page === 1) throw new UserError('api_error', `could not read the server's ${type}s: ${err.message}`, { call, status: err.status });
+      // What the first pages held is true; what the rest would have held is unknown (CONTRACT §8.2).
+      listing.incomplete = `page ${page} could not be read (${err.message})`;
+      return listing;
+    }
+    const { list, next } = pageOf(answer);
+    if (list === undefined) throw new UserError('api_error', `could not read the server's ${type}s: ${call} did not answer a list`, { call });
+    for (const entry of list) {
+      // Skipping a malformed entry would make its resource look deleted and plan a duplicate.
+      if (!isObject(entry)) throw new UserError('api_error', `could not read the server's ${type}s: ${call} answered a list with an entry that is not an object`, { call });
+      const record = refresh.read(entry);
+      if (record === undefined) continue; // a soft-deleted record: not there
+      if ((refresh.matchBy === 'key' ? record.identity : record.remoteId) === undefined) listing.matchable = false;
+      listing.records.push(record);
+    }
+    if (next === undefined) return listing;
+    if (next === null) {
+      listing.incomplete = 'says there is more but gives no cursor to read it';
+      return listing;
+    }
+    if (seen.has(next) || page >= MAX_LIST_PAGES) {
+      listing.incomplete = seen.has(next) ? `gave the same cursor twice (page ${page + 1})` : `has more than ${MAX_LIST_PAGES} pages`;
+      return listing;
+    }
+    seen.add(next);
+    query = next;
   }
-  return listing;
+}
+
+/**
+ * One answer of a list call: its entries, and the query of the next page (undefined when this is
+ * the last, null when the answer says there is more but not how to read it). The reference answers
+ * a bare array; `{data: [...]}` is accepted as well, paged by `meta.next` (`{cursor, affix}` as the
+ * knowledge-base lists page, or a cursor string), `meta.nextCursor`/`hasMore`, or
+ * `meta.pagination` (`current_page` of `total_pages`).
+ */
+function pageOf(answer: unknown): { list: unknown[] | undefined; next: string | null | undefined } {
+  if (Array.isArray(answer)) return { list: answer, next: undefined };
+  if (!isObject(answer) || !Array.isArray(answer.data)) return { list: undefined, next: undefined };
+  const meta = isObject(answer.meta) ? answer.meta : {};
+  return { list: answer.data, next: nextQuery(meta) };
+}
+
+function nextQuery(meta: Record<string, unknown>): string | null | undefined {
+  const next = meta.next;
+  if (isObject(next)) {
+    const cursor = scalar(next.cursor);
+    if (cursor === undefined) return Object.keys(next).length === 0 ? undefined : null;
+    const affix = scalar(next.affix);
+    return new URLSearchParams(affix === undefined ? { cursor } : { cursor, affix }).toString();
+  }
+  if (typeof next === 'string' && next !== '') return new URLSearchParams({ cursor: next }).toString();
+  const nextCursor = scalar(meta.nextCursor);
+  if (nextCursor !== undefined) return new URLSearchParams({ cursor: nextCursor }).toString();
+  if (meta.hasMore === true) return null;
+  const pagination = isObject(meta.pagination) ? meta.pagination : undefined;
+  const current = Number(pagination?.current_page);
+  const total = Number(pagination?.total_pages);
+  if (Number.isInteger(current) && Number.isInteger(total) && current < total) return new URLSearchParams({ page: String(current + 1) }).toString();
+  return undefined;
+}
+
+function scalar(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
 }
