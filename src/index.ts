@@ -7,7 +7,8 @@ import { hasErrors, ManifestError, type Diagnostic } from './core/diagnostics.js
 import type { Desired, DesiredEnvironment } from './core/desired.js';
 import { UserError, type ErrorCode } from './core/errors.js';
 import { parseManifest } from './core/parse.js';
-import { conflictsOf, hasChanges, type Plan } from './core/plan.js';
+import { conflictRefusal } from './core/conflict-refusal.js';
+import { hasChanges, type Plan } from './core/plan.js';
 import { resolveManifest } from './core/resolve.js';
 import { computePlan } from './cli/pipeline.js';
 import { createApiClient, type ApiClient } from './io/api/index.js';
@@ -247,12 +248,8 @@ function openStore(loaded: Loaded, options: PlanOptions): { store: StateBackend;
 
 /** As the CLI: nothing is sent while a create would make a second copy of something on the server. */
 function refuseConflicts(computed: Plan): void {
-  const conflicts = conflictsOf(computed);
-  if (conflicts.length === 0) return;
-  const listed = conflicts.map((c) => `${c.address} (${c.conflict?.remoteId ?? ''})`).join(', ');
-  throw new UserError('conflict', `refusing to apply: resources to create already exist on the server but not in the state: ${listed}; adopt them with \`agentsync import\`, then plan again`, {
-    conflicts: conflicts.map((c) => ({ address: c.address, remoteId: c.conflict?.remoteId })),
-  });
+  const refusal = conflictRefusal(computed);
+  if (refusal !== undefined) throw refusal;
 }
 
 function nothingToDo(computed: Plan): ApplyResult {

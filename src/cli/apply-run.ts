@@ -2,8 +2,8 @@
 // computed under the state lock, so what is shown is what runs; a saved plan is accepted only
 // while its manifest and state are unchanged, in which case recomputing it gives the same plan.
 import { UserError } from '../core/errors.js';
-import { stateMvCommand } from '../core/moved.js';
-import { changeCount, conflictsOf, hasChanges, type Plan } from '../core/plan.js';
+import { conflictRefusal } from '../core/conflict-refusal.js';
+import { changeCount, hasChanges, type Plan } from '../core/plan.js';
 import type { State } from '../core/state.js';
 import type { ApiClient } from '../io/api/client.js';
 import type { PlanFile } from '../io/plan-file.js';
@@ -104,27 +104,8 @@ async function recordRefresh(session: StateSession, computed: ComputedPlan): Pro
 
 /** CONTRACT §8.2: nothing is sent while a create would make a second copy of something on the server. */
 export function refuseConflicts(plan: Plan): void {
-  const conflicts = conflictsOf(plan);
-  if (conflicts.length === 0) return;
-  const renames = conflicts.flatMap((c) => (c.conflict?.movedFrom === undefined ? [] : [{ from: c.conflict.movedFrom, to: c.address }]));
-  if (renames.length > 0) {
-    // CONTRACT §10.3: a rename without `moved:` would leave two agents of one name; say the exact fix.
-    const listed = renames.map((move) => `${move.to} has the name of ${move.from}, which leaves the manifest`).join('; ');
-    const entries = renames.map((move) => `{ from: ${move.from}, to: ${move.to} }`).join(', ');
-    const commands = renames.map(stateMvCommand).join(' && ');
-    throw new UserError(
-      'conflict',
-      `refusing to apply: ${listed}, so creating it would make a second one. If it was renamed, add \`moved: [${entries}]\` to the manifest, or run \`${commands}\`, then plan again`,
-      { conflicts: conflicts.map((c) => ({ address: c.address, remoteId: c.conflict?.remoteId, ...(c.conflict?.movedFrom ? { movedFrom: c.conflict.movedFrom } : {}) })) },
-    );
-  }
-  const listed = conflicts.map((c) => `${c.address} (${c.conflict?.remoteId ?? ''})`).join(', ');
-  const fix = conflicts.length === 1 ? `agentsync import ${conflicts[0]?.address ?? ''}` : 'agentsync import';
-  throw new UserError(
-    'conflict',
-    `refusing to apply: ${conflicts.length === 1 ? 'a resource' : `${conflicts.length} resources`} to create already exist on the server but not in the state: ${listed}. Adopt ${conflicts.length === 1 ? 'it' : 'them'} with \`${fix}\`, then plan again`,
-    { conflicts: conflicts.map((c) => ({ address: c.address, remoteId: c.conflict?.remoteId })) },
-  );
+  const refusal = conflictRefusal(plan);
+  if (refusal !== undefined) throw refusal;
 }
 
 async function checkSavedPlan(loaded: LoadedManifest, saved: PlanFile, planfile: string): Promise<void> {

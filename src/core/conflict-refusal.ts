@@ -1,0 +1,26 @@
+// Why apply refuses a plan with conflicts (CONTRACT §8.2, §10.3), as one error the CLI and the
+// programmatic API both throw: nothing is sent while a create would make a second copy of
+// something on the server. A rename without `moved:` gets the exact entry or command that fixes it.
+import { UserError } from './errors.js';
+import { stateMvCommand } from './moved.js';
+import { conflictsOf, type Plan } from './plan.js';
+
+export function conflictRefusal(plan: Plan): UserError | undefined {
+  const conflicts = conflictsOf(plan);
+  if (conflicts.length === 0) return undefined;
+  const details = { conflicts: conflicts.map((c) => ({ address: c.address, remoteId: c.conflict?.remoteId, ...(c.conflict?.movedFrom ? { movedFrom: c.conflict.movedFrom } : {}) })) };
+  const renames = conflicts.flatMap((c) => (c.conflict?.movedFrom === undefined ? [] : [{ from: c.conflict.movedFrom, to: c.address }]));
+  if (renames.length > 0) {
+    const listed = renames.map((move) => `${move.to} has the name of ${move.from}, which leaves the manifest`).join('; ');
+    const entries = renames.map((move) => `{ from: ${move.from}, to: ${move.to} }`).join(', ');
+    const commands = renames.map(stateMvCommand).join(' && ');
+    return new UserError('conflict', `refusing to apply: ${listed}, so creating it would make a second one. If it was renamed, add \`moved: [${entries}]\` to the manifest, or run \`${commands}\`, then plan again`, details);
+  }
+  const listed = conflicts.map((c) => `${c.address} (${c.conflict?.remoteId ?? ''})`).join(', ');
+  const fix = conflicts.length === 1 ? `agentsync import ${conflicts[0]?.address ?? ''}` : 'agentsync import';
+  return new UserError(
+    'conflict',
+    `refusing to apply: ${conflicts.length === 1 ? 'a resource' : `${conflicts.length} resources`} to create already exist on the server but not in the state: ${listed}. Adopt ${conflicts.length === 1 ? 'it' : 'them'} with \`${fix}\`, then plan again`,
+    details,
+  );
+}
