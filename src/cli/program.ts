@@ -4,6 +4,7 @@ import { PACKAGE_VERSION } from '../io/package-version.js';
 import { oneLineUsageError } from './commander-errors.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerValidateCommand } from './commands/validate.js';
+import { registerLintCommand } from './commands/lint.js';
 import { registerPlanCommand } from './commands/plan.js';
 import { registerApplyCommand } from './commands/apply.js';
 import { registerStateCommand } from './commands/state.js';
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
     .configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: (s, write) => write(oneLineUsageError(s)) });
   registerInitCommand(program);
   registerValidateCommand(program);
+  registerLintCommand(program);
   registerFmtCommand(program);
   registerPlanCommand(program);
   registerApplyCommand(program);

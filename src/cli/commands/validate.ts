@@ -20,6 +20,7 @@ async function runValidate(options: ManifestOptions): Promise<void> {
     import('../run.js'),
     import('../output-filter.js'),
   ]);
+  const annotations = process.env.GITHUB_ACTIONS === 'true' ? await import('../../render/annotations.js') : undefined;
 
   let diagnostics;
   let environments: string[] = [];
@@ -51,5 +52,7 @@ async function runValidate(options: ManifestOptions): Promise<void> {
       process.stdout.write(`${name} is valid (${which}).\n`);
     }
   }
+  // On a GitHub runner the same diagnostics become annotations on the PR's lines (stderr when stdout is JSON).
+  if (annotations) (options.json ? process.stderr : process.stdout).write(annotations.renderGithubAnnotations(diagnostics, 'validate'));
   if (!valid) throw new ExitRequest(1);
 }
