@@ -7,6 +7,7 @@ import { registerValidateCommand } from './commands/validate.js';
 import { registerLintCommand } from './commands/lint.js';
 import { registerPlanCommand } from './commands/plan.js';
 import { registerApplyCommand } from './commands/apply.js';
+import { registerShowCommand } from './commands/show.js';
 import { registerStateCommand } from './commands/state.js';
 import { registerImportCommand } from './commands/import.js';
 import { registerExportCommand } from './commands/export.js';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerFmtCommand(program);
   registerPlanCommand(program);
   registerApplyCommand(program);
+  registerShowCommand(program);
   registerImportCommand(program);
   registerExportCommand(program);
   registerStateCommand(program);
