@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../../core/errors.js';
-import { addManifestOptions, environmentChoice, type ManifestOptions, type ManyEnvironmentOptions } from '../options.js';
+import { addManifestOptions, addVarOptions, environmentChoice, type ManifestOptions, type ManyEnvironmentOptions } from '../options.js';
 import { addScopeOptions, scopeOf, type ScopeOptions } from '../scope-options.js';
 import type * as PlanFileIo from '../../io/plan-file.js';
 
@@ -26,6 +26,7 @@ export function registerPlanCommand(program: Command): void {
     .option('--format <format>', 'text, json or markdown', 'text')
     .option('--offline', 'do not read the server: compare the manifest with the state only (needs no API key)');
   addScopeOptions(cmd);
+  addVarOptions(cmd);
   addManifestOptions(cmd, { manyEnvironments: true }).action(async (opts: PlanOptions, command: Command) => runPlan(opts, command.getOptionValueSource('format') === 'cli'));
 }
 
