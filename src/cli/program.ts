@@ -5,6 +5,7 @@ import { oneLineUsageError } from './commander-errors.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { registerLintCommand } from './commands/lint.js';
+import { registerGraphCommand } from './commands/graph.js';
 import { registerPlanCommand } from './commands/plan.js';
 import { registerApplyCommand } from './commands/apply.js';
 import { registerShowCommand } from './commands/show.js';
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerInitCommand(program);
   registerValidateCommand(program);
   registerLintCommand(program);
+  registerGraphCommand(program);
   registerFmtCommand(program);
   registerPlanCommand(program);
   registerApplyCommand(program);
