@@ -41,7 +41,7 @@ async function runPlan(opts: PlanOptions, formatGiven: boolean): Promise<void> {
 async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean): Promise<void> {
   const output = await import('../plan-output.js');
   const { format, out: outChoice } = output.choosePlanOutput({ ...opts, formatGiven });
-  const [{ loadManifestAndStore, computePlan, planBasisOf, savedRefreshOf }, { hasChanges }, render, { ExitRequest }] = await Promise.all([
+  const [{ loadManifestAndStore, computePlan, planBasisOf, savedRefreshOf }, { conflictsOf, hasChanges }, render, { ExitRequest }] = await Promise.all([
     import('../pipeline.js'),
     import('../../core/plan.js'),
     import('../render-plan.js'),
@@ -83,6 +83,12 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean): Promise<v
       await out.io.writePlanFile(out.path, planFile);
       if (format === 'text') process.stdout.write(`\nSaved the plan to ${out.path}. Apply exactly it with: agentsync apply ${out.path}\n`);
     }
+  }
+  // A plan apply would refuse fails, with or without --detailed-exitcode: a PR check must turn red.
+  const conflicts = conflictsOf(computed.plan);
+  if (conflicts.length > 0) {
+    process.stderr.write((await import('../../render/plan-conflicts.js')).conflictRefusalLine(conflicts));
+    throw new ExitRequest(1);
   }
   if (opts.detailedExitcode && hasChanges(computed.plan)) throw new ExitRequest(2);
 }
