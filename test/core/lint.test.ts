@@ -142,3 +142,28 @@ describe('lint: configuration and bad input', () => {
     expect(() => lint(`${HEAD}tools: [a, b]\nagents: { x: 1, y: { tools: 3, name: 7 } }\n`)).not.toThrow();
   });
 });
+
+describe('lint: values that come from variables', () => {
+  it('unused-tool: a tool named through a list var in any environment counts as used', () => {
+    const text = CLEAN.replace('    actions: [lookup_order]\n', '    actions: ${var.order_tools}\n').replace(
+      'prod: { appId: acme, region: eu }',
+      'prod: { appId: acme, region: eu, vars: { order_tools: [lookup_order] } }\n  dev: { appId: acme-dev, region: eu, vars: { order_tools: [] } }',
+    );
+    expect(only(text, 'unused-tool')).toEqual([]);
+    expect(only(text.replace('order_tools: [lookup_order]', 'order_tools: []'), 'unused-tool').map((f) => f.rule)).toEqual(['unused-tool']);
+  });
+
+  it('duplicate-agent-name: names from variables are not compared', () => {
+    const twin = `  support_two:\n    name: \${var.name}\n    integrationType: llm\n    integrateWith: gpt-4o\n    instruction: Also help.\n`;
+    expect(only(CLEAN.replace('name: Support', 'name: ${var.name}') + twin, 'duplicate-agent-name')).toEqual([]);
+  });
+
+  it('secret-literal: a URL with a password, but not one read from the environment', () => {
+    const text = `${CLEAN}state:\n  url: postgres://agentsync:hunter2hunter2@db.example.com/agentsync\n`;
+    const findings = only(text, 'secret-literal');
+    expect(findings.map(brief)).toEqual(['21:8 error secret-literal']);
+    expect(findings[0]?.message).toContain('looks like a URL with a password');
+    expect(JSON.stringify(findings)).not.toContain('hunter2');
+    expect(only(`${CLEAN}state:\n  url: \${AGENTSYNC_STATE_URL}\n`, 'secret-literal')).toEqual([]);
+  });
+});

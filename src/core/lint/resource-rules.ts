@@ -1,7 +1,7 @@
 // Rules about what the manifest's resources say to each other: unused tools, agents that share a
 // name, agents without an instruction, tool descriptions too short for a model to choose by.
 import type { LintInput, RuleHit } from './types.js';
-import { entriesOf } from './types.js';
+import { entriesOf, isPlainObject } from './types.js';
 
 /** Below this a description rarely tells a model when to call the tool. */
 export const MIN_TOOL_DESCRIPTION = 20;
@@ -9,10 +9,7 @@ export const MIN_TOOL_DESCRIPTION = 20;
 export function unusedTools({ tree }: LintInput): RuleHit[] {
   const used = new Set<string>();
   for (const [, agent] of entriesOf(tree.agents)) {
-    for (const field of ['tools', 'actions']) {
-      const list = agent[field];
-      if (Array.isArray(list)) for (const name of list) if (typeof name === 'string') used.add(name);
-    }
+    for (const field of ['tools', 'actions']) for (const name of namesIn(agent[field], tree)) used.add(name);
   }
   return entriesOf(tree.tools)
     .filter(([name]) => !used.has(name))
@@ -24,7 +21,8 @@ export function duplicateAgentNames({ tree, locator }: LintInput): RuleHit[] {
   const hits: RuleHit[] = [];
   for (const [key, agent] of entriesOf(tree.agents)) {
     const name = agent.name;
-    if (typeof name !== 'string' || name === '') continue;
+    // A name from a variable may differ per environment: only literal names can be compared.
+    if (typeof name !== 'string' || name === '' || name.includes('${')) continue;
     const first = firstByName.get(name);
     if (first === undefined) {
       firstByName.set(name, key);
@@ -34,6 +32,18 @@ export function duplicateAgentNames({ tree, locator }: LintInput): RuleHit[] {
     hits.push({ path: ['agents', key, 'name'], message: `agents ${key} and ${first} (line ${line}) have the same name "${name}"; users and the dashboard cannot tell them apart` });
   }
   return hits;
+}
+
+/** `${var.NAME}` exactly: the lint runs before interpolation, so vars are read from every environment. */
+const WHOLE_VAR = /^\$\{var\.([A-Za-z_][A-Za-z0-9_-]*)\}$/;
+
+/** The names a `tools`/`actions` list can hold: its items, and what `${var.…}` gives in any environment. */
+function namesIn(value: unknown, tree: Record<string, unknown>): string[] {
+  if (typeof value === 'string') {
+    const name = WHOLE_VAR.exec(value)?.[1];
+    return name === undefined ? [value] : entriesOf(tree.environments).flatMap(([, env]) => namesIn(isPlainObject(env.vars) ? env.vars[name] : undefined, tree));
+  }
+  return Array.isArray(value) ? value.flatMap((item) => (typeof item === 'string' || Array.isArray(item) ? namesIn(item, tree) : [])) : [];
 }
 
 export function missingInstructions({ tree }: LintInput): RuleHit[] {

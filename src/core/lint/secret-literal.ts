@@ -15,6 +15,7 @@ const TOKEN_SHAPES: readonly { name: string; pattern: RegExp }[] = [
   { name: 'a JSON Web Token', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
   { name: 'a private key', pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----/ },
   { name: 'a bearer token', pattern: /\bBearer\s+[A-Za-z0-9._~+/=-]{16,}/ },
+  { name: 'a URL with a password', pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:@/]+:[^\s@/]+@/i },
 ];
 
 /** Keys whose value is a credential (`apiKey`, `x-api-key`, `Authorization`, `client_secret`, …). */
