@@ -8,21 +8,31 @@ import { UserError } from '../core/errors.js';
 /** `-name` or `-name=value`, where the name is at least two letters (so never a short flag like -e). */
 const SINGLE_DASH_LONG = /^-([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(=.*)?$/;
 
-/** Every long option name of the program and its commands, e.g. `auto-approve`. */
-export function longOptionNames(program: Command): Set<string> {
-  const names = new Set<string>();
+export interface ProgramFlags {
+  /** Every long option name of the program and its commands, e.g. `auto-approve`. */
+  longNames: Set<string>;
+  /** The flags that take a value (`--text`, `-f`): the word after one is a value, never a flag. */
+  takingValue: Set<string>;
+}
+
+export function programFlags(program: Command): ProgramFlags {
+  const flags: ProgramFlags = { longNames: new Set(), takingValue: new Set() };
   const visit = (cmd: Command): void => {
-    for (const option of cmd.options) if (option.long) names.add(option.long.replace(/^--(no-)?/, ''));
+    for (const option of cmd.options) {
+      if (option.long) flags.longNames.add(option.long.replace(/^--(no-)?/, ''));
+      if (option.required || option.optional) for (const flag of [option.long, option.short]) if (flag) flags.takingValue.add(flag);
+    }
     cmd.commands.forEach(visit);
   };
   visit(program);
-  return names;
+  return flags;
 }
 
 /** Throws a one-line usage error for the first single-dash long flag among the arguments. */
-export function refuseSingleDashLongFlags(args: readonly string[], longNames: ReadonlySet<string>): void {
-  for (const arg of args) {
+export function refuseSingleDashLongFlags(args: readonly string[], { longNames, takingValue }: ProgramFlags): void {
+  for (const [i, arg] of args.entries()) {
     if (arg === '--') return;
+    if (i > 0 && takingValue.has(args[i - 1] ?? '')) continue;
     const match = SINGLE_DASH_LONG.exec(arg);
     const name = match?.[1];
     if (name === undefined || name.length < 2 || !longNames.has(name)) continue;

@@ -58,6 +58,9 @@ describe.concurrent('single-dash long flags', () => {
   it('short flags, values after --, and unknown single-dash words keep their usual meaning', async () => {
     const valid = await cli(['validate', '-f', 'agents.yaml', '-e', 'prod']);
     expect(valid.code, valid.stderr).toBe(0);
+    // The value of a flag that takes one may look like a flag: `--var-file -out` names a file "-out".
+    const value = await cli(['validate', '--var-file', '-out']);
+    expect(value.stderr).toBe('Error: cannot read -out: no such file\n');
     const unknown = await cli(['plan', '-bogus-flag']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).not.toContain('two dashes');
