@@ -52,6 +52,15 @@ case "${INPUT_ALL_ENVIRONMENTS:-false}" in
 esac
 where="\`$manifest\`${shown:+ ($shown)}"
 
+# plan-file: the plan saves the file that a later apply takes as it is (CONTRACT §12).
+plan_file=${INPUT_PLAN_FILE:-}
+if [ -n "$plan_file" ]; then
+  [ "${#environments[@]}" -le 1 ] && [ "$env_list" != '*' ] || die "plan-file needs exactly one environment (got \"$shown\")"
+  if [ "$command" = apply ] && [ ! -f "$plan_file" ]; then
+    die "plan-file $plan_file does not exist: apply takes only the plan that was reviewed and never plans again; make one with command: plan and plan-file on the pull request"
+  fi
+fi
+
 # Which agentsync: the one asked for, the project's own (a dev dependency), else this action's copy.
 if [ -n "${INPUT_CLI:-}" ]; then
   set -f
@@ -73,9 +82,19 @@ fi
 tmp=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/agentsync.XXXXXX") || die "could not create a temporary folder"
 export CI=${CI:-true} NO_COLOR=${NO_COLOR:-1}
 
-if [ "$command" = plan ]; then
+if [ "$command" = plan ] && [ -n "$plan_file" ]; then
+  # The saved plan first; its markdown comes from the file itself, so the comment shows exactly it.
+  "${cli[@]}" plan "${args[@]}" --out "$plan_file" --detailed-exitcode "${extra[@]}" >"$tmp/plan.txt" 2>"$tmp/stderr.txt"
+  code=$?
+  if [ "$code" -eq 0 ] || [ "$code" -eq 2 ]; then
+    "${cli[@]}" show "$plan_file" --format markdown >"$tmp/plan.md" 2>>"$tmp/stderr.txt" || code=1
+  fi
+  [ -f "$tmp/plan.md" ] || : >"$tmp/plan.md"
+elif [ "$command" = plan ]; then
   "${cli[@]}" plan "${args[@]}" --format markdown --detailed-exitcode "${extra[@]}" >"$tmp/plan.md" 2>"$tmp/stderr.txt"
   code=$?
+fi
+if [ "$command" = plan ]; then
   cat "$tmp/plan.md"
   cat "$tmp/stderr.txt" >&2
   if [ "$code" -eq 0 ] || [ "$code" -eq 2 ]; then
@@ -86,7 +105,10 @@ if [ "$command" = plan ]; then
   has_changes=false
   [ "$code" -eq 2 ] && has_changes=true
 else
-  "${cli[@]}" apply --auto-approve "${args[@]}" "${extra[@]}" 2>"$tmp/stderr.txt" | tee "$tmp/apply.txt"
+  # With plan-file: exactly the reviewed plan; a stale one is refused (exit 1), never re-planned.
+  saved=()
+  [ -n "$plan_file" ] && saved=("$plan_file")
+  "${cli[@]}" apply "${saved[@]}" --auto-approve "${args[@]}" "${extra[@]}" 2>"$tmp/stderr.txt" | tee "$tmp/apply.txt"
   code=${PIPESTATUS[0]}
   cat "$tmp/stderr.txt" >&2
   # Apply prints its plan first; any "Plan: N to create, …" with a non-zero N means it had work.

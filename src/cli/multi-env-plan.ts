@@ -5,7 +5,7 @@
 import { scopeOf } from './scope-options.js';
 import type { PlanScope } from '../core/plan-scope.js';
 import { UserError } from '../core/errors.js';
-import { hasChanges, type Plan } from '../core/plan.js';
+import { conflictsOf, hasChanges, type Plan } from '../core/plan.js';
 import { multiPlanJson, renderPlanTable, type EnvironmentOutcome } from '../render/multi-env.js';
 import { renderMultiPlanMarkdown } from '../render/multi-env-markdown.js';
 import { connectApi } from './api-connect.js';
@@ -41,6 +41,12 @@ export async function runPlanMany(opts: PlanOptions, runOne: (environment: strin
   else output.print(`\n${renderPlanTable(outcomes, { color })}`);
 
   if (outcomes.some((o) => o.failure)) throw new ExitRequest(1);
+  // A plan apply would refuse fails the run, as for one environment (commands/plan.ts).
+  const conflicts = outcomes.flatMap((o) => (o.value ? conflictsOf(o.value) : []));
+  if (conflicts.length > 0) {
+    process.stderr.write((await import('../render/plan-conflicts.js')).conflictRefusalLine(conflicts));
+    throw new ExitRequest(1);
+  }
   if (opts.detailedExitcode && outcomes.some((o) => o.value && hasChanges(o.value))) throw new ExitRequest(2);
 }
 

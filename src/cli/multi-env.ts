@@ -6,6 +6,7 @@ import type { Desired } from '../core/desired.js';
 import { isUserError, UserError } from '../core/errors.js';
 import { closest } from '../core/suggest.js';
 import { loadDesiredForEnvironments } from '../io/load-manifest.js';
+import { readVarOverrides } from '../io/var-overrides.js';
 import { chooseStateLocation, createStateStore, type StateStore, type StateTarget } from '../io/state/index.js';
 import { createMultiProgress, type MultiProgress } from '../render/multi-env-progress.js';
 import { environmentHeader, prefixLines, type EnvironmentFailure, type EnvironmentInfo } from '../render/multi-env.js';
@@ -51,7 +52,8 @@ export type LoadedEnvironments = { single: string } | { single?: undefined; runs
  * overwrite each other, so that is refused, naming where the shared location came from.
  */
 export async function loadEnvironments(opts: ManyEnvironmentOptions, warn: (environment: string, message: string) => void): Promise<LoadedEnvironments> {
-  const { selected, desired, warnings } = await loadDesiredForEnvironments({ file: opts.file, env: process.env, select: (names) => selectEnvironments(names, opts) });
+  const varOverrides = await readVarOverrides(opts);
+  const { selected, desired, warnings } = await loadDesiredForEnvironments({ file: opts.file, env: process.env, select: (names) => selectEnvironments(names, opts), ...(varOverrides ? { varOverrides } : {}) });
   if (selected.length === 1) return { single: selected[0]! };
   printWarnings(warnings, opts);
   const seen = new Map<string, string>();

@@ -11,6 +11,9 @@ export interface ManifestOptions {
   json?: boolean;
   /** false with --no-color. */
   color?: boolean;
+  /** `--var NAME=VALUE` (repeatable) and `--var-file FILE`: override the environment's vars. */
+  var?: string[];
+  varFile?: string;
 }
 
 /**
@@ -71,6 +74,13 @@ export function environmentChoice(opts: Pick<ManyEnvironmentOptions, 'env' | 'al
     return { kind: 'many' };
   }
   return names.length <= 1 ? { kind: 'one', env: names[0] } : { kind: 'many' };
+}
+
+/** `--var` and `--var-file` (plan, apply, validate), as in Terraform. */
+export function addVarOptions(cmd: Command): Command {
+  return cmd
+    .option('--var <NAME=VALUE>', "set one of the environment's vars for this run (repeatable; wins over --var-file)", (value: string, previous: string[] | undefined) => [...(previous ?? []), value])
+    .option('--var-file <file>', "a YAML map of NAME: value that overrides the environment's vars");
 }
 
 /** `--lock-timeout <seconds>` for the commands that take the state lock (apply, state rm, …). */

@@ -10,6 +10,7 @@ import { applyOverlay, refreshState, type RefreshOverlay } from '../core/refresh
 import type { State } from '../core/state.js';
 import type { ApiClient } from '../io/api/client.js';
 import { loadDesired } from '../io/load-manifest.js';
+import { readVarOverrides } from '../io/var-overrides.js';
 import { digestDesired, type PlanBasis } from '../io/plan-file.js';
 import { readServer } from '../io/read-server.js';
 import { createDigester, digestAhead, newSalt } from '../io/state/digest.js';
@@ -28,7 +29,8 @@ export interface LoadedManifest {
 }
 
 export async function loadManifestAndStore(opts: ManifestOptions): Promise<LoadedManifest> {
-  const { desired, warnings, text } = await loadDesired({ file: opts.file, environment: opts.env, env: process.env, mode: 'plan', onSensitiveValues: hideInOutput });
+  const varOverrides = await readVarOverrides(opts);
+  const { desired, warnings, text } = await loadDesired({ file: opts.file, environment: opts.env, env: process.env, mode: 'plan', onSensitiveValues: hideInOutput, ...(varOverrides ? { varOverrides } : {}) });
   const { name: environment, appId, region } = desired.environment;
   const { location, key, source } = chooseStateLocation({
     flag: opts.state,

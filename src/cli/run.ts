@@ -2,6 +2,7 @@
 import { CommanderError, type Command } from 'commander';
 import { isUserError } from '../core/errors.js';
 import { installOutputFilter } from './output-filter.js';
+import { programFlags, refuseSingleDashLongFlags } from './single-dash-flags.js';
 
 /** Set by a command to ask for a non-error exit code other than 0 (plan --detailed-exitcode). */
 export class ExitRequest extends Error {
@@ -21,6 +22,8 @@ export async function runMain(program: Command, argv: readonly string[]): Promis
   installOutputFilter(process.env);
   program.exitOverride();
   try {
+    // argv[0] and argv[1] are node and the script.
+    refuseSingleDashLongFlags(argv.slice(2), programFlags(program));
     await program.parseAsync([...argv]);
     process.exitCode ??= 0;
   } catch (err) {

@@ -25,6 +25,8 @@ export interface ResolveOptions {
   /** Environment variables, passed in so that this stays pure. */
   env: Readonly<Record<string, string | undefined>>;
   mode: ResolveMode;
+  /** `--var` / `--var-file`: replace the resolved environment's vars of the same name. */
+  varOverrides?: Readonly<Record<string, VarValue>>;
 }
 
 export interface Resolution {
@@ -127,7 +129,7 @@ function runOnce(
   options: ResolveOptions,
   keyVariables: ReadonlySet<string>,
 ): Run {
-  const vars = target === undefined ? {} : varsOf(tree, target);
+  const vars = target === undefined ? {} : { ...varsOf(tree, target), ...options.varOverrides };
   const sensitive: PathSegment[][] = [];
   const secrets: string[] = [];
   const diagnostics = applySites(sites, locator, skip, options, (site) => ({

@@ -4,6 +4,7 @@
 import * as z from 'zod';
 import { REGIONS, TOOL_NAME_PATTERN, type JsonValue } from './api-types.js';
 import { APP_ID_PATTERN } from './base-url.js';
+import { LINT_RULE_IDS, LINT_SETTINGS, type LintRuleId, type LintSetting } from './lint/rule-ids.js';
 
 const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
@@ -181,6 +182,12 @@ export const movedSchema = z
   })
   .describe('A renamed manifest key: the state entry moves instead of a create plus a forget.');
 
+const lintSetting = z.enum(LINT_SETTINGS as [LintSetting, ...LintSetting[]]);
+/** `lint:` (agentsync lint): a rule id → off, warning or error. Never part of a plan. */
+export const lintConfigSchema = z
+  .strictObject(Object.fromEntries(LINT_RULE_IDS.map((id) => [id, lintSetting.optional()])) as Record<LintRuleId, z.ZodOptional<typeof lintSetting>>)
+  .describe('Lint rules to turn off (off) or to report as warning or error.');
+
 const toolName = z.string().regex(TOOL_NAME_PATTERN, 'tool name must match ^[a-zA-Z_$][a-zA-Z0-9_$-]*$');
 const addressKey = z.string().regex(/^[A-Za-z0-9_$][A-Za-z0-9_$.-]*$/, 'key must be letters, digits, _, $, . or -');
 
@@ -197,6 +204,7 @@ export const manifestSchema = z
     external: z.strictObject({ tools: z.array(z.string()).default([]) }).optional(),
     state: stateConfigSchema.optional(),
     moved: z.array(movedSchema).default([]).describe("Renamed keys, like Terraform's moved blocks: apply moves each state entry."),
+    lint: lintConfigSchema.optional(),
   })
   .describe('agentsync manifest (agents.yaml)');
 

@@ -20,7 +20,8 @@ export class YamlLocator {
     readonly file: string,
     private readonly text: string,
     private readonly lineCounter: LineCounter,
-    private readonly doc: Document.Parsed | undefined,
+    /** The parsed document, for checks that read the YAML syntax itself (core/lint). */
+    readonly doc: Document.Parsed | undefined,
   ) {}
 
   position(offset: number): Position {

@@ -6,12 +6,15 @@ import { UserError } from '../core/errors.js';
 import { parseManifest, type ParsedManifest } from '../core/parse.js';
 import { mergeRuns, resolveManifest, type ResolveMode } from '../core/resolve.js';
 import { readManifestFile } from './manifest-file.js';
+import type { VarValue } from '../core/schema.js';
 
 export interface LoadOptions {
   file: string;
   environment?: string;
   env: Readonly<Record<string, string | undefined>>;
   mode: ResolveMode;
+  /** `--var` / `--var-file`. */
+  varOverrides?: Readonly<Record<string, VarValue>>;
   /**
    * Receives the strings that must never be printed (API keys, secret values) as soon as they are
    * known, before any diagnostic is thrown, so the caller can hide them from every later output.
@@ -34,6 +37,7 @@ export async function loadDesired(options: LoadOptions): Promise<LoadedManifest>
     env: options.env,
     mode: options.mode,
     ...(options.environment === undefined ? {} : { environment: options.environment }),
+    ...(options.varOverrides === undefined ? {} : { varOverrides: options.varOverrides }),
   });
   options.onSensitiveValues?.(resolution.sensitiveValues);
   if (hasErrors(resolution.diagnostics)) throw new ManifestError(resolution.diagnostics);
@@ -48,6 +52,7 @@ export interface LoadManyOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Picks environments from the names the manifest defines; throws a UserError for a name it does not define. */
   select: (names: readonly string[]) => string[];
+  varOverrides?: Readonly<Record<string, VarValue>>;
 }
 
 export interface LoadedManifests {
@@ -78,7 +83,7 @@ export async function loadDesiredForEnvironments(options: LoadManyOptions): Prom
   const selected = options.select(names);
   if (selected.length === 1) return { selected, desired: [], warnings: [] };
   const runs = selected.map((environment) => {
-    const resolution = resolveManifest(parsed, { env: options.env, mode: 'plan', environment });
+    const resolution = resolveManifest(parsed, { env: options.env, mode: 'plan', environment, ...(options.varOverrides === undefined ? {} : { varOverrides: options.varOverrides }) });
     // Each resolution writes its values into the one parsed tree, and a few parts of Desired may
     // share objects with it: a copy keeps this environment's values from the next one's.
     return { diagnostics: resolution.diagnostics, desired: resolution.desired && structuredClone(resolution.desired) };

@@ -2,8 +2,9 @@
 // are built in one fixed order and nested values have sorted keys, so the same plan always
 // serializes to the same bytes.
 import type { JsonValue, Region } from '../core/api-types.js';
-import type { ResourceType } from '../core/desired.js';
-import type { Action, Change, FieldChange, PendingWarning, Plan, PlanMove, PlanSummary } from '../core/plan.js';
+import type { ResourceType, SpecJson } from '../core/desired.js';
+import { SENSITIVE_PLACEHOLDER, type Action, type Change, type FieldChange, type PendingWarning, type Plan, type PlanMove, type PlanSummary } from '../core/plan.js';
+import { isDigest, setMember } from '../core/redact.js';
 
 export const PLAN_FORMAT_VERSION = 1;
 
@@ -22,6 +23,12 @@ export interface PlanJsonChange {
   fields: PlanJsonField[];
   /** Absent for creates: nothing exists yet. */
   remoteId?: string;
+  /**
+   * The whole record before and after the change (absent on the side where it does not exist, and
+   * for no-ops), with every sensitive value as "(sensitive)": what policy tools (OPA/conftest) read.
+   */
+  before?: JsonValue;
+  after?: JsonValue;
   /** A create whose identity the server already has, untracked (CONTRACT §8.2). */
   conflict?: { remoteId: string; movedFrom?: string };
   /** A create an interrupted apply already made: it is updated in place instead. */
@@ -52,8 +59,8 @@ export interface PlanJson {
   prune: boolean;
   summary: PlanSummary;
   pending: PendingWarning[];
-  /** State entries renamed by `moved:` (CONTRACT §10.3); empty when none. */
-  moves: PlanMove[];
+  /** State entries renamed by `moved:` (CONTRACT §10.3); absent when none, so other plans keep the contract's keys. */
+  moves?: PlanMove[];
 }
 
 export function planToJson(plan: Plan): PlanJson {
@@ -71,7 +78,7 @@ export function planToJson(plan: Plan): PlanJson {
     // `delete` is always present (CONTRACT §8.3); only --prune plans deletions.
     summary: { create, update, delete: deletes, forget, noop },
     pending: plan.pending.map(({ address, type, since, action }) => ({ address, type, since, action })),
-    moves: (plan.moves ?? []).map(({ from, to, type, remoteId }) => ({ from, to, type, remoteId })),
+    ...(plan.moves?.length ? { moves: plan.moves.map(({ from, to, type, remoteId }) => ({ from, to, type, remoteId })) } : {}),
   };
 }
 
@@ -82,17 +89,18 @@ function changeToJson(change: Change): PlanJsonChange {
       return {
         ...base,
         fields: change.fields.map(fieldToJson),
+        after: recordToJson(change.after),
         ...(change.conflict ? { conflict: { ...change.conflict } } : {}),
         ...(change.adopt ? { adopt: { ...change.adopt } } : {}),
       };
     case 'update':
-      return { ...base, fields: change.fields.map(fieldToJson), remoteId: change.remoteId };
+      return { ...base, fields: change.fields.map(fieldToJson), remoteId: change.remoteId, before: recordToJson(change.before), after: recordToJson(change.after) };
     case 'no-op':
       return { ...base, fields: [], remoteId: change.remoteId };
     case 'delete':
-      return { ...base, fields: [], remoteId: change.remoteId, ...(change.gone ? { gone: true as const } : {}) };
+      return { ...base, fields: [], remoteId: change.remoteId, before: recordToJson(change.before), ...(change.gone ? { gone: true as const } : {}) };
     case 'forget':
-      return { ...base, fields: [], remoteId: change.remoteId, ...(change.undeletable ? { undeletable: true as const } : {}) };
+      return { ...base, fields: [], remoteId: change.remoteId, before: recordToJson(change.before), ...(change.undeletable ? { undeletable: true as const } : {}) };
     default: {
       const _exhaustive: never = change;
       throw new Error(`unknown change ${JSON.stringify(_exhaustive)}`);
@@ -106,6 +114,20 @@ function fieldToJson(field: FieldChange): PlanJsonField {
   if (field.after !== undefined) out.after = sortKeys(field.after);
   if (field.sensitive === true) out.sensitive = true;
   return out;
+}
+
+/** A plan's record (redacted: sensitive values are digests) with each digest shown as "(sensitive)". */
+function recordToJson(spec: SpecJson): JsonValue {
+  return sortKeys(maskDigests(spec));
+}
+
+function maskDigests(value: JsonValue): JsonValue {
+  if (isDigest(value)) return SENSITIVE_PLACEHOLDER;
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(maskDigests);
+  const copy: { [key: string]: JsonValue } = {};
+  for (const [key, member] of Object.entries(value)) if (member !== undefined) setMember(copy, key, maskDigests(member));
+  return copy;
 }
 
 /** A copy with object keys sorted at every depth (array order is data and is kept). */

@@ -4,6 +4,7 @@
 import type { Change, PendingWarning, Plan } from '../core/plan.js';
 import { hasChanges } from '../core/plan.js';
 import type { DiffLine } from './line-diff.js';
+import { changedGraphMarkdown } from './plan-graph.js';
 import { adoptText, conflictNote, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, noChangesLine, pendingWarningText, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, viewField, type FieldView } from './plan-fields.js';
 
 export interface PlanMarkdownOptions {
@@ -23,6 +24,7 @@ export function renderPlanMarkdown(plan: Plan, { maxLength = DEFAULT_MARKDOWN_MA
 
   for (const warning of plan.warnings) head.push(`> [!WARNING]\n> ${escapeMarkdown(warning)}`, '');
   if (plan.drift.length > 0) head.push(...driftSection(plan), '');
+  head.push(...changedGraphMarkdown(plan));
   const sections = [head.join('\n')];
   const budget = maxLength - NOTE_RESERVE;
   const warning = (i: number): string => `> [!WARNING]\n> ${pendingWarningText(plan.pending[i] as PendingWarning, escapeMarkdown)}\n`;

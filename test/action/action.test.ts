@@ -258,3 +258,48 @@ describe('action.yml', () => {
     }
   });
 });
+
+describe('action.yml: apply what was reviewed (plan-file)', () => {
+  it('the PR plan saves the plan file and comments its markdown; the merge applies exactly it; a second apply of it is stale', async () => {
+    await writeFile(join(workspace(), 'agents.yaml'), manifest(['lookup']));
+    const pr = ++prNumber;
+    const plan = await runAction({ 'plan-file': 'reviewed.json' }, { ...withKey, pr });
+    expect(plan.stderr).toBe('');
+    expect(plan.code).toBe(0);
+    expect(plan.outputs).toMatchObject({ exitcode: '2', 'has-changes': 'true' });
+    const saved = JSON.parse(await readFile(join(workspace(), 'reviewed.json'), 'utf8')) as { savedPlan?: { kind?: string } };
+    expect(saved.savedPlan?.kind).toBe('agentsync-plan');
+    expect(plan.summary).toContain('### agentsync plan for environment `local`');
+    expect(gh.comments(REPO, pr)[0]?.body).toContain('Plan: 2 to create');
+    expect(await emu.apiWrites()).toEqual([]);
+
+    const apply = await runAction({ command: 'apply', 'plan-file': 'reviewed.json' }, { ...withKey, event: 'push' });
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.outputs).toMatchObject({ exitcode: '0', 'has-changes': 'true' });
+    expect(apply.stdout).toContain('Apply complete: 2 created, 0 updated, 0 forgotten.');
+
+    // The state moved on: the same plan is stale, and the apply refuses it instead of planning again.
+    const writes = (await emu.apiWrites()).length;
+    const stale = await runAction({ command: 'apply', 'plan-file': 'reviewed.json' }, { ...withKey, event: 'push' });
+    expect(stale.code).toBe(1);
+    expect(stale.outputs).toMatchObject({ exitcode: '1' });
+    expect(stale.stderr).toMatch(/^Error: saved plan reviewed\.json is stale: a state was created after it was made/m);
+    expect((await emu.apiWrites()).length).toBe(writes);
+  });
+
+  it('an apply whose plan file is missing fails in one line and never plans', async () => {
+    await writeFile(join(workspace(), 'agents.yaml'), manifest(['lookup']));
+    const apply = await runAction({ command: 'apply', 'plan-file': 'nowhere.json' }, { ...withKey, event: 'push' });
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toBe('::error title=agentsync::plan-file nowhere.json does not exist: apply takes only the plan that was reviewed and never plans again; make one with command: plan and plan-file on the pull request\n');
+    expect(apply.outputs).toMatchObject({ exitcode: '1', 'has-changes': 'false' });
+    expect(await emu.apiRequests()).toEqual([]);
+  });
+
+  it('plan-file needs exactly one environment', async () => {
+    await writeFile(join(workspace(), 'agents.yaml'), manifest(['lookup']));
+    const plan = await runAction({ 'plan-file': 'p.json', 'all-environments': 'true' }, withKey);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toBe('::error title=agentsync::plan-file needs exactly one environment (got "all environments")\n');
+  });
+});

@@ -76,3 +76,23 @@ describe('the example workflow', () => {
     }
   });
 });
+
+describe('the example workflow applies what was reviewed', () => {
+  it('the pull request saves the plan file and uploads it; a push downloads it and applies exactly it', () => {
+    const plan = workflow.jobs.plan?.steps.find((s) => s.if === "env.FROM_FORK == 'false'" && s.uses?.endsWith('/agentsync@v0') === true);
+    const planFile = plan?.with?.['plan-file'];
+    expect(planFile).toBe('agentsync-plan.json');
+    const upload = workflow.jobs.plan?.steps.find((s) => s.uses === 'actions/upload-artifact@v4');
+    expect(upload?.with).toMatchObject({ name: 'agentsync-plan', path: planFile });
+
+    const steps = workflow.jobs.apply?.steps ?? [];
+    const download = steps.find((s) => s.run?.includes('gh run download'));
+    expect(download?.if).toBe("github.event_name == 'push'");
+    expect(download?.run).toContain('--name agentsync-plan --dir "$RUNNER_TEMP/reviewed"');
+    // No reviewed plan: the step fails; it never falls back to planning.
+    expect(download?.run?.match(/exit 1/g)).toHaveLength(2);
+    const apply = steps.find((s) => s.with?.command === 'apply');
+    expect(apply?.with?.['plan-file']).toBe("${{ github.event_name == 'push' && format('{0}/reviewed/agentsync-plan.json', runner.temp) || '' }}");
+    expect(steps.indexOf(download as Step)).toBeLessThan(steps.indexOf(apply as Step));
+  });
+});

@@ -39,7 +39,8 @@ describe('renderPlanMarkdown', () => {
   it('has a summary table and one collapsible block per changed resource', () => {
     const markdown = renderPlanMarkdown(samplePlan());
     expect(markdown).toContain('| `+` create | 2 |\n| `~` update in-place | 2 |\n| `-` forget (stays on the server) | 1 |\n| unchanged | 1 |');
-    expect(structure(markdown)).toEqual({ opened: 5, closed: 5, unclosedFence: false });
+    // One block per changed resource, and the collapsed graph.
+    expect(structure(markdown)).toEqual({ opened: 6, closed: 6, unclosedFence: false });
     expect(markdown).not.toContain(SECRET);
   });
 
@@ -50,7 +51,7 @@ describe('renderPlanMarkdown', () => {
     for (const resource of desired.resources) resource.address = 'agent.x</summary>';
     const plan = planChanges({ desired, state: null, digest });
     const markdown = renderPlanMarkdown(plan);
-    expect(structure(markdown)).toEqual({ opened: 1, closed: 1, unclosedFence: false });
+    expect(structure(markdown)).toEqual({ opened: 2, closed: 2, unclosedFence: false });
     expect(markdown).toContain('`````diff');
     expect(markdown).toContain('<code>+ agent.x&#60;/summary&#62;</code>');
     expect(markdown.split('\n').filter((line) => line.startsWith('<script>'))).toEqual([]);
@@ -72,7 +73,7 @@ describe('renderPlanMarkdown', () => {
     const plan = manyToolsPlan(40);
     const full = renderPlanMarkdown(plan);
     expect(full).not.toContain('not shown');
-    expect(structure(full).opened).toBe(40);
+    expect(structure(full).opened).toBe(41);
     const short = renderPlanMarkdown(plan, { maxLength: 3_000 });
     expect(short.length).toBeLessThanOrEqual(3_000);
     expect(short).toMatch(/_… \d+ more resources not shown/);

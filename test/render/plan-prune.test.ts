@@ -48,10 +48,12 @@ describe('a --prune plan', () => {
     const json = planToJson(pruned);
     expect(json.summary).toEqual({ create: 0, update: 0, delete: 2, forget: 1, noop: 1 });
     expect(json.prune).toBe(true);
-    expect(json.changes.filter((c) => c.action === 'delete')).toEqual([
+    expect(json.changes.filter((c) => c.action === 'delete')).toMatchObject([
       { address: 'tool.old_tool', type: 'tool', action: 'delete', fields: [], remoteId: 'tool-old_tool-id' },
       { address: 'agent.old_agent', type: 'agent', action: 'delete', fields: [], remoteId: 'agent-old_agent-id' },
     ]);
+    // The record being deleted comes whole, for policies that check what is removed.
+    for (const change of json.changes.filter((c) => c.action === 'delete')) expect(change.before).toEqual(expect.any(Object));
     expect(json.changes.find((c) => c.address === 'website.docs')).toMatchObject({ action: 'forget', undeletable: true });
     expect(planToJson(unpruned).summary).toEqual({ create: 0, update: 0, delete: 0, forget: 3, noop: 1 });
   });

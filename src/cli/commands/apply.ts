@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addLockTimeoutOption, addManifestOptions, environmentChoice, type ManifestOptions, type ManyEnvironmentOptions } from '../options.js';
+import { addLockTimeoutOption, addManifestOptions, addVarOptions, environmentChoice, type ManifestOptions, type ManyEnvironmentOptions } from '../options.js';
 import { addScopeOptions, type ScopeOptions } from '../scope-options.js';
 
 /** The options of an apply to one environment. */
@@ -21,6 +21,7 @@ export function registerApplyCommand(program: Command): void {
     .option('--timeout <seconds>', 'how long to wait for each response before retrying it (PUT/PATCH) or failing', '30');
   addLockTimeoutOption(cmd);
   addScopeOptions(cmd);
+  addVarOptions(cmd);
   addManifestOptions(cmd, { manyEnvironments: true }).action(async (planfile: string | undefined, opts: ManyApplyOptions) => {
     const { runApply } = await import('../apply-run.js');
     const choice = environmentChoice(opts);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../../core/errors.js';
-import { addManifestOptions, environmentChoice, type ManifestOptions, type ManyEnvironmentOptions } from '../options.js';
+import { addManifestOptions, addVarOptions, environmentChoice, type ManifestOptions, type ManyEnvironmentOptions } from '../options.js';
 import { addScopeOptions, scopeOf, type ScopeOptions } from '../scope-options.js';
 import type * as PlanFileIo from '../../io/plan-file.js';
 
@@ -26,6 +26,7 @@ export function registerPlanCommand(program: Command): void {
     .option('--format <format>', 'text, json or markdown', 'text')
     .option('--offline', 'do not read the server: compare the manifest with the state only (needs no API key)');
   addScopeOptions(cmd);
+  addVarOptions(cmd);
   addManifestOptions(cmd, { manyEnvironments: true }).action(async (opts: PlanOptions, command: Command) => runPlan(opts, command.getOptionValueSource('format') === 'cli'));
 }
 
@@ -40,7 +41,7 @@ async function runPlan(opts: PlanOptions, formatGiven: boolean): Promise<void> {
 async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean): Promise<void> {
   const output = await import('../plan-output.js');
   const { format, out: outChoice } = output.choosePlanOutput({ ...opts, formatGiven });
-  const [{ loadManifestAndStore, computePlan, planBasisOf, savedRefreshOf }, { hasChanges }, render, { ExitRequest }] = await Promise.all([
+  const [{ loadManifestAndStore, computePlan, planBasisOf, savedRefreshOf }, { conflictsOf, hasChanges }, render, { ExitRequest }] = await Promise.all([
     import('../pipeline.js'),
     import('../../core/plan.js'),
     import('../render-plan.js'),
@@ -82,6 +83,12 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean): Promise<v
       await out.io.writePlanFile(out.path, planFile);
       if (format === 'text') process.stdout.write(`\nSaved the plan to ${out.path}. Apply exactly it with: agentsync apply ${out.path}\n`);
     }
+  }
+  // A plan apply would refuse fails, with or without --detailed-exitcode: a PR check must turn red.
+  const conflicts = conflictsOf(computed.plan);
+  if (conflicts.length > 0) {
+    process.stderr.write((await import('../../render/plan-conflicts.js')).conflictRefusalLine(conflicts));
+    throw new ExitRequest(1);
   }
   if (opts.detailedExitcode && hasChanges(computed.plan)) throw new ExitRequest(2);
 }

@@ -1,9 +1,9 @@
 // agentsync validate: parse and validate the manifest, print every diagnostic. Never touches the network.
 import type { Command } from 'commander';
-import { addManifestOptions, useColor, type ManifestOptions } from '../options.js';
+import { addManifestOptions, addVarOptions, useColor, type ManifestOptions } from '../options.js';
 
 export function registerValidateCommand(program: Command): void {
-  addManifestOptions(program.command('validate').description('Parse and validate the manifest, and print every problem found.'), { state: false }).action(
+  addManifestOptions(addVarOptions(program.command('validate').description('Parse and validate the manifest, and print every problem found.')), { state: false }).action(
     async (options: ManifestOptions) => {
       await runValidate(options);
     },
@@ -20,6 +20,8 @@ async function runValidate(options: ManifestOptions): Promise<void> {
     import('../run.js'),
     import('../output-filter.js'),
   ]);
+  const varOverrides = await (await import('../../io/var-overrides.js')).readVarOverrides(options);
+  const annotations = process.env.GITHUB_ACTIONS === 'true' ? await import('../../render/annotations.js') : undefined;
 
   let diagnostics;
   let environments: string[] = [];
@@ -30,6 +32,7 @@ async function runValidate(options: ManifestOptions): Promise<void> {
     const resolution = resolveManifest(parseManifest(file, text), {
       env: process.env,
       mode: 'validate',
+      ...(varOverrides ? { varOverrides } : {}),
       ...(options.env === undefined ? {} : { environment: options.env }),
     });
     hideInOutput(resolution.sensitiveValues);
@@ -51,5 +54,7 @@ async function runValidate(options: ManifestOptions): Promise<void> {
       process.stdout.write(`${name} is valid (${which}).\n`);
     }
   }
+  // On a GitHub runner the same diagnostics become annotations on the PR's lines (stderr when stdout is JSON).
+  if (annotations) (options.json ? process.stderr : process.stdout).write(annotations.renderGithubAnnotations(diagnostics, 'validate'));
   if (!valid) throw new ExitRequest(1);
 }

@@ -1,0 +1,44 @@
+// agentsync show PLANFILE: a saved plan rendered again as text, markdown or JSON. Reads only the
+// file: no manifest, no state, no network, no API key.
+import { Option, type Command } from 'commander';
+import { useColor } from '../options.js';
+
+export interface ShowOptions {
+  format: 'text' | 'markdown' | 'json';
+  json?: boolean;
+  color?: boolean;
+}
+
+export function registerShowCommand(program: Command): void {
+  program
+    .command('show')
+    .argument('<planfile>', 'a plan saved with `agentsync plan --out FILE`')
+    .description('Render a saved plan as text, markdown or JSON, offline.')
+    .addOption(new Option('--format <format>', 'text, markdown or json').choices(['text', 'markdown', 'json']).default('text'))
+    .option('--json', 'the same as --format json')
+    .option('--no-color', 'no colours')
+    .action(async (planfile: string, options: ShowOptions) => runShow(planfile, options));
+}
+
+async function runShow(path: string, options: ShowOptions): Promise<void> {
+  const [{ readPlanFile }, { planFromJson }, { renderPlanText }, { renderPlanMarkdown }, { savedPlanHeader }] = await Promise.all([
+    import('../../io/plan-file.js'),
+    import('../../core/plan-from-json.js'),
+    import('../../render/plan-text.js'),
+    import('../../render/plan-markdown.js'),
+    import('../../render/saved-plan.js'),
+  ]);
+  const { savedPlan, ...planJson } = await readPlanFile(path);
+  if (options.json === true || options.format === 'json') {
+    process.stdout.write(JSON.stringify(planJson, null, 2) + '\n');
+    return;
+  }
+  const plan = planFromJson(planJson, path);
+  if (savedPlan.checks) plan.target = { baseUrl: savedPlan.checks.baseUrl };
+  if (options.format === 'markdown') {
+    process.stdout.write(renderPlanMarkdown(plan));
+    return;
+  }
+  process.stdout.write(savedPlanHeader({ path, createdAt: savedPlan.createdAt, agentsyncVersion: savedPlan.agentsyncVersion }));
+  process.stdout.write(renderPlanText(plan, { color: useColor(options, process.stdout) }));
+}

@@ -1,0 +1,100 @@
+// The manifest's resources and their references as a graph (CONTRACT §12): agents point at the
+// tools and actions they list. Built from Desired for `agentsync graph`, and from a plan's records
+// for the markdown plan's graph of what changes. Pure data; render/graph.ts draws it.
+import type { Action, Change, Plan } from './plan.js';
+import type { Desired, SpecJson } from './desired.js';
+
+export type GraphNodeKind = 'agent' | 'tool' | 'action' | 'website' | 'external';
+
+export interface GraphNode {
+  /** The address (`agent.support`), or the bare name for a tool the manifest does not manage. */
+  id: string;
+  kind: GraphNodeKind;
+  /** A second line: an agent's name. */
+  detail?: string;
+  /** In a plan's graph: what happens to it (absent: unchanged, shown for context). */
+  action?: Exclude<Action, 'no-op'>;
+}
+
+export interface GraphEdge {
+  from: string;
+  to: string;
+  /** The agent's list that names it. */
+  via: 'tools' | 'actions';
+}
+
+export interface Graph {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+}
+
+export function manifestGraph(desired: Desired): Graph {
+  const nodes: GraphNode[] = [];
+  const records = new Map<string, SpecJson>();
+  for (const resource of desired.resources) records.set(resource.address, resource.spec as unknown as SpecJson);
+  for (const resource of desired.resources) nodes.push(nodeOf(resource.type, resource.address, resource.spec as unknown as SpecJson));
+  return withEdges(nodes, records, (name) => (records.has(`tool.${name}`) ? `tool.${name}` : undefined));
+}
+
+/** The changed resources, and the unchanged tools their agents name (for context). */
+export function planGraph(plan: Plan): Graph {
+  const changed = plan.changes.filter((c) => c.action !== 'no-op');
+  const records = new Map<string, SpecJson>();
+  const nodes: GraphNode[] = [];
+  for (const change of changed) {
+    const record = recordOf(change);
+    records.set(change.address, record);
+    nodes.push({ ...nodeOf(change.type, change.address, record), action: change.action as Exclude<Action, 'no-op'> });
+  }
+  const known = new Set(plan.changes.map((c) => c.address));
+  return withEdges(nodes, records, (name) => (known.has(`tool.${name}`) ? `tool.${name}` : undefined));
+}
+
+function recordOf(change: Change): SpecJson {
+  switch (change.action) {
+    case 'create':
+    case 'update':
+      return change.after;
+    case 'delete':
+    case 'forget':
+      return change.before;
+    case 'no-op':
+      return {};
+    default: {
+      const _exhaustive: never = change;
+      return _exhaustive;
+    }
+  }
+}
+
+function nodeOf(type: string, address: string, record: SpecJson): GraphNode {
+  if (type === 'agent') return { id: address, kind: 'agent', ...(typeof record.name === 'string' ? { detail: record.name } : {}) };
+  if (type === 'tool') return { id: address, kind: record.doNotExecute === true ? 'tool' : 'action' };
+  return { id: address, kind: 'website' };
+}
+
+/** Adds each agent's edges; a name that is not one of the graph's tools becomes a node of its own. */
+function withEdges(nodes: GraphNode[], records: ReadonlyMap<string, SpecJson>, addressOf: (name: string) => string | undefined): Graph {
+  const edges: GraphEdge[] = [];
+  const ids = new Set(nodes.map((n) => n.id));
+  const extra: GraphNode[] = [];
+  for (const node of nodes) {
+    if (node.kind !== 'agent') continue;
+    const record = records.get(node.id) ?? {};
+    for (const via of ['tools', 'actions'] as const) {
+      const names = record[via];
+      if (!Array.isArray(names)) continue;
+      for (const name of names) {
+        if (typeof name !== 'string') continue;
+        const address = addressOf(name);
+        const to = address ?? name;
+        if (!ids.has(to)) {
+          ids.add(to);
+          extra.push(address ? { id: to, kind: via === 'tools' ? 'tool' : 'action' } : { id: to, kind: 'external' });
+        }
+        edges.push({ from: node.id, to, via });
+      }
+    }
+  }
+  return { nodes: [...nodes, ...extra], edges };
+}

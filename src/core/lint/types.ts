@@ -1,0 +1,43 @@
+// What a lint rule sees and what it reports. Rules are pure functions of the parsed manifest: the
+// plain tree (before interpolation, so `${secret:…}` is still visible) and the YAML document with
+// its positions.
+import type { Document } from 'yaml';
+import type { Diagnostic, PathSegment } from '../diagnostics.js';
+import type { YamlLocator } from '../yaml-locate.js';
+import type { LintRuleId } from './rule-ids.js';
+
+export interface LintInput {
+  /** The manifest as plain JS, before interpolation. */
+  tree: Record<string, unknown>;
+  doc: Document.Parsed;
+  locator: YamlLocator;
+}
+
+/** One problem a rule found: where (a key path, or an exact offset inside a value) and why. */
+export interface RuleHit {
+  path: readonly PathSegment[];
+  message: string;
+  /** An exact source offset (e.g. the `http://` inside a string); otherwise the path's value. */
+  offset?: number;
+  /** Point at the key instead of the value. */
+  atKey?: boolean;
+  /** Leave the source line out of the finding: it holds what looks like a secret. */
+  hideLine?: boolean;
+}
+
+export type LintRule = (input: LintInput) => RuleHit[];
+
+/** A diagnostic that names the rule that found it (`parse` and `lint-config` for the file itself). */
+export interface LintFinding extends Diagnostic {
+  rule: LintRuleId | 'parse' | 'lint-config';
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The entries of a section such as `tools` or `agents` whose value is a map. */
+export function entriesOf(section: unknown): [string, Record<string, unknown>][] {
+  if (!isPlainObject(section)) return [];
+  return Object.entries(section).filter((entry): entry is [string, Record<string, unknown>] => isPlainObject(entry[1]));
+}
