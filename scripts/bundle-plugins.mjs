@@ -1,6 +1,7 @@
 // The esbuild pieces that scripts/bundle.mjs (the npm package) and scripts/sea.mjs (the single-file
 // binary) share.
 import { readFileSync } from 'node:fs';
+import { URL } from 'node:url';
 
 /** The version every bundle has compiled in (src/io/package-version.ts), from package.json. */
 export function versionDefine() {
