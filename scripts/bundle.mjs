@@ -77,6 +77,9 @@ const api = await build({
 const cliInApi = Object.keys(api.metafile.inputs).filter((input) => input.includes('node_modules/commander/') || input.startsWith('src/cli/commands/'));
 if (cliInApi.length > 0) throw new Error(`the API bundle must not contain the CLI: ${cliInApi.join(', ')}`);
 
+// tsc's map described the per-module dist/index.js this bundle replaced.
+rmSync('dist/index.js.map', { force: true });
+
 writePublicTypes('dist/index.d.ts', 'dist/types');
 
 /** `import … from 'undici'` in the CLI becomes require('./vendor/undici.cjs'), run when first needed. */
