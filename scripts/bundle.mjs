@@ -1,18 +1,23 @@
-// Bundles the CLI after tsc. The `agentsync` bin, dist/cli/main.cjs, is src/cli/main.ts: a few
-// lines that load the bundles below through V8's code cache (src/io/code-cache.ts); tsc's ESM
-// dist/cli/main.js does the same, a little slower to start. Start-up is mostly compiling code, and one cached CommonJS file compiles
-// far faster than a few hundred ES modules (zod alone is ~60); see BENCHMARKS.md (P3).
-// - dist/cli/agentsync.cjs: the CLI (src/cli/entry.ts) with zod, yaml and commander;
+// Bundles after tsc, so that the npm package needs no runtime dependency at all (CONTRACT §13).
+// - dist/cli/agentsync.cjs: the CLI (src/cli/entry.ts) with zod, yaml, commander and diff. The
+//   `agentsync` bin, dist/cli/main.cjs, is src/cli/main.ts: a few lines that load it through V8's
+//   code cache (src/io/code-cache.ts). Start-up is mostly compiling code, and one cached CommonJS
+//   file compiles far faster than a few hundred ES modules (zod alone is ~60); see BENCHMARKS.md (P3).
 // - dist/cli/vendor/{undici,pg}.cjs: the two large dependencies only some commands need, loaded on
 //   first use, so `validate` or `plan --offline` never read them.
-// CommonJS, because Node 20 can cache compiled code only for scripts (vm.Script), not ES modules.
-// tsc's per-module output stays in dist/ for the library entry and the types: dist/index.js
-// (`import … from 'agentsync'`, see package.json `exports`) is not bundled, so a project that
-// imports it shares zod, yaml, undici and pg with its own dependency tree and never loads commander
-// or the CLI. test/package/ checks both the tarball and that import.
+// - dist/index.js: the programmatic API (`import … from 'agentsync'`, src/index.ts), one ES module
+//   with zod, yaml and diff inside; it loads undici and pg from the CLI's vendor files above, so
+//   they ship once. It never contains commander or the CLI.
+// - dist/types/: the API's declarations, with no reference to a package the user does not have
+//   (scripts/public-types.mjs).
+// CommonJS for the CLI, because Node 20 can cache compiled code only for scripts (vm.Script), not ES
+// modules. tsc's per-module output stays in dist/ for the tests and `npm run demo`; the package
+// ships only the bundles (package.json `files`). test/package/ checks the tarball and the import.
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
+import { assertNoDynamicImport, builtinImportsAsRequire, childProcessOnFirstUse, versionDefine } from './bundle-plugins.mjs';
+import { writePublicTypes } from './public-types.mjs';
 
 const require = createRequire(import.meta.url);
 const VENDORED = ['undici', 'pg'];
@@ -22,16 +27,17 @@ rmSync('dist/chunks', { recursive: true, force: true });
 rmSync('dist/cli/vendor', { recursive: true, force: true });
 
 const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', logLevel: 'warning', outExtension: { '.js': '.cjs' } };
+const define = versionDefine();
 
 const cli = await build({
   ...common,
   entryPoints: { agentsync: 'src/cli/entry.ts' },
   outdir: 'dist/cli',
+  // For AGENTSYNC_DEBUG=1 in a clone; the package leaves the maps out (they outweigh the code).
   sourcemap: true,
-  plugins: [vendorAsSeparateFiles(), childProcessOnFirstUse(), builtinImportsAsRequire()],
+  plugins: [vendorAsSeparateFiles('./vendor'), childProcessOnFirstUse(), builtinImportsAsRequire()],
   metafile: true,
-  // package-version.ts finds package.json from its own URL; in the bundle that is the bundle's.
-  define: { 'import.meta.url': '__agentsyncBundleUrl' },
+  define: { ...define, 'import.meta.url': '__agentsyncBundleUrl' },
   banner: { js: 'var __agentsyncBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
 
@@ -42,7 +48,7 @@ await build({
   ...common,
   entryPoints: { main: 'src/cli/main.ts' },
   outdir: 'dist/cli',
-  define: { 'import.meta.url': '__agentsyncBundleUrl' },
+  define: { ...define, 'import.meta.url': '__agentsyncBundleUrl' },
   banner: { js: 'var __agentsyncBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
 
@@ -54,57 +60,61 @@ const vendor = await build({
 });
 assertNoDynamicImport(vendor.metafile);
 
-/**
- * esbuild keeps `await import('node:readline/promises')` as an import() in CommonJS output, and an
- * import() cannot run in a script compiled from V8's code cache on Node 20 (the callback that loads
- * it is lost). Such an import instead loads a one-line module that requires the builtin, so it stays
- * lazy and becomes a require.
- */
-function builtinImportsAsRequire() {
-  return {
-    name: 'builtin-imports-as-require',
-    setup(build) {
-      build.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'builtin-as-require' } : undefined));
-      build.onLoad({ filter: /.*/, namespace: 'builtin-as-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});\n`, loader: 'js' }));
-    },
-  };
-}
+const api = await build({
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+  entryPoints: { index: 'src/index.ts' },
+  outdir: 'dist',
+  metafile: true,
+  define,
+  plugins: [vendorFromCliFiles('./cli/vendor')],
+  // A CommonJS module inside an ES module bundle (yaml's Node build) requires builtins through this.
+  banner: { js: 'import { createRequire as __agentsyncCreateRequire } from "node:module";\nconst require = __agentsyncCreateRequire(import.meta.url);' },
+});
+const cliInApi = Object.keys(api.metafile.inputs).filter((input) => input.includes('node_modules/commander/') || input.startsWith('src/cli/commands/'));
+if (cliInApi.length > 0) throw new Error(`the API bundle must not contain the CLI: ${cliInApi.join(', ')}`);
 
-/** The check for the rule above: a build that would fail at run time fails here instead. */
-function assertNoDynamicImport(metafile) {
-  for (const [file, input] of Object.entries(metafile.inputs)) {
-    for (const imported of input.imports) {
-      if (imported.kind === 'dynamic-import' && imported.external) throw new Error(`${file}: import('${imported.path}') would stay an import() in the CommonJS bundle; see builtinImportsAsRequire`);
-    }
-  }
-}
+// tsc's map described the per-module dist/index.js this bundle replaced.
+rmSync('dist/index.js.map', { force: true });
 
-/**
- * commander requires node:child_process when it loads, for subcommands that are separate programs,
- * which agentsync has none of. Loading it pulls in net, dgram and streams: ~3 ms of every start.
- * This hands commander an object that loads the real module only if a property is ever read.
- */
-function childProcessOnFirstUse() {
-  return {
-    name: 'child-process-on-first-use',
-    setup(build) {
-      build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-        args.importer.includes('node_modules/commander/') ? { path: 'child_process', namespace: 'on-first-use' } : undefined,
-      );
-      build.onLoad({ filter: /.*/, namespace: 'on-first-use' }, () => ({
-        contents: 'let real;\nmodule.exports = new Proxy({}, { get: (_, key) => (real ??= require("node:child_process"))[key] });\n',
-        loader: 'js',
-      }));
-    },
-  };
-}
+writePublicTypes('dist/index.d.ts', 'dist/types');
 
 /** `import … from 'undici'` in the CLI becomes require('./vendor/undici.cjs'), run when first needed. */
-function vendorAsSeparateFiles() {
+function vendorAsSeparateFiles(folder) {
   return {
     name: 'vendor-as-separate-files',
     setup(build) {
-      build.onResolve({ filter: new RegExp(`^(${VENDORED.join('|')})$`) }, (args) => ({ path: `./vendor/${args.path}.cjs`, external: true }));
+      build.onResolve({ filter: new RegExp(`^(${VENDORED.join('|')})$`) }, (args) => ({ path: `${folder}/${args.path}.cjs`, external: true }));
+    },
+  };
+}
+
+/**
+ * The same files for the API's ES module: an ES module cannot name the exports of esbuild's
+ * CommonJS output (Node sees only `default`), so each import becomes a small module that requires
+ * the file and re-exports the names the package has.
+ */
+function vendorFromCliFiles(folder) {
+  return {
+    name: 'vendor-from-cli-files',
+    setup(build) {
+      build.onResolve({ filter: new RegExp(`^(${VENDORED.join('|')})$`) }, (args) => ({ path: args.path, namespace: 'vendor-require' }));
+      build.onLoad({ filter: /.*/, namespace: 'vendor-require' }, (args) => {
+        const names = Object.keys(require(args.path)).filter((name) => name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name));
+        return {
+          contents: [
+            'import { createRequire } from "node:module";',
+            `const vendored = createRequire(import.meta.url)(${JSON.stringify(`${folder}/${args.path}.cjs`)});`,
+            'export default vendored;',
+            `export const { ${names.join(', ')} } = vendored;`,
+          ].join('\n'),
+          loader: 'js',
+          resolveDir: 'dist',
+        };
+      });
     },
   };
 }

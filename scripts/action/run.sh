@@ -72,8 +72,10 @@ elif [ -x node_modules/.bin/agentsync ]; then
 elif [ -x "$workspace/node_modules/.bin/agentsync" ]; then
   cli=("$workspace/node_modules/.bin/agentsync")
 else
+  # A release tag (scripts/release-tag.sh) carries the built dist/: nothing to install. Only an
+  # action taken from a branch or a commit without it builds its own copy first (~20 s).
   if [ ! -f "$action_path/dist/cli/main.cjs" ]; then
-    echo "agentsync is not a dependency of this project: building the action's own copy (add it with npm install -D agentsync to skip this)" >&2
+    echo "this action's ref has no built dist/ (release tags have one): building it with npm ci" >&2
     (cd "$action_path" && npm ci --no-audit --no-fund --loglevel=error) >&2 || die "could not build agentsync in $action_path"
   fi
   cli=(node "$action_path/dist/cli/main.cjs")

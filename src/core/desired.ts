@@ -1,7 +1,6 @@
 // The resolved, normalized manifest for one environment: what the API should hold.
 // Produced by resolveManifest (resolve.ts); consumed by the diff and by the executor.
 import type { JsonObject, Region } from './api-types.js';
-import type { Move } from './moved.js';
 import type { ManifestAgent, ManifestTool, ManifestWebsite, NotifyConfig, StateConfig } from './schema.js';
 
 export type { ResourceType } from './kinds/kind.js';
@@ -47,6 +46,12 @@ export interface DesiredEnvironment {
   /** Effective base URL: AGENTSYNC_BASE_URL, else the manifest's, else the regional default. */
   baseUrl: string;
   apiKeyEnv: string;
+}
+
+/** A renamed manifest key (`moved:`): the state entry at `from` belongs at `to`. */
+export interface Move {
+  from: string;
+  to: string;
 }
 
 export interface Desired {

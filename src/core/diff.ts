@@ -3,12 +3,12 @@
 // normalization, so only a difference in what would be sent can show as a change; key order,
 // written-out defaults and set order never do.
 import { jsonEqual as equal } from './json-equal.js';
-import type { Desired, DesiredResource, ResourceType } from './desired.js';
+import type { Desired, DesiredResource, Move, ResourceType } from './desired.js';
 import { diffFields } from './field-diff.js';
 import { couldBeCreatedSince, kindOf, TYPE_RANK, type RemoteRecord } from './kinds/index.js';
 import { normalizeSpec } from './normalize.js';
 import { summarize, type Change, type CreateChange, type PendingWarning, type Plan } from './plan.js';
-import { effectiveMoves, type Move } from './moved.js';
+import { effectiveMoves } from './moved.js';
 import { leftoverChanges, limitToTargets, NO_SCOPE, selectTargets, type PlanScope } from './plan-scope.js';
 import { redactSpecShared, type Digest } from './redact.js';
 import type { Refreshed } from './refresh.js';

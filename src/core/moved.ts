@@ -2,14 +2,10 @@
 // a create of the new address plus a forget of the old: a second agent with the same name. The
 // `moved:` list says which state entry an address used to be; the plan moves it, and apply writes
 // the move to the state, as Terraform's `moved` blocks do.
+import type { Move } from './desired.js';
 import type { Diagnostic } from './diagnostics.js';
 import { parseAddress, type ResourceType } from './kinds/kind.js';
 import type { YamlLocator } from './yaml-locate.js';
-
-export interface Move {
-  from: string;
-  to: string;
-}
 
 /** Where each kind's map sits in the manifest tree. */
 const SECTION: Record<ResourceType, readonly string[]> = { tool: ['tools'], agent: ['agents'], website: ['knowledgeBase', 'websites'] };

@@ -1,6 +1,10 @@
-// The package version, from the nearest package.json named agentsync above this module. Walking up
-// works from src/ (tests), dist/ (tsc output) and the bundled dist/cli/ and dist/chunks/ alike.
+// The package version. scripts/bundle.mjs compiles it into every bundle (the single-file binary
+// has no package.json beside it, and the bundles read no file for it); tsc's output and the tests
+// from src/ find the nearest package.json named agentsync above this module instead.
 import { readFileSync } from 'node:fs';
+
+/** Replaced by esbuild's `define` in a bundle; undeclared (so `typeof` is 'undefined') elsewhere. */
+declare const __AGENTSYNC_VERSION__: string | undefined;
 
 function findVersion(): string {
   let dir = new URL('.', import.meta.url);
@@ -16,4 +20,4 @@ function findVersion(): string {
   return '0.0.0-unknown';
 }
 
-export const PACKAGE_VERSION = findVersion();
+export const PACKAGE_VERSION: string = typeof __AGENTSYNC_VERSION__ === 'string' ? __AGENTSYNC_VERSION__ : findVersion();

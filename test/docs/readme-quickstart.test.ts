@@ -108,6 +108,8 @@ describe('README quickstart', () => {
         expect(text).toMatch(/Apply complete: 2 created, 0 updated, 0 forgotten\./);
         expect(cwd).toBe(join(parent, 'my-agents'));
         expect(readFileSync(join(cwd, 'agents.yaml'), 'utf8')).toContain('# yaml-language-server: $schema=./agentsync.schema.json');
+        // The project's lock points inside it (vendor/), so its own clean clone installs with npm ci.
+        expect(readFileSync(join(cwd, 'package-lock.json'), 'utf8')).toMatch(/"resolved": "file:vendor\/agentsync-[^"]+\.tgz"/);
       } finally {
         stopBackground();
         rmSync(parent, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 // The programmatic API as a user gets it: the built package entry (dist/index.js, what
 // `import … from 'agentsync'` loads), planning and applying against the emulator over real HTTP.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -207,6 +208,11 @@ describe('the package entry (dist/index.js)', () => {
       return Number(child.stdout.trim());
     };
     expect(loaded(ENTRY)).toBe(0);
+    // dist/index.js is one bundle: commander is not among the sources esbuild put in it (each is named in a comment).
+    const bundle = readFileSync(ENTRY, 'utf8');
+    expect(bundle).toContain('// node_modules/zod/');
+    expect(bundle).not.toContain('// node_modules/commander/');
+    expect(bundle).not.toContain('// src/cli/commands/');
     // The check can see commander when it is there: the CLI's program loads it.
     expect(loaded(join(ROOT, 'dist', 'cli', 'program.js'))).toBeGreaterThan(0);
   });

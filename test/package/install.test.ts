@@ -1,10 +1,12 @@
-// Installable (CONTRACT §9.3): `npm pack` gives a tarball that installs globally and runs from any
-// folder, and that a project can depend on and `import { … } from 'agentsync'`, with types. Slow
-// (two npm installs, from the local npm cache when it can), so each step is one test.
+// Installable (CONTRACT §9.3, §13): `npm pack` gives a self-contained tarball (no runtime
+// dependency, so every install here runs with npm --offline) that installs globally and runs from
+// any folder, and that a project keeps in its own vendor/ folder, depends on, commits, and gets back
+// with `npm ci` in a clean clone, then imports `{ … } from 'agentsync'`, with types. Slow (npm
+// installs and a git clone), so each step is one test.
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
@@ -44,7 +46,7 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
 }
 
 async function npm(args: string[], cwd: string): Promise<Run> {
-  const result = await run('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], cwd);
+  const result = await run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], cwd);
   if (result.code !== 0) throw new Error(`npm ${args.join(' ')} failed (${result.code}):\n${result.stderr}`);
   return result;
 }
@@ -53,7 +55,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'agentsync-pack-'));
   version = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   // dist/ is already built (npm test builds first); --ignore-scripts keeps pack from building again.
-  const packed = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], ROOT);
+  const packed = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir, '--prefer-offline'], ROOT);
   const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
   tarball = join(dir, info?.filename ?? 'missing.tgz');
   emu = await startFixture();
@@ -64,21 +66,41 @@ afterAll(async () => {
 });
 
 describe('the npm package', () => {
-  it('ships what the bin and the API need, and none of the sources or tests', async () => {
-    const listing = await run('tar', ['-tzf', tarball], dir);
-    const files = listing.stdout.split('\n').filter(Boolean);
-    for (const needed of ['package/package.json', 'package/README.md', 'package/dist/cli/main.cjs', 'package/dist/cli/main.js', 'package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/io/state/pg/store.js']) {
-      expect(files).toContain(needed);
+  it('ships the bundles, the types, the schema and the licence; no sources, no source maps, no dependencies', async () => {
+    const listing = await run('tar', ['-tzvf', tarball], dir);
+    const sizes = new Map(
+      listing.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.trim().split(/\s+/))
+        .map((fields) => [fields[fields.length - 1] ?? '', Number(fields[2])] as const),
+    );
+    const files = [...sizes.keys()];
+    for (const needed of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'agentsync.schema.json', 'dist/cli/main.cjs', 'dist/cli/agentsync.cjs', 'dist/index.js', 'dist/types/index.d.ts']) {
+      expect(files).toContain(`package/${needed}`);
     }
-    // The bundled CLI and the vendored dependencies it loads on first use.
-    for (const bundle of ['package/dist/cli/agentsync.cjs', 'package/dist/cli/vendor/undici.cjs', 'package/dist/cli/vendor/pg.cjs']) expect(files).toContain(bundle);
-    expect(files.filter((f) => /^package\/(src|test|bench|scripts|\.ci)\//.test(f))).toEqual([]);
-    expect(files.filter((f) => f.endsWith('.tsbuildinfo'))).toEqual([]);
+    // The vendored dependencies the CLI loads on first use (and the API bundle requires).
+    for (const bundle of ['package/dist/cli/vendor/undici.cjs', 'package/dist/cli/vendor/pg.cjs']) expect(files).toContain(bundle);
+    expect(files.filter((f) => /^package\/(src|test|bench|scripts|\.ci|vendor)\//.test(f))).toEqual([]);
+    expect(files.filter((f) => f.endsWith('.tsbuildinfo') || f.endsWith('.map'))).toEqual([]);
+    // Only the bundles are code: tsc's per-module output stays home.
+    expect(files.filter((f) => /\.(c?js)$/.test(f)).sort()).toEqual(['package/dist/cli/agentsync.cjs', 'package/dist/cli/main.cjs', 'package/dist/cli/vendor/pg.cjs', 'package/dist/cli/vendor/undici.cjs', 'package/dist/index.js']);
+    expect(files.filter((f) => f.endsWith('.d.ts') && !f.startsWith('package/dist/types/'))).toEqual([]);
+    expect((await readFile(tarball)).length).toBeLessThan(1_000_000);
+    const pkg = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'], dir)).stdout) as Record<string, unknown>;
+    expect(pkg.dependencies ?? {}).toEqual({});
+    expect(pkg).toMatchObject({ license: 'MIT', engines: { node: expect.stringMatching(/^>=20/) }, types: 'dist/types/index.d.ts', repository: { type: 'git' } });
+    const licence = (await run('tar', ['-xzOf', tarball, 'package/LICENSE'], dir)).stdout;
+    expect(licence).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} agentsync contributors\n/);
   });
 
   it('installs globally from the tarball and runs from any folder', async () => {
     const prefix = join(dir, 'global');
-    await npm(['install', '--global', '--prefix', prefix, tarball], dir);
+    // --offline: the tarball is all it needs.
+    await npm(['install', '--global', '--offline', '--prefix', prefix, tarball], dir);
+    // Nothing but agentsync was installed.
+    expect((await run('ls', [join(prefix, 'lib', 'node_modules')], dir)).stdout.split('\n').filter(Boolean)).toEqual(['agentsync']);
+    expect((await run('ls', ['-A', join(prefix, 'lib', 'node_modules', 'agentsync')], dir)).stdout).not.toContain('node_modules');
     const elsewhere = join(dir, 'somewhere', 'else');
     await mkdir(elsewhere, { recursive: true });
     // On PATH, as a user's shell finds it.
@@ -96,11 +118,20 @@ describe('the npm package', () => {
     expect(validate.code).toBe(0);
   }, INSTALL_TIMEOUT);
 
-  it('is a typed library: a project that depends on it imports, plans and applies', async () => {
+  it('a project keeps the tarball in vendor/; a clean clone gets it back with npm ci, and imports, plans and applies, typed', async () => {
     const project = join(dir, 'project');
-    await mkdir(project);
-    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'uses-agentsync', private: true, type: 'module', dependencies: { agentsync: `file:${tarball}` } }));
-    await npm(['install'], project);
+    const vendored = `vendor/${basename(tarball)}`;
+    await mkdir(join(project, 'vendor'), { recursive: true });
+    await copyFile(tarball, join(project, vendored));
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'uses-agentsync', private: true, type: 'module' }));
+    await writeFile(join(project, '.gitignore'), 'node_modules/\n');
+    await npm(['install', '--save-dev', '--offline', `./${vendored}`], project);
+    // The lock names the tarball inside the project, so it holds on any machine that clones it.
+    const lock = await readFile(join(project, 'package-lock.json'), 'utf8');
+    expect(lock).toContain(`"resolved": "file:${vendored}"`);
+    expect(lock).not.toContain('file:..');
+    expect(lock).not.toContain(dir);
+    expect(JSON.parse(await readFile(join(project, 'package.json'), 'utf8'))).toMatchObject({ devDependencies: { agentsync: `file:${vendored}` } });
     await writeFile(
       join(project, 'agents.yaml'),
       'version: 1\nenvironments:\n  local: { appId: local, region: us }\ntools:\n  lookup: { displayName: Lookup, executionText: Looking, description: Looks up, parameters: {} }\nagents: {}\n',
@@ -115,39 +146,75 @@ const after = await plan({ file: 'agents.yaml' });
 console.log(JSON.stringify({ version, valid: checked.valid, before: before.plan.summary, created: applied.result.counts.created, after: after.hasChanges, userError: typeof UserError }));
 `,
     );
-    const deployed = await run(process.execPath, ['deploy.mjs'], project, cleanEnv({ COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url }));
-    expect(deployed.stderr).toBe('');
-    expect(JSON.parse(deployed.stdout)).toEqual({ version, valid: true, before: { create: 1, update: 0, delete: 0, forget: 0, noop: 0 }, created: 1, after: false, userError: 'function' });
-
-    // The types resolve through `exports`, check with skipLibCheck off, and are strict enough to catch a wrong call.
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    // Only Node's types, as a user has them: a declaration that needs a dev-only @types package fails here.
-    await mkdir(join(dir, 'types'));
-    await symlink(join(ROOT, 'node_modules', '@types', 'node'), join(dir, 'types', 'node'));
+    // pg comes from the package's own vendor file: a refused connection, not a missing module.
     await writeFile(
-      join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [join(dir, 'types')] }, include: ['*.ts'] }),
-    );
-    await writeFile(
-      join(project, 'typed.ts'),
-      `import { plan, isUserError, type PlanResult, type Diagnostic, type ApplyResult } from 'agentsync';
-export async function changes(file: string): Promise<number> {
-  try {
-    const result: PlanResult = await plan({ file, environment: 'local', refresh: false });
-    const warnings: Diagnostic[] = result.warnings;
-    return result.plan.summary.create + result.plan.summary.update + warnings.length;
-  } catch (err) {
-    if (isUserError(err)) return err.code === 'manifest_invalid' ? -1 : -2;
-    throw err;
-  }
-}
-export type Done = ApplyResult['done'][number]['address'];
+      join(project, 'postgres.mjs'),
+      `import { plan } from 'agentsync';
+await plan({ file: 'agents.yaml', refresh: false, state: 'postgres://agentsync@127.0.0.1:1/agentsync' }).catch((err) => console.log(JSON.stringify({ name: err.name, message: err.message })));
 `,
     );
+    // Everything else as a user writes it (below), then committed and cloned: the clone is what CI sees.
+    const clone = join(dir, 'clone');
+    const git = (args: string[], cwd: string) => run('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args], cwd);
+    await writeTypedFiles(project);
+    await git(['init', '-q'], project);
+    await git(['add', '-A'], project);
+    expect((await git(['commit', '-q', '-m', 'agents'], project)).code).toBe(0);
+    expect((await git(['clone', '-q', project, clone], dir)).code).toBe(0);
+    expect((await run('ls', ['-A', clone], dir)).stdout).not.toContain('node_modules');
+    await npm(['ci', '--offline'], clone);
+
+    const versionRun = await run('npx', ['agentsync', '--version'], clone);
+    expect(versionRun).toMatchObject({ code: 0, stdout: `${version}\n` });
+    const deployed = await run(process.execPath, ['deploy.mjs'], clone, cleanEnv({ COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url }));
+    expect(deployed.stderr).toBe('');
+    expect(JSON.parse(deployed.stdout)).toEqual({ version, valid: true, before: { create: 1, update: 0, delete: 0, forget: 0, noop: 0 }, created: 1, after: false, userError: 'function' });
+    const postgres = await run(process.execPath, ['postgres.mjs'], clone);
+    expect(postgres.stderr).toBe('');
+    const refused = JSON.parse(postgres.stdout) as { name: string; message: string };
+    expect(refused.name).toBe('UserError');
+    expect(refused.message).not.toMatch(/Cannot find|MODULE_NOT_FOUND/);
+    expect(refused.message).toContain('127.0.0.1');
+
+    // The types (dist/types) resolve through `exports`, check with skipLibCheck off, and are strict enough to catch a wrong call.
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     // One tsc run over both files: the good one is clean, the wrong call is the only error.
-    await writeFile(join(project, 'wrong.ts'), `import { plan } from 'agentsync';\nawait plan({ refresh: 'yes' });\n`);
-    const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], project);
+    const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], clone);
     expect(checked.stderr).toBe('');
     expect(checked.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^wrong\.ts\(2,14\): error TS2322: Type 'string' is not assignable to type 'boolean/)]);
   }, INSTALL_TIMEOUT);
 });
+
+/** A typed use of the API, a wrong call, and a tsconfig with only Node's types, as a user has them. */
+async function writeTypedFiles(project: string): Promise<void> {
+  // Only Node's types, as a user has them: a declaration that needs a dev-only @types package fails here.
+  await mkdir(join(dir, 'types'));
+  await symlink(join(ROOT, 'node_modules', '@types', 'node'), join(dir, 'types', 'node'));
+  await writeFile(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [join(dir, 'types')] }, include: ['*.ts'] }),
+  );
+  await writeFile(
+    join(project, 'typed.ts'),
+    `import { plan, isUserError, type PlanResult, type Diagnostic, type ApplyResult, type DesiredResource } from 'agentsync';
+type AgentSpec = Extract<DesiredResource, { type: 'agent' }>['spec'];
+export async function changes(file: string): Promise<number> {
+  try {
+  const result: PlanResult = await plan({ file, environment: 'local', refresh: false });
+  const warnings: Diagnostic[] = result.warnings;
+  return result.plan.summary.create + result.plan.summary.update + warnings.length;
+  } catch (err) {
+  if (isUserError(err)) return err.code === 'manifest_invalid' ? -1 : -2;
+  throw err;
+  }
+}
+export type Done = ApplyResult['done'][number]['address'];
+// The manifest's types are written out in full (zod is not installed): a field's type is still exact.
+export function instructions(resources: DesiredResource[]): string[] {
+  return resources.flatMap((r) => (r.type === 'agent' && r.spec.instruction !== undefined ? [r.spec.instruction] : []));
+}
+export const model: AgentSpec['integrationType'] = 'llm';
+`,
+  );
+  await writeFile(join(project, 'wrong.ts'), `import { plan } from 'agentsync';\nawait plan({ refresh: 'yes' });\n`);
+}

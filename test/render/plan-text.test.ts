@@ -41,6 +41,22 @@ describe('renderPlanText', () => {
     expect(text).toContain(['      ~ instruction:', '          You help customers.', '        - Be brief.', '        + Be brief and kind.', '          Never guess.', '        + Escalate refunds.'].join('\n'));
   });
 
+  it('a 2,400-line instruction with one line edited near the top and one inserted near the bottom prints those three lines', () => {
+    const plan = samplePlan();
+    const change = plan.changes.find((c) => c.action === 'update' && c.address === 'agent.support');
+    if (change?.action !== 'update') throw new Error('fixture changed');
+    const before = Array.from({ length: 2400 }, (_, i) => `Rule ${i}: be helpful.`);
+    const after = [...before];
+    after[10] = 'Rule 10: be very helpful.';
+    after.splice(2390, 0, 'Rule 2389b: say goodbye.');
+    change.fields = [{ path: 'instruction', before: before.join('\n'), after: after.join('\n') }];
+    plan.changes = [change];
+    const text = renderPlanText(plan, { color: false });
+    const diffLines = text.split('\n').filter((line) => /^ {8}[-+] /.test(line));
+    expect(diffLines).toEqual(['        - Rule 10: be helpful.', '        + Rule 10: be very helpful.', '        + Rule 2389b: say goodbye.']);
+    expect(text).toContain(['          Rule 8: be helpful.', '          Rule 9: be helpful.', '        - Rule 10: be helpful.'].join('\n'));
+  });
+
   it('warns about a pending create', () => {
     expect(renderPlanText(samplePlan(), { color: false })).toContain(
       'Warning: agent.ghost: a create was sent at 2025-03-04T05:06:07.000Z but its result was never recorded; a duplicate may exist on the server. Check the server, then `agentsync state rm` or re-run.',

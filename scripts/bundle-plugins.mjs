@@ -1,0 +1,55 @@
+// The esbuild pieces that scripts/bundle.mjs (the npm package) and scripts/sea.mjs (the single-file
+// binary) share.
+import { readFileSync } from 'node:fs';
+import { URL } from 'node:url';
+
+/** The version every bundle has compiled in (src/io/package-version.ts), from package.json. */
+export function versionDefine() {
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  return { __AGENTSYNC_VERSION__: JSON.stringify(version) };
+}
+
+/**
+ * esbuild keeps `await import('node:readline/promises')` as an import() in CommonJS output, and an
+ * import() cannot run in a script compiled from V8's code cache on Node 20 (the callback that loads
+ * it is lost), nor in a single executable application. Such an import instead loads a one-line
+ * module that requires the builtin, so it stays lazy and becomes a require.
+ */
+export function builtinImportsAsRequire() {
+  return {
+    name: 'builtin-imports-as-require',
+    setup(build) {
+      build.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'builtin-as-require' } : undefined));
+      build.onLoad({ filter: /.*/, namespace: 'builtin-as-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});\n`, loader: 'js' }));
+    },
+  };
+}
+
+/** The check for the rule above: a build that would fail at run time fails here instead. */
+export function assertNoDynamicImport(metafile) {
+  for (const [file, input] of Object.entries(metafile.inputs)) {
+    for (const imported of input.imports) {
+      if (imported.kind === 'dynamic-import' && imported.external) throw new Error(`${file}: import('${imported.path}') would stay an import() in the CommonJS bundle; see builtinImportsAsRequire`);
+    }
+  }
+}
+
+/**
+ * commander requires node:child_process when it loads, for subcommands that are separate programs,
+ * which agentsync has none of. Loading it pulls in net, dgram and streams: ~3 ms of every start.
+ * This hands commander an object that loads the real module only if a property is ever read.
+ */
+export function childProcessOnFirstUse() {
+  return {
+    name: 'child-process-on-first-use',
+    setup(build) {
+      build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+        args.importer.includes('node_modules/commander/') ? { path: 'child_process', namespace: 'on-first-use' } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'on-first-use' }, () => ({
+        contents: 'let real;\nmodule.exports = new Proxy({}, { get: (_, key) => (real ??= require("node:child_process"))[key] });\n',
+        loader: 'js',
+      }));
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// `npm run sea`: agentsync as one file that needs no Node.js and no node_modules, a Node single
+// executable application (https://nodejs.org/api/single-executable-applications.html):
+// 1. esbuild bundles the CLI (src/cli/entry.ts) with every dependency, undici and pg included, into
+//    one CommonJS script (a SEA can require builtins only), with the version compiled in;
+// 2. `node --experimental-sea-config` turns it into a blob, with V8's code cache for a fast start;
+// 3. postject injects the blob into a copy of the running node binary.
+// The binary is for the platform that builds it: agentsync-linux-x64 here, agentsync-darwin-arm64 on
+// a Mac (its signature is removed before the injection and an ad-hoc one added after), and
+// agentsync-win32-x64.exe on Windows. Release builds for each come from running this on each kind of
+// runner (see "Single-file binary" in README.md).
+// Usage: node scripts/sea.mjs [OUTPUT]  (default: ./agentsync-<platform>-<arch>[.exe])
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import process from 'node:process';
+import { build } from 'esbuild';
+import { assertNoDynamicImport, builtinImportsAsRequire, childProcessOnFirstUse, versionDefine } from './bundle-plugins.mjs';
+
+const require = createRequire(import.meta.url);
+const { inject } = require('postject');
+
+const windows = process.platform === 'win32';
+const mac = process.platform === 'darwin';
+const output = resolve(process.argv[2] ?? `agentsync-${process.platform}-${process.arch}${windows ? '.exe' : ''}`);
+// One working folder per output, so two builds (two test runs) never share a blob.
+const work = join('dist', 'sea', `${process.pid}`);
+rmSync(work, { recursive: true, force: true });
+mkdirSync(work, { recursive: true });
+
+try {
+  const script = join(work, 'agentsync.cjs');
+  const bundled = await build({
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+    entryPoints: ['src/cli/entry.ts'],
+    outfile: script,
+    metafile: true,
+    plugins: [childProcessOnFirstUse(), builtinImportsAsRequire()],
+    define: { ...versionDefine(), 'import.meta.url': '__agentsyncBundleUrl' },
+    // In a SEA, __filename is the binary itself: nothing is read beside it.
+    banner: { js: 'var __agentsyncBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  });
+  assertNoDynamicImport(bundled.metafile);
+
+  const blob = join(work, 'sea-prep.blob');
+  const config = join(work, 'sea-config.json');
+  writeFileSync(config, JSON.stringify({ main: script, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true }));
+  execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+
+  rmSync(output, { force: true });
+  copyFileSync(process.execPath, output);
+  chmodSync(output, 0o755);
+  if (mac) execFileSync('codesign', ['--remove-signature', output]);
+  await inject(output, 'NODE_SEA_BLOB', readFileSync(blob), {
+    sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+    ...(mac ? { machoSegmentName: 'NODE_SEA' } : {}),
+  });
+  if (mac) execFileSync('codesign', ['--sign', '-', output]);
+  process.stdout.write(`${output}\n`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
