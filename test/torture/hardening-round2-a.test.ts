@@ -1,0 +1,121 @@
+// Issue 20, round 2 of hardening (part A): a reader that hangs up (`| head`), the compiled-code
+// cache's growth, a quadratic `fmt`, a torn journal line that only apply reported, a full disk in
+// the middle of an apply, and `${NAME:-}` / an empty baseUrl. The built CLI runs as a child process
+// against the in-process emulator over real HTTP, on real files.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, childEnv, CLI, collect, makeWorkspace, runCli, STACK_TRACE, startTortureEmulator, type CliResult, type TortureEmulator, type Workspace } from './helpers.js';
+import { leftoverTemps, smallManifest } from './hardening-helpers.js';
+
+let emulator: TortureEmulator;
+let ws: Workspace;
+let projects = 0;
+
+beforeAll(async () => {
+  assertBuilt();
+  emulator = await startTortureEmulator();
+  ws = makeWorkspace('agentsync-round2a-');
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  ws?.remove();
+});
+
+interface Project {
+  dir: string;
+  manifest: string;
+  state: string;
+  /** `-f manifest --state state` */
+  args: string[];
+  write(instruction: string, tools?: number): void;
+  cli(args: string[], extraEnv?: Record<string, string | undefined>): Promise<CliResult>;
+}
+
+function project(instruction = 'v1', tools = 2): Project {
+  const name = `r${++projects}`;
+  const dir = ws.path(name);
+  mkdirSync(dir);
+  const manifest = join(dir, 'agents.yaml');
+  const write = (text: string, count = tools): void => writeFileSync(manifest, smallManifest(name, text, count));
+  write(instruction);
+  const state = join(dir, 'state.json');
+  return {
+    dir,
+    manifest,
+    state,
+    args: ['-f', manifest, '--state', state],
+    write,
+    cli: (args, extraEnv = {}) => runCli(args, { env: { ...emulator.env, ...extraEnv }, cwd: dir }),
+  };
+}
+
+/** No crash report of any kind on stderr. */
+function expectNoCrash(result: CliResult): void {
+  expect(result.stderr).not.toMatch(STACK_TRACE);
+  expect(result.stderr).not.toMatch(/EPIPE|Unhandled 'error'|internal error/);
+}
+
+/**
+ * Runs `agentsync ARGS | head -c 200` through a real pipe: once head has its bytes it exits, and
+ * every later write of the CLI meets a closed pipe. The result is the CLI's own exit code and
+ * stderr, and the bytes head passed on.
+ */
+function runIntoHead(args: string[], cwd: string): Promise<CliResult> {
+  const script = '"$@" | head -c 200; exit "${PIPESTATUS[0]}"';
+  const child = spawn('bash', ['-c', script, 'pipeline', process.execPath, CLI, ...args], { cwd, env: childEnv(emulator.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  return collect(child, 90_000);
+}
+
+describe('a reader that hangs up (| head) never crashes a command or cuts an apply short', () => {
+  let big: Project;
+  beforeAll(async () => {
+    // 2,000 tools: every listing below is far larger than a pipe's 64 KiB buffer.
+    big = project('v1', 2000);
+    const applied = await big.cli(['apply', '--auto-approve', ...big.args]);
+    expect(applied.code, applied.stderr).toBe(0);
+  });
+
+  const readers: [string, (p: Project) => string[]][] = [
+    ['plan --offline --json', (p) => ['plan', '--offline', '--json', ...p.args]],
+    ['plan --out -', (p) => ['plan', '--offline', '--out', '-', ...p.args]],
+    ['state list', (p) => ['state', 'list', ...p.args]],
+    ['export', (p) => ['export', '-f', p.manifest, '-e', 'local']],
+  ];
+  for (const [name, argsOf] of readers) {
+    it(`${name} exits quietly`, async () => {
+      if (name.startsWith('plan')) big.write('v2 changes the agent', 2000);
+      const result = await runIntoHead(argsOf(big), big.dir);
+      expectNoCrash(result);
+      expect([0, 2, 141], `${name}: ${result.stderr}`).toContain(result.code);
+      expect(result.stdout.length).toBeGreaterThan(0);
+      expect(leftoverTemps(big.dir)).toEqual([]);
+    });
+  }
+
+  it('apply --auto-approve finishes and records every change, and leaves no temporary file', async () => {
+    const p = project('v1', 40);
+    expect((await p.cli(['apply', '--auto-approve', ...p.args])).code).toBe(0);
+    p.write('v2 with a new instruction', 80);
+    // Slow enough that most of the progress lines are written after the reader is gone.
+    await emulator.configure({ latencyMs: 15 });
+    let result: CliResult;
+    try {
+      result = await runIntoHead(['apply', '--auto-approve', '--concurrency', '2', ...p.args], p.dir);
+    } finally {
+      await emulator.configure({ latencyMs: 0 });
+    }
+    expectNoCrash(result);
+    expect([0, 141], result.stderr).toContain(result.code);
+    const state = JSON.parse(readFileSync(p.state, 'utf8')) as { resources: Record<string, unknown>; pending?: Record<string, unknown> };
+    expect(Object.keys(state.resources)).toHaveLength(81);
+    expect(state.pending ?? {}).toEqual({});
+    expect(leftoverTemps(p.dir)).toEqual([]);
+    expect(existsSync(`${p.state}.lock`)).toBe(false);
+    expect(existsSync(`${p.state}.journal`) ? readFileSync(`${p.state}.journal`, 'utf8') : '').toBe('');
+    const again = await p.cli(['plan', '--detailed-exitcode', ...p.args]);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+  });
+});
