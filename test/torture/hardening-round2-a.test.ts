@@ -3,10 +3,10 @@
 // the middle of an apply, and `${NAME:-}` / an empty baseUrl. The built CLI runs as a child process
 // against the in-process emulator over real HTTP, on real files.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, childEnv, CLI, collect, makeWorkspace, runCli, STACK_TRACE, startTortureEmulator, type CliResult, type TortureEmulator, type Workspace } from './helpers.js';
+import { assertBuilt, childEnv, CLI, collect, makeWorkspace, ROOT, runCli, STACK_TRACE, startTortureEmulator, type CliResult, type TortureEmulator, type Workspace } from './helpers.js';
 import { leftoverTemps, smallManifest } from './hardening-helpers.js';
 
 let emulator: TortureEmulator;
@@ -117,5 +117,59 @@ describe('a reader that hangs up (| head) never crashes a command or cuts an app
     expect(existsSync(`${p.state}.journal`) ? readFileSync(`${p.state}.journal`, 'utf8') : '').toBe('');
     const again = await p.cli(['plan', '--detailed-exitcode', ...p.args]);
     expect(again.code, again.stdout + again.stderr).toBe(0);
+  });
+});
+
+describe('the compiled-code cache stays small, private and symlink-safe', () => {
+  const example = join(ROOT, 'examples', 'minimal.yaml');
+  const cacheRun = (args: string[], cacheDir: string): Promise<CliResult> => runCli(args, { env: { NODE_COMPILE_CACHE: cacheDir } });
+  const binFiles = (dir: string): string[] => readdirSync(dir).filter((name) => name.endsWith('.bin'));
+
+  it('adds no file for a typo or an option value before the command', async () => {
+    const cacheDir = ws.path('cache-typos');
+    const words = ['plna', 'aply', 'vaildate', 'staet', 'exprot', 'imoprt', 'shcema', 'fmtt', 'initt', 'sned', 'no-such-thing', 'z'];
+    for (const word of words) expect((await cacheRun([word], cacheDir)).code).toBe(1);
+    for (const env of ['staging', 'prod', 'qa', 'dev']) {
+      const run = await cacheRun(['-e', env, 'validate', '-f', example], cacheDir);
+      expect(run.code, run.stderr).not.toBeNull();
+    }
+    const names = binFiles(cacheDir).map((name) => name.replace(/^.*-([a-z]+)(\.partial)?\.bin$/, '$1'));
+    // One cache for every unknown word and one for validate, however many runs.
+    expect(names.sort()).toEqual(['other', 'validate']);
+    expect(statSync(cacheDir).mode & 0o777).toBe(0o700);
+  });
+
+  it('prunes the folder to a bounded number of files, oldest first, and stale temporary files', async () => {
+    const cacheDir = ws.path('cache-full');
+    mkdirSync(cacheDir, { mode: 0o700 });
+    const old = new Date(Date.now() - 3_600_000);
+    // Caches of 60 other installations (other paths, other Nodes), each written an hour ago.
+    for (let i = 0; i < 60; i++) {
+      const file = join(cacheDir, `agentsync-other${i}-v0.0.${i}-x64-1-1-plan.bin`);
+      writeFileSync(file, Buffer.alloc(1024, i));
+      utimesSync(file, old, old);
+    }
+    const stale = join(cacheDir, 'agentsync-x-v0-x64-1-1-plan.bin.4242.tmp');
+    writeFileSync(stale, 'half a cache');
+    utimesSync(stale, old, old);
+    expect((await cacheRun(['validate', '-f', example], cacheDir)).code).toBe(0);
+    const left = binFiles(cacheDir);
+    expect(left.length).toBeLessThanOrEqual(32);
+    // The cache just written is kept; the pruned ones are the oldest.
+    expect(left.filter((name) => name.endsWith('-validate.bin'))).toHaveLength(1);
+    expect(existsSync(stale)).toBe(false);
+    expect((await cacheRun(['validate', '-f', example], cacheDir)).code).toBe(0);
+  });
+
+  it('never writes through a symlinked cache folder', async () => {
+    const real = ws.path('cache-real');
+    mkdirSync(real, { mode: 0o700 });
+    const link = ws.path('cache-link');
+    symlinkSync(real, link);
+    const run = await cacheRun(['validate', '-f', example], link);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(readdirSync(real)).toEqual([]);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
   });
 });
