@@ -20,7 +20,8 @@ export class YamlLocator {
     readonly file: string,
     private readonly text: string,
     private readonly lineCounter: LineCounter,
-    private readonly doc: Document.Parsed | undefined,
+    /** The parsed document (fmt formats it without parsing the text again). */
+    readonly doc: Document.Parsed | undefined,
   ) {}
 
   position(offset: number): Position {
