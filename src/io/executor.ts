@@ -93,14 +93,23 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   // Results are journaled while the next call is already on its way: waiting for each fsync would
   // cost every call one. A success counts (and is printed) once its entry is durable.
   const recordings: Promise<void>[] = [];
+  // A journal that cannot be written (a full disk) stops the run; what was made on the server but
+  // not recorded is reported, never lost in an error line.
+  const unrecorded: DoneItem[] = [];
+  let recordFailure: string | undefined;
+  const journalFailed = (err: unknown): void => {
+    stopped = true;
+    if (!isUserError(err)) throw err;
+    recordFailure ??= err.message;
+  };
   const runTask = async (task: Task): Promise<Trailing | void> => {
     let outcome: TaskOutcome;
     try {
       outcome = await runOne(task, { ...input, now, emit, adopter, memory, marks });
     } catch (err) {
-      // Not an API answer (a journal write failed, say): stop starting work and surface it.
-      stopped = true;
-      throw err;
+      // Not an API answer (a journal write failed, say): stop starting work; a bug still throws.
+      journalFailed(err);
+      return;
     }
     if (!outcome.ok) {
       failed.push(outcome.item);
@@ -108,19 +117,25 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
       return;
     }
     const { item } = outcome;
-    const recorded = outcome.recording.then(() => {
-      done.push(item);
-      emit({ kind: 'done', ...item });
-    });
+    const recorded = outcome.recording.then(
+      () => {
+        done.push(item);
+        emit({ kind: 'done', ...item });
+      },
+      (err: unknown) => {
+        unrecorded.push(item);
+        journalFailed(err);
+      },
+    );
     recordings.push(recorded);
-    recorded.catch(() => (stopped = true));
     return { after: recorded };
   };
   await runScheduled(queues, concurrency, () => stopped || input.stop?.aborted === true, dependenciesFirst, runTask);
   const interrupted = input.stop?.aborted === true;
   // Every success is on disk before the result is reported (a failed write rejects here).
   await Promise.all(recordings);
-  await marks.clearUnsent();
+  // With a broken journal there is nothing to clear into: the marks stay, which is safe.
+  if (recordFailure === undefined) await marks.clearUnsent();
   // Deletes come last: an agent the plan updates may stop using a tool only now being deleted.
   if (deletes.length > 0 && !stopped) {
     const deleted = await executeDeletes(deletes, { ...input, now, emit, stopped: () => stopped, stop: () => (stopped = true) });
@@ -128,14 +143,26 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
     failed.push(...deleted.failed);
   }
 
-  const attempted = new Set([...done, ...failed].map((i) => i.address));
+  const attempted = new Set([...done, ...failed, ...unrecorded].map((i) => i.address));
   const notAttempted: NotAttemptedItem[] = [...tasks.map((t) => t.change), ...deletes]
     .filter((change) => !attempted.has(change.address))
     .map((change) => ({ address: change.address, type: change.type, action: change.action, reason: interrupted ? 'the apply was interrupted' : 'the apply stopped after a failure' }));
   const counts = countDone(done);
-  const ok = failed.length === 0 && notAttempted.length === 0;
+  const ok = failed.length === 0 && notAttempted.length === 0 && recordFailure === undefined;
   const notify: NotifyOutcome = interrupted && input.desired.notify ? { status: 'skipped', reason: 'interrupted' } : await sendNotify(input, { ok, counts, done, lineage, startSerial });
-  return { environment: plan.environment, prune: plan.prune, ok, counts, done, failed, notAttempted, notify, total, ...(interrupted ? { interrupted } : {}) };
+  return {
+    environment: plan.environment,
+    prune: plan.prune,
+    ok,
+    counts,
+    done,
+    failed,
+    notAttempted,
+    notify,
+    total,
+    ...(interrupted ? { interrupted } : {}),
+    ...(recordFailure === undefined ? {} : { unrecorded: { items: unrecorded, reason: recordFailure } }),
+  };
 }
 
 /** A success carries the journal write of its result, still under way. */
