@@ -217,9 +217,13 @@ async function execute(loaded: LoadedManifest, computed: ComputedPlan, session: 
   }
   if (result.unrecorded) {
     const made = result.unrecorded.items.length;
+    const outcome =
+      result.done.length + made === 0
+        ? 'nothing was applied'
+        : `${countOf(result.done.length, 'change was', 'changes were')} applied and recorded, ${countOf(made, 'change was', 'changes were')} applied but not recorded`;
     throw new UserError(
       'apply_failed',
-      `apply stopped: ${result.unrecorded.reason}; ${countOf(result.done.length, 'change was', 'changes were')} applied and recorded, ${countOf(made, 'change was', 'changes were')} applied but not recorded, ${result.notAttempted.length} not attempted`,
+      `apply stopped: ${result.unrecorded.reason}; ${outcome}, ${result.notAttempted.length} not attempted`,
       ctx.json ? { result: asJson } : {},
     );
   }
