@@ -1,7 +1,7 @@
 // `agentsync apply`: manifest + state → plan → confirmation → execute → summary. The plan is
 // computed under the state lock, so what is shown is what runs; a saved plan is accepted only
 // while its manifest and state are unchanged, in which case recomputing it gives the same plan.
-import { UserError } from '../core/errors.js';
+import { isUserError, UserError } from '../core/errors.js';
 import { conflictRefusal } from '../core/conflict-refusal.js';
 import { changeCount, hasChanges, type Plan } from '../core/plan.js';
 import type { State } from '../core/state.js';
@@ -55,6 +55,7 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, in
 
   const session = await loaded.store.open(loaded.target, { lockTimeoutMs: lockWaitMs, ...(saved?.savedPlan.basis.salt ? { salt: saved.savedPlan.basis.salt } : {}) });
   let client: ApiClient | undefined;
+  let failure: unknown;
   try {
     client = await connection.open();
     let computed: ComputedPlan;
@@ -83,9 +84,27 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, in
     interrupts.enterGracefulPhase();
     await recordRefresh(session, computed);
     await execute(loaded, computed, session, { concurrency, json, opts, client, interrupts });
+  } catch (err) {
+    failure = err;
+    throw err;
   } finally {
     await client?.close();
-    await session.close();
+    // The lock is released either way. When the run already failed (a full disk, say), the
+    // state's last write failing again is that same failure, and must not hide its summary.
+    await session.close().catch((err: unknown) => {
+      if (failure === undefined) throw err;
+    });
+  }
+}
+
+/** Writes the journal's results into the state now, so the summary can say whether that worked. */
+async function commitForSummary(session: StateSession): Promise<string | undefined> {
+  try {
+    await session.commit();
+    return undefined;
+  } catch (err) {
+    if (!isUserError(err)) throw err;
+    return err.message;
   }
 }
 
@@ -179,12 +198,35 @@ async function execute(loaded: LoadedManifest, computed: ComputedPlan, session: 
   } finally {
     progress.finish();
   }
+  if (!result.unrecorded) {
+    const stateNotWritten = await commitForSummary(session);
+    if (stateNotWritten !== undefined) result.stateNotWritten = stateNotWritten;
+  }
   const asJson = summary.applyResultToJson(result);
   if (!ctx.json) process.stdout.write('\n' + summary.renderApplySummary(result, { color: useColor(ctx.opts, process.stdout) }));
   if (result.interrupted) {
     // runApply exits 130/143 once the lock is released; --json still gets the result.
     if (ctx.json) process.stdout.write(JSON.stringify(asJson, null, 2) + '\n');
     return;
+  }
+  if (result.unrecorded) {
+    const made = result.unrecorded.items.length;
+    const outcome =
+      result.done.length + made === 0
+        ? 'nothing was applied'
+        : `${countOf(result.done.length, 'change was', 'changes were')} applied and recorded, ${countOf(made, 'change was', 'changes were')} applied but not recorded`;
+    throw new UserError(
+      'apply_failed',
+      `apply stopped: ${result.unrecorded.reason}; ${outcome}, ${result.notAttempted.length} not attempted`,
+      ctx.json ? { result: asJson } : {},
+    );
+  }
+  if (result.stateNotWritten !== undefined) {
+    throw new UserError(
+      'apply_failed',
+      `${countOf(result.done.length, 'change was', 'changes were')} applied and kept in the journal, but the state was not written: ${result.stateNotWritten}; the next run records them`,
+      ctx.json ? { result: asJson } : {},
+    );
   }
   if (!result.ok) {
     // With --json the error object (printed by run.ts) carries the result: one JSON document on stdout.

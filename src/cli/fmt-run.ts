@@ -32,8 +32,9 @@ async function formatOne(file: string, check: boolean): Promise<Outcome> {
     return 'failed';
   }
   // The parser validate uses decides what "does not parse" means; such a file is never written.
-  const firstError = parseManifest(file, text).diagnostics.find((d) => d.severity === 'error');
-  const result = firstError === undefined ? formatManifest(text) : ({ ok: false, problem: `${firstError.line}:${firstError.column}: ${firstError.message}` } as const);
+  const parsed = parseManifest(file, text);
+  const firstError = parsed.diagnostics.find((d) => d.severity === 'error');
+  const result = firstError === undefined ? formatManifest(text, parsed.locator.doc) : ({ ok: false, problem: `${firstError.line}:${firstError.column}: ${firstError.message}` } as const);
   if (!result.ok) {
     process.stderr.write(`Error: cannot format ${file}: ${result.problem}; it was left unchanged\n`);
     return 'failed';

@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { enableCodeCache } from '../io/code-cache.js';
+import { COMMAND_WORDS } from './command-words.js';
 
-enableCodeCache(fileURLToPath(new URL('.', import.meta.url)));
+enableCodeCache(fileURLToPath(new URL('.', import.meta.url)), COMMAND_WORDS);
 createRequire(import.meta.url)('./agentsync.cjs');

@@ -1,6 +1,7 @@
 // The single place where errors become exit codes and stderr text.
 import { CommanderError, type Command } from 'commander';
 import { isUserError } from '../core/errors.js';
+import { keepRunningWhenOutputCloses } from './closed-output.js';
 import { installOutputFilter } from './output-filter.js';
 import { programFlags, refuseSingleDashLongFlags } from './single-dash-flags.js';
 
@@ -20,6 +21,8 @@ export async function runMain(program: Command, argv: readonly string[]): Promis
   // Before anything can print: the default API key is hidden from the start, the manifest's
   // secrets as soon as it is resolved (cli/pipeline.ts, commands/validate.ts).
   installOutputFilter(process.env);
+  // A reader that goes away (`| head`) must never crash the command or cut an apply short.
+  keepRunningWhenOutputCloses();
   program.exitOverride();
   try {
     // argv[0] and argv[1] are node and the script.

@@ -252,7 +252,8 @@ function baseUrlDiagnostics(tree: Record<string, unknown>, name: string, env: Re
   const envs = tree.environments;
   const config = isPlainObject(envs) ? envs[name] : undefined;
   const baseUrl = isPlainObject(config) ? config.baseUrl : undefined;
-  if (typeof baseUrl !== 'string') return [];
+  // An empty baseUrl (`baseUrl: "${BASE_URL:-}"` with the variable unset) means the default.
+  if (typeof baseUrl !== 'string' || baseUrl === '') return [];
   const problem = baseUrlProblem(baseUrl);
   return problem === undefined ? [] : [locator.diagnostic(['environments', name, 'baseUrl'], `baseUrl ${problem}`)];
 }
@@ -279,9 +280,10 @@ function appIdDiagnostics(manifest: Manifest, targets: readonly string[], locato
   return out;
 }
 
-/** AGENTSYNC_BASE_URL wins over every environment; then the manifest; then the regional default. */
+/** AGENTSYNC_BASE_URL wins over every environment; then the manifest (unless empty); then the regional default. */
 export function effectiveBaseUrl(_name: string, config: EnvironmentConfig, env: ResolveOptions['env']): string {
-  return normalizeBaseUrl(overrideOf(env) ?? config.baseUrl ?? defaultBaseUrl(config.appId, config.region));
+  const own = config.baseUrl === '' ? undefined : config.baseUrl;
+  return normalizeBaseUrl(overrideOf(env) ?? own ?? defaultBaseUrl(config.appId, config.region));
 }
 
 function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {

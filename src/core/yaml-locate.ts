@@ -20,7 +20,7 @@ export class YamlLocator {
     readonly file: string,
     private readonly text: string,
     private readonly lineCounter: LineCounter,
-    /** The parsed document, for checks that read the YAML syntax itself (core/lint). */
+    /** The parsed document: for checks that read the YAML syntax itself (core/lint), and for fmt, which formats it without parsing the text again. */
     readonly doc: Document.Parsed | undefined,
   ) {}
 

@@ -78,4 +78,12 @@ export interface ApplyResult {
   interrupted?: boolean;
   /** State entries moved to a new address (`moved:`); absent when none. */
   moved?: { from: string; to: string }[];
+  /**
+   * The journal could not be written (a full disk): the run stopped, and these changes were made
+   * on the server but are not recorded. A create among them stays pending (adopted next time); an
+   * update is sent again, harmlessly.
+   */
+  unrecorded?: { items: DoneItem[]; reason: string };
+  /** Every result is in the journal, but the state file could not be rewritten (set by the CLI). */
+  stateNotWritten?: string;
 }

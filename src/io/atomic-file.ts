@@ -2,9 +2,10 @@
 // under the real name, never writes through a symlink someone planted, and never leaves a
 // temporary file behind. Every write goes to a new file with a random name beside the target,
 // created with O_EXCL|O_NOFOLLOW (so an existing file or link at that name is never opened), is
-// fsynced, and only then renamed or linked into place.
+// fsynced, and only then renamed or linked into place. A temporary file still on disk when the
+// process exits (a signal's exit, an uncaught error) is removed by an exit hook.
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, unlinkSync } from 'node:fs';
 import { link, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { fileError } from './file-errors.js';
@@ -14,6 +15,37 @@ const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | c
 /** A fresh name beside `target`; 64 random bits, so two writers never pick the same one. */
 export function tempNameFor(target: string): string {
   return `${target}.tmp-${randomBytes(8).toString('hex')}`;
+}
+
+/** Temporary files this process created and has not yet renamed away or removed. */
+const unsettled = new Set<string>();
+let exitHookInstalled = false;
+
+/** Marks `temp` as ours until settleTemp: whatever way the process exits, it is removed. */
+export function trackTemp(temp: string): void {
+  unsettled.add(temp);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const name of unsettled) {
+      try {
+        unlinkSync(name);
+      } catch {
+        // Never created, or already gone.
+      }
+    }
+  });
+}
+
+/** `temp` was renamed into place or removed: no longer ours to clean up. */
+export function settleTemp(temp: string): void {
+  unsettled.delete(temp);
+}
+
+/** Removes `temp` (if it is there) and forgets it. */
+export async function discardTemp(temp: string): Promise<void> {
+  await unlink(temp).catch(() => undefined);
+  settleTemp(temp);
 }
 
 /** Matches the names tempNameFor gives for `base` (a file name without its folder). */
@@ -33,6 +65,8 @@ export interface WriteOptions {
 /** Writes `text` to a new temporary file beside `target` and returns its name; removes it on failure. */
 export async function writeTemp(target: string, text: string, options: WriteOptions): Promise<string> {
   const temp = tempNameFor(target);
+  // Tracked before it exists: the exit hook may run while open() is still in flight.
+  trackTemp(temp);
   let handle;
   try {
     handle = await open(temp, CREATE_NEW, options.mode);
@@ -43,7 +77,8 @@ export async function writeTemp(target: string, text: string, options: WriteOpti
     return temp;
   } catch (err) {
     await handle?.close().catch(() => undefined);
-    if (handle) await unlink(temp).catch(() => undefined);
+    if (handle) await discardTemp(temp);
+    else settleTemp(temp);
     throw fileError(err, target, 'write');
   }
 }
@@ -53,8 +88,9 @@ export async function replaceFileAtomically(target: string, text: string, option
   const temp = await writeTemp(target, text, options);
   try {
     await rename(temp, target);
+    settleTemp(temp);
   } catch (err) {
-    await unlink(temp).catch(() => undefined);
+    await discardTemp(temp);
     throw fileError(err, target, 'write');
   }
   await fsyncDir(path.dirname(target));
@@ -75,7 +111,7 @@ export async function createFileAtomically(target: string, text: string, options
     // No hard links on this file system: create the name exclusively and write into it.
     return createDirectly(target, text, options);
   } finally {
-    await unlink(temp).catch(() => undefined);
+    await discardTemp(temp);
   }
   await fsyncDir(path.dirname(target));
   return true;

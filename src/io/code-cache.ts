@@ -9,7 +9,12 @@
 // - the cache lives in a private directory (0700, owned by this user; anything else is not trusted
 //   and the cache is skipped), one file per bundle and command, keyed by the bundle's path, size and
 //   mtime and by the Node version, so a rebuilt or moved bundle never meets a stale cache (V8 also
-//   refuses data from another V8 version or other flags; then the cache is rewritten);
+//   refuses data from another V8 version or other flags; then the cache is rewritten). The command
+//   is one of a fixed list of words (anything else is `other`), so a typo or an option's value
+//   never adds a file;
+// - the folder is kept small: a rebuilt bundle's old files go, and beyond MAX_CACHE_FILES (other
+//   installations, other Nodes) the least recently written go, as do temporary files a killed run
+//   left;
 // - a cache is written at exit, atomically, when it was missing, refused or written by a failed run,
 //   and it holds every function that run compiled;
 // - nothing here may fail a command: every error means "no cache".
@@ -45,9 +50,15 @@ interface Loaded {
   found: 'none' | 'partial' | 'complete';
 }
 
+/** About 300 KB each: a few installations' worth of commands, ~10 MB at most. */
+const MAX_CACHE_FILES = 32;
+/** A temporary file older than this belongs to a run that was killed while writing it. */
+const STALE_TEMP_MS = 10 * 60_000;
+
 type ModuleFunction = (exports: unknown, require: NodeJS.Require, module: LoadingModule, filename: string, dirname: string) => void;
 
-export function enableCodeCache(bundleDir: string): void {
+/** `commands`: the words that name a command; each gets its own cache, anything else shares `other`. */
+export function enableCodeCache(bundleDir: string, commands: readonly string[]): void {
   if (process.env.NODE_DISABLE_COMPILE_CACHE || process.env.AGENTSYNC_DEBUG === '1') return;
   const cacheDir = privateDirectory(process.env.NODE_COMPILE_CACHE || join(tmpdir(), `agentsync-code-cache-${process.getuid?.() ?? 'user'}`));
   if (!cacheDir) return;
@@ -57,15 +68,15 @@ export function enableCodeCache(bundleDir: string): void {
   const compileAsUsual = proto._compile;
   proto._compile = function compileWithCache(this: LoadingModule, content: string, filename: string): unknown {
     if (!filename.startsWith(ours) || !filename.endsWith('.cjs')) return compileAsUsual.call(this, content, filename);
-    return runCached(this, content, filename, cacheDir, loaded);
+    return runCached(this, content, filename, { cacheDir, command: commandName(commands) }, loaded);
   };
   process.once('exit', (code) => {
     for (const entry of loaded) saveIfBetter(entry, code === 0);
   });
 }
 
-function runCached(module: LoadingModule, content: string, filename: string, cacheDir: string, loaded: Loaded[]): unknown {
-  const files = cacheFilesFor(cacheDir, filename);
+function runCached(module: LoadingModule, content: string, filename: string, where: { cacheDir: string; command: string }, loaded: Loaded[]): unknown {
+  const files = cacheFilesFor(where.cacheDir, filename, where.command);
   const complete = files && readOrUndefined(files.complete);
   const cachedData = complete ?? (files && readOrUndefined(files.partial));
   // No importModuleDynamically: a script from the cache loses it on Node 20, so the bundles hold no
@@ -81,21 +92,23 @@ function runCached(module: LoadingModule, content: string, filename: string, cac
  * One cache per command, because each command compiles different functions: a cache written by
  * `--version` would leave `plan` compiling most of itself on every start.
  */
-function cacheFilesFor(cacheDir: string, filename: string): CacheFiles | undefined {
+function cacheFilesFor(cacheDir: string, filename: string, command: string): CacheFiles | undefined {
   try {
     const { size, mtimeMs } = statSync(filename);
     const bundlePrefix = `${basename(filename, '.cjs')}-${pathHash(filename)}-${process.version}-${process.arch}-`;
     const buildPrefix = `${bundlePrefix}${size}-${Math.trunc(mtimeMs)}-`;
-    const name = join(cacheDir, `${buildPrefix}${commandName()}`);
+    const name = join(cacheDir, `${buildPrefix}${command}`);
     return { complete: `${name}.bin`, partial: `${name}.partial.bin`, bundlePrefix, buildPrefix };
   } catch {
     return undefined;
   }
 }
 
-function commandName(): string {
-  const word = process.argv.slice(2).find((arg) => !arg.startsWith('-')) ?? 'none';
-  return /^[a-z][a-z-]{0,30}$/.test(word) ? word : 'other';
+/** The first argument that is a command's name (`-e staging plan` is `plan`); `none` without arguments. */
+function commandName(commands: readonly string[]): string {
+  const words = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+  if (words.length === 0) return 'none';
+  return words.find((word) => commands.includes(word)) ?? 'other';
 }
 
 /** FNV-1a: enough to tell two installations apart, and cheaper than loading node:crypto. */
@@ -118,20 +131,42 @@ function saveIfBetter({ script, files, found }: Loaded, succeeded: boolean): voi
   const target = succeeded ? files.complete : files.partial;
   const temporary = `${target}.${process.pid}.tmp`;
   try {
-    writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+    // 'wx': O_EXCL, so nothing already at that name (a file, a planted link) is ever written through.
+    writeFileSync(temporary, script.createCachedData(), { mode: 0o600, flag: 'wx' });
     renameSync(temporary, target);
     if (succeeded) unlinkIfThere(files.partial);
-    removeOlderBuilds(files);
+    pruneCache(files);
   } catch {
     unlinkIfThere(temporary);
   }
 }
 
-/** A rebuilt bundle gets new cache files; the old build's would only pile up. Other Nodes' stay. */
-function removeOlderBuilds({ bundlePrefix, buildPrefix, complete }: CacheFiles): void {
+/**
+ * Runs only after a cache was written, which is rare. A rebuilt bundle gets new cache files, so the
+ * old build's go (other Nodes' stay); past MAX_CACHE_FILES the least recently written go.
+ */
+function pruneCache({ bundlePrefix, buildPrefix, complete }: CacheFiles): void {
   const dir = dirname(complete);
+  const kept: { file: string; written: number }[] = [];
   for (const other of readdirSync(dir)) {
-    if (other.startsWith(bundlePrefix) && !other.startsWith(buildPrefix) && other.endsWith('.bin')) unlinkIfThere(join(dir, other));
+    const file = join(dir, other);
+    if (other.endsWith('.tmp')) {
+      if (writtenAt(file) < Date.now() - STALE_TEMP_MS) unlinkIfThere(file);
+    } else if (other.endsWith('.bin')) {
+      if (other.startsWith(bundlePrefix) && !other.startsWith(buildPrefix)) unlinkIfThere(file);
+      else kept.push({ file, written: writtenAt(file) });
+    }
+  }
+  kept.sort((a, b) => b.written - a.written);
+  for (const { file } of kept.slice(MAX_CACHE_FILES)) unlinkIfThere(file);
+}
+
+/** When `file` was last written (lstat: a link planted here is judged as itself, never followed). */
+function writtenAt(file: string): number {
+  try {
+    return lstatSync(file).mtimeMs;
+  } catch {
+    return Number.POSITIVE_INFINITY;
   }
 }
 

@@ -101,6 +101,15 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   const recordings: Promise<void>[] = [];
   const failedAddresses = new Set<string>();
   const blocked: NotAttemptedItem[] = [];
+  // A journal that cannot be written (a full disk) stops the run; what was made on the server but
+  // not recorded is reported, never lost in an error line.
+  const unrecorded: DoneItem[] = [];
+  let recordFailure: string | undefined;
+  const journalFailed = (err: unknown): void => {
+    stopped = true;
+    if (!isUserError(err)) throw err;
+    recordFailure ??= err.message;
+  };
   const runTask = async (task: Task): Promise<Trailing | void> => {
     const needed = (kindFor(task.resource).needs?.(task.resource.spec) ?? []).find((address) => failedAddresses.has(address));
     if (needed !== undefined) {
@@ -113,9 +122,9 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
     try {
       outcome = await runOne(task, { ...input, now, emit, adopter, memory, marks });
     } catch (err) {
-      // Not an API answer (a journal write failed, say): stop starting work and surface it.
-      stopped = true;
-      throw err;
+      // Not an API answer (a journal write failed, say): stop starting work; a bug still throws.
+      journalFailed(err);
+      return;
     }
     if (!outcome.ok) {
       // One failed call stops only what needs it (CONTRACT §10.2); unrelated work goes on.
@@ -124,19 +133,25 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
       return;
     }
     const { item } = outcome;
-    const recorded = outcome.recording.then(() => {
-      done.push(item);
-      emit({ kind: 'done', ...item });
-    });
+    const recorded = outcome.recording.then(
+      () => {
+        done.push(item);
+        emit({ kind: 'done', ...item });
+      },
+      (err: unknown) => {
+        unrecorded.push(item);
+        journalFailed(err);
+      },
+    );
     recordings.push(recorded);
-    recorded.catch(() => (stopped = true));
     return { after: recorded };
   };
   await runScheduled(queues, concurrency, () => stopped || input.stop?.aborted === true, dependenciesFirst, runTask);
   const interrupted = input.stop?.aborted === true;
   // Every success is on disk before the result is reported (a failed write rejects here).
   await Promise.all(recordings);
-  await marks.clearUnsent();
+  // With a broken journal there is nothing to clear into: the marks stay, which is safe.
+  if (recordFailure === undefined) await marks.clearUnsent();
   // Deletes come last: an agent the plan updates may stop using a tool only now being deleted. So
   // a kind others depend on is not deleted when a change of a dependant kind failed.
   const failedTypes = new Set([...failed, ...blocked].map((item) => item.type));
@@ -147,7 +162,7 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
     failed.push(...deleted.failed);
   }
 
-  const attempted = new Set([...done, ...failed, ...blocked].map((i) => i.address));
+  const attempted = new Set([...done, ...failed, ...blocked, ...unrecorded].map((i) => i.address));
   const notAttempted: NotAttemptedItem[] = [
     ...blocked,
     ...[...tasks.map((t) => t.change), ...deletes]
@@ -155,10 +170,23 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
       .map((change) => ({ address: change.address, type: change.type, action: change.action, reason: notAttemptedReason(change, interrupted, deletable.includes(change as DeleteChange)) })),
   ];
   const counts = countDone(done);
-  const ok = failed.length === 0 && notAttempted.length === 0;
+  const ok = failed.length === 0 && notAttempted.length === 0 && recordFailure === undefined;
   const notify: NotifyOutcome = interrupted && input.desired.notify ? { status: 'skipped', reason: 'interrupted' } : await sendNotify(input, { ok, counts, done, lineage, startSerial });
   const moved = (plan.moves ?? []).map(({ from, to }) => ({ from, to }));
-  return { environment: plan.environment, prune: plan.prune, ok, counts, done, failed, notAttempted, notify, total, ...(interrupted ? { interrupted } : {}), ...(moved.length > 0 ? { moved } : {}) };
+  return {
+    environment: plan.environment,
+    prune: plan.prune,
+    ok,
+    counts,
+    done,
+    failed,
+    notAttempted,
+    notify,
+    total,
+    ...(interrupted ? { interrupted } : {}),
+    ...(moved.length > 0 ? { moved } : {}),
+    ...(recordFailure === undefined ? {} : { unrecorded: { items: unrecorded, reason: recordFailure } }),
+  };
 }
 
 function notAttemptedReason(change: CallableChange | DeleteChange, interrupted: boolean, deletable: boolean): string {

@@ -18,19 +18,29 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
   const notify = result.notify;
   if (notify.status === 'sent') lines.push(`Sent the notify message (id ${notify.messageId}).`);
   if (notify.status === 'failed') lines.push(paint.yellow(`Warning: the notify message was not sent: ${failureText(notify.failure)}. The changes above are applied and recorded.`));
+  if (result.ok && result.stateNotWritten !== undefined) return [...lines, ...stateNotWrittenLines(result, result.stateNotWritten, paint)].join('\n') + '\n';
   if (result.ok) {
     lines.push(paint.bold(paint.green(applyCompleteLine(result.counts, result.prune, result.moved?.length))));
     return lines.join('\n') + '\n';
   }
   if (result.interrupted) return [...lines, ...interruptedLines(result, paint)].join('\n') + '\n';
+  const unrecorded = result.unrecorded?.items ?? [];
+  const notRecorded = unrecorded.length > 0 ? `, ${unrecorded.length} applied but not recorded` : '';
   lines.push(
-    paint.bold(paint.red(`Apply failed: ${result.done.length} of ${countOf(result.total, 'change')} done, ${result.failed.length} failed, ${result.notAttempted.length} not attempted.`)),
+    paint.bold(
+      paint.red(`Apply failed: ${result.done.length} of ${countOf(result.total, 'change')} done${notRecorded}, ${result.failed.length} failed, ${result.notAttempted.length} not attempted.`),
+    ),
   );
+  if (result.unrecorded) lines.push(`The results could not be recorded: ${result.unrecorded.reason}.`);
   if (result.done.length > 0) {
-    lines.push('Done (recorded in state):');
+    lines.push(result.stateNotWritten === undefined ? 'Done (recorded in state):' : `Done (kept in the journal; the state file was not written: ${result.stateNotWritten}):`);
     for (const item of result.done) lines.push(`  ${SIGN[item.action]} ${item.address}`);
   }
-  lines.push('Failed:');
+  if (unrecorded.length > 0) {
+    lines.push('Applied on the server but NOT recorded (the next run adopts a create it finds pending, and sends an update again):');
+    for (const item of unrecorded) lines.push(`  ${SIGN[item.action]} ${item.address}${item.remoteId ? ` (remote id ${item.remoteId})` : ''}`);
+  }
+  if (result.failed.length > 0) lines.push('Failed:');
   for (const item of result.failed) {
     lines.push(`  ${SIGN[item.action]} ${item.address}: ${failureText(item.failure)}`);
     if (item.failure.maybeCreated) lines.push(`    The request may have reached the server; the next plan warns that a duplicate may exist.`);
@@ -48,6 +58,18 @@ export function applyCompleteLine(counts: ApplyCounts, prune: boolean, moved = 0
   const deleted = prune ? ` ${counts.deleted} deleted,` : '';
   const moves = moved > 0 ? `, ${moved} moved` : '';
   return `Apply complete: ${counts.created} created, ${counts.updated} updated,${deleted} ${counts.forgotten} forgotten${moves}.`;
+}
+
+/** Every change was made and is in the journal, but the state file could not be rewritten. */
+function stateNotWrittenLines(result: ApplyResult, reason: string, paint: ReturnType<typeof palette>): string[] {
+  const { created, updated, deleted, forgotten } = result.counts;
+  const counts = `${created} created, ${updated} updated,${result.prune ? ` ${deleted} deleted,` : ''} ${forgotten} forgotten`;
+  const lines = [paint.bold(paint.yellow(`Applied, but the state file was not written: ${counts} on the server; ${reason}.`))];
+  if (result.done.length > 0) {
+    lines.push('Applied and kept in the journal beside the state (the next agentsync run records them in the state once it can be written):');
+    for (const item of result.done) lines.push(`  ${SIGN[item.action]} ${item.address}`);
+  }
+  return lines;
 }
 
 /** A run stopped by SIGINT/SIGTERM: what was done, what was cut off, what never started. */
@@ -101,5 +123,7 @@ export function applyResultToJson(result: ApplyResult): Record<string, unknown> 
     notAttempted: result.notAttempted.map(({ address, action }) => ({ address, action })),
     notify: result.notify,
     ...(result.moved ? { moved: result.moved } : {}),
+    ...(result.unrecorded ? { notRecorded: { reason: result.unrecorded.reason, changes: result.unrecorded.items.map(({ address, action, remoteId }) => ({ address, action, remoteId })) } } : {}),
+    ...(result.stateNotWritten === undefined ? {} : { stateNotWritten: result.stateNotWritten }),
   };
 }

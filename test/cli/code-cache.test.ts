@@ -139,3 +139,13 @@ describe('the code cache', () => {
     expect(await files(cacheDir)).toEqual([expect.stringMatching(/^agentsync-.*-state\.partial\.bin$/), expect.stringMatching(/^pg-.*-state\.partial\.bin$/)]);
   });
 });
+
+describe('the cache’s command words', () => {
+  it('name every top-level command, so that each command keeps a cache of its own', async () => {
+    const { buildProgram } = await import('../../src/cli/program.js');
+    const { COMMAND_WORDS } = await import('../../src/cli/command-words.js');
+    const registered = buildProgram().commands.map((command) => command.name());
+    expect(registered.length).toBeGreaterThan(5);
+    expect(registered.filter((name) => !COMMAND_WORDS.includes(name))).toEqual([]);
+  });
+});

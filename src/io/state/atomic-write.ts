@@ -1,9 +1,9 @@
 // Replacing the state file so that a crash at any instant leaves either the old or the new
 // version under the state's name, never a mix, and the previous version under `.backup`.
 import { constants } from 'node:fs';
-import { chmod, copyFile, link, open, rename, unlink } from 'node:fs/promises';
+import { chmod, copyFile, link, open, rename } from 'node:fs/promises';
 import path from 'node:path';
-import { fsyncDir, hasCode, tempNameFor, writeTemp } from '../atomic-file.js';
+import { discardTemp, fsyncDir, hasCode, settleTemp, tempNameFor, trackTemp, writeTemp } from '../atomic-file.js';
 import { fileError, onFile } from '../file-errors.js';
 import type { StateFiles } from './paths.js';
 
@@ -22,8 +22,9 @@ export async function replaceStateFile(files: StateFiles, text: string, hasCurre
   try {
     if (hasCurrent) await keepAsBackup(files);
     await onFile(files.state, 'write', () => rename(temp, files.state));
+    settleTemp(temp);
   } catch (err) {
-    await unlink(temp).catch(() => undefined);
+    await discardTemp(temp);
     throw err;
   }
   await onFile(files.state, 'write', () => fsyncDir(path.dirname(files.state)));
@@ -31,6 +32,7 @@ export async function replaceStateFile(files: StateFiles, text: string, hasCurre
 
 async function keepAsBackup(files: StateFiles): Promise<void> {
   const temp = tempNameFor(files.backup);
+  trackTemp(temp);
   try {
     try {
       await link(files.state, temp);
@@ -43,8 +45,9 @@ async function keepAsBackup(files: StateFiles): Promise<void> {
     }
     await chmod(temp, STATE_FILE_MODE);
     await rename(temp, files.backup);
+    settleTemp(temp);
   } catch (err) {
-    await unlink(temp).catch(() => undefined);
+    await discardTemp(temp);
     throw fileError(err, files.backup, 'write');
   }
 }

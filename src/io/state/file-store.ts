@@ -21,12 +21,21 @@ import { countOf } from '../../core/plural.js';
 
 export function createFileStateStore(statePath: string, options: StateStoreOptions = {}): StateStore {
   const warn = options.onWarning ?? ((_w: StateWarning) => undefined);
+  // Reading (plan) and opening (apply) both report a torn last journal line, and a command that
+  // does both (apply PLANFILE) reports it once.
+  let tornReported = false;
+  const reportTornTail = (files: StateFiles): void => {
+    if (tornReported) return;
+    tornReported = true;
+    warn({ code: 'journal_torn_tail', message: `ignored an incomplete last line in ${files.journal}, cut short when a run was killed` });
+  };
   return {
     location: statePath,
 
     async read(target) {
       const files = stateFiles(await resolveStatePath(statePath));
       const loaded = await loadState(files, target, true);
+      if (loaded.tornTail) reportTornTail(files);
       return loaded.folded;
     },
 
@@ -37,9 +46,7 @@ export function createFileStateStore(statePath: string, options: StateStoreOptio
       try {
         await removeTempDebris(files.state);
         const loaded = await loadState(files, target, false);
-        if (loaded.tornTail) {
-          warn({ code: 'journal_torn_tail', message: `ignored an incomplete last line in ${files.journal}, cut short when a run was killed` });
-        }
+        if (loaded.tornTail) reportTornTail(files);
         const start = loaded.folded ?? emptyState({ ...pickTarget(target), lineage: newLineage(), salt: opts?.salt ?? newSalt() });
         const session = new FileStateSession(files, lock, loaded.onDisk, start, loaded.journalExists);
         if (loaded.journalExists) {

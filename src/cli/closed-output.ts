@@ -1,0 +1,35 @@
+// A reader that goes away (`agentsync plan --json | head`, a closed terminal, a killed pager) must
+// not stop the command. Node ignores SIGPIPE, so a write to a closed pipe fails with EPIPE, which
+// the stream emits as an 'error' event; unhandled, that event crashes the process with a stack, and
+// in the middle of an apply it would cut the run short between a call and its record. Here a
+// closed stdout or stderr simply stops taking output: the command finishes (an apply records what
+// it did), and the exit code stays the command's own.
+
+/** Errors that mean "nobody reads this stream any more". */
+const GONE = new Set(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END']);
+
+let installed = false;
+
+/** Makes process.stdout and process.stderr drop their output, quietly, once their reader is gone. */
+export function keepRunningWhenOutputCloses(): void {
+  if (installed) return;
+  installed = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      // Any other write error (EIO on a vanished terminal…) leaves the stream just as unusable;
+      // there is nowhere left to report it, so the output is dropped the same way.
+      if (!GONE.has(err.code ?? '') && stream === process.stdout) process.stderr.write(`Warning: standard output failed (${err.code ?? err.message}); the rest of it is dropped.\n`);
+      discardFurtherWrites(stream);
+    });
+  }
+}
+
+function discardFurtherWrites(stream: NodeJS.WriteStream): void {
+  const discard = (_chunk: unknown, ...rest: unknown[]): boolean => {
+    // Someone may wait for the write's callback (or 'drain'); answer at once so nothing hangs.
+    const callback = rest.find((r): r is () => void => typeof r === 'function');
+    if (callback) queueMicrotask(callback);
+    return true;
+  };
+  stream.write = discard as typeof stream.write;
+}
