@@ -2,7 +2,8 @@
 // computed under the state lock, so what is shown is what runs; a saved plan is accepted only
 // while its manifest and state are unchanged, in which case recomputing it gives the same plan.
 import { UserError } from '../core/errors.js';
-import { changeCount, conflictsOf, hasChanges, type Plan } from '../core/plan.js';
+import { changeCount, conflictsOf, hasChanges, type CreateChange, type Plan } from '../core/plan.js';
+import { kindOf } from '../core/kinds/index.js';
 import type { State } from '../core/state.js';
 import type { ApiClient } from '../io/api/client.js';
 import type { PlanFile } from '../io/plan-file.js';
@@ -105,13 +106,20 @@ async function recordRefresh(session: StateSession, computed: ComputedPlan): Pro
 export function refuseConflicts(plan: Plan): void {
   const conflicts = conflictsOf(plan);
   if (conflicts.length === 0) return;
-  const listed = conflicts.map((c) => `${c.address} (${c.conflict?.remoteId ?? ''})`).join(', ');
-  const fix = conflicts.length === 1 ? `agentsync import ${conflicts[0]?.address ?? ''}` : 'agentsync import';
+  const listed = conflicts.map((c) => `${c.address} (${c.conflict?.remoteId ?? `listed without its ${kindOf(c.type).remoteIdLabel}`})`).join(', ');
+  const fix = importCommandFor(conflicts);
   throw new UserError(
     'conflict',
     `refusing to apply: ${conflicts.length === 1 ? 'a resource' : `${conflicts.length} resources`} to create already exist on the server but not in the state: ${listed}. Adopt ${conflicts.length === 1 ? 'it' : 'them'} with \`${fix}\`, then plan again`,
     { conflicts: conflicts.map((c) => ({ address: c.address, remoteId: c.conflict?.remoteId })) },
   );
+}
+
+/** A record listed without its id needs the id from the user: `agentsync import agent.x <uid>`. */
+function importCommandFor(conflicts: readonly CreateChange[]): string {
+  const [only] = conflicts;
+  if (conflicts.length !== 1 || only === undefined) return 'agentsync import';
+  return only.conflict?.remoteId === undefined ? `agentsync import ${only.address} <${kindOf(only.type).remoteIdLabel}>` : `agentsync import ${only.address}`;
 }
 
 async function checkSavedPlan(loaded: LoadedManifest, saved: PlanFile, planfile: string): Promise<void> {

@@ -28,7 +28,8 @@ export interface CreateChange extends ChangeBase<'create'> {
   after: SpecJson;
   fields: FieldChange[];
   /** The identity already exists on the server, untracked: apply refuses until it is imported. */
-  conflict?: { remoteId: string };
+  /** `remoteId` is absent when the server lists the record without its id: only the user can name it. */
+  conflict?: { remoteId?: string };
   /** An interrupted create of ours made this one: it is updated into place instead of created again. */
   adopt?: { remoteId: string };
 }

@@ -23,7 +23,8 @@ export interface PlanJsonChange {
   /** Absent for creates: nothing exists yet. */
   remoteId?: string;
   /** A create whose identity the server already has, untracked (CONTRACT §8.2). */
-  conflict?: { remoteId: string };
+  /** `remoteId` is absent when the server listed the record without its id. */
+  conflict?: { remoteId?: string };
   /** A create an interrupted apply already made: it is updated in place instead. */
   adopt?: { remoteId: string };
   /** A delete of a resource the refresh found already gone: nothing is sent. */

@@ -95,7 +95,7 @@ function describe(change: Change): { sign: string; label: string; lines: string[
     case 'create':
       return {
         sign: '+',
-        label: change.conflict ? `create — ${conflictText(change.conflict.remoteId)}` : change.adopt ? `create — ${adoptText(change.type, change.adopt.remoteId)}` : 'create',
+        label: change.conflict ? `create — ${conflictText(change)}` : change.adopt ? `create — ${adoptText(change.type, change.adopt.remoteId)}` : 'create',
         lines: change.fields.flatMap((f) => diffBlockLines(viewField(f))),
       };
     case 'update':

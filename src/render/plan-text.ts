@@ -68,7 +68,7 @@ function resourceBlock(change: Change, paint: Palette): string[] {
     case 'create':
       return [
         `${RESOURCE_INDENT}${paint.green('+')} ${paint.bold(change.address)}`,
-        ...(change.conflict ? [`${FIELD_INDENT}${paint.red(paint.bold(printableLine(conflictText(change.conflict.remoteId))))}`] : []),
+        ...(change.conflict ? [`${FIELD_INDENT}${paint.red(paint.bold(printableLine(conflictText(change))))}`] : []),
         ...(change.adopt ? [`${FIELD_INDENT}${paint.dim(printableLine(adoptText(change.type, change.adopt.remoteId)))}`] : []),
         ...change.fields.flatMap((f) => fieldLines(viewField(f), paint)),
       ];

@@ -1,0 +1,154 @@
+// Hardening, round 2 (issue 20), part b: a name never becomes a uid, masking never garbles our own
+// addresses, and untrusted text is neutralised in markdown and on the terminal. Each case runs the
+// built CLI against the emulator on port 0 and checks what a user, a reviewer or an attacker sees.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { JournalEntry } from '../../src/core/state.js';
+import { createFileStateStore, type StateTarget } from '../../src/io/state/index.js';
+import { expectOneLineRefusal } from './hardening-helpers.js';
+import { API_KEY, assertBuilt, makeWorkspace, runCli, STACK_TRACE, startTortureEmulator, type CliResult, type TortureEmulator, type Workspace } from './helpers.js';
+
+let emulator: TortureEmulator;
+let ws: Workspace;
+let caseNumber = 0;
+
+beforeAll(async () => {
+  assertBuilt();
+  emulator = await startTortureEmulator();
+  ws = makeWorkspace('agentsync-round2b-');
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  ws?.remove();
+});
+
+beforeEach(async () => {
+  await emulator.reset();
+  await emulator.configure({ agentList: 'full' });
+});
+
+const TARGET: StateTarget = { environment: 'local', appId: 'local', region: 'us' };
+
+interface Project {
+  dir: string;
+  manifest: string;
+  state: string;
+  /** -f MANIFEST --state STATE */
+  common: string[];
+}
+
+function project(manifest: string): Project {
+  const dir = ws.path(`case-${++caseNumber}`);
+  mkdirSync(dir);
+  const path = join(dir, 'agents.yaml');
+  writeFileSync(path, manifest);
+  const state = join(dir, 'state.json');
+  return { dir, manifest: path, state, common: ['-f', path, '--state', state] };
+}
+
+async function seedState(state: string, entries: JournalEntry[]): Promise<void> {
+  const session = await createFileStateStore(state).open(TARGET);
+  for (const entry of entries) await session.record(entry);
+  await session.close();
+}
+
+/** Creates an agent behind agentsync's back, as a POST whose answer was lost would have; returns its uid. */
+async function createAgentDirectly(name: string): Promise<string> {
+  const response = await fetch(`${emulator.url}/ai-agents/agents`, {
+    method: 'POST',
+    headers: { apikey: API_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, isActive: true, integrateWith: 'gpt-4o', integrationType: 'llm', tools: [], actions: [] }),
+  });
+  const body = (await response.json()) as { agent?: { uid?: string }; uid?: string };
+  const uid = body.agent?.uid ?? body.uid;
+  if (!response.ok || uid === undefined) throw new Error(`POST /ai-agents/agents → ${response.status} ${JSON.stringify(body)}`);
+  return uid;
+}
+
+async function agentsNamed(name: string): Promise<number> {
+  await emulator.configure({ agentList: 'full' });
+  const listed = await emulator.get<{ data?: { name?: string }[] } | { name?: string }[]>('/ai-agents/agents');
+  const entries = Array.isArray(listed) ? listed : (listed.data ?? []);
+  return entries.filter((a) => a.name === name).length;
+}
+
+function expectNoStack(result: CliResult): void {
+  expect(result.stderr).not.toMatch(STACK_TRACE);
+  expect(result.stderr).not.toMatch(/internal error/);
+}
+
+const SUPPORT_MANIFEST = `version: 1
+environments:
+  local: { appId: local, region: us }
+agents:
+  support:
+    name: Support
+    integrationType: llm
+    integrateWith: gpt-4o
+    instruction: Help people
+`;
+
+describe('a name is never used as a uid (an agent POST whose answer was lost, agents listed without uid)', () => {
+  /** The state after a lost answer: a pending create; the server has the agent and lists it without uid. */
+  async function lostAnswer(): Promise<{ p: Project; uid: string }> {
+    const p = project(SUPPORT_MANIFEST);
+    await seedState(p.state, [{ op: 'pending', address: 'agent.support', type: 'agent', since: new Date(Date.now() - 60_000).toISOString() }]);
+    const uid = await createAgentDirectly('Support');
+    await emulator.configure({ agentList: 'no-uid' });
+    return { p, uid };
+  }
+
+  it('plan neither adopts "uid Support" nor plans a second create: it points to `agentsync import agent.support <uid>`', async () => {
+    const { p } = await lostAnswer();
+    const plan = await runCli(['plan', ...p.common], { env: emulator.env });
+    expectNoStack(plan);
+    expect(plan.stdout).not.toContain('uid Support');
+    expect(plan.stdout).not.toMatch(/interrupted earlier apply created it/);
+    expect(plan.stdout).toContain('agentsync import agent.support <uid>');
+    const json = JSON.parse((await runCli(['plan', '--json', ...p.common], { env: emulator.env })).stdout) as { changes: { address: string; conflict?: object; adopt?: object }[] };
+    const change = json.changes.find((c) => c.address === 'agent.support');
+    expect(change?.adopt).toBeUndefined();
+    expect(change?.conflict).toEqual({});
+  });
+
+  it('apply sends no PATCH to /agents/Support and no second POST; the pending create stays; every rerun says the same', async () => {
+    const { p } = await lostAnswer();
+    await emulator.clearRequests();
+    for (let run = 0; run < 2; run++) {
+      const apply = await runCli(['apply', '--auto-approve', ...p.common], { env: emulator.env });
+      const line = expectOneLineRefusal(apply);
+      expect(line).toContain('agentsync import agent.support <uid>');
+      expect(line).not.toContain('(Support)');
+    }
+    const writes = (await emulator.requests()).filter((r) => r.method !== 'GET');
+    expect(writes.map((r) => `${r.method} ${r.path}`)).toEqual([]);
+    const list = await runCli(['state', 'list', '--state', p.state, '-f', p.manifest]);
+    expect(list.stdout).toMatch(/agent\.support\s+agent\s+\(pending create since/);
+    expect(await agentsNamed('Support')).toBe(1);
+  });
+
+  it('apply of an offline saved plan does not send the create again (no duplicate) and points to import', async () => {
+    const { p } = await lostAnswer();
+    const planFile = join(p.dir, 'offline.plan.json');
+    expect((await runCli(['plan', '--offline', '--out', planFile, ...p.common], { env: emulator.env })).code).toBe(0);
+    const apply = await runCli(['apply', '--auto-approve', ...p.common, planFile], { env: emulator.env });
+    expect(apply.code).toBe(1);
+    expectNoStack(apply);
+    expect(apply.stdout + apply.stderr).toContain('agentsync import agent.support <uid>');
+    expect(await agentsNamed('Support')).toBe(1);
+    expect((await runCli(['state', 'list', '--state', p.state, '-f', p.manifest])).stdout).toMatch(/agent\.support\s+agent\s+\(pending create/);
+  });
+
+  it('`agentsync import agent.support UID` adopts it from a server that lists agents without uid; the next plan creates nothing', async () => {
+    const { p, uid } = await lostAnswer();
+    const imported = await runCli(['import', 'agent.support', uid, ...p.common], { env: emulator.env });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain(`agent.support (${uid})`);
+    const plan = await runCli(['plan', '--json', ...p.common], { env: emulator.env });
+    const changes = (JSON.parse(plan.stdout) as { changes: { address: string; action: string; remoteId?: string }[] }).changes;
+    expect(changes.find((c) => c.address === 'agent.support')).toMatchObject({ remoteId: uid });
+    expect(changes.filter((c) => c.action === 'create')).toEqual([]);
+  });
+});
