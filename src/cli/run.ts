@@ -1,6 +1,8 @@
 // The single place where errors become exit codes and stderr text.
 import { CommanderError, type Command } from 'commander';
 import { isUserError } from '../core/errors.js';
+// An error message may echo what a user typed or a server said: escape sequences are shown, not obeyed.
+import { escapeControlKeepLines } from '../core/terminal-safe.js';
 import { installOutputFilter } from './output-filter.js';
 
 /** Set by a command to ask for a non-error exit code other than 0 (plan --detailed-exitcode). */
@@ -38,12 +40,12 @@ function exitCodeFor(err: unknown, argv: readonly string[], debug: boolean): num
     if (wantsJson(argv)) {
       process.stdout.write(JSON.stringify({ error: { code: err.code, message: err.message, ...err.details } }) + '\n');
     }
-    process.stderr.write(`Error: ${err.message}\n`);
+    process.stderr.write(`Error: ${escapeControlKeepLines(err.message)}\n`);
     if (debug && err.stack) process.stderr.write(err.stack + '\n');
     return 1;
   }
   const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`Error: internal error: ${message}\n`);
+  process.stderr.write(`Error: internal error: ${escapeControlKeepLines(message)}\n`);
   process.stderr.write(debug && err instanceof Error && err.stack ? err.stack + '\n' : 'Run with AGENTSYNC_DEBUG=1 for a stack trace, and please report it.\n');
   return 1;
 }

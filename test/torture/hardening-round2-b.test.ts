@@ -1,7 +1,7 @@
 // Hardening, round 2 (issue 20), part b: a name never becomes a uid, masking never garbles our own
 // addresses, and untrusted text is neutralised in markdown and on the terminal. Each case runs the
 // built CLI against the emulator on port 0 and checks what a user, a reviewer or an attacker sees.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/core/state.js';
@@ -150,5 +150,93 @@ describe('a name is never used as a uid (an agent POST whose answer was lost, ag
     const changes = (JSON.parse(plan.stdout) as { changes: { address: string; action: string; remoteId?: string }[] }).changes;
     expect(changes.find((c) => c.address === 'agent.support')).toMatchObject({ remoteId: uid });
     expect(changes.filter((c) => c.action === 'create')).toEqual([]);
+  });
+});
+
+const ESC = '\u001b';
+
+/** No raw control character other than newline reaches the terminal. */
+function expectNoRawControls(result: CliResult): void {
+  // eslint-disable-next-line no-control-regex
+  const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+  expect(result.stdout, 'stdout').not.toMatch(raw);
+  expect(result.stderr, 'stderr').not.toMatch(raw);
+}
+
+const TWO_AGENTS = `version: 1
+environments:
+  local: { appId: local, region: us }
+tools:
+  lookup: { displayName: Lookup, executionText: Looking, doNotExecute: true }
+agents:
+  a: { name: Agent A, integrationType: llm, integrateWith: gpt-4o }
+  b: { name: Agent B, integrationType: llm, integrateWith: gpt-4o }
+`;
+
+describe('terminal injection and state mv (CONTRACT 10.3)', () => {
+  async function applied(): Promise<Project> {
+    const p = project(TWO_AGENTS);
+    const apply = await runCli(['apply', '--auto-approve', ...p.common], { env: emulator.env });
+    expect(apply.code, apply.stderr).toBe(0);
+    return p;
+  }
+
+  const stateOf = (p: Project): string => readFileSync(p.state, 'utf8');
+
+  it.each([
+    ['an escape sequence', `agent.x${ESC}[2Jy`],
+    ['a newline', 'agent.x\ny'],
+    ['a key starting with a dot', 'agent..hidden'],
+    ['a tool name with a dot (tool names allow none)', 'tool.look.up'],
+  ])('state mv refuses a target no manifest key can match: %s', async (_name, to) => {
+    const p = await applied();
+    const from = to.startsWith('tool.') ? 'tool.lookup' : 'agent.a';
+    const before = stateOf(p);
+    const result = await runCli(['state', 'mv', from, to, ...p.common]);
+    const line = expectOneLineRefusal(result);
+    expect(line).toMatch(/is not an address/);
+    expect(result.stderr.trimEnd().split('\n'), 'the refusal is one line').toHaveLength(1);
+    expectNoRawControls(result);
+    expect(stateOf(p)).toBe(before);
+  });
+
+  it('state mv refuses an address of another kind, in one line, and changes nothing', async () => {
+    const p = await applied();
+    const before = stateOf(p);
+    const line = expectOneLineRefusal(await runCli(['state', 'mv', 'tool.lookup', 'agent.lookup', ...p.common]));
+    expect(line).toBe('Error: tool.lookup is a tool, so it cannot become agent.lookup; an address keeps its type');
+    expect(stateOf(p)).toBe(before);
+  });
+
+  it('state mv refuses a target that is already in the state, and changes nothing', async () => {
+    const p = await applied();
+    const before = stateOf(p);
+    const line = expectOneLineRefusal(await runCli(['state', 'mv', 'agent.a', 'agent.b', ...p.common]));
+    expect(line).toContain('agent.b is already in');
+    expect(stateOf(p)).toBe(before);
+    expect((await runCli(['state', 'mv', 'agent.a', 'agent.c', ...p.common])).code).toBe(0);
+  });
+
+  it('import with an escape sequence as the uid shows it escaped, never raw', async () => {
+    const p = await applied();
+    await runCli(['state', 'rm', 'agent.a', ...p.common]);
+    const result = await runCli(['import', 'agent.a', `x${ESC}[2Jy`, ...p.common], { env: emulator.env });
+    expectOneLineRefusal(result);
+    expect(result.stderr).toContain('x\\u001b[2Jy');
+    expectNoRawControls(result);
+    const json = await runCli(['import', 'agent.a', `x${ESC}]0;pwned${'\u0007'}`, '--json', ...p.common], { env: emulator.env });
+    expect(json.code).toBe(1);
+    expectNoRawControls(json);
+  });
+
+  it('an address an older version stored with an escape sequence is listed, shown and removed escaped', async () => {
+    const p = project(TWO_AGENTS);
+    const evil = `agent.x${ESC}[2Jy`;
+    await seedState(p.state, [{ op: 'applied', address: evil, type: 'agent', remoteId: `uid${ESC}[31m`, spec: { name: 'X' }, appliedAt: '2026-01-01T00:00:00.000Z' }]);
+    for (const args of [['state', 'list'], ['state', 'show', evil], ['state', 'mv', evil, 'agent.x'], ['state', 'rm', 'agent.x']]) {
+      const result = await runCli([...args, ...p.common]);
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+      expectNoRawControls(result);
+    }
   });
 });

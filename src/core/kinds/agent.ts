@@ -3,6 +3,7 @@
 // identity for conflicts and imports is its `name`; state tracks it by uid.
 import type { AgentBody, JsonObject } from '../api-types.js';
 import type { AgentSpec } from '../desired.js';
+import { ADDRESS_KEY_PATTERN } from '../schema.js';
 import { agentEntry, slugOf, stringsOf } from './agent-export.js';
 import { addressOf, isObject, seg, sendDelete, stringField, timestampMs, type Kind, type RemoteRecord } from './kind.js';
 
@@ -16,6 +17,7 @@ const REQUIRED_FIELDS = ['name', 'isActive', 'integrateWith', 'integrationType',
 export const agentKind: Kind<AgentSpec> = {
   type: 'agent',
   remoteIdLabel: 'uid',
+  keyPattern: ADDRESS_KEY_PATTERN,
   createIsRepeatable: false,
   dependsOn: ['tool'],
   defaults: [

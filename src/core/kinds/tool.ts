@@ -1,7 +1,7 @@
 // Tools: `PUT /ai-agents/tools/{name}` first for create and update (the seed's reading); a 404 there
 // means the server is one that only creates with `POST /ai-agents/tools` (the public reference).
 // A tool is identified by its name, which is also its manifest key.
-import type { JsonObject, JsonValue, ToolBody, ToolParameters } from '../api-types.js';
+import { TOOL_NAME_PATTERN, type JsonObject, type JsonValue, type ToolBody, type ToolParameters } from '../api-types.js';
 import type { ToolSpec } from '../desired.js';
 import { UserError } from '../errors.js';
 import { answeredStatus, isObject, seg, sendDelete, stringField, type CallContext, type CallOutcome, type Kind, type RemoteRecord } from './kind.js';
@@ -12,6 +12,7 @@ const POST_CREATES = 'tool:post-creates';
 export const toolKind: Kind<ToolSpec> = {
   type: 'tool',
   remoteIdLabel: '_id',
+  keyPattern: TOOL_NAME_PATTERN,
   createIsRepeatable: true,
   dependsOn: [],
   defaults: [

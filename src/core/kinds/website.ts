@@ -2,12 +2,14 @@
 // both create and update. There is no endpoint to read one back, so websites are never refreshed,
 // and re-sending the call is harmless, so an interrupted one is simply sent again.
 import type { WebsiteSpec } from '../desired.js';
+import { ADDRESS_KEY_PATTERN } from '../schema.js';
 import { answeredStatus, isObject, seg, stringField, type CallContext, type CallOutcome, type Kind } from './kind.js';
 import { UnexpectedAnswer } from './agent.js';
 
 export const websiteKind: Kind<WebsiteSpec> = {
   type: 'website',
   remoteIdLabel: 'batchId',
+  keyPattern: ADDRESS_KEY_PATTERN,
   createIsRepeatable: true,
   dependsOn: [],
   defaults: [['exclude', () => []]],
