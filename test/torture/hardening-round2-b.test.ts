@@ -2,6 +2,8 @@
 // addresses, and untrusted text is neutralised in markdown and on the terminal. Each case runs the
 // built CLI against the emulator on port 0 and checks what a user, a reviewer or an attacker sees.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/core/state.js';
@@ -237,6 +239,83 @@ describe('terminal injection and state mv (CONTRACT 10.3)', () => {
       const result = await runCli([...args, ...p.common]);
       expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
       expectNoRawControls(result);
+    }
+  });
+});
+
+/** What an attacker who controls a server's answer would put in it for a pull-request comment. */
+const INJECTED = 'x\n\n# Pwned heading\n@octocat please approve\r\n<img src=x onerror=alert(1)> [link](https://evil.example) &#64;team';
+
+/** A server that answers the two list calls with what `lists` says, and every other call with `other`. */
+async function hostileServer(lists: { agents: unknown[]; toolsStatus?: number; toolsBody?: unknown }): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.url?.endsWith('/ai-agents/agents')) json(200, { data: lists.agents });
+      else if (req.url?.endsWith('/ai-agents/tools')) json(lists.toolsStatus ?? 200, lists.toolsBody ?? { data: [] });
+      else json(404, { statusCode: 404, message: 'not here' });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/v3`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** Nothing in the markdown can ping anyone, start a block, or be HTML. */
+function expectNeutralised(markdown: string): void {
+  expect(markdown).not.toMatch(/@octocat|@team/);
+  expect(markdown).not.toMatch(/&#64;team/);
+  expect(markdown).not.toMatch(/<img/);
+  // eslint-disable-next-line no-control-regex
+  expect(markdown).not.toMatch(/\r|[\u0000-\u0009\u000b-\u001f]/);
+  const headings = markdown.split('\n').filter((line) => /^\s*(>\s*)?#/.test(line));
+  expect(headings.every((line) => line.startsWith('### agentsync plan')), headings.join('\n')).toBe(true);
+}
+
+describe('untrusted text in the markdown plan (pull-request comment)', () => {
+  it('a remote uid with line breaks and @mentions in a conflict <summary> stays one inert line', async () => {
+    const server = await hostileServer({ agents: [{ uid: INJECTED, name: 'Support', isActive: true, integrateWith: 'gpt-4o', integrationType: 'llm', tools: [], actions: [] }] });
+    try {
+      const p = project(SUPPORT_MANIFEST);
+      const plan = await runCli(['plan', '--format', 'markdown', ...p.common], { env: { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: server.url } });
+      expect(plan.code, plan.stderr).toBe(0);
+      const summary = plan.stdout.split('\n').find((line) => line.includes('<summary>'));
+      expect(summary).toContain('already exists on the server');
+      expect(summary).toContain('</summary>');
+      expectNeutralised(plan.stdout);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a remote id from the state in an update <summary> stays one inert line', async () => {
+    const p = project(SUPPORT_MANIFEST);
+    await seedState(p.state, [{ op: 'applied', address: 'agent.support', type: 'agent', remoteId: INJECTED, spec: { name: 'Support' }, appliedAt: '2026-01-01T00:00:00.000Z' }]);
+    const plan = await runCli(['plan', '--offline', '--format', 'markdown', ...p.common]);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toMatch(/<summary>.*update in-place.*<\/summary>/);
+    expectNeutralised(plan.stdout);
+  });
+
+  it("a server's error message in the multi-environment table and caution block cannot inject a heading, a mention or HTML", async () => {
+    const server = await hostileServer({ agents: [], toolsStatus: 400, toolsBody: { statusCode: 400, message: INJECTED } });
+    try {
+      const p = project(`version: 1
+environments:
+  good: { appId: local, region: us, baseUrl: "${emulator.url}" }
+  evil: { appId: local, region: us, baseUrl: "${server.url}" }
+tools:
+  lookup: { displayName: Lookup, executionText: Looking, doNotExecute: true }
+`);
+      const plan = await runCli(['plan', '-e', 'good', '-e', 'evil', '--format', 'markdown', '-f', p.manifest], { env: { COMETCHAT_API_KEY: API_KEY } });
+      expect(plan.stdout).toContain('Pwned heading');
+      expect(plan.stdout).toMatch(/\| `evil` \| \*\*failed: /);
+      // Prose, unlike the inside of an HTML element, would make a link of it: escaped there.
+      expect(plan.stdout).not.toMatch(/[^\\]\]\(https:\/\/evil/);
+      expectNeutralised(plan.stdout);
+    } finally {
+      await server.close();
     }
   });
 });
