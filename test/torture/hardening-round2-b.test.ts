@@ -247,12 +247,14 @@ describe('terminal injection and state mv (CONTRACT 10.3)', () => {
 const INJECTED = 'x\n\n# Pwned heading\n@octocat please approve\r\n<img src=x onerror=alert(1)> [link](https://evil.example) &#64;team';
 
 /** A server that answers the two list calls with what `lists` says, and every other call with `other`. */
-async function hostileServer(lists: { agents: unknown[]; toolsStatus?: number; toolsBody?: unknown }): Promise<{ url: string; close(): Promise<void> }> {
+async function hostileServer(lists: { agents: unknown[]; toolsStatus?: number; toolsBody?: unknown; onWrite?: (body: Record<string, unknown>) => unknown }): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
-    req.resume();
+    let text = '';
+    req.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
     req.on('end', () => {
       const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (req.url?.endsWith('/ai-agents/agents')) json(200, { data: lists.agents });
+      if (req.method !== 'GET' && lists.onWrite) json(400, lists.onWrite(JSON.parse(text || '{}') as Record<string, unknown>));
+      else if (req.url?.endsWith('/ai-agents/agents')) json(200, { data: lists.agents });
       else if (req.url?.endsWith('/ai-agents/tools')) json(lists.toolsStatus ?? 200, lists.toolsBody ?? { data: [] });
       else json(404, { statusCode: 404, message: 'not here' });
     });
@@ -316,6 +318,94 @@ tools:
       expectNeutralised(plan.stdout);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('masking never garbles our own output, and no secret leaks', () => {
+  // A secret whose value is an ordinary word that is also part of a manifest key.
+  const WORD = 'billing';
+  const manifest = (field: string) => `version: 1
+environments:
+  local: { appId: local, region: us }
+tools:
+  billing_lookup: { displayName: Billing lookup, executionText: Looking up, doNotExecute: true }
+agents:
+  billing_bot:
+    name: Billing bot
+    integrationType: llm
+    integrateWith: gpt-4o
+    ${field}
+    tools: [billing_lookup]
+`;
+  /** The secret as a whole word: inside an address (`billing_bot`) it is the key, not the secret. */
+  const wholeWord = new RegExp(`(?<![A-Za-z0-9_$.-])${WORD}(?![A-Za-z0-9_$-])`);
+
+  it('plan, apply, state and --json keep agent.billing_bot and tool.billing_lookup whole when the secret is "billing"', async () => {
+    const p = project(manifest('instruction: ${secret:BOT_SECRET}'));
+    const env = { ...emulator.env, BOT_SECRET: WORD };
+    const results: CliResult[] = [];
+    const run = async (args: string[]) => {
+      const result = await runCli([...args, ...p.common], { env });
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+      results.push(result);
+      return result;
+    };
+    expect((await run(['plan'])).stdout).toMatch(/\+ agent\.billing_bot\n[\s\S]*instruction: \(sensitive\)/);
+    const planJson = JSON.parse((await run(['plan', '--json'])).stdout) as { changes: { address: string }[] };
+    expect(planJson.changes.map((c) => c.address).sort()).toEqual(['agent.billing_bot', 'tool.billing_lookup']);
+    expect((await run(['apply', '--auto-approve'])).stdout).toContain('agent.billing_bot');
+    expect((await run(['state', 'list'])).stdout).toMatch(/^agent\.billing_bot +agent/m);
+    const stateJson = JSON.parse((await run(['state', 'show', 'agent.billing_bot', '--json'])).stdout) as { address: string };
+    expect(stateJson.address).toBe('agent.billing_bot');
+    for (const result of results) {
+      expect(result.stdout + result.stderr).not.toContain('(sensitive)_');
+      expect(result.stdout + result.stderr).not.toMatch(wholeWord);
+    }
+  });
+
+  it('a secret "true" does not break --json (JSON keys and literals are never rewritten)', async () => {
+    const p = project(manifest('instruction: ${secret:BOT_SECRET}'));
+    const plan = await runCli(['plan', '--json', ...p.common], { env: { ...emulator.env, BOT_SECRET: 'true' } });
+    expect(plan.code, plan.stderr).toBe(0);
+    const parsed = JSON.parse(plan.stdout) as { refreshed: unknown };
+    expect(parsed.refreshed).toBe(true);
+  });
+
+  it("a server's error message that echoes the secret is masked; the failed address beside it is not", async () => {
+    const server = await hostileServer({
+      agents: [],
+      onWrite: (body) => ({ statusCode: 400, message: `instruction ${String(body.instruction)} is not allowed; ${String(body.instruction)} is reserved` }),
+    });
+    try {
+      // The agent alone: its POST is the call the server answers by echoing the secret.
+      const p = project(manifest('instruction: ${secret:BOT_SECRET}').replace(/^tools:\n.*\n/m, '').replace(/^ {4}tools: .*\n/m, ''));
+      const env = { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: server.url, BOT_SECRET: WORD };
+      for (const flags of [[], ['--json']]) {
+        const apply = await runCli(['apply', '--auto-approve', ...flags, ...p.common], { env: { ...env, AGENTSYNC_DEBUG: '1' } });
+        expect(apply.code).toBe(1);
+        const output = apply.stdout + apply.stderr;
+        expect(output).toContain('instruction (sensitive) is not allowed; (sensitive) is reserved');
+        expect(output).toContain('agent.billing_bot');
+        expect(output).not.toContain('(sensitive)_');
+        expect(output).not.toMatch(wholeWord);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('validate shows a long secret quoted in a diagnostic as (sensitive), not its first 37 characters, and keeps the path whole', async () => {
+    const LONG = 'hunter2-0123456789-abcdefghijklmnopqrstuvwxyz-0123456789';
+    const p = project(manifest('instruction: fine').replace('integrationType: llm', 'integrationType: ${secret:KIND}'));
+    for (const [value, flags] of [[LONG, []], [LONG, ['--json']], [WORD, []]] as const) {
+      const result = await runCli(['validate', ...flags, '-f', p.manifest], { env: { KIND: value } });
+      expect(result.code).toBe(1);
+      const output = result.stdout + result.stderr;
+      expect(output).toContain('agents.billing_bot.integrationType');
+      expect(output).toContain('(sensitive)');
+      expect(output).not.toContain(LONG.slice(0, 12));
+      expect(output).not.toMatch(wholeWord);
     }
   });
 });
