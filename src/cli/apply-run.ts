@@ -127,6 +127,7 @@ export function refuseConflicts(plan: Plan): void {
   if (refusal !== undefined) throw refusal;
 }
 
+
 async function checkSavedPlan(loaded: LoadedManifest, saved: PlanFile, planfile: string): Promise<void> {
   const { assertPlanCurrent, planChecksOf } = await import('../io/plan-file.js');
   const state = await loaded.store.read(loaded.target);

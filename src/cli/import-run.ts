@@ -4,6 +4,7 @@ import { memoizeDigest } from '../core/diff.js';
 import { UserError } from '../core/errors.js';
 import { planImport, type ImportRequest } from '../core/import-plan.js';
 import { parseAddress } from '../core/kinds/index.js';
+import { escapeControl } from '../core/terminal-safe.js';
 import { refreshState } from '../core/refresh.js';
 import { assertComplete, readServer } from '../io/read-server.js';
 import { createDigester } from '../io/state/digest.js';
@@ -14,7 +15,7 @@ import { printWarnings } from './render-plan.js';
 
 export async function runImport(request: ImportRequest, opts: ManifestOptions): Promise<void> {
   if (request.address !== undefined && parseAddress(request.address) === undefined) {
-    throw new UserError('usage', `"${request.address}" is not an address; addresses look like tool.<name>, agent.<key> or website.<key>`);
+    throw new UserError('usage', `"${escapeControl(request.address)}" is not an address; addresses look like tool.<name>, agent.<key> or website.<key>`);
   }
   const loaded = await loadManifestAndStore(opts);
   printWarnings(loaded.warnings, opts);
@@ -31,7 +32,8 @@ export async function runImport(request: ImportRequest, opts: ManifestOptions): 
     const refreshed = refreshState({ state: session.state, snapshot, digest, sensitiveOf: () => [] });
     const planned = planImport({ desired: loaded.desired, state: session.state, snapshot, refreshed, digest, request, now: new Date().toISOString() });
     for (const entry of planned.entries) await session.record(entry);
-    imported = planned.entries.map((e) => `${e.address} (${e.remoteId})`);
+    // The id is the user's or the server's: its escape sequences are shown, not obeyed.
+    imported = planned.entries.map((e) => `${e.address} (${escapeControl(e.remoteId)})`);
     unmatched = planned.unmatched;
   } finally {
     await client.close();

@@ -7,6 +7,7 @@ import { isUserError, UserError } from '../core/errors.js';
 import { closest } from '../core/suggest.js';
 import { loadDesiredForEnvironments } from '../io/load-manifest.js';
 import { readVarOverrides } from '../io/var-overrides.js';
+import { hideInOutput, scrubOutside } from '../io/outside-text.js';
 import { chooseStateLocation, createStateStore, type StateStore, type StateTarget } from '../io/state/index.js';
 import { createMultiProgress, type MultiProgress } from '../render/multi-env-progress.js';
 import { environmentHeader, prefixLines, type EnvironmentFailure, type EnvironmentInfo } from '../render/multi-env.js';
@@ -53,7 +54,7 @@ export type LoadedEnvironments = { single: string } | { single?: undefined; runs
  */
 export async function loadEnvironments(opts: ManyEnvironmentOptions, warn: (environment: string, message: string) => void): Promise<LoadedEnvironments> {
   const varOverrides = await readVarOverrides(opts);
-  const { selected, desired, warnings } = await loadDesiredForEnvironments({ file: opts.file, env: process.env, select: (names) => selectEnvironments(names, opts), ...(varOverrides ? { varOverrides } : {}) });
+  const { selected, desired, warnings } = await loadDesiredForEnvironments({ file: opts.file, env: process.env, select: (names) => selectEnvironments(names, opts), onSensitiveValues: hideInOutput, ...(varOverrides ? { varOverrides } : {}) });
   if (selected.length === 1) return { single: selected[0]! };
   printWarnings(warnings, opts);
   const seen = new Map<string, string>();
@@ -98,8 +99,8 @@ export function createLimiter(max: number): <T>(task: () => Promise<T>, options?
 /** An environment's error as one line for its row; a bug says so (and, with AGENTSYNC_DEBUG=1, where). */
 export function failureOf(err: unknown): EnvironmentFailure {
   if (isUserError(err)) return { code: err.code, message: err.message.split('\n')[0] ?? err.code };
-  const message = err instanceof Error ? err.message : String(err);
-  if (process.env.AGENTSYNC_DEBUG === '1' && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+  const message = scrubOutside(err instanceof Error ? err.message : String(err));
+  if (process.env.AGENTSYNC_DEBUG === '1' && err instanceof Error && err.stack) process.stderr.write(`${scrubOutside(err.stack)}\n`);
   return { code: 'internal_error', message: `internal error: ${message}` };
 }
 

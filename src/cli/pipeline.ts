@@ -16,7 +16,7 @@ import { readServer } from '../io/read-server.js';
 import { createDigester, digestAhead, newSalt } from '../io/state/digest.js';
 import { chooseStateLocation, createStateStore, type StateStore, type StateTarget } from '../io/state/index.js';
 import type { ManifestOptions } from './options.js';
-import { hideInOutput } from './output-filter.js';
+import { hideInOutput } from '../io/outside-text.js';
 import { printStateWarning } from './render-plan.js';
 
 export interface LoadedManifest {

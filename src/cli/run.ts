@@ -2,8 +2,10 @@
 import { CommanderError, type Command } from 'commander';
 import { isUserError } from '../core/errors.js';
 import { keepRunningWhenOutputCloses } from './closed-output.js';
-import { installOutputFilter } from './output-filter.js';
 import { programFlags, refuseSingleDashLongFlags } from './single-dash-flags.js';
+// An error message may echo what a user typed or a server said: escape sequences are shown, not obeyed.
+import { escapeControlKeepLines } from '../core/terminal-safe.js';
+import { hideInOutput, scrubOutside } from '../io/outside-text.js';
 
 /** Set by a command to ask for a non-error exit code other than 0 (plan --detailed-exitcode). */
 export class ExitRequest extends Error {
@@ -18,9 +20,9 @@ export function wantsJson(argv: readonly string[]): boolean {
 
 export async function runMain(program: Command, argv: readonly string[]): Promise<void> {
   const debug = process.env.AGENTSYNC_DEBUG === '1';
-  // Before anything can print: the default API key is hidden from the start, the manifest's
-  // secrets as soon as it is resolved (cli/pipeline.ts, commands/validate.ts).
-  installOutputFilter(process.env);
+  // The default API key is hidden from outside text from the start, the manifest's secrets as soon
+  // as it is resolved (cli/pipeline.ts, commands/validate.ts, cli/multi-env.ts).
+  hideInOutput([process.env.COMETCHAT_API_KEY]);
   // A reader that goes away (`| head`) must never crash the command or cut an apply short.
   keepRunningWhenOutputCloses();
   program.exitOverride();
@@ -44,12 +46,14 @@ function exitCodeFor(err: unknown, argv: readonly string[], debug: boolean): num
     if (wantsJson(argv)) {
       process.stdout.write(JSON.stringify({ error: { code: err.code, message: err.message, ...err.details } }) + '\n');
     }
-    process.stderr.write(`Error: ${err.message}\n`);
+    process.stderr.write(`Error: ${escapeControlKeepLines(err.message)}\n`);
+    // A UserError's message was made from scrubbed parts; scrubbing it again would garble addresses.
     if (debug && err.stack) process.stderr.write(err.stack + '\n');
     return 1;
   }
-  const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`Error: internal error: ${message}\n`);
-  process.stderr.write(debug && err instanceof Error && err.stack ? err.stack + '\n' : 'Run with AGENTSYNC_DEBUG=1 for a stack trace, and please report it.\n');
+  // A bug's message is an exception's, not ours: it may quote anything, a secret included.
+  const message = scrubOutside(err instanceof Error ? err.message : String(err));
+  process.stderr.write(`Error: internal error: ${escapeControlKeepLines(message)}\n`);
+  process.stderr.write(debug && err instanceof Error && err.stack ? scrubOutside(err.stack) + '\n' : 'Run with AGENTSYNC_DEBUG=1 for a stack trace, and please report it.\n');
   return 1;
 }

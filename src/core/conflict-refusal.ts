@@ -3,7 +3,8 @@
 // something on the server. A rename without `moved:` gets the exact entry or command that fixes it.
 import { UserError } from './errors.js';
 import { stateMvCommand } from './moved.js';
-import { conflictsOf, type Plan } from './plan.js';
+import { kindOf } from './kinds/index.js';
+import { conflictsOf, type CreateChange, type Plan } from './plan.js';
 
 export function conflictRefusal(plan: Plan): UserError | undefined {
   const conflicts = conflictsOf(plan);
@@ -16,11 +17,18 @@ export function conflictRefusal(plan: Plan): UserError | undefined {
     const commands = renames.map(stateMvCommand).join(' && ');
     return new UserError('conflict', `refusing to apply: ${listed}, so creating it would make a second one. If it was renamed, add \`moved: [${entries}]\` to the manifest, or run \`${commands}\`, then plan again`, details);
   }
-  const listed = conflicts.map((c) => `${c.address} (${c.conflict?.remoteId ?? ''})`).join(', ');
-  const fix = conflicts.length === 1 ? `agentsync import ${conflicts[0]?.address ?? ''}` : 'agentsync import';
+  const listed = conflicts.map((c) => `${c.address} (${c.conflict?.remoteId ?? `listed without its ${kindOf(c.type).remoteIdLabel}`})`).join(', ');
+  const fix = importCommandFor(conflicts);
   return new UserError(
     'conflict',
     `refusing to apply: ${conflicts.length === 1 ? 'a resource' : `${conflicts.length} resources`} to create already exist on the server but not in the state: ${listed}. Adopt ${conflicts.length === 1 ? 'it' : 'them'} with \`${fix}\`, then plan again`,
     details,
   );
+}
+
+/** A record listed without its id needs the id from the user: `agentsync import agent.x <uid>`. */
+function importCommandFor(conflicts: readonly CreateChange[]): string {
+  const [only] = conflicts;
+  if (conflicts.length !== 1 || only === undefined) return 'agentsync import';
+  return only.conflict?.remoteId === undefined ? `agentsync import ${only.address} <${kindOf(only.type).remoteIdLabel}>` : `agentsync import ${only.address}`;
 }

@@ -128,16 +128,22 @@ function markServerMatch(change: CreateChange, resource: DesiredResource, pendin
   if (same.length === 0) return;
   if (pending !== undefined) {
     const fits = same.filter((record) => couldBeCreatedSince(record, pending.since));
-    if (fits.length === 1) {
-      change.adopt = { remoteId: remoteIdOf(fits[0] as RemoteRecord, resource.key) };
+    const remoteId = fits.length === 1 ? remoteIdOf(fits[0] as RemoteRecord, resource) : undefined;
+    if (remoteId !== undefined) {
+      change.adopt = { remoteId };
       return;
     }
   }
-  change.conflict = { remoteId: same.map((record) => remoteIdOf(record, resource.key)).join(', ') };
+  // A record listed without its id cannot be adopted or named: the conflict then carries no id,
+  // and the user supplies it (`agentsync import ADDRESS ID`). An id is never made up from a name.
+  const ids = same.map((record) => remoteIdOf(record, resource));
+  change.conflict = ids.every((id) => id !== undefined) ? { remoteId: ids.join(', ') } : {};
 }
 
-function remoteIdOf(record: RemoteRecord, key: string): string {
-  return record.remoteId ?? record.identity ?? key;
+/** The record's remote id; only a kind that is addressed by its key (tools) may use the name as one. */
+function remoteIdOf(record: RemoteRecord, resource: DesiredResource): string | undefined {
+  if (record.remoteId !== undefined) return record.remoteId;
+  return kindOf(resource.type).refresh?.matchBy === 'key' ? (record.identity ?? resource.key) : undefined;
 }
 
 function changeFor(resource: DesiredResource, current: ResourceState | undefined, digest: Digest): Change {

@@ -30,8 +30,9 @@ export interface CreateChange extends ChangeBase<'create'> {
   /**
    * The identity already exists on the server, untracked: apply refuses until it is imported. With
    * `movedFrom`, it is the resource leaving the manifest at that address (a rename without `moved:`).
+   * `remoteId` is absent when the server lists the record without its id: only the user can name it.
    */
-  conflict?: { remoteId: string; movedFrom?: string };
+  conflict?: { remoteId?: string; movedFrom?: string };
   /** An interrupted create of ours made this one: it is updated into place instead of created again. */
   adopt?: { remoteId: string };
 }

@@ -13,7 +13,7 @@ import { manifestSchema, type EnvironmentConfig, type Manifest } from './schema.
 import { issuesToDiagnostics } from './schema-issues.js';
 import { referenceDiagnostics } from './references.js';
 import { movedDiagnostics } from './moved.js';
-import { markFieldsHolding } from './sensitive-values.js';
+import { hideQuotedSecrets, markFieldsHolding } from './sensitive-values.js';
 import { didYouMean } from './suggest.js';
 import type { YamlLocator } from './yaml-locate.js';
 
@@ -37,7 +37,7 @@ export interface Resolution {
   environments: string[];
   /**
    * Strings that must never be printed: the API keys found in the environment and the values of
-   * ${secret:…}. cli/output-filter.ts hides them. (Values written inline, such as a literal
+   * ${secret:…}. io/outside-text.ts hides them in outside text; diagnostics quote them as "(sensitive)". (Values written inline, such as a literal
    * integrationMeta.headers, are in the manifest already; hiding them everywhere would mangle
    * output whenever one is a common word.)
    */
@@ -87,7 +87,9 @@ export function resolveManifest(parsed: ParsedManifest, options: ResolveOptions)
   diagnostics.push(...resourceEnvironmentDiagnostics(tree, locator));
 
   const sensitiveValues = [...keyValues(keyVariables), ...runs.flatMap((r) => r.secrets)];
-  const result: Resolution = { diagnostics: sortDiagnostics(dedupe(diagnostics)), environments: selection.targets, sensitiveValues };
+  const keys = manifestKeys(tree);
+  const shown = dedupe(diagnostics).map((d) => ({ ...d, message: hideQuotedSecrets(d.message, sensitiveValues, keys) }));
+  const result: Resolution = { diagnostics: sortDiagnostics(shown), environments: selection.targets, sensitiveValues };
   const target = selection.targets[0];
   if (!hasErrors(result.diagnostics) && manifest !== undefined && selection.targets.length === 1 && target !== undefined) {
     const config = manifest.environments[target];
@@ -294,6 +296,13 @@ function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
     seen.add(key);
     return true;
   });
+}
+
+/** Every key of the manifest's named sections: a diagnostic may quote one, and a key is never masked. */
+function manifestKeys(tree: Record<string, unknown>): Set<string> {
+  const kb = tree.knowledgeBase;
+  const sections = [tree.environments, tree.tools, tree.agents, isPlainObject(kb) ? kb.websites : undefined];
+  return new Set(sections.flatMap((section) => (isPlainObject(section) ? Object.keys(section) : [])));
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

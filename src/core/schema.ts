@@ -189,7 +189,9 @@ export const lintConfigSchema = z
   .describe('Lint rules to turn off (off) or to report as warning or error.');
 
 const toolName = z.string().regex(TOOL_NAME_PATTERN, 'tool name must match ^[a-zA-Z_$][a-zA-Z0-9_$-]*$');
-const addressKey = z.string().regex(/^[A-Za-z0-9_$][A-Za-z0-9_$.-]*$/, 'key must be letters, digits, _, $, . or -');
+/** The key of an agent, a website or an environment; a tool's key is its name (TOOL_NAME_PATTERN). */
+export const ADDRESS_KEY_PATTERN = /^[A-Za-z0-9_$][A-Za-z0-9_$.-]*$/;
+const addressKey = z.string().regex(ADDRESS_KEY_PATTERN, 'key must be letters, digits, _, $, . or -');
 
 export const manifestSchema = z
   .strictObject({

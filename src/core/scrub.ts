@@ -1,7 +1,7 @@
 // Scrubbing text before it is printed: known secret strings (the API key, ${secret:…} values,
 // inline integrationMeta.headers) become "(sensitive)", in every form in which they can appear in
-// output, and the user:password part of any URL is masked. Pure; cli/output-filter.ts applies it to
-// everything written to stdout and stderr.
+// output, and the user:password part of any URL is masked. Pure; io/outside-text.ts applies it to
+// text that comes from outside (server messages, failed-call paths, exception messages) only.
 
 export const SCRUBBED = '(sensitive)';
 

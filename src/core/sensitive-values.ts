@@ -45,3 +45,20 @@ function walkStrings(value: JsonValue, path: (string | number)[], visit: (text: 
     path.pop();
   }
 }
+
+/**
+ * A diagnostic quotes the value it is about (`must be one of … (got "…")`, `unknown tool "…"`),
+ * and that value may come from a secret. Each quoted value that holds one (or is a cut-off start
+ * of one) becomes "(sensitive)"; the rest of the message (paths), and a quoted manifest key
+ * (`did you mean "billing_lookup"`), are left as written.
+ */
+export function hideQuotedSecrets(message: string, values: readonly string[], keys: ReadonlySet<string> = new Set()): string {
+  const needles = values.filter((v) => v.trim().length >= MIN_SCRUB_LENGTH).map((v) => JSON.stringify(v).slice(1, -1));
+  if (needles.length === 0 || !message.includes('"')) return message;
+  return message.replace(/"((?:[^"\\]|\\.)*)"/g, (quoted, inner: string) => {
+    if (keys.has(inner)) return quoted;
+    const cut = inner.endsWith('…') ? inner.slice(0, -1) : undefined;
+    const holds = needles.some((needle) => inner.includes(needle) || (cut !== undefined && cut.length >= MIN_SCRUB_LENGTH && needle.startsWith(cut)));
+    return holds ? '"(sensitive)"' : quoted;
+  });
+}

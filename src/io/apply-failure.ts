@@ -2,15 +2,18 @@
 // Anything else (a journal write that failed, a bug) is not a failed call and is thrown on.
 import { isApiError } from './api/api-error.js';
 import type { ApplyFailure } from './apply-types.js';
+import { scrubOutside } from './outside-text.js';
 
-export function failureOf(err: unknown, call: string): ApplyFailure {
+export function failureOf(err: unknown, planned: string): ApplyFailure {
+  // The call's path may hold a remote id that is a secret (a website's parentUniqueId).
+  const call = scrubOutside(planned);
   if (isApiError(err)) {
     const answeredNo = err.status >= 400 && err.status < 500;
     return { call, status: err.status, code: err.code, message: err.serverMessage, attempts: err.attempts, maybeCreated: !(err.notSent || answeredNo) };
   }
   if (isKindFailure(err)) {
     // A kind's own verdict on an answer (a 404 explained, a 2xx without the id it needs).
-    return { call, status: err.status, code: err.code, message: err.message, attempts: 1, maybeCreated: err.status >= 200 && err.status < 300 };
+    return { call, status: err.status, code: err.code, message: scrubOutside(err.message), attempts: 1, maybeCreated: err.status >= 200 && err.status < 300 };
   }
   throw err;
 }

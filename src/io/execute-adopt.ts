@@ -56,10 +56,26 @@ export function createPendingAdopter(client: ApiClient, state: State): PendingAd
         // Not on the pages that could be read is not "not created": sending again could duplicate it.
         throw new UserError('api_error', `${resource.address}: an earlier apply sent its create but never learned the answer, and the server's list ${incomplete}, so it cannot be ruled out that the create happened; nothing was sent. Run apply again once the server answers, or adopt it with \`agentsync import ${resource.address} <uid>\`.`);
       }
+      if (candidates.length === 0 && kind.refresh.matchBy === 'remoteId') refuseIdless(resource, records, identity, since);
       if (candidates.length !== 1) return undefined;
       const remoteId = (candidates[0] as RemoteRecord).remoteId as string;
       taken.add(`${resource.type}:${remoteId}`);
       return remoteId;
     },
   };
+}
+
+/**
+ * The server lists a record with this name but without its id (one public version lists agents
+ * so). It may be the one the lost create made; sending the create again could duplicate it, and
+ * its id cannot be made up from its name. Nothing is sent, the pending mark stays, and the user,
+ * who can look the id up, imports it.
+ */
+function refuseIdless(resource: DesiredResource, records: readonly RemoteRecord[], identity: string, since: string): void {
+  if (!records.some((r) => r.identity === identity && r.remoteId === undefined && couldBeCreatedSince(r, since))) return;
+  const label = kindOf(resource.type).remoteIdLabel;
+  throw new UserError(
+    'conflict',
+    `${resource.address}: an earlier apply sent its create but never learned the answer, and the server lists a ${resource.type} with its name without its ${label}; nothing was sent, so no duplicate was made. Find its ${label} and run \`agentsync import ${resource.address} <${label}>\`.`,
+  );
 }

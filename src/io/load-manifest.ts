@@ -53,6 +53,8 @@ export interface LoadManyOptions {
   /** Picks environments from the names the manifest defines; throws a UserError for a name it does not define. */
   select: (names: readonly string[]) => string[];
   varOverrides?: Readonly<Record<string, VarValue>>;
+  /** Receives each environment's secret values as soon as it is resolved, to keep them out of outside text. */
+  onSensitiveValues?: (values: readonly string[]) => void;
 }
 
 export interface LoadedManifests {
@@ -84,6 +86,7 @@ export async function loadDesiredForEnvironments(options: LoadManyOptions): Prom
   if (selected.length === 1) return { selected, desired: [], warnings: [] };
   const runs = selected.map((environment) => {
     const resolution = resolveManifest(parsed, { env: options.env, mode: 'plan', environment, ...(options.varOverrides === undefined ? {} : { varOverrides: options.varOverrides }) });
+    options.onSensitiveValues?.(resolution.sensitiveValues);
     // Each resolution writes its values into the one parsed tree, and a few parts of Desired may
     // share objects with it: a copy keeps this environment's values from the next one's.
     return { diagnostics: resolution.diagnostics, desired: resolution.desired && structuredClone(resolution.desired) };

@@ -3,6 +3,7 @@
 import type { ApplyCounts, ApplyFailure, ApplyResult, DoneItem } from '../io/apply-types.js';
 import { palette } from './color.js';
 import { countOf } from '../core/plural.js';
+import { escapeControl } from '../core/terminal-safe.js';
 
 const SIGN: Record<DoneItem['action'], string> = { create: '+', update: '~', delete: '-', forget: '-' };
 
@@ -10,10 +11,10 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
   const paint = palette(options.color);
   const lines: string[] = [];
   for (const item of result.done.filter((d) => d.action === 'forget')) {
-    lines.push(`Forgot ${item.address} (remote id ${item.remoteId}); it stays on the server.`);
+    lines.push(`Forgot ${item.address} (remote id ${escapeControl(item.remoteId)}); it stays on the server.`);
   }
   for (const item of result.done.filter((d) => d.adopted)) {
-    lines.push(`Adopted ${item.address} (uid ${item.remoteId}): an interrupted earlier apply had created it, so no duplicate was made.`);
+    lines.push(`Adopted ${item.address} (uid ${escapeControl(item.remoteId)}): an interrupted earlier apply had created it, so no duplicate was made.`);
   }
   const notify = result.notify;
   if (notify.status === 'sent') lines.push(`Sent the notify message (id ${notify.messageId}).`);

@@ -7,7 +7,8 @@ import type { EnvironmentOutcome } from './multi-env.js';
 import { failureText } from './multi-env.js';
 import { summaryLine } from './plan-fields.js';
 import { planToJson } from './plan-json.js';
-import { codeSpan, DEFAULT_MARKDOWN_MAX_LENGTH, escapeHtml, escapeMarkdown, renderPlanMarkdown } from './plan-markdown.js';
+import { codeSpan, htmlText, markdownText } from './markdown-safe.js';
+import { DEFAULT_MARKDOWN_MAX_LENGTH, renderPlanMarkdown } from './plan-markdown.js';
 
 /** Room kept for the closing note when environments have to be left out. */
 const NOTE_RESERVE = 300;
@@ -46,22 +47,22 @@ function summaryTable(outcomes: readonly EnvironmentOutcome<Plan>[]): string[] {
   const rows = outcomes.map((outcome, i) => {
     const s = summaries[i];
     const name = codeSpan(outcome.environment.name);
-    if (!s) return `| ${name} | **${escapeMarkdown(failureText(outcome.failure))}** |`;
+    if (!s) return `| ${name} | **${markdownText(failureText(outcome.failure))}** |`;
     return `| ${name} | ${[s.create, s.update, ...(withDelete ? [s.delete] : []), s.forget, s.noop].join(' | ')} |`;
   });
   return [`| Environment | ${titles.join(' | ')} |`, `| :-- | ${titles.map(() => '--:').join(' | ')} |`, ...rows];
 }
 
 function detailsShell(outcome: EnvironmentOutcome<Plan>): { open: string; close: string } {
-  const name = `<code>${escapeHtml(outcome.environment.name)}</code>`;
+  const name = `<code>${htmlText(outcome.environment.name)}</code>`;
   const plan = outcome.failure ? undefined : outcome.value;
   const what = plan ? (hasChanges(plan) ? summaryLine(plan.summary, plan.prune, plan.moves?.length) : 'No changes.') : 'failed';
-  return { open: `<details><summary>${name}: ${escapeHtml(what)}</summary>\n\n`, close: '\n</details>\n' };
+  return { open: `<details><summary>${name}: ${htmlText(what)}</summary>\n\n`, close: '\n</details>\n' };
 }
 
 function blockContent(outcome: EnvironmentOutcome<Plan>, share: number): string {
   const plan = outcome.failure ? undefined : outcome.value;
-  if (!plan) return `> [!CAUTION]\n> ${escapeMarkdown(failureText(outcome.failure))}\n`;
+  if (!plan) return `> [!CAUTION]\n> ${markdownText(failureText(outcome.failure))}\n`;
   if (share < SMALLEST_SHARE) return `_The plan of ${codeSpan(outcome.environment.name)} does not fit here; run \`agentsync plan -e ${outcome.environment.name}\` to see it._\n`;
   return renderPlanMarkdown(plan, { maxLength: share });
 }

@@ -6,7 +6,7 @@ import type { JsonValue } from '../core/api-types.js';
 import { canonicalJson } from '../core/canonical.js';
 import { kindOf, RESOURCE_TYPES, type ResourceType } from '../core/kinds/index.js';
 import { escapeControlKeepLines } from '../core/terminal-safe.js';
-import { SENSITIVE_PLACEHOLDER, type DeleteChange, type FieldChange, type PendingWarning, type PlanSummary } from '../core/plan.js';
+import { SENSITIVE_PLACEHOLDER, type CreateChange, type DeleteChange, type FieldChange, type PendingWarning, type PlanSummary } from '../core/plan.js';
 import { diffLines, type DiffLine } from './line-diff.js';
 
 export type FieldView =
@@ -73,15 +73,18 @@ export function undeletableText(type: ResourceType): string {
 export const DRIFT_HEADING = 'Changed outside agentsync:';
 export const DELETED_ON_SERVER = '(deleted on the server)';
 
-export function conflictText(remoteId: string): string {
-  return `! already exists on the server (${remoteId}); adopt it with \`agentsync import\` before applying`;
-}
-
 /** A create's conflict: somebody else's record, or a rename without `moved:` (CONTRACT §10.3), with the fix. */
-export function conflictNote(address: string, conflict: { remoteId: string; movedFrom?: string }): string {
-  if (conflict.movedFrom === undefined) return conflictText(conflict.remoteId);
-  const move = { from: conflict.movedFrom, to: address };
-  return `! renamed from ${move.from} (${conflict.remoteId})? creating it would make a second one; add \`${movedEntryText(move)}\` to the manifest, or run \`${stateMvCommand(move)}\``;
+export function conflictText(change: CreateChange): string {
+  const remoteId = change.conflict?.remoteId;
+  const movedFrom = change.conflict?.movedFrom;
+  if (movedFrom !== undefined) {
+    const move = { from: movedFrom, to: change.address };
+    return `! renamed from ${move.from} (${remoteId ?? 'no id listed'})? creating it would make a second one; add \`${movedEntryText(move)}\` to the manifest, or run \`${stateMvCommand(move)}\``;
+  }
+  if (remoteId !== undefined) return `! already exists on the server (${remoteId}); adopt it with \`agentsync import\` before applying`;
+  // The server listed it without its id (one public version does): only the user can tell which it is.
+  const label = REMOTE_ID_LABEL[change.type];
+  return `! already exists on the server, listed without its ${label}; find the ${label} and adopt it with \`agentsync import ${change.address} <${label}>\` before applying`;
 }
 
 /** `agent.support → agent.helpdesk (moved)`. */

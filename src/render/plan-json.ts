@@ -30,7 +30,8 @@ export interface PlanJsonChange {
   before?: JsonValue;
   after?: JsonValue;
   /** A create whose identity the server already has, untracked (CONTRACT §8.2). */
-  conflict?: { remoteId: string; movedFrom?: string };
+  /** `remoteId` is absent when the server listed the record without its id; `movedFrom` marks a rename without `moved:`. */
+  conflict?: { remoteId?: string; movedFrom?: string };
   /** A create an interrupted apply already made: it is updated in place instead. */
   adopt?: { remoteId: string };
   /** A delete of a resource the refresh found already gone: nothing is sent. */

@@ -5,7 +5,8 @@ import type { Change, PendingWarning, Plan } from '../core/plan.js';
 import { hasChanges } from '../core/plan.js';
 import type { DiffLine } from './line-diff.js';
 import { changedGraphMarkdown } from './plan-graph.js';
-import { adoptText, conflictNote, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, noChangesLine, pendingWarningText, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, viewField, type FieldView } from './plan-fields.js';
+import { codeSpan, htmlText, longestRun, markdownText } from './markdown-safe.js';
+import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, noChangesLine, pendingWarningText, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, viewField, type FieldView } from './plan-fields.js';
 
 export interface PlanMarkdownOptions {
   /** Hard limit on the output's length in UTF-16 code units. */
@@ -19,15 +20,15 @@ const NOTE_RESERVE = 400;
 export function renderPlanMarkdown(plan: Plan, { maxLength = DEFAULT_MARKDOWN_MAX_LENGTH }: PlanMarkdownOptions = {}): string {
   const changed = plan.changes.filter((change) => change.action !== 'no-op');
   const head = [`### agentsync plan for environment ${codeSpan(plan.environment)}`, ''];
-  if (hasChanges(plan)) head.push(`**${escapeMarkdown(summaryLine(plan.summary, plan.prune, plan.moves?.length))}**`, '', ...summaryTable(plan), '');
-  else head.push(escapeMarkdown(noChangesLine(plan.environment)), '');
+  if (hasChanges(plan)) head.push(`**${markdownText(summaryLine(plan.summary, plan.prune, plan.moves?.length))}**`, '', ...summaryTable(plan), '');
+  else head.push(markdownText(noChangesLine(plan.environment)), '');
 
-  for (const warning of plan.warnings) head.push(`> [!WARNING]\n> ${escapeMarkdown(warning)}`, '');
+  for (const warning of plan.warnings) head.push(`> [!WARNING]\n> ${markdownText(warning)}`, '');
   if (plan.drift.length > 0) head.push(...driftSection(plan), '');
   head.push(...changedGraphMarkdown(plan));
   const sections = [head.join('\n')];
   const budget = maxLength - NOTE_RESERVE;
-  const warning = (i: number): string => `> [!WARNING]\n> ${pendingWarningText(plan.pending[i] as PendingWarning, escapeMarkdown)}\n`;
+  const warning = (i: number): string => `> [!WARNING]\n> ${pendingWarningText(plan.pending[i] as PendingWarning, markdownText)}\n`;
   const afterWarnings = appendWithin(sections, plan.pending.length, warning, sections[0]?.length ?? 0, budget, (n) => `_… ${n} more pending-create warnings not shown; run \`agentsync plan\` to see them all._\n`);
   const resourcesNote = (n: number): string => `_… ${n} more resource${n === 1 ? '' : 's'} not shown; run \`agentsync plan\` for the full plan._\n`;
   // Once the warnings were cut there is no room left, but the reader still learns what is missing.
@@ -68,9 +69,9 @@ function appendWithin(
 function driftSection(plan: Plan): string[] {
   const rows = plan.drift.map((entry) => {
     const what = entry.kind === 'deleted' ? DELETED_ON_SERVER : entry.fields.map((f) => f.path).join(', ');
-    return `| ${codeSpan(entry.address)} | ${escapeMarkdown(what)} |`;
+    return `| ${codeSpan(entry.address)} | ${markdownText(what)} |`;
   });
-  return [`**${escapeMarkdown(DRIFT_HEADING)}**`, '', '| Resource | Changed on the server |', '| :-- | :-- |', ...rows];
+  return [`**${markdownText(DRIFT_HEADING)}**`, '', '| Resource | Changed on the server |', '| :-- | :-- |', ...rows];
 }
 
 function summaryTable(plan: Plan): string[] {
@@ -88,7 +89,7 @@ function summaryTable(plan: Plan): string[] {
 
 function detailsBlock(change: Change): string {
   const { sign, label, lines } = describe(change);
-  const summary = `<code>${escapeHtml(`${sign} ${change.address}`)}</code> ${escapeHtml(label)}`;
+  const summary = `<code>${htmlText(`${sign} ${change.address}`)}</code> ${htmlText(label)}`;
   return `<details><summary>${summary}</summary>\n\n${fencedDiff(lines)}\n\n</details>\n`;
 }
 
@@ -97,7 +98,7 @@ function describe(change: Change): { sign: string; label: string; lines: string[
     case 'create':
       return {
         sign: '+',
-        label: change.conflict ? `create — ${conflictNote(change.address, change.conflict)}` : change.adopt ? `create — ${adoptText(change.type, change.adopt.remoteId)}` : 'create',
+        label: change.conflict ? `create — ${conflictText(change)}` : change.adopt ? `create — ${adoptText(change.type, change.adopt.remoteId)}` : 'create',
         lines: change.fields.flatMap((f) => diffBlockLines(viewField(f))),
       };
     case 'update':
@@ -169,30 +170,3 @@ function fencedDiff(lines: readonly string[]): string {
   return `${fence}diff\n${body}\n${fence}`;
 }
 
-export function codeSpan(text: string): string {
-  const ticks = '`'.repeat(longestRun(text, '`') + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-  return `${ticks}${pad}${text}${pad}${ticks}`;
-}
-
-function longestRun(text: string, char: string): number {
-  let longest = 0;
-  let run = 0;
-  for (const c of text) {
-    run = c === char ? run + 1 : 0;
-    if (run > longest) longest = run;
-  }
-  return longest;
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/**
- * Backslash-escapes the punctuation that acts inline (emphasis, code, links, tables, HTML) so data
- * stays text. Block markers (`#`, `-`, `1.`) need no escape: data never starts a line here.
- */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_[\]()!|~>]/g, '\\$&').replace(/</g, '&lt;').replace(/\r?\n/g, ' ');
-}

@@ -5,7 +5,7 @@ import { hasChanges } from '../core/plan.js';
 import { palette, type Palette } from './color.js';
 import type { DiffLine } from './line-diff.js';
 import type { DriftEntry } from '../core/refresh.js';
-import { adoptText, conflictNote, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, moveText, noChangesLine, pendingWarningText, printableLine, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, viewField, type FieldView } from './plan-fields.js';
+import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, moveText, noChangesLine, pendingWarningText, printableLine, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, viewField, type FieldView } from './plan-fields.js';
 
 export interface PlanTextOptions {
   color: boolean;
@@ -69,7 +69,7 @@ function resourceBlock(change: Change, paint: Palette): string[] {
     case 'create':
       return [
         `${RESOURCE_INDENT}${paint.green('+')} ${paint.bold(change.address)}`,
-        ...(change.conflict ? [`${FIELD_INDENT}${paint.red(paint.bold(printableLine(conflictNote(change.address, change.conflict))))}`] : []),
+        ...(change.conflict ? [`${FIELD_INDENT}${paint.red(paint.bold(printableLine(conflictText(change))))}`] : []),
         ...(change.adopt ? [`${FIELD_INDENT}${paint.dim(printableLine(adoptText(change.type, change.adopt.remoteId)))}`] : []),
         ...change.fields.flatMap((f) => fieldLines(viewField(f), paint)),
       ];

@@ -27,7 +27,7 @@ async function runGraph(options: GraphOptions): Promise<void> {
     import('../../io/manifest-file.js'),
     import('../../core/graph.js'),
     import('../../render/graph.js'),
-    import('../output-filter.js'),
+    import('../../io/outside-text.js'),
   ]);
   const { file, text } = await readManifestFile(options.file);
   // Validate mode: an unset ${secret:…} is a warning there, and the graph never shows values.

@@ -6,6 +6,8 @@ import { addLockTimeoutOption, addManifestOptions, lockTimeoutMs, type ManifestO
 import type { State } from '../../core/state.js';
 import type { StateBackend, StateTarget, StateWarning } from '../../io/state/index.js';
 import { countOf } from '../../core/plural.js';
+// Addresses and ids typed by a user or read from a server may hold escape sequences: shown, not obeyed.
+import { escapeControl as safe } from '../../core/terminal-safe.js';
 
 interface LockingOptions extends ManifestOptions {
   lockTimeout?: string;
@@ -76,8 +78,8 @@ async function runList({ store, target }: Located, opts: ManifestOptions): Promi
     return;
   }
   const rows = [
-    ...resources.map((r) => [r.address, r.type, r.remoteId]),
-    ...pending.map((p) => [p.address, p.type, p.action === 'delete' ? `(pending delete since ${p.since}; it may be gone from the server)` : `(pending create since ${p.since}; it may exist on the server)`]),
+    ...resources.map((r) => [safe(r.address), r.type, safe(r.remoteId)]),
+    ...pending.map((p) => [safe(p.address), p.type, p.action === 'delete' ? `(pending delete since ${p.since}; it may be gone from the server)` : `(pending create since ${p.since}; it may exist on the server)`]),
   ];
   process.stdout.write(formatColumns(rows));
 }
@@ -90,9 +92,9 @@ async function runShow({ store, target }: Located, address: string, opts: Manife
     process.stdout.write(JSON.stringify({ address, ...(resource ?? {}), ...(pending ? { pending } : {}) }, null, 2) + '\n');
     return;
   }
-  const lines = [`# ${address}${resource ? '' : ' (pending create)'}`];
+  const lines = [`# ${safe(address)}${resource ? '' : ' (pending create)'}`];
   if (resource) {
-    lines.push(`type      = ${resource.type}`, `remoteId  = ${resource.remoteId}`, `appliedAt = ${resource.appliedAt}`);
+    lines.push(`type      = ${resource.type}`, `remoteId  = ${safe(resource.remoteId)}`, `appliedAt = ${resource.appliedAt}`);
     lines.push(`spec      = ${JSON.stringify(resource.spec, null, 2)}`);
   }
   if (pending) {
@@ -120,23 +122,26 @@ async function runRm({ store, target }: Located, address: string, opts: LockingO
     process.stdout.write(JSON.stringify({ removed }, null, 2) + '\n');
     return;
   }
-  const id = removed.remoteId === null ? 'a pending create' : `remote id ${removed.remoteId}`;
-  process.stdout.write(`Removed ${address} (${id}) from ${store.location}. It still exists on the server; agentsync no longer manages it.\n`);
+  const id = removed.remoteId === null ? 'a pending create' : `remote id ${safe(removed.remoteId)}`;
+  process.stdout.write(`Removed ${safe(address)} (${id}) from ${store.location}. It still exists on the server; agentsync no longer manages it.\n`);
 }
 
 async function runMv({ store, target }: Located, from: string, to: string, opts: LockingOptions): Promise<void> {
   const { UserError } = await import('../../core/errors.js');
-  const { parseAddress } = await import('../../core/kinds/index.js');
+  const { addressProblem, parseAddress } = await import('../../core/kinds/index.js');
   const before = await requireState(store, target, from);
   const fromType = parseAddress(from)?.type;
   const toType = (await checkAddress(to)).type;
-  if (fromType !== toType) throw new UserError('usage', `${from} is a ${fromType}, so it cannot become ${to}; an address keeps its type`);
+  if (fromType !== toType) throw new UserError('usage', `${safe(from)} is a ${fromType}, so it cannot become ${safe(to)}; an address keeps its type`, { from, to });
+  // A target no manifest key can match would leave the entry unreachable (and unprintable).
+  const problem = addressProblem(to);
+  if (problem !== undefined) throw new UserError('usage', `"${safe(to)}" is not an address a manifest can have: ${problem}`, { address: to });
   const session = await store.open({ environment: before.environment, appId: before.appId, region: before.region }, { lockTimeoutMs: lockTimeoutMs(opts.lockTimeout) });
   let remoteId: string | null;
   try {
     const { resources, pending } = session.state;
     if (!resources[from] && !pending[from]) throw await unknownAddress(store, from); // moved by another run meanwhile
-    if (resources[to] || pending[to]) throw new UserError('usage', `${to} is already in ${store.location}; \`agentsync state rm ${to}\` first if it is stale`, { address: to });
+    if (resources[to] || pending[to]) throw new UserError('usage', `${safe(to)} is already in ${store.location}; \`agentsync state rm ${safe(to)}\` first if it is stale`, { address: to });
     remoteId = resources[from]?.remoteId ?? null;
     if (from !== to) await session.record({ op: 'moved', from, to });
   } finally {
@@ -146,14 +151,14 @@ async function runMv({ store, target }: Located, from: string, to: string, opts:
     process.stdout.write(JSON.stringify({ moved: { from, to, remoteId } }, null, 2) + '\n');
     return;
   }
-  process.stdout.write(`Moved ${from} to ${to}${remoteId ? ` (remote id ${remoteId})` : ''} in ${store.location}. Nothing on the server changed.\n`);
+  process.stdout.write(`Moved ${safe(from)} to ${safe(to)}${remoteId ? ` (remote id ${safe(remoteId)})` : ''} in ${store.location}. Nothing on the server changed.\n`);
 }
 
 async function checkAddress(address: string): Promise<{ type: string; key: string }> {
   const { UserError } = await import('../../core/errors.js');
   const { parseAddress } = await import('../../core/kinds/index.js');
   const parsed = parseAddress(address);
-  if (!parsed) throw new UserError('usage', `"${address}" is not an address; addresses look like tool.<name>, agent.<key> or website.<key>`);
+  if (!parsed) throw new UserError('usage', `"${safe(address)}" is not an address; addresses look like tool.<name>, agent.<key> or website.<key>`);
   return parsed;
 }
 
@@ -185,7 +190,7 @@ async function requireState(store: StateBackend, target: Partial<StateTarget>, a
 
 async function unknownAddress(store: StateBackend, address: string): Promise<Error> {
   const { UserError } = await import('../../core/errors.js');
-  return new UserError('usage', `${address} is not in ${store.location}; \`agentsync state list\` shows the addresses it holds`, { address });
+  return new UserError('usage', `${safe(address)} is not in ${store.location}; \`agentsync state list\` shows the addresses it holds`, { address });
 }
 
 function sortedEntries<T>(record: Record<string, T>): [string, T][] {

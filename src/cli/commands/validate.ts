@@ -18,7 +18,7 @@ async function runValidate(options: ManifestOptions): Promise<void> {
     import('../../io/manifest-file.js'),
     import('../../render/diagnostics.js'),
     import('../run.js'),
-    import('../output-filter.js'),
+    import('../../io/outside-text.js'),
   ]);
   const varOverrides = await (await import('../../io/var-overrides.js')).readVarOverrides(options);
   const annotations = process.env.GITHUB_ACTIONS === 'true' ? await import('../../render/annotations.js') : undefined;

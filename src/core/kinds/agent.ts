@@ -4,6 +4,7 @@
 import type { JsonObject } from '../api-types.js';
 import type { AgentSpec } from '../desired.js';
 import { AGENT_FIELDS } from './agent-fields.js';
+import { ADDRESS_KEY_PATTERN } from '../schema.js';
 import { agentEntry, slugOf, stringsOf } from './agent-export.js';
 import { bodyOf, factsOf, patchBodyOf, readFieldsOf } from './fields.js';
 import { addressOf, isObject, seg, sendDelete, stringField, timestampMs, type Kind, type RemoteRecord } from './kind.js';
@@ -14,6 +15,7 @@ const ALL_FIELDS: ReadonlySet<string> = new Set(factsOf(AGENT_FIELDS).map(([fiel
 export const agentKind: Kind<AgentSpec> = {
   type: 'agent',
   remoteIdLabel: 'uid',
+  keyPattern: ADDRESS_KEY_PATTERN,
   createIsRepeatable: false,
   dependsOn: ['tool'],
   fields: AGENT_FIELDS,

@@ -2,7 +2,7 @@
 // error, so RESOURCE_TYPES in kind.ts is the one list to extend.
 import type { DesiredResource } from '../desired.js';
 import { agentKind } from './agent.js';
-import { RESOURCE_TYPES, type Kind, type ResourceType } from './kind.js';
+import { parseAddress, RESOURCE_TYPES, type Kind, type ResourceType } from './kind.js';
 import { toolKind } from './tool.js';
 import { websiteKind } from './website.js';
 
@@ -24,3 +24,15 @@ export function kindFor<R extends DesiredResource>(resource: R): Kind<R['spec']>
 
 /** Position of a type in apply order (tools, agents, websites). */
 export const TYPE_RANK = Object.fromEntries(RESOURCE_TYPES.map((type, rank) => [type, rank])) as Record<ResourceType, number>;
+
+/**
+ * Why a manifest could never have this address, or undefined when it could: a known type and a
+ * key its section's rule allows. A new address (`state mv`'s target) must pass, or no manifest key
+ * would ever match it.
+ */
+export function addressProblem(address: string): string | undefined {
+  const parsed = parseAddress(address);
+  if (parsed === undefined) return 'addresses look like tool.<name>, agent.<key> or website.<key>';
+  const { keyPattern } = kindOf(parsed.type);
+  return keyPattern.test(parsed.key) ? undefined : `a ${parsed.type} key must match ${keyPattern.source}`;
+}

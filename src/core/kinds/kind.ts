@@ -102,6 +102,8 @@ export interface Kind<Spec extends object = JsonObject> {
   type: ResourceType;
   /** The remote id's name in the API, shown beside updates and forgets. */
   remoteIdLabel: string;
+  /** The rule a manifest key of this kind follows (core/schema.ts); a new address (`state mv`) must too. */
+  keyPattern: RegExp;
   /**
    * Whether sending a create again is harmless (a tool's PUT, a website's processing). When it is
    * not (an agent's POST), a create that was sent but never confirmed is looked for on the server

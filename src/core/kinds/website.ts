@@ -2,6 +2,7 @@
 // both create and update. There is no endpoint to read one back, so websites are never refreshed,
 // and re-sending the call is harmless, so an interrupted one is simply sent again.
 import type { WebsiteSpec } from '../desired.js';
+import { ADDRESS_KEY_PATTERN } from '../schema.js';
 import { answeredStatus, isObject, seg, stringField, type CallContext, type CallOutcome, type Kind } from './kind.js';
 import { UnexpectedAnswer } from './agent.js';
 import type { FieldTable } from './fields.js';
@@ -15,6 +16,7 @@ const WEBSITE_FIELDS: FieldTable<WebsiteSpec> = {
 export const websiteKind: Kind<WebsiteSpec> = {
   type: 'website',
   remoteIdLabel: 'batchId',
+  keyPattern: ADDRESS_KEY_PATTERN,
   createIsRepeatable: true,
   dependsOn: [],
   fields: WEBSITE_FIELDS,

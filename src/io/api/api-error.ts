@@ -3,6 +3,7 @@
 // are what the retry loop and the executor decide on; the message is what a user reads.
 import { isLoopbackHost } from '../../core/base-url.js';
 import { oneSafeLine } from '../../core/terminal-safe.js';
+import { scrubOutside } from '../outside-text.js';
 
 export interface ApiErrorInit {
   /** HTTP status; 0 when no answer arrived. */
@@ -35,12 +36,13 @@ export class ApiError extends Error {
   constructor(init: ApiErrorInit) {
     // The code and message may come from the server: made one printable line here, once, so no
     // caller can print a server's escape sequences by accident.
-    const safe = { ...init, code: oneSafeLine(init.code, 100), serverMessage: oneSafeLine(init.serverMessage) };
+    // A secret the server echoes back (or a secret used as an id in the path) is masked here too.
+    const safe = { ...init, code: oneSafeLine(scrubOutside(init.code), 100), serverMessage: oneSafeLine(scrubOutside(init.serverMessage)), call: scrubOutside(init.call) };
     super(describeFailure(safe));
     this.status = init.status;
     this.code = safe.code;
     this.serverMessage = safe.serverMessage;
-    this.call = init.call;
+    this.call = safe.call;
     this.retryable = init.retryable;
     this.notSent = init.notSent;
     this.retryAfterMs = init.retryAfterMs;
