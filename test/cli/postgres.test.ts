@@ -207,7 +207,7 @@ describe('PostgreSQL state through the CLI', () => {
     const dropped = await run.done;
     outputs.push(dropped.stdout, dropped.stderr);
     expect(dropped.code).toBe(1);
-    expect(dropped.stderr).toMatch(/^Error: lost the connection to the PostgreSQL state at postgres:\/\/agentsync:\*\*\*@.*every result recorded before this point is kept/m);
+    expect(dropped.stderr).toMatch(/^Error: apply stopped: lost the connection to the PostgreSQL state at postgres:\/\/agentsync:\*\*\*@.*every result recorded before this point is kept.*\d+ changes? (were|was) applied and recorded/m);
     expect(dropped.stderr).not.toMatch(/\n\s+at /);
     expect(dropped.stderr.split('\n').filter((l) => l.startsWith('Error:'))).toHaveLength(1);
     const kept = JSON.parse((await cli(['state', 'list', '--json', '--state', url])).stdout) as { resources: unknown[] };
