@@ -281,8 +281,10 @@ describe('untrusted text in the markdown plan (pull-request comment)', () => {
     try {
       const p = project(SUPPORT_MANIFEST);
       const plan = await runCli(['plan', '--format', 'markdown', ...p.common], { env: { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: server.url } });
-      expect(plan.code, plan.stderr).toBe(0);
-      const summary = plan.stdout.split('\n').find((line) => line.includes('<summary>'));
+      // A plan apply would refuse fails the check (exit 1), with the plan still on stdout.
+      expect(plan.code, plan.stderr).toBe(1);
+      expect(plan.stderr).not.toMatch(/\n\s+at /);
+      const summary = plan.stdout.split('\n').find((line) => line.includes('<summary>') && line.includes('create'));
       expect(summary).toContain('already exists on the server');
       expect(summary).toContain('</summary>');
       expectNeutralised(plan.stdout);
