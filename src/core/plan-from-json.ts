@@ -6,7 +6,7 @@ import { REGIONS } from './api-types.js';
 import type { ResourceType, SpecJson } from './desired.js';
 import { UserError } from './errors.js';
 import { RESOURCE_TYPES } from './kinds/kind.js';
-import type { Change, FieldChange, PendingWarning, Plan, PlanSummary } from './plan.js';
+import type { Change, FieldChange, PendingWarning, Plan, PlanMove, PlanSummary } from './plan.js';
 import type { DriftEntry } from './refresh.js';
 
 type Json = Record<string, unknown>;
@@ -29,7 +29,7 @@ export function planFromJson(value: Json, source: string): Plan {
     const remoteId = (): string => text(c.remoteId, `${address} remoteId`);
     switch (c.action) {
       case 'create':
-        return { ...base, action: 'create', after: record(c.after), fields, ...(isObject(c.conflict) ? { conflict: { remoteId: String(c.conflict.remoteId) } } : {}), ...(isObject(c.adopt) ? { adopt: { remoteId: String(c.adopt.remoteId) } } : {}) };
+        return { ...base, action: 'create', after: record(c.after), fields, ...(isObject(c.conflict) ? { conflict: conflictFromJson(c.conflict) } : {}), ...(isObject(c.adopt) ? { adopt: { remoteId: String(c.adopt.remoteId) } } : {}) };
       case 'update':
         return { ...base, action: 'update', remoteId: remoteId(), before: record(c.before), after: record(c.after), fields };
       case 'no-op':
@@ -54,6 +54,7 @@ export function planFromJson(value: Json, source: string): Plan {
     since: text(p.since, 'pending since'),
     action: p.action === 'delete' ? 'delete' : 'create',
   }));
+  const moves = list(value.moves ?? [], 'moves').map((m): PlanMove => ({ from: text(m.from, 'a move'), to: text(m.to, 'a move'), type: typeOf(m.type), remoteId: typeof m.remoteId === 'string' ? m.remoteId : '' }));
   const summary = isObject(value.summary) ? value.summary : bad('summary is missing');
   const count = (k: string): number => (typeof summary[k] === 'number' ? summary[k] : 0);
   const planSummary: PlanSummary = { create: count('create'), update: count('update'), delete: count('delete'), forget: count('forget'), noop: count('noop') };
@@ -68,6 +69,15 @@ export function planFromJson(value: Json, source: string): Plan {
     changes,
     summary: planSummary,
     pending,
+    ...(moves.length > 0 ? { moves } : {}),
+  };
+}
+
+/** A conflict's remote id is absent when the server listed the record without one; `movedFrom` marks a rename. */
+function conflictFromJson(conflict: Json): { remoteId?: string; movedFrom?: string } {
+  return {
+    ...(typeof conflict.remoteId === 'string' ? { remoteId: conflict.remoteId } : {}),
+    ...(typeof conflict.movedFrom === 'string' ? { movedFrom: conflict.movedFrom } : {}),
   };
 }
 

@@ -17,6 +17,18 @@ describe('planFromJson', () => {
     expect(planToJson(roundTrip())).toEqual(planToJson(samplePlan()));
   });
 
+  it('keeps moves, a rename conflict and a conflict listed without an id', () => {
+    const plan = samplePlan();
+    plan.moves = [{ from: 'agent.old', to: 'agent.new', type: 'agent', remoteId: 'u-1' }];
+    const creates = plan.changes.filter((c) => c.action === 'create');
+    if (creates[0]) creates[0].conflict = { remoteId: 'u-2', movedFrom: 'agent.gone' };
+    if (creates[1]) creates[1].conflict = {};
+    const back = planFromJson(JSON.parse(JSON.stringify(planToJson(plan))) as Record<string, unknown>, 'plan.json');
+    expect(planToJson(back)).toEqual(planToJson(plan));
+    expect(renderPlanText(back, { color: false })).toBe(renderPlanText(plan, { color: false }));
+    expect(renderPlanText(back, { color: false })).toContain('agent.old → agent.new (moved)');
+  });
+
   it.each([
     ['no changes list', { changes: 3 }, 'changes is not a list of objects'],
     ['an unknown action', { changes: [{ address: 'tool.x', type: 'tool', action: 'explode', fields: [] }] }, 'tool.x has an unknown action "explode"'],
