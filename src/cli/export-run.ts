@@ -1,5 +1,6 @@
 // `agentsync export`: the environment from the manifest → the server's two lists → a manifest
 // document (core/export-manifest) → YAML (render/export-text) → stdout or --out.
+import type { ManifestOptions } from './options.js';
 import { exportManifest } from '../core/export-manifest.js';
 import { checkExportTarget, writeExportFile } from '../io/export-file.js';
 import { loadEnvironment } from '../io/load-environment.js';
@@ -7,7 +8,6 @@ import { PACKAGE_VERSION } from '../io/package-version.js';
 import { assertComplete, readServer } from '../io/read-server.js';
 import { renderExport } from '../render/export-text.js';
 import { connectApi } from './api-connect.js';
-import type { ExportOptions } from './commands/export.js';
 import { printWarnings } from './render-plan.js';
 
 const DEFAULT_API_KEY_ENV = 'COMETCHAT_API_KEY';
@@ -44,4 +44,9 @@ export async function runExport(opts: ExportOptions): Promise<void> {
   if (out === undefined) process.stdout.write(text);
   else process.stdout.write(`Exported ${Object.entries(exported.counts).map(([type, n]) => `${n} ${type}${n === 1 ? '' : 's'}`).join(' and ')} to ${out}.\n`);
   if (secrets.length > 0) process.stderr.write(`The export needs ${secrets.length} secret${secrets.length === 1 ? '' : 's'} set before import, plan or apply: ${secrets.join(', ')} (listed at the end of the file).\n`);
+}
+
+export interface ExportOptions extends ManifestOptions {
+  out?: string;
+  force?: boolean;
 }

@@ -6,7 +6,6 @@ import { countOf } from '../core/plural.js';
 import { isUserError } from '../core/errors.js';
 import { readManifestFile } from '../io/manifest-file.js';
 import { rewriteFile } from '../io/rewrite-file.js';
-import type { FmtOptions } from './commands/fmt.js';
 import { ExitRequest } from './run.js';
 
 type Outcome = 'unchanged' | 'changed' | 'failed';
@@ -47,4 +46,9 @@ async function formatOne(file: string, check: boolean): Promise<Outcome> {
   await rewriteFile(file, result.text);
   process.stdout.write(`formatted ${file}\n`);
   return 'changed';
+}
+
+export interface FmtOptions {
+  check?: boolean;
+  file: string;
 }

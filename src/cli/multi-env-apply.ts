@@ -8,15 +8,15 @@ import type { PlanScope } from '../core/plan-scope.js';
 import { UserError } from '../core/errors.js';
 import { hasChanges, type Plan } from '../core/plan.js';
 import type { ApiClient } from '../io/api/client.js';
-import type { ApplyResult } from '../io/apply-types.js';
+import type { ApplyResult } from '../core/apply-types.js';
 import type { StateSession } from '../io/state/index.js';
 import { multiApplyJson, renderApplyTable, renderPlanTable, type EnvironmentFailure, type EnvironmentOutcome } from '../render/multi-env.js';
 import { connectApi, parseCount } from './api-connect.js';
 import { refuseConflicts } from './apply-run.js';
-import type { ManyApplyOptions } from './commands/apply.js';
+import type { ManyApplyOptions } from './apply-options.js';
 import { createLimiter, createMultiOutput, failureOf, loadEnvironments, parseParallel, type EnvironmentOutput, type EnvironmentRun } from './multi-env.js';
 import { lockTimeoutMs, useColor } from './options.js';
-import { computePlan } from './pipeline.js';
+import { computePlan } from '../app/compute-plan.js';
 import { formatPlan } from './render-plan.js';
 import { ExitRequest } from './run.js';
 

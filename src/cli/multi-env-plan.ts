@@ -9,10 +9,10 @@ import { conflictsOf, hasChanges, type Plan } from '../core/plan.js';
 import { multiPlanJson, renderPlanTable, type EnvironmentOutcome } from '../render/multi-env.js';
 import { renderMultiPlanMarkdown } from '../render/multi-env-markdown.js';
 import { connectApi } from './api-connect.js';
-import { parseFormat, type Format, type PlanOptions } from './commands/plan.js';
+import { parseFormat, type Format, type PlanOptions } from './plan-options.js';
 import { createLimiter, createMultiOutput, failureOf, loadEnvironments, parseParallel, type EnvironmentOutput, type EnvironmentRun } from './multi-env.js';
 import { useColor } from './options.js';
-import { computePlan } from './pipeline.js';
+import { computePlan } from '../app/compute-plan.js';
 import { formatPlan } from './render-plan.js';
 import { ExitRequest } from './run.js';
 

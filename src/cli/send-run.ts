@@ -1,12 +1,12 @@
 // `agentsync send`: one POST /messages. `agent:KEY` is resolved through the state, so scripts can
 // address an agent by its manifest key instead of a server-generated uid.
+import type { ManifestOptions } from './options.js';
 import type { MessageBody, ReceiverType } from '../core/api-types.js';
 import { UserError } from '../core/errors.js';
 import { isApiError } from '../io/api/api-error.js';
 import { connectApi } from './api-connect.js';
 import { loadManifestAndStore, type LoadedManifest } from './pipeline.js';
 import { printWarnings } from './render-plan.js';
-import type { SendOptions } from './commands/send.js';
 
 export async function runSend(opts: SendOptions): Promise<void> {
   const loaded = await loadManifestAndStore(opts);
@@ -46,4 +46,13 @@ async function resolveReceiver(to: string, loaded: LoadedManifest): Promise<{ ty
   }
   // An agent is a user of the chat app: its uid receives messages like any user's.
   return { type: 'user', id: record.remoteId };
+}
+
+export interface SendOptions extends ManifestOptions {
+  to: string;
+  text: string;
+  onBehalfOf?: string;
+  tag: string[];
+  quote?: string;
+  muid?: string;
 }

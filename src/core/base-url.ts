@@ -1,7 +1,6 @@
 // The base-URL rule (CONTRACT §3): https, or plain http only for a loopback host; and no
 // credentials, which would be printed with the URL (the API key is what authenticates).
 import type { Region } from './api-types.js';
-import { defaultBaseUrl } from './desired.js';
 import { maskUrlCredentials } from './scrub.js';
 
 const LOOPBACK_V4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
@@ -40,4 +39,8 @@ export function defaultHostProblem(appId: string, region: Region): string | unde
 /** Trailing slashes are dropped so that paths join the same way whatever the user wrote. */
 export function normalizeBaseUrl(url: string): string {
   return url.replace(/\/+$/, '');
+}
+
+export function defaultBaseUrl(appId: string, region: Region): string {
+  return `https://${appId}.api-${region}.cometchat.io/v3`;
 }

@@ -69,9 +69,6 @@ export interface Desired {
 
 export { addressOf } from './kinds/kind.js';
 
-export function defaultBaseUrl(appId: string, region: Region): string {
-  return `https://${appId}.api-${region}.cometchat.io/v3`;
-}
 
 /** The spec as it would be stored and compared: the generic JSON view of any resource spec. */
 export type SpecJson = JsonObject;

@@ -2,7 +2,6 @@
 // (diff.ts) builds it, render/ prints it, io/executor.ts carries it out.
 import type { JsonValue, Region } from './api-types.js';
 import type { ResourceType, SpecJson } from './desired.js';
-import type { DriftEntry } from './refresh.js';
 
 export type Action = 'create' | 'update' | 'no-op' | 'delete' | 'forget';
 
@@ -66,6 +65,15 @@ export interface PlanSummary {
   delete: number;
   forget: number;
   noop: number;
+}
+
+/** A resource that changed on the server since the state was written (core/refresh.ts finds them). */
+export interface DriftEntry {
+  address: string;
+  type: ResourceType;
+  kind: 'changed' | 'deleted';
+  /** From the state to the server; empty for deletions. */
+  fields: FieldChange[];
 }
 
 /**

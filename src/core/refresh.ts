@@ -7,7 +7,9 @@ import type { SensitivePath } from './desired.js';
 import { diffFields } from './field-diff.js';
 import { keyOfAddress, kindOf, RESOURCE_TYPES, TYPE_RANK, type RemoteRecord, type ResourceType } from './kinds/index.js';
 import { normalizeSpec } from './normalize.js';
-import type { FieldChange } from './plan.js';
+import type { DriftEntry } from './plan.js';
+
+export type { DriftEntry } from './plan.js';
 import { isDigest, redactSpecShared, type Digest } from './redact.js';
 import type { ResourceState, State } from './state.js';
 
@@ -22,13 +24,6 @@ export interface KindListing {
 /** What the two list calls returned; kinds that cannot be read are absent. */
 export type ServerSnapshot = Partial<Record<ResourceType, KindListing>>;
 
-export interface DriftEntry {
-  address: string;
-  type: ResourceType;
-  kind: 'changed' | 'deleted';
-  /** From the state to the server; empty for deletions. */
-  fields: FieldChange[];
-}
 
 /** The state entries a refresh changed: the server's view (redacted), or null for deleted ones. */
 export type RefreshOverlay = Record<string, ResourceState | null>;

@@ -2,9 +2,9 @@
 // Steps: choose the environment(s), interpolate, validate with the zod schema, check references
 // and base URLs, then build Desired. In validate mode with several environments and no -e, every
 // environment is checked and messages that hold for only some of them name their environment.
-import { baseUrlProblem, defaultHostProblem, normalizeBaseUrl } from './base-url.js';
+import { baseUrlProblem, defaultBaseUrl, defaultHostProblem, normalizeBaseUrl } from './base-url.js';
 import { buildDesired, desiredEnvironment } from './build-desired.js';
-import { defaultBaseUrl, type Desired } from './desired.js';
+import type { Desired } from './desired.js';
 import { formatPath, hasErrors, sortDiagnostics, type Diagnostic, type PathSegment } from './diagnostics.js';
 import { interpolateValue, openingOffsets, type InterpolationContext, type InterpolationProblem, type VarValue } from './interpolate.js';
 import type { InterpolationSite, ParsedManifest } from './parse.js';

@@ -8,7 +8,7 @@ import type { DeleteChange } from '../core/plan.js';
 import type { ApiClient } from './api/client.js';
 import type { RetryInfo } from './api/send-request.js';
 import { failureOf } from './apply-failure.js';
-import type { ApplyEvent, DoneItem, FailedItem } from './apply-types.js';
+import type { ApplyEvent, DoneItem, FailedItem } from '../core/apply-types.js';
 import { dependentsFirst, emptyQueues, runScheduled } from './schedule.js';
 import type { StateSession } from './state/store.js';
 import { trackedWire } from './wire.js';

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { MessageBody } from '../core/api-types.js';
 import type { NotifyConfig } from '../core/schema.js';
-import type { ApplyCounts, DoneItem } from './apply-types.js';
+import type { ApplyCounts, DoneItem } from '../core/apply-types.js';
 
 /** Text messages may be up to 65 KB and `data` up to 10 KB; stay well inside both. */
 const MAX_TEXT_CHARS = 4000;

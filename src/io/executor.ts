@@ -17,7 +17,7 @@ import type { StateSession } from './state/store.js';
 import type { ApiClient } from './api/client.js';
 import type { RetryInfo } from './api/send-request.js';
 import { failureOf } from './apply-failure.js';
-import type { ApplyCounts, ApplyEvent, ApplyResult, DoneItem, FailedItem, NotAttemptedItem, NotifyOutcome } from './apply-types.js';
+import type { ApplyCounts, ApplyEvent, ApplyResult, DoneItem, FailedItem, NotAttemptedItem, NotifyOutcome } from '../core/apply-types.js';
 import { createPendingAdopter, type PendingAdopter } from './execute-adopt.js';
 import { executeDeletes } from './execute-delete.js';
 import { notifyBody, notifyMuid, notifyText } from './execute-notify.js';

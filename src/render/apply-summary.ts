@@ -1,6 +1,6 @@
 // The end of an apply: forgotten resources with their remote ids, the notify outcome, and either
 // the contract's one-line success summary or a failure summary of done / failed / not attempted.
-import type { ApplyCounts, ApplyFailure, ApplyResult, DoneItem } from '../io/apply-types.js';
+import type { ApplyCounts, ApplyFailure, ApplyResult, DoneItem } from '../core/apply-types.js';
 import { palette } from './color.js';
 import { countOf } from '../core/plural.js';
 import { escapeControl } from '../core/terminal-safe.js';

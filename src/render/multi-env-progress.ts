@@ -2,7 +2,7 @@
 // (`Applying: us 120/1000 · eu 98/1000 · in done`), with failures and whole blocks (an
 // environment's plan or summary) printed above it. In CI each environment uses progress.ts with
 // `[env] ` prefixed lines instead.
-import type { ApplyEvent } from '../io/apply-types.js';
+import type { ApplyEvent } from '../core/apply-types.js';
 import { statusWithCode } from './apply-summary.js';
 import { palette } from './color.js';
 import { printableLine } from './plan-fields.js';

@@ -2,7 +2,7 @@
 // environment's section, the `[env] ` prefix of plain CI lines, the closing table with one row per
 // environment, and the combined JSON documents. The markdown is in multi-env-markdown.ts.
 import type { Plan } from '../core/plan.js';
-import type { ApplyResult } from '../io/apply-types.js';
+import type { ApplyResult } from '../core/apply-types.js';
 import { applyResultToJson } from './apply-summary.js';
 import { palette, type Palette } from './color.js';
 import { planToJson, PLAN_FORMAT_VERSION } from './plan-json.js';

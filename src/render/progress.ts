@@ -2,7 +2,7 @@
 // On a TTY, as Terraform does: one permanent line per finished resource
 // (`tool.get_weather: created (PUT, 48 ms)`), under one live line, rewritten in place, that names
 // what is in flight. Elsewhere (CI logs): one plain line per finished change, and no live line.
-import type { ApplyEvent } from '../io/apply-types.js';
+import type { ApplyEvent } from '../core/apply-types.js';
 import { palette, type Palette } from './color.js';
 import { statusWithCode } from './apply-summary.js';
 

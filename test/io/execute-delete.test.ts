@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { planChanges } from '../../src/core/diff.js';
 import type { Plan } from '../../src/core/plan.js';
 import { createApiClient } from '../../src/io/api/client.js';
-import type { ApplyEvent, ApplyResult } from '../../src/io/apply-types.js';
+import type { ApplyEvent, ApplyResult } from '../../src/core/apply-types.js';
 import { executePlan } from '../../src/io/executor.js';
 import { loadDesired } from '../../src/io/load-manifest.js';
 import { createDigester, createFileStateStore } from '../../src/io/state/index.js';

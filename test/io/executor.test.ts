@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { AgentRecord } from '../../src/core/api-types.js';
 import { planChanges } from '../../src/core/diff.js';
 import { createApiClient } from '../../src/io/api/client.js';
-import type { ApplyEvent, ApplyResult } from '../../src/io/apply-types.js';
+import type { ApplyEvent, ApplyResult } from '../../src/core/apply-types.js';
 import { notifyMuid } from '../../src/io/execute-notify.js';
 import { executePlan } from '../../src/io/executor.js';
 import { loadDesired } from '../../src/io/load-manifest.js';

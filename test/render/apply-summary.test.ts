@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApplyResult } from '../../src/io/apply-types.js';
+import type { ApplyResult } from '../../src/core/apply-types.js';
 import { renderApplySummary } from '../../src/render/apply-summary.js';
 
 const success: ApplyResult = {

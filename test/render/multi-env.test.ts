@@ -2,7 +2,7 @@
 // JSON and markdown, and the live line on a terminal.
 import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../src/core/plan.js';
-import type { ApplyEvent, ApplyResult } from '../../src/io/apply-types.js';
+import type { ApplyEvent, ApplyResult } from '../../src/core/apply-types.js';
 import { multiApplyJson, multiPlanJson, prefixLines, renderApplyTable, renderPlanTable, type EnvironmentOutcome } from '../../src/render/multi-env.js';
 import { renderMultiPlanMarkdown } from '../../src/render/multi-env-markdown.js';
 import { createMultiProgress } from '../../src/render/multi-env-progress.js';

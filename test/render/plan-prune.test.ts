@@ -1,7 +1,7 @@
 // How a --prune plan reads in text, markdown and JSON, and how an apply that deleted ends.
 import { describe, expect, it } from 'vitest';
 import { planChanges } from '../../src/core/diff.js';
-import type { ApplyResult } from '../../src/io/apply-types.js';
+import type { ApplyResult } from '../../src/core/apply-types.js';
 import { applyResultToJson, renderApplySummary } from '../../src/render/apply-summary.js';
 import { planToJson } from '../../src/render/plan-json.js';
 import { renderPlanMarkdown } from '../../src/render/plan-markdown.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApplyEvent } from '../../src/io/apply-types.js';
+import type { ApplyEvent } from '../../src/core/apply-types.js';
 import { createProgress } from '../../src/render/progress.js';
 import { screenOf } from '../cli/screen.js';
 

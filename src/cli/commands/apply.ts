@@ -1,15 +1,8 @@
 import type { Command } from 'commander';
-import { addLockTimeoutOption, addManifestOptions, addVarOptions, environmentChoice, type ManifestOptions, type ManyEnvironmentOptions } from '../options.js';
-import { addScopeOptions, type ScopeOptions } from '../scope-options.js';
+import type { ManyApplyOptions } from '../apply-options.js';
+import { addLockTimeoutOption, addManifestOptions, addVarOptions, environmentChoice } from '../options.js';
+import { addScopeOptions } from '../scope-options.js';
 
-/** The options of an apply to one environment. */
-export interface ApplyOptions extends ManifestOptions, ScopeOptions {
-  autoApprove?: boolean;
-  concurrency: string;
-  retries: string;
-  timeout: string;
-  lockTimeout?: string;
-}
 
 export function registerApplyCommand(program: Command): void {
   const cmd = program
@@ -32,5 +25,3 @@ export function registerApplyCommand(program: Command): void {
   });
 }
 
-/** apply's options as commander gives them: -e may name several environments. */
-export type ManyApplyOptions = Omit<ApplyOptions, 'env'> & ManyEnvironmentOptions;

@@ -1,11 +1,8 @@
 // `agentsync export [--out FILE] [--force]`: write a manifest from what the server holds.
 import type { Command } from 'commander';
-import { addManifestOptions, type ManifestOptions } from '../options.js';
+import type { ExportOptions } from '../export-run.js';
+import { addManifestOptions } from '../options.js';
 
-export interface ExportOptions extends ManifestOptions {
-  out?: string;
-  force?: boolean;
-}
 
 export function registerExportCommand(program: Command): void {
   const cmd = program

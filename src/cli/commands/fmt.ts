@@ -1,11 +1,8 @@
 // `agentsync fmt [files...]`: rewrite manifests in their canonical form (comments kept);
 // `--check` changes nothing and exits 1 when a file would change, for CI.
 import type { Command } from 'commander';
+import type { FmtOptions } from '../fmt-run.js';
 
-export interface FmtOptions {
-  check?: boolean;
-  file: string;
-}
 
 export function registerFmtCommand(program: Command): void {
   program

@@ -1,21 +1,13 @@
 import type { Command } from 'commander';
-import { UserError } from '../../core/errors.js';
-import { addManifestOptions, addVarOptions, environmentChoice, type ManifestOptions, type ManyEnvironmentOptions } from '../options.js';
-import { addScopeOptions, scopeOf, type ScopeOptions } from '../scope-options.js';
+import { addManifestOptions, addVarOptions, environmentChoice, type ManifestOptions } from '../options.js';
+import type { PlanOptions } from '../plan-options.js';
+import { addScopeOptions, scopeOf } from '../scope-options.js';
 import type * as PlanFileIo from '../../io/plan-file.js';
 
-export interface PlanOptions extends ManyEnvironmentOptions, ScopeOptions {
-  out?: string;
-  detailedExitcode?: boolean;
-  format?: string;
-  offline?: boolean;
-}
 
 /** The options of a plan of one environment. */
 type OnePlanOptions = Omit<PlanOptions, 'env'> & Pick<ManifestOptions, 'env'>;
 
-const FORMATS = ['text', 'json', 'markdown'] as const;
-export type Format = (typeof FORMATS)[number];
 
 export function registerPlanCommand(program: Command): void {
   const cmd = program
@@ -41,8 +33,9 @@ async function runPlan(opts: PlanOptions, formatGiven: boolean): Promise<void> {
 async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean): Promise<void> {
   const output = await import('../plan-output.js');
   const { format, out: outChoice } = output.choosePlanOutput({ ...opts, formatGiven });
-  const [{ loadManifestAndStore, computePlan, planBasisOf, savedRefreshOf }, { conflictsOf, hasChanges }, render, { ExitRequest }] = await Promise.all([
+  const [{ loadManifestAndStore }, { computePlan, planBasisOf, savedRefreshOf }, { conflictsOf, hasChanges }, render, { ExitRequest }] = await Promise.all([
     import('../pipeline.js'),
+    import('../../app/compute-plan.js'),
     import('../../core/plan.js'),
     import('../render-plan.js'),
     import('../run.js'),
@@ -102,7 +95,3 @@ async function prepareOut(path: string | undefined): Promise<{ io: typeof PlanFi
   return { io, path, toStdout };
 }
 
-export function parseFormat(value: string): Format {
-  if ((FORMATS as readonly string[]).includes(value)) return value as Format;
-  throw new UserError('usage', `--format must be one of ${FORMATS.join(', ')} (got "${value}")`);
-}

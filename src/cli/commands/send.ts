@@ -1,14 +1,7 @@
 import type { Command } from 'commander';
-import { addManifestOptions, type ManifestOptions } from '../options.js';
+import type { SendOptions } from '../send-run.js';
+import { addManifestOptions } from '../options.js';
 
-export interface SendOptions extends ManifestOptions {
-  to: string;
-  text: string;
-  onBehalfOf?: string;
-  tag: string[];
-  quote?: string;
-  muid?: string;
-}
 
 export function registerSendCommand(program: Command): void {
   const cmd = program

@@ -1,7 +1,7 @@
 // What an apply reports while it runs (events, for progress) and when it ends (the result, for the
 // summary). Plain data: render/ turns it into text.
-import type { Action } from '../core/plan.js';
-import type { ResourceType } from '../core/desired.js';
+import type { Action } from './plan.js';
+import type { ResourceType } from './desired.js';
 
 export type AppliedAction = Exclude<Action, 'no-op'>;
 

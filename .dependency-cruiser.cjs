@@ -1,0 +1,52 @@
+/* global module */
+// The layering rules of docs/architecture.md, checked by `npm run lint` (issue 21):
+// no import circles; core/ is pure (nothing from io/, render/, cli/ or app/); render/ never reaches
+// for io/; nothing imports cli/ (it is the outermost layer). Type-only imports count too: a circle
+// of types still ties two modules' designs together.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Modules that import each other, directly or through others, cannot be understood or changed apart.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-is-pure',
+      severity: 'error',
+      comment: 'core/ is pure: it imports nothing from io/, render/, cli/ or app/.',
+      from: { path: '^src/core/' },
+      to: { path: '^src/(io|render|cli|app)/' },
+    },
+    {
+      name: 'render-has-no-io',
+      severity: 'error',
+      comment: 'render/ formats data; it never touches the world.',
+      from: { path: '^src/render/' },
+      to: { path: '^src/io/' },
+    },
+    {
+      name: 'nothing-imports-cli',
+      severity: 'error',
+      comment: 'cli/ is the outermost layer: the library, io/ and render/ must not depend on it.',
+      from: { path: '^src/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'emulator-shares-only-core',
+      severity: 'error',
+      comment: 'The emulator is a separate program: it shares core/ (wire types, field facts) and nothing else.',
+      from: { path: '^src/emulator/' },
+      to: { path: '^src/(io|render|cli|app)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    includeOnly: '^src/',
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

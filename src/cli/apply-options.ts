@@ -1,0 +1,16 @@
+// apply's options, shared by commands/apply.ts, apply-run.ts and multi-env-apply.ts (each imports
+// them from here, so none imports another for its types).
+import type { ManifestOptions, ManyEnvironmentOptions } from './options.js';
+import type { ScopeOptions } from './scope-options.js';
+
+/** The options of an apply to one environment. */
+export interface ApplyOptions extends ManifestOptions, ScopeOptions {
+  autoApprove?: boolean;
+  concurrency: string;
+  retries: string;
+  timeout: string;
+  lockTimeout?: string;
+}
+
+/** apply's options as commander gives them: -e may name several environments. */
+export type ManyApplyOptions = Omit<ApplyOptions, 'env'> & ManyEnvironmentOptions;
