@@ -7,7 +7,7 @@ import type { JsonObject } from '../core/api-types.js';
 
 export type CreateStatus = 200 | 201;
 export type TimestampForm = 'iso' | 'epoch';
-export type AgentListForm = 'full' | 'no-uid';
+export type AgentListForm = 'full' | 'no-uid' | 'sparse';
 
 export interface ServerMode {
   /** The seed's reading: `PUT /ai-agents/tools/{name}` creates an unknown tool instead of 404. */
@@ -16,7 +16,11 @@ export interface ServerMode {
   createStatus: CreateStatus;
   /** Tool and agent timestamps: ISO 8601 strings (A) or integer milliseconds (O). */
   timestamps: TimestampForm;
-  /** `GET /ai-agents/agents` entries: whole records, or version A's `{name, description, deploymentUrl, apiKey}`. */
+  /**
+   * `GET /ai-agents/agents` entries: whole records; version A's `{name, description, deploymentUrl,
+   * apiKey}`; or `sparse`, whole records without the fields the field table says a server may not
+   * return (`suggestions`, the platform tools), as CONTRACT §10.1 allows.
+   */
   agentList: AgentListForm;
   /**
    * Store exactly what was sent (the old echo), instead of storing like a document database
@@ -33,7 +37,7 @@ export const MODE_KEYS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_MODE))
 
 const CREATE_STATUSES: readonly CreateStatus[] = [200, 201];
 const TIMESTAMP_FORMS: readonly TimestampForm[] = ['iso', 'epoch'];
-const AGENT_LIST_FORMS: readonly AgentListForm[] = ['full', 'no-uid'];
+const AGENT_LIST_FORMS: readonly AgentListForm[] = ['full', 'no-uid', 'sparse'];
 
 /** Problems with mode values given to startEmulator, as short phrases; empty when all are valid. */
 export function modeOptionProblems(options: Partial<Record<keyof ServerMode, unknown>>): string[] {
@@ -43,7 +47,7 @@ export function modeOptionProblems(options: Partial<Record<keyof ServerMode, unk
   if (storeAsSent !== undefined && typeof storeAsSent !== 'boolean') problems.push("'storeAsSent' must be a boolean");
   if (createStatus !== undefined && !CREATE_STATUSES.includes(createStatus as CreateStatus)) problems.push("'createStatus' must be 200 or 201");
   if (timestamps !== undefined && !TIMESTAMP_FORMS.includes(timestamps as TimestampForm)) problems.push(`'timestamps' must be "iso" or "epoch"`);
-  if (agentList !== undefined && !AGENT_LIST_FORMS.includes(agentList as AgentListForm)) problems.push(`'agentList' must be "full" or "no-uid"`);
+  if (agentList !== undefined && !AGENT_LIST_FORMS.includes(agentList as AgentListForm)) problems.push(`'agentList' must be "full", "no-uid" or "sparse"`);
   return problems;
 }
 

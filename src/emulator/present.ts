@@ -1,6 +1,8 @@
 // Stored records keep ISO 8601 timestamps (so the data file never depends on the mode); answers are
 // shaped here, on the way out, in the form the current mode claims.
 import type { AgentListEntryWithoutUid, AgentRecord, ToolRecord, WireTimestamp, WithWireTimestamps } from '../core/api-types.js';
+import { AGENT_FIELDS } from '../core/kinds/agent-fields.js';
+import { factsOf, namesOf } from '../core/kinds/fields.js';
 import type { ServerMode } from './mode.js';
 
 export type WireTool = WithWireTimestamps<ToolRecord>;
@@ -20,6 +22,16 @@ export function presentTool(tool: ToolRecord, mode: ServerMode): WireTool {
 export function presentAgent(agent: AgentRecord, mode: ServerMode): WireAgent {
   if (mode.timestamps === 'iso') return agent;
   return { ...agent, createdAt: timestamp(agent.createdAt, mode), updatedAt: timestamp(agent.updatedAt, mode) };
+}
+
+/** The names a field the table marks `returned: 'maybe'` may be stored under, computed once. */
+const MAYBE_RETURNED: readonly string[] = factsOf(AGENT_FIELDS).flatMap(([field, fact]) => (fact.returned === 'maybe' ? namesOf(field, fact) : []));
+
+/** A list entry of a server that leaves out what it may (CONTRACT §10.1): the whole record without those fields. */
+export function sparseAgent(agent: AgentRecord, mode: ServerMode): WireAgent {
+  const entry = { ...presentAgent(agent, mode) } as Record<string, unknown>;
+  for (const name of MAYBE_RETURNED) delete entry[name];
+  return entry as unknown as WireAgent;
 }
 
 /**

@@ -54,9 +54,10 @@ const GUIDE = `  guide:
 `;
 
 describe.each([
-  ['a server that normalises what it stores', false],
-  ['a server that stores as sent (--store-as-sent)', true],
-])('convergence against %s', (_name, storeAsSent) => {
+  ['a server that normalises what it stores', false, 'full'],
+  ['a server that stores as sent (--store-as-sent)', true, 'full'],
+  ['a server that normalises and lists agents without the fields it may leave out', false, 'sparse'],
+] as const)('convergence against %s', (_name, storeAsSent, agentList) => {
   let emu: EmulatorFixture;
   let dir: string;
   const cli = (args: readonly string[], cwd = dir): Promise<CliResult> => runCli(args, { cwd, env: { COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url } });
@@ -81,7 +82,7 @@ describe.each([
   };
 
   beforeAll(async () => {
-    emu = await startFixture({ storeAsSent });
+    emu = await startFixture({ storeAsSent, agentList });
     dir = await mkdtemp(join(tmpdir(), 'agentsync-converge-'));
   });
   afterAll(async () => {

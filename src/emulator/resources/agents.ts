@@ -5,7 +5,7 @@ import { API_ERROR_CODES, type AgentDeleteResponse, type AgentRecord, type Agent
 import { isoAfter, isoNow } from '../clock.js';
 import { notFound } from '../errors.js';
 import type { ServerMode } from '../mode.js';
-import { agentListEntryWithoutUid, presentAgent } from '../present.js';
+import { agentListEntryWithoutUid, presentAgent, sparseAgent } from '../present.js';
 import type { ApiRequest, ApiResponse, Route } from '../router.js';
 import type { EmulatorStore } from '../store.js';
 import { requireObjectBody } from '../validate.js';
@@ -32,7 +32,9 @@ export function agentRoutes(store: EmulatorStore, mode: ServerMode): Route[] {
 
 function listAgents(store: EmulatorStore, mode: ServerMode): unknown[] {
   const live = [...store.agents.values()].filter((agent) => agent.deletedAt === null);
-  return mode.agentList === 'no-uid' ? live.map(agentListEntryWithoutUid) : live.map((agent) => presentAgent(agent, mode));
+  if (mode.agentList === 'no-uid') return live.map(agentListEntryWithoutUid);
+  if (mode.agentList === 'sparse') return live.map((agent) => sparseAgent(agent, mode));
+  return live.map((agent) => presentAgent(agent, mode));
 }
 
 function findLiveAgent(store: EmulatorStore, request: ApiRequest): AgentRecord {
