@@ -13,6 +13,7 @@ import { parseFormat, type Format, type PlanOptions } from './plan-options.js';
 import { createLimiter, createMultiOutput, failureOf, loadEnvironments, parseParallel, type EnvironmentOutput, type EnvironmentRun } from './multi-env.js';
 import { useColor } from './options.js';
 import { computePlan } from '../app/compute-plan.js';
+import { planTarget } from './plan-target.js';
 import { formatPlan } from './render-plan.js';
 import { ExitRequest } from './run.js';
 
@@ -69,6 +70,8 @@ async function planOne(run: EnvironmentRun, settings: PlanSettings, out: Environ
     } finally {
       await client?.close();
     }
+    // Each environment's plan names where it applies, as a plan of one environment does.
+    plan.target = planTarget(run.desired.environment);
     if (settings.format === 'text') out.section(formatPlan(plan, 'text', { color: settings.color }));
     return { environment: run.info, value: plan };
   } catch (err) {

@@ -34,7 +34,8 @@ export function selectEnvironments(names: readonly string[], opts: Pick<ManyEnvi
     });
     throw new UserError('environment_invalid', `unknown environment${unknown.length === 1 ? '' : 's'} ${which.join(', ')} (from -e); the manifest defines ${names.join(', ')}`);
   }
-  return wanted;
+  // Manifest order, whatever order -e named them in: the same manifest always reads the same way.
+  return names.filter((name) => wanted.includes(name));
 }
 
 export interface EnvironmentRun {

@@ -117,6 +117,8 @@ describe('plan over several environments', () => {
     for (const name of NAMES) {
       const lines = result.stdout.split('\n').filter((line) => line.startsWith(`[${name}]`));
       expect(lines[0]).toBe(`[${name}] === Environment "${name}" (app app-${name}, region ${name}) ===`);
+      // Each environment's plan names the URL it applies to.
+      expect(lines.find((line) => line.startsWith(`[${name}] Target:`))).toContain(` at ${emulators[name].url}`);
       // Every line of an environment's section carries its prefix, down to its summary line.
       expect(lines.at(-1)).toMatch(new RegExp(`^\\[${name}\\] Plan: \\d+ to create, 0 to update, 0 to forget\\.$`));
     }
@@ -133,13 +135,14 @@ describe('plan over several environments', () => {
     for (const name of NAMES) expect((await requests(name)).map((r) => `${r.method} ${r.path}`).sort()).toEqual(['GET /v3/ai-agents/agents', 'GET /v3/ai-agents/tools']);
   });
 
-  it('accepts -e repeated and as a comma list, in the order given', async () => {
+  it('accepts -e repeated and as a comma list, and lists the environments in manifest order', async () => {
     await writeManifest();
     const repeated = await cli('plan', '-e', 'in', '-e', 'us', '--offline');
     const listed = await cli('plan', '-e', 'in,us', '--offline');
     expect(repeated.code).toBe(0);
     expect(listed.stdout).toBe(repeated.stdout);
-    expect(lastLines(repeated.stdout, 3)).toEqual(['in                1       0       0          0', 'us                3       0       0          0', '2 environments: 2 with changes, 0 without.']);
+    expect(lastLines(repeated.stdout, 3)).toEqual(['us                3       0       0          0', 'in                1       0       0          0', '2 environments: 2 with changes, 0 without.']);
+    expect(repeated.stdout.indexOf('[us]')).toBeLessThan(repeated.stdout.indexOf('[in]'));
     expect(repeated.stdout).not.toContain('[eu]');
   });
 
