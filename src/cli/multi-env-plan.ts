@@ -33,8 +33,18 @@ export async function runPlanMany(opts: PlanOptions, runOne: (environment: strin
   }
 
   const limit = createLimiter(parallel);
+  // Plans are made in parallel but shown in manifest order: each section waits for the ones before it.
+  const inOrder = orderedSections(loaded.runs.length);
   const outcomes = await Promise.all(
-    loaded.runs.map((run) => limit(() => planOne(run, { offline: opts.offline === true, format, color, scope: scopeOf(opts) }, outputs.get(run.info.name)!))),
+    loaded.runs.map((run, index) =>
+      limit(async () => {
+        const output = outputs.get(run.info.name)!;
+        const outcome = await planOne(run, { offline: opts.offline === true, scope: scopeOf(opts) }, output);
+        const text = format === 'text' && outcome.value ? formatPlan(outcome.value, 'text', { color }) : undefined;
+        inOrder.release(index, text === undefined ? undefined : () => output.section(text));
+        return outcome;
+      }),
+    ),
   );
 
   if (format === 'json') process.stdout.write(JSON.stringify(multiPlanJson(outcomes), null, 2) + '\n');
@@ -53,8 +63,6 @@ export async function runPlanMany(opts: PlanOptions, runOne: (environment: strin
 
 interface PlanSettings {
   offline: boolean;
-  format: Format;
-  color: boolean;
   scope: PlanScope;
 }
 
@@ -72,11 +80,28 @@ async function planOne(run: EnvironmentRun, settings: PlanSettings, out: Environ
     }
     // Each environment's plan names where it applies, as a plan of one environment does.
     plan.target = planTarget(run.desired.environment);
-    if (settings.format === 'text') out.section(formatPlan(plan, 'text', { color: settings.color }));
     return { environment: run.info, value: plan };
   } catch (err) {
     const failure = failureOf(err);
     out.error(failure.message);
     return { environment: run.info, failure };
   }
+}
+
+/**
+ * Shows finished work in a fixed order: slot i's output runs once every slot before it has been
+ * released (with output, or without when that environment failed or prints nothing).
+ */
+function orderedSections(count: number): { release(index: number, show: (() => void) | undefined): void } {
+  const released: ((() => void) | null | undefined)[] = new Array<(() => void) | null | undefined>(count).fill(undefined);
+  let next = 0;
+  return {
+    release(index, show) {
+      released[index] = show ?? null;
+      while (next < count && released[next] !== undefined) {
+        released[next]?.();
+        next++;
+      }
+    },
+  };
 }
