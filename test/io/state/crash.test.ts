@@ -30,7 +30,9 @@ describe.each(BACKENDS)('$name: SIGKILL while writing', (backend) => {
       const child = new StateChild('churn', place.location, '250', place.key); // ~110 kB per version
       const ready = await child.waitFor((e) => e.event === 'ready');
       takeovers += (ready.warnings as StateWarning[]).filter((w) => w.code === 'stale_lock_taken_over').length;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
+      // At least 15 ms of churn first, so that a slow disk still writes between kills; then a random
+      // instant within the next 40 ms, to land anywhere in a write.
+      await new Promise((resolve) => setTimeout(resolve, 15 + Math.random() * 40));
       await child.kill();
 
       const state = (await place.raw.committed())!;
