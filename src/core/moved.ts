@@ -4,7 +4,7 @@
 // the move to the state, as Terraform's `moved` blocks do.
 import type { Move } from './desired.js';
 import type { Diagnostic } from './diagnostics.js';
-import { parseAddress, type ResourceType } from './kinds/kind.js';
+import { isObject, parseAddress, type ResourceType } from './kinds/kind.js';
 import type { YamlLocator } from './yaml-locate.js';
 
 /** Where each kind's map sits in the manifest tree. */
@@ -13,8 +13,8 @@ const SECTION: Record<ResourceType, readonly string[]> = { tool: ['tools'], agen
 /** The manifest keys of a kind, read from the raw tree (before the schema, so every problem is found in one run). */
 function keysOf(tree: Record<string, unknown>, type: ResourceType): ReadonlySet<string> {
   let node: unknown = tree;
-  for (const segment of SECTION[type]) node = isPlainObject(node) ? node[segment] : undefined;
-  return new Set(isPlainObject(node) ? Object.keys(node) : []);
+  for (const segment of SECTION[type]) node = isObject(node) ? node[segment] : undefined;
+  return new Set(isObject(node) ? Object.keys(node) : []);
 }
 
 /** Every `moved:` entry checked: addresses of a known kind, the same kind, `to` in the manifest, `from` not, nothing twice. */
@@ -24,7 +24,7 @@ export function movedDiagnostics(tree: Record<string, unknown>, locator: YamlLoc
   const diagnostics: Diagnostic[] = [];
   const seen = { from: new Set<string>(), to: new Set<string>() };
   list.forEach((entry, i) => {
-    if (!isPlainObject(entry) || typeof entry.from !== 'string' || typeof entry.to !== 'string') return; // the schema reports it
+    if (!isObject(entry) || typeof entry.from !== 'string' || typeof entry.to !== 'string') return; // the schema reports it
     const from = parseAddress(entry.from);
     const to = parseAddress(entry.to);
     const at = (field: 'from' | 'to', message: string) => diagnostics.push(locator.diagnostic(['moved', i, field], message));
@@ -61,8 +61,4 @@ export function stateMvCommand(move: Move): string {
 
 function article(word: string): string {
   return /^[aeiou]/.test(word) ? 'an' : 'a';
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
