@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { URL } from 'node:url';
 
-/** The version every bundle has compiled in (src/io/package-version.ts), from package.json. */
+/** The version every bundle has compiled in (src/io/runtime/package-version.ts), from package.json. */
 export function versionDefine() {
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   return { __AGENTSYNC_VERSION__: JSON.stringify(version) };

@@ -1,7 +1,7 @@
 // Bundles after tsc, so that the npm package needs no runtime dependency at all (CONTRACT §13).
 // - dist/cli/agentsync.cjs: the CLI (src/cli/entry.ts) with zod, yaml, commander and diff. The
 //   `agentsync` bin, dist/cli/main.cjs, is src/cli/main.ts: a few lines that load it through V8's
-//   code cache (src/io/code-cache.ts). Start-up is mostly compiling code, and one cached CommonJS
+//   code cache (src/io/runtime/code-cache.ts). Start-up is mostly compiling code, and one cached CommonJS
 //   file compiles far faster than a few hundred ES modules (zod alone is ~60); see BENCHMARKS.md (P3).
 // - dist/cli/vendor/{undici,pg}.cjs: the two large dependencies only some commands need, loaded on
 //   first use, so `validate` or `plan --offline` never read them.

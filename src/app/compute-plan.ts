@@ -10,8 +10,8 @@ import { sensitiveCanonicals } from '../core/redact.js';
 import { applyOverlay, refreshState, type RefreshOverlay } from '../core/refresh.js';
 import type { State } from '../core/state.js';
 import type { ApiClient } from '../io/api/client.js';
-import { digestDesired, type PlanBasis } from '../io/plan-file.js';
-import { readServer } from '../io/read-server.js';
+import { digestDesired, type PlanBasis } from '../io/files/plan-file.js';
+import { readServer } from '../io/api/read-server.js';
 import { createDigester, digestAhead, newSalt } from '../io/state/digest.js';
 
 export interface ComputedPlan {

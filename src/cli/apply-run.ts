@@ -6,7 +6,7 @@ import { conflictRefusal } from '../core/conflict-refusal.js';
 import { changeCount, hasChanges, type Plan } from '../core/plan.js';
 import type { State } from '../core/state.js';
 import type { ApiClient } from '../io/api/client.js';
-import type { PlanFile } from '../io/plan-file.js';
+import type { PlanFile } from '../io/files/plan-file.js';
 import type { StateSession } from '../io/state/index.js';
 import { newSalt } from '../io/state/digest.js';
 import { computePlan, planBasisOf, replanSaved, type ComputedPlan } from '../app/compute-plan.js';
@@ -37,7 +37,7 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, in
   const retries = parseCount(opts.retries, '--retries', 0, 100);
   const timeoutMs = parseCount(opts.timeout, '--timeout', 1, 3600) * 1000;
   const lockWaitMs = lockTimeoutMs(opts.lockTimeout);
-  const saved = planfile ? await (await import('../io/plan-file.js')).readPlanFile(planfile) : undefined;
+  const saved = planfile ? await (await import('../io/files/plan-file.js')).readPlanFile(planfile) : undefined;
   if (saved && opts.env === undefined && typeof saved.environment === 'string') opts.env = saved.environment;
 
   const loaded = await loadManifestAndStore(opts);
@@ -130,7 +130,7 @@ export function refuseConflicts(plan: Plan): void {
 
 
 async function checkSavedPlan(loaded: LoadedManifest, saved: PlanFile, planfile: string): Promise<void> {
-  const { assertPlanCurrent, planChecksOf } = await import('../io/plan-file.js');
+  const { assertPlanCurrent, planChecksOf } = await import('../io/files/plan-file.js');
   const state = await loaded.store.read(loaded.target);
   // No state and no salt in the plan: the plan came from a state that is gone, which
   // assertPlanCurrent reports; any salt will do for the digest it will not get to compare.
@@ -178,7 +178,7 @@ interface ExecuteContext {
 
 async function execute(loaded: LoadedManifest, computed: ComputedPlan, session: StateSession, ctx: ExecuteContext): Promise<void> {
   const [{ executePlan }, { createProgress }, summary] = await Promise.all([
-    import('../io/executor.js'),
+    import('../io/apply/executor.js'),
     import('../render/progress.js'),
     import('../render/apply-summary.js'),
   ]);

@@ -2,10 +2,10 @@
 // document (core/export-manifest) → YAML (render/export-text) → stdout or --out.
 import type { ManifestOptions } from './options.js';
 import { exportManifest } from '../core/export-manifest.js';
-import { checkExportTarget, writeExportFile } from '../io/export-file.js';
-import { loadEnvironment } from '../io/load-environment.js';
-import { PACKAGE_VERSION } from '../io/package-version.js';
-import { assertComplete, readServer } from '../io/read-server.js';
+import { checkExportTarget, writeExportFile } from '../io/files/export-file.js';
+import { loadEnvironment } from '../io/manifest/load-environment.js';
+import { PACKAGE_VERSION } from '../io/runtime/package-version.js';
+import { assertComplete, readServer } from '../io/api/read-server.js';
 import { renderExport } from '../render/export-text.js';
 import { connectApi } from './api-connect.js';
 import { printWarnings } from './render-plan.js';

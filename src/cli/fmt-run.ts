@@ -4,8 +4,8 @@ import { formatManifest } from '../core/format-manifest.js';
 import { parseManifest } from '../core/parse.js';
 import { countOf } from '../core/plural.js';
 import { isUserError } from '../core/errors.js';
-import { readManifestFile } from '../io/manifest-file.js';
-import { rewriteFile } from '../io/rewrite-file.js';
+import { readManifestFile } from '../io/manifest/manifest-file.js';
+import { rewriteFile } from '../io/files/rewrite-file.js';
 import { ExitRequest } from './run.js';
 
 type Outcome = 'unchanged' | 'changed' | 'failed';

@@ -6,7 +6,7 @@ import { planImport, type ImportRequest } from '../core/import-plan.js';
 import { parseAddress } from '../core/kinds/index.js';
 import { escapeControl } from '../core/terminal-safe.js';
 import { refreshState } from '../core/refresh.js';
-import { assertComplete, readServer } from '../io/read-server.js';
+import { assertComplete, readServer } from '../io/api/read-server.js';
 import { createDigester } from '../io/state/digest.js';
 import { connectApi } from './api-connect.js';
 import type { ManifestOptions } from './options.js';

@@ -148,7 +148,7 @@ async function lockPlanExecute(
 }
 
 async function execute(run: EnvironmentRun, plan: Plan, session: StateSession, client: ApiClient, settings: ApplySettings, out: EnvironmentOutput): Promise<ApplyResult> {
-  const [{ executePlan }, { renderApplySummary }] = await Promise.all([import('../io/executor.js'), import('../render/apply-summary.js')]);
+  const [{ executePlan }, { renderApplySummary }] = await Promise.all([import('../io/apply/executor.js'), import('../render/apply-summary.js')]);
   const progress = out.progress(plan.summary.create + plan.summary.update + plan.summary.forget);
   let result: ApplyResult;
   try {

@@ -5,9 +5,9 @@
 import type { Desired } from '../core/desired.js';
 import { isUserError, UserError } from '../core/errors.js';
 import { closest } from '../core/suggest.js';
-import { loadDesiredForEnvironments } from '../io/load-manifest.js';
-import { readVarOverrides } from '../io/var-overrides.js';
-import { hideInOutput, scrubOutside } from '../io/outside-text.js';
+import { loadDesiredForEnvironments } from '../io/manifest/load-manifest.js';
+import { readVarOverrides } from '../io/manifest/var-overrides.js';
+import { hideInOutput, scrubOutside } from '../io/api/outside-text.js';
 import { chooseStateLocation, createStateStore, type StateStore, type StateTarget } from '../io/state/index.js';
 import { createMultiProgress, type MultiProgress } from '../render/multi-env-progress.js';
 import { environmentHeader, prefixLines, type EnvironmentFailure, type EnvironmentInfo } from '../render/multi-env.js';

@@ -2,11 +2,11 @@
 // send): its options, its warnings on stderr. Planning itself is app/compute-plan.ts.
 import type { Desired } from '../core/desired.js';
 import type { Diagnostic } from '../core/diagnostics.js';
-import { loadDesired } from '../io/load-manifest.js';
-import { readVarOverrides } from '../io/var-overrides.js';
+import { loadDesired } from '../io/manifest/load-manifest.js';
+import { readVarOverrides } from '../io/manifest/var-overrides.js';
 import { chooseStateLocation, createStateStore, type StateStore, type StateTarget } from '../io/state/index.js';
 import type { ManifestOptions } from './options.js';
-import { hideInOutput } from '../io/outside-text.js';
+import { hideInOutput } from '../io/api/outside-text.js';
 import { printStateWarning } from './render-plan.js';
 
 export interface LoadedManifest {

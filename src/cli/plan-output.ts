@@ -45,7 +45,7 @@ function parseFormat(value: string): PlanFormat {
  * plan); `-` and /dev/stdout print it instead.
  */
 export async function prepareRenderingOut(path: string): Promise<{ save(text: string, format: PlanFormat): Promise<void> }> {
-  const io = await import('../io/plan-file.js');
+  const io = await import('../io/files/plan-file.js');
   if (io.isStdoutTarget(path)) return { save: async (text) => void process.stdout.write(text) };
   await io.checkPlanOutTarget(path);
   return {

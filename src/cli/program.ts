@@ -1,6 +1,6 @@
 // Wires the commands; each command lives in its own file under commands/.
 import { Command } from 'commander';
-import { PACKAGE_VERSION } from '../io/package-version.js';
+import { PACKAGE_VERSION } from '../io/runtime/package-version.js';
 import { oneLineUsageError } from './commander-errors.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerValidateCommand } from './commands/validate.js';

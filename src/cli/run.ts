@@ -5,7 +5,7 @@ import { keepRunningWhenOutputCloses } from './closed-output.js';
 import { programFlags, refuseSingleDashLongFlags } from './single-dash-flags.js';
 // An error message may echo what a user typed or a server said: escape sequences are shown, not obeyed.
 import { escapeControlKeepLines } from '../core/terminal-safe.js';
-import { hideInOutput, scrubOutside } from '../io/outside-text.js';
+import { hideInOutput, scrubOutside } from '../io/api/outside-text.js';
 
 /** Set by a command to ask for a non-error exit code other than 0 (plan --detailed-exitcode). */
 export class ExitRequest extends Error {

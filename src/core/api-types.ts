@@ -2,6 +2,9 @@
 // and filled in from cometchat-api-notes.md. The API client and the emulator both use these;
 // neither shares code with the other.
 
+/** The methods the public API uses; one definition for the client, the kinds and the emulator. */
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
+
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 

@@ -1,5 +1,5 @@
 // The plan: a discriminated union of changes, each with field-level paths. Pure data; the diff
-// (diff.ts) builds it, render/ prints it, io/executor.ts carries it out.
+// (diff.ts) builds it, render/ prints it, io/apply/executor.ts carries it out.
 import type { JsonValue, Region } from './api-types.js';
 import type { ResourceType, SpecJson } from './desired.js';
 

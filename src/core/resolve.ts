@@ -37,7 +37,7 @@ export interface Resolution {
   environments: string[];
   /**
    * Strings that must never be printed: the API keys found in the environment and the values of
-   * ${secret:…}. io/outside-text.ts hides them in outside text; diagnostics quote them as "(sensitive)". (Values written inline, such as a literal
+   * ${secret:…}. io/api/outside-text.ts hides them in outside text; diagnostics quote them as "(sensitive)". (Values written inline, such as a literal
    * integrationMeta.headers, are in the manifest already; hiding them everywhere would mangle
    * output whenever one is a common word.)
    */

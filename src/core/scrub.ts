@@ -1,6 +1,6 @@
 // Scrubbing text before it is printed: known secret strings (the API key, ${secret:…} values,
 // inline integrationMeta.headers) become "(sensitive)", in every form in which they can appear in
-// output, and the user:password part of any URL is masked. Pure; io/outside-text.ts applies it to
+// output, and the user:password part of any URL is masked. Pure; io/api/outside-text.ts applies it to
 // text that comes from outside (server messages, failed-call paths, exception messages) only.
 
 export const SCRUBBED = '(sensitive)';

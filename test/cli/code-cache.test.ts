@@ -1,4 +1,4 @@
-// The bin's code cache (src/io/code-cache.ts), through the built CLI as a child process: where it
+// The bin's code cache (src/io/runtime/code-cache.ts), through the built CLI as a child process: where it
 // writes, when it rewrites, and that nothing about it can change what a command does or make it fail.
 import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const demo = fileURLToPath(new URL('../../dist/cli/demo.js', import.meta.url));
+const demo = fileURLToPath(new URL('../../scripts/demo.mjs', import.meta.url));
 
 describe('npm run demo', () => {
   it('applies the root agents.yaml to an in-process emulator, then shows no changes, with no key and no trace', async () => {

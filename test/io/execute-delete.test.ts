@@ -8,8 +8,8 @@ import { planChanges } from '../../src/core/diff.js';
 import type { Plan } from '../../src/core/plan.js';
 import { createApiClient } from '../../src/io/api/client.js';
 import type { ApplyEvent, ApplyResult } from '../../src/core/apply-types.js';
-import { executePlan } from '../../src/io/executor.js';
-import { loadDesired } from '../../src/io/load-manifest.js';
+import { executePlan } from '../../src/io/apply/executor.js';
+import { loadDesired } from '../../src/io/manifest/load-manifest.js';
 import { createDigester, createFileStateStore } from '../../src/io/state/index.js';
 import { startFixture, TEST_API_KEY, type EmulatorFixture } from './api/emulator-fixture.js';
 

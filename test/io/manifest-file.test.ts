@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManifestError } from '../../src/core/diagnostics.js';
 import { UserError } from '../../src/core/errors.js';
-import { loadDesired } from '../../src/io/load-manifest.js';
-import { readManifestFile } from '../../src/io/manifest-file.js';
+import { loadDesired } from '../../src/io/manifest/load-manifest.js';
+import { readManifestFile } from '../../src/io/manifest/manifest-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentsync-read-'));
 const write = (name: string, data: string | Buffer) => {

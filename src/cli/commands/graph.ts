@@ -24,10 +24,10 @@ async function runGraph(options: GraphOptions): Promise<void> {
     import('../../core/errors.js'),
     import('../../core/parse.js'),
     import('../../core/resolve.js'),
-    import('../../io/manifest-file.js'),
+    import('../../io/manifest/manifest-file.js'),
     import('../../core/graph.js'),
     import('../../render/graph.js'),
-    import('../../io/outside-text.js'),
+    import('../../io/api/outside-text.js'),
   ]);
   const { file, text } = await readManifestFile(options.file);
   // Validate mode: an unset ${secret:…} is a warning there, and the graph never shows values.

@@ -8,7 +8,7 @@ export function registerInitCommand(program: Command): void {
     .description('Write a starter agents.yaml, agentsync.schema.json and the .gitignore line for .agentsync/*.lock (never overwrites).')
     .action(async (dir: string | undefined) => {
       const [{ initProject }, starter, { manifestJsonSchema }] = await Promise.all([
-        import('../../io/init-project.js'),
+        import('../../io/files/init-project.js'),
         import('../../core/starter-manifest.js'),
         import('../../core/json-schema.js'),
       ]);

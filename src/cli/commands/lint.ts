@@ -24,7 +24,7 @@ async function runLint(options: LintOptions): Promise<void> {
   const [{ parseManifest }, { lintManifest, lintHasErrors, LINT_RULE_IDS }, { readManifestFile }, render, annotations, { ExitRequest }] = await Promise.all([
     import('../../core/parse.js'),
     import('../../core/lint/index.js'),
-    import('../../io/manifest-file.js'),
+    import('../../io/manifest/manifest-file.js'),
     import('../../render/lint.js'),
     import('../../render/annotations.js'),
     import('../run.js'),

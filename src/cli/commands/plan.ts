@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { addManifestOptions, addVarOptions, environmentChoice, type ManifestOptions } from '../options.js';
 import type { PlanOptions } from '../plan-options.js';
 import { addScopeOptions, scopeOf } from '../scope-options.js';
-import type * as PlanFileIo from '../../io/plan-file.js';
+import type * as PlanFileIo from '../../io/files/plan-file.js';
 
 
 /** The options of a plan of one environment. */
@@ -63,7 +63,7 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean): Promise<v
   else if (format !== 'json') process.stderr.write(rendered);
   if (out) {
     const { planToJson } = await import('../../render/plan-json.js');
-    const { PACKAGE_VERSION } = await import('../../io/package-version.js');
+    const { PACKAGE_VERSION } = await import('../../io/runtime/package-version.js');
     const planFile = out.io.buildPlanFile(planToJson(computed.plan), {
       agentsyncVersion: PACKAGE_VERSION,
       createdAt: new Date().toISOString(),
@@ -89,7 +89,7 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean): Promise<v
 /** Where --out goes; a target that cannot be written is refused before the plan is printed. */
 async function prepareOut(path: string | undefined): Promise<{ io: typeof PlanFileIo; path: string; toStdout: boolean } | null> {
   if (path === undefined) return null;
-  const io = await import('../../io/plan-file.js');
+  const io = await import('../../io/files/plan-file.js');
   const toStdout = io.isStdoutTarget(path);
   if (!toStdout) await io.checkPlanOutTarget(path);
   return { io, path, toStdout };

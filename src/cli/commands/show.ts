@@ -22,7 +22,7 @@ export function registerShowCommand(program: Command): void {
 
 async function runShow(path: string, options: ShowOptions): Promise<void> {
   const [{ readPlanFile }, { planFromJson }, { renderPlanText }, { renderPlanMarkdown }, { savedPlanHeader }] = await Promise.all([
-    import('../../io/plan-file.js'),
+    import('../../io/files/plan-file.js'),
     import('../../core/plan-from-json.js'),
     import('../../render/plan-text.js'),
     import('../../render/plan-markdown.js'),

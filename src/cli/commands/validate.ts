@@ -15,12 +15,12 @@ async function runValidate(options: ManifestOptions): Promise<void> {
     import('../../core/diagnostics.js'),
     import('../../core/parse.js'),
     import('../../core/resolve.js'),
-    import('../../io/manifest-file.js'),
+    import('../../io/manifest/manifest-file.js'),
     import('../../render/diagnostics.js'),
     import('../run.js'),
-    import('../../io/outside-text.js'),
+    import('../../io/api/outside-text.js'),
   ]);
-  const varOverrides = await (await import('../../io/var-overrides.js')).readVarOverrides(options);
+  const varOverrides = await (await import('../../io/manifest/var-overrides.js')).readVarOverrides(options);
   const annotations = process.env.GITHUB_ACTIONS === 'true' ? await import('../../render/annotations.js') : undefined;
 
   let diagnostics;

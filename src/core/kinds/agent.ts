@@ -7,7 +7,7 @@ import { AGENT_FIELDS } from './agent-fields.js';
 import { ADDRESS_KEY_PATTERN } from '../schema.js';
 import { agentEntry, slugOf, stringsOf } from './agent-export.js';
 import { bodyOf, factsOf, patchBodyOf, readFieldsOf } from './fields.js';
-import { addressOf, isObject, seg, sendDelete, stringField, timestampMs, type Kind, type RemoteRecord } from './kind.js';
+import { addressOf, isObject, seg, sendDelete, stringField, timestampMs, UnexpectedAnswer, type Kind, type RemoteRecord } from './kind.js';
 
 /** Every agent field: what an update of an agent whose server record is unknown (an adopted create) sends. */
 const ALL_FIELDS: ReadonlySet<string> = new Set(factsOf(AGENT_FIELDS).map(([field]) => field));
@@ -51,12 +51,6 @@ export const agentKind: Kind<AgentSpec> = {
     references: (entry) => [...stringsOf(entry.tools), ...stringsOf(entry.actions)],
   },
 };
-
-/** A 2xx answer that cannot be right; status 200 so callers treat it as "the server answered". */
-export class UnexpectedAnswer extends Error {
-  readonly status = 200;
-  readonly code = 'BAD_RESPONSE';
-}
 
 /**
  * A create's body: every field the spec holds, under its wire name. The two public versions require

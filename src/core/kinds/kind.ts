@@ -4,14 +4,13 @@
 //
 // Calls are described here but not made here: a kind's endpoints run against the `Wire` it is
 // handed (io/ supplies one over undici), which keeps this folder free of I/O.
-import type { JsonObject } from '../api-types.js';
+import type { HttpMethod, JsonObject } from '../api-types.js';
 import type { FieldTable } from './fields.js';
 
 /** Every kind agentsync manages, in apply order. The one list every other list derives from. */
 export const RESOURCE_TYPES = ['tool', 'agent', 'website'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
-export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface WireRequest {
   method: HttpMethod;
@@ -199,6 +198,12 @@ export function keyOfAddress(address: string): string {
 }
 
 /** True when the error a Wire rejected with is an HTTP answer with this status. */
+/** A 2xx answer that cannot be right; status 200 so callers treat it as "the server answered". */
+export class UnexpectedAnswer extends Error {
+  readonly status = 200;
+  readonly code = 'BAD_RESPONSE';
+}
+
 export function answeredStatus(err: unknown, status: number): boolean {
   return typeof err === 'object' && err !== null && (err as { status?: unknown }).status === status;
 }

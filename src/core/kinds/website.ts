@@ -3,8 +3,7 @@
 // and re-sending the call is harmless, so an interrupted one is simply sent again.
 import type { WebsiteSpec } from '../desired.js';
 import { ADDRESS_KEY_PATTERN } from '../schema.js';
-import { answeredStatus, isObject, seg, stringField, type CallContext, type CallOutcome, type Kind } from './kind.js';
-import { UnexpectedAnswer } from './agent.js';
+import { answeredStatus, isObject, seg, stringField, UnexpectedAnswer, type CallContext, type CallOutcome, type Kind } from './kind.js';
 import type { FieldTable } from './fields.js';
 
 /** The website's field facts (CONTRACT §10.2). Websites cannot be read back, so nothing is "returned". */

@@ -3,7 +3,7 @@
 // are what the retry loop and the executor decide on; the message is what a user reads.
 import { isLoopbackHost } from '../../core/base-url.js';
 import { oneSafeLine } from '../../core/terminal-safe.js';
-import { scrubOutside } from '../outside-text.js';
+import { scrubOutside } from './outside-text.js';
 
 export interface ApiErrorInit {
   /** HTTP status; 0 when no answer arrived. */

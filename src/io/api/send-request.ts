@@ -10,8 +10,7 @@ import { ApiError, errorFromResponse, errorFromTransport, responseTimeout, respo
 import { MAX_TIMER_MS, parseResetTime, parseRetryAfter, retryDelay, type BackoffOptions } from './backoff.js';
 import { exchange, ExchangeAborted, type BodyLimit } from './exchange.js';
 import type { Permit, RateGovernor, RateSignal } from './rate-governor.js';
-
-export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
+import type { HttpMethod } from '../../core/api-types.js';
 
 export interface RetryInfo {
   call: string;

@@ -1,4 +1,4 @@
 // `User-Agent: agentsync/<version>` on every request.
-import { PACKAGE_VERSION } from '../package-version.js';
+import { PACKAGE_VERSION } from '../runtime/package-version.js';
 
 export const USER_AGENT = `agentsync/${PACKAGE_VERSION}`;

@@ -3,11 +3,11 @@
 import { constants } from 'node:fs';
 import { chmod, copyFile, link, open, rename } from 'node:fs/promises';
 import path from 'node:path';
-import { discardTemp, fsyncDir, hasCode, settleTemp, tempNameFor, trackTemp, writeTemp } from '../atomic-file.js';
-import { fileError, onFile } from '../file-errors.js';
+import { discardTemp, fsyncDir, hasCode, settleTemp, tempNameFor, trackTemp, writeTemp } from '../files/atomic-file.js';
+import { fileError, onFile } from '../files/file-errors.js';
 import type { StateFiles } from './paths.js';
 
-export { fsyncDir, hasCode, ignoreCode } from '../atomic-file.js';
+export { fsyncDir, hasCode, ignoreCode } from '../files/atomic-file.js';
 
 export const STATE_FILE_MODE = 0o600;
 

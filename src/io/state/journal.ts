@@ -14,7 +14,7 @@ import type { JsonObject } from '../../core/api-types.js';
 import { UserError } from '../../core/errors.js';
 import type { JournalEntry } from '../../core/state.js';
 import { RESOURCE_TYPES } from '../../core/kinds/kind.js';
-import { fileError } from '../file-errors.js';
+import { fileError } from '../files/file-errors.js';
 import { DEFERRED_WINDOW_MS, GroupCommit } from './group-commit.js';
 import { fsyncDir, hasCode, STATE_FILE_MODE } from './atomic-write.js';
 

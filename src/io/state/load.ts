@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { access, open, stat } from 'node:fs/promises';
 import { UserError } from '../../core/errors.js';
 import { foldEntry, type JournalEntry, type State } from '../../core/state.js';
-import { fileError } from '../file-errors.js';
+import { fileError } from '../files/file-errors.js';
 import { hasCode } from './atomic-write.js';
 import { JournalLineError, parseJournal, readJournalFile, type ParsedJournal } from './journal.js';
 import type { StateFiles } from './paths.js';

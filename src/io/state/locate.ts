@@ -8,7 +8,7 @@ import { interpolate } from '../../core/interpolate.js';
 import { parseManifest } from '../../core/parse.js';
 import type { Region } from '../../core/api-types.js';
 import { UserError } from '../../core/errors.js';
-import { readManifestFile } from '../manifest-file.js';
+import { readManifestFile } from '../manifest/manifest-file.js';
 import { hasCode } from './atomic-write.js';
 import { chooseStateLocation, type StateLocation } from './factory.js';
 import { isPostgresUrl } from './pg/url.js';

@@ -9,8 +9,8 @@ import { constants, readFileSync, unlinkSync } from 'node:fs';
 import { link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { UserError } from '../../core/errors.js';
-import { createFileAtomically } from '../atomic-file.js';
-import { fileError } from '../file-errors.js';
+import { createFileAtomically } from '../files/atomic-file.js';
+import { fileError } from '../files/file-errors.js';
 import { hasCode, ignoreCode, STATE_FILE_MODE } from './atomic-write.js';
 import type { StateWarning } from './store.js';
 

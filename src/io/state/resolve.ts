@@ -6,7 +6,7 @@
 import { lstat, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../../core/errors.js';
-import { fileError } from '../file-errors.js';
+import { fileError } from '../files/file-errors.js';
 import { hasCode } from './atomic-write.js';
 
 /** The path the state is read from and written to: `statePath`, or the file its symlink names. */

@@ -2,13 +2,13 @@
 // have made the resource anyway. A refreshed plan already knows (core/diff.ts marks it `adopt`);
 // a plan that did not read the server (`plan --offline --out`, then `apply PLANFILE`) asks here,
 // once per kind, before sending a create that is not safe to repeat.
-import type { DesiredResource } from '../core/desired.js';
-import { UserError } from '../core/errors.js';
-import { couldBeCreatedSince, kindOf, type RemoteRecord, type ResourceType } from '../core/kinds/index.js';
-import type { KindListing } from '../core/refresh.js';
-import type { State } from '../core/state.js';
-import type { ApiClient } from './api/client.js';
-import { readServer } from './read-server.js';
+import type { DesiredResource } from '../../core/desired.js';
+import { UserError } from '../../core/errors.js';
+import { couldBeCreatedSince, kindOf, type RemoteRecord, type ResourceType } from '../../core/kinds/index.js';
+import type { KindListing } from '../../core/refresh.js';
+import type { State } from '../../core/state.js';
+import type { ApiClient } from '../api/client.js';
+import { readServer } from '../api/read-server.js';
 
 export interface PendingAdopter {
   /**

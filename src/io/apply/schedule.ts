@@ -5,7 +5,7 @@
 // A task frees its worker when its call is answered, but counts as unfinished for the kinds that
 // wait on it until its `after` (the journal write of its result) settles: a dependant is never
 // sent before what it depends on is durable.
-import { kindOf, RESOURCE_TYPES, type ResourceType } from '../core/kinds/index.js';
+import { kindOf, RESOURCE_TYPES, type ResourceType } from '../../core/kinds/index.js';
 
 export type Queues<T> = Readonly<Record<ResourceType, readonly T[]>>;
 /** Tasks of each kind not yet finished, for a MayStart rule to look at. */

@@ -1,13 +1,13 @@
 // The manifest stage for `agentsync export`: only the selected environment is needed, so only
 // `version` and `environments` are resolved. Resources may be broken, missing or need secrets that
 // are not set; none of that stops an export, which replaces them anyway.
-import { hasErrors, ManifestError, type Diagnostic } from '../core/diagnostics.js';
-import { defaultBaseUrl } from '../core/base-url.js';
-import type { DesiredEnvironment } from '../core/desired.js';
-import { UserError } from '../core/errors.js';
-import { parseManifest } from '../core/parse.js';
-import { resolveManifest } from '../core/resolve.js';
-import { normalizeBaseUrl } from '../core/base-url.js';
+import { hasErrors, ManifestError, type Diagnostic } from '../../core/diagnostics.js';
+import { defaultBaseUrl } from '../../core/base-url.js';
+import type { DesiredEnvironment } from '../../core/desired.js';
+import { UserError } from '../../core/errors.js';
+import { parseManifest } from '../../core/parse.js';
+import { resolveManifest } from '../../core/resolve.js';
+import { normalizeBaseUrl } from '../../core/base-url.js';
 import { readManifestFile } from './manifest-file.js';
 
 export interface LoadedEnvironment {

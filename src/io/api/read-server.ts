@@ -1,10 +1,10 @@
 // The server half of refresh: one list call per readable kind (two today, whatever the number of
 // resources), read through each kind's module into the shape core/refresh.ts compares.
-import { UserError } from '../core/errors.js';
-import { isObject, kindOf, RESOURCE_TYPES, type ResourceType } from '../core/kinds/index.js';
-import type { KindListing, ServerSnapshot } from '../core/refresh.js';
-import { isApiError } from './api/api-error.js';
-import type { ApiClient } from './api/client.js';
+import { UserError } from '../../core/errors.js';
+import { isObject, kindOf, RESOURCE_TYPES, type ResourceType } from '../../core/kinds/index.js';
+import type { KindListing, ServerSnapshot } from '../../core/refresh.js';
+import { isApiError } from './api-error.js';
+import type { ApiClient } from './client.js';
 
 export async function readServer(client: ApiClient, types: readonly ResourceType[] = RESOURCE_TYPES): Promise<ServerSnapshot> {
   const readable = types.filter((type) => kindOf(type).refresh !== undefined);

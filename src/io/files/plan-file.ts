@@ -6,14 +6,14 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { canonicalJson } from '../core/canonical.js';
-import { redactSpec } from '../core/redact.js';
-import type { Desired } from '../core/desired.js';
-import type { RefreshOverlay } from '../core/refresh.js';
-import { UserError } from '../core/errors.js';
+import { canonicalJson } from '../../core/canonical.js';
+import { redactSpec } from '../../core/redact.js';
+import type { Desired } from '../../core/desired.js';
+import type { RefreshOverlay } from '../../core/refresh.js';
+import { UserError } from '../../core/errors.js';
 import { hasCode, replaceFileAtomically } from './atomic-file.js';
 import { fileError } from './file-errors.js';
-import type { Digester } from './state/digest.js';
+import type { Digester } from '../state/digest.js';
 
 export const PLAN_FILE_KIND = 'agentsync-plan';
 

@@ -1,7 +1,7 @@
 // Writing an exported manifest: never over an existing file unless asked (--force), and never as a
-// half-written file (io/atomic-file.ts).
+// half-written file (io/files/atomic-file.ts).
 import { lstat } from 'node:fs/promises';
-import { UserError } from '../core/errors.js';
+import { UserError } from '../../core/errors.js';
 import { createFileAtomically, hasCode, replaceFileAtomically } from './atomic-file.js';
 import { fileError } from './file-errors.js';
 

@@ -2,8 +2,8 @@
 // pipe or /dev/stdin reports size 0), bytes must be UTF-8, a BOM is dropped. `-f -` reads stdin.
 // Content problems become diagnostics (ManifestError) so they print like any other.
 import { open, type FileHandle } from 'node:fs/promises';
-import { ManifestError, type Diagnostic } from '../core/diagnostics.js';
-import { UserError } from '../core/errors.js';
+import { ManifestError, type Diagnostic } from '../../core/diagnostics.js';
+import { UserError } from '../../core/errors.js';
 
 export const MAX_MANIFEST_BYTES = 10 * 1024 * 1024;
 

@@ -1,12 +1,12 @@
 // The manifest stage as plan and apply use it: read the file, parse, resolve, and either return
 // the Desired model (with warnings) or throw one ManifestError holding every error.
-import { hasErrors, ManifestError, sortDiagnostics, type Diagnostic } from '../core/diagnostics.js';
-import type { Desired } from '../core/desired.js';
-import { UserError } from '../core/errors.js';
-import { parseManifest, type ParsedManifest } from '../core/parse.js';
-import { mergeRuns, resolveManifest, type ResolveMode } from '../core/resolve.js';
+import { hasErrors, ManifestError, sortDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
+import type { Desired } from '../../core/desired.js';
+import { UserError } from '../../core/errors.js';
+import { parseManifest, type ParsedManifest } from '../../core/parse.js';
+import { mergeRuns, resolveManifest, type ResolveMode } from '../../core/resolve.js';
 import { readManifestFile } from './manifest-file.js';
-import type { VarValue } from '../core/schema.js';
+import type { VarValue } from '../../core/schema.js';
 
 export interface LoadOptions {
   file: string;

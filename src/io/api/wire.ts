@@ -1,7 +1,7 @@
 // The Wire a kind's endpoints run on during an apply: the API client, with the retry callback of
 // the change being made, remembering the last call so a failure line can name it.
-import type { Wire, WireRequest } from '../core/kinds/kind.js';
-import type { ApiClient, CallOptions } from './api/client.js';
+import type { Wire, WireRequest } from '../../core/kinds/kind.js';
+import type { ApiClient, CallOptions } from './client.js';
 
 export interface TrackedWire extends Wire {
   /** `PUT /ai-agents/tools/x`: the last call sent, or the one planned when nothing was sent yet. */

@@ -1,8 +1,8 @@
 // What a failed call of an apply reports: the API's answer, or a kind's own verdict on an answer.
 // Anything else (a journal write that failed, a bug) is not a failed call and is thrown on.
-import { isApiError } from './api/api-error.js';
-import type { ApplyFailure } from '../core/apply-types.js';
-import { scrubOutside } from './outside-text.js';
+import { isApiError } from '../api/api-error.js';
+import type { ApplyFailure } from '../../core/apply-types.js';
+import { scrubOutside } from '../api/outside-text.js';
 
 export function failureOf(err: unknown, planned: string): ApplyFailure {
   // The call's path may hold a remote id that is a secret (a website's parentUniqueId).

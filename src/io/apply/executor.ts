@@ -6,24 +6,24 @@
 // agent on its tools) starts before that.
 // After the first failure no new call starts, the ones in flight finish, and the result says what
 // was done, what failed and what was never attempted.
-import { canonicalJson } from '../core/canonical.js';
-import type { Desired, DesiredResource } from '../core/desired.js';
-import { isUserError } from '../core/errors.js';
-import { jsonEqual } from '../core/json-equal.js';
-import { changedFieldsOf } from '../core/kinds/fields.js';
-import { kindFor, kindOf, newRunMemory, type RunMemory } from '../core/kinds/index.js';
-import type { Change, CreateChange, DeleteChange, ForgetChange, Plan, UpdateChange } from '../core/plan.js';
-import type { StateSession } from './state/store.js';
-import type { ApiClient } from './api/client.js';
-import type { RetryInfo } from './api/send-request.js';
+import { canonicalJson } from '../../core/canonical.js';
+import type { Desired, DesiredResource } from '../../core/desired.js';
+import { isUserError } from '../../core/errors.js';
+import { jsonEqual } from '../../core/json-equal.js';
+import { changedFieldsOf } from '../../core/kinds/fields.js';
+import { kindFor, kindOf, newRunMemory, type RunMemory } from '../../core/kinds/index.js';
+import type { Change, CreateChange, DeleteChange, ForgetChange, Plan, UpdateChange } from '../../core/plan.js';
+import type { StateSession } from '../state/store.js';
+import type { ApiClient } from '../api/client.js';
+import type { RetryInfo } from '../api/send-request.js';
 import { failureOf } from './apply-failure.js';
-import type { ApplyCounts, ApplyEvent, ApplyResult, DoneItem, FailedItem, NotAttemptedItem, NotifyOutcome } from '../core/apply-types.js';
+import type { ApplyCounts, ApplyEvent, ApplyResult, DoneItem, FailedItem, NotAttemptedItem, NotifyOutcome } from '../../core/apply-types.js';
 import { createPendingAdopter, type PendingAdopter } from './execute-adopt.js';
 import { executeDeletes } from './execute-delete.js';
 import { notifyBody, notifyMuid, notifyText } from './execute-notify.js';
 import { PendingMarksAhead, type MarkTarget } from './execute-marks.js';
 import { dependenciesFirst, emptyQueues, runScheduled, type Trailing } from './schedule.js';
-import { trackedWire } from './wire.js';
+import { trackedWire } from '../api/wire.js';
 
 type CallableChange = CreateChange | UpdateChange;
 

@@ -5,7 +5,7 @@
 import { constants } from 'node:fs';
 import { mkdir, open, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UserError } from '../core/errors.js';
+import { UserError } from '../../core/errors.js';
 import { createFileAtomically, hasCode, replaceFileAtomically } from './atomic-file.js';
 import { fileError } from './file-errors.js';
 

@@ -3,7 +3,7 @@
 // UserError naming the file (and the folder, where the folder is the problem). Codes that mean
 // something else (EBADF, EINVAL, …) stay bugs and pass through unchanged.
 import path from 'node:path';
-import { UserError } from '../core/errors.js';
+import { UserError } from '../../core/errors.js';
 
 export type FileVerb = 'read' | 'write';
 

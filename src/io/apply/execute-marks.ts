@@ -5,8 +5,8 @@
 // are on the wire takes it off, and costs one fsync per batch. Only creates that are harmless to
 // send again are marked ahead: for them a mark left by a killed run whose call never left means a
 // plain create next time. Marks of creates that never start are cleared when the run ends.
-import type { ResourceType } from '../core/kinds/index.js';
-import type { StateSession } from './state/store.js';
+import type { ResourceType } from '../../core/kinds/index.js';
+import type { StateSession } from '../state/store.js';
 
 export interface MarkTarget {
   address: string;

@@ -2,9 +2,9 @@
 // state lineage, the serial the apply started from and the plan itself, so a retried or repeated
 // send of the same apply carries the same muid.
 import { createHash } from 'node:crypto';
-import type { MessageBody } from '../core/api-types.js';
-import type { NotifyConfig } from '../core/schema.js';
-import type { ApplyCounts, DoneItem } from '../core/apply-types.js';
+import type { MessageBody } from '../../core/api-types.js';
+import type { NotifyConfig } from '../../core/schema.js';
+import type { ApplyCounts, DoneItem } from '../../core/apply-types.js';
 
 /** Text messages may be up to 65 KB and `data` up to 10 KB; stay well inside both. */
 const MAX_TEXT_CHARS = 4000;

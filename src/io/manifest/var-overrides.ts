@@ -1,7 +1,7 @@
 // Reads --var-file and combines it with --var (core/var-overrides.ts) into one set of overrides.
 import { readFile } from 'node:fs/promises';
-import { parseVarFile, parseVarFlags, type VarOverrides } from '../core/var-overrides.js';
-import { fileError } from './file-errors.js';
+import { parseVarFile, parseVarFlags, type VarOverrides } from '../../core/var-overrides.js';
+import { fileError } from '../files/file-errors.js';
 
 export interface VarOptions {
   var?: string[];

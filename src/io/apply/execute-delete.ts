@@ -3,15 +3,15 @@
 // is journaled before each DELETE leaves, and the entry is dropped from the state only once the
 // server said it is gone (a 404 says so too). A DELETE whose answer was lost is simply sent again
 // by the next run: deleting is idempotent.
-import { kindOf, newRunMemory } from '../core/kinds/index.js';
-import type { DeleteChange } from '../core/plan.js';
-import type { ApiClient } from './api/client.js';
-import type { RetryInfo } from './api/send-request.js';
+import { kindOf, newRunMemory } from '../../core/kinds/index.js';
+import type { DeleteChange } from '../../core/plan.js';
+import type { ApiClient } from '../api/client.js';
+import type { RetryInfo } from '../api/send-request.js';
 import { failureOf } from './apply-failure.js';
-import type { ApplyEvent, DoneItem, FailedItem } from '../core/apply-types.js';
+import type { ApplyEvent, DoneItem, FailedItem } from '../../core/apply-types.js';
 import { dependentsFirst, emptyQueues, runScheduled } from './schedule.js';
-import type { StateSession } from './state/store.js';
-import { trackedWire } from './wire.js';
+import type { StateSession } from '../state/store.js';
+import { trackedWire } from '../api/wire.js';
 
 export interface DeleteContext {
   session: StateSession;
