@@ -1,5 +1,5 @@
 // agentsync as a library: `import { load, validate, plan, apply } from 'agentsync'`. The same stages
-// as the CLI (cli/pipeline.ts, io/*), minus everything a terminal needs: nothing is printed, nothing
+// as the CLI (the use cases in app/), minus everything a terminal needs: nothing is printed, nothing
 // exits, nothing reads process.env unless `env` is left out. A refusal is a typed exception:
 // `UserError` (a stable `code`), `ManifestError` (every diagnostic) or `ApplyFailedError` (with
 // the partial result). commander and the CLI are never loaded from here.
@@ -7,13 +7,13 @@ import { hasErrors, ManifestError, type Diagnostic } from './core/diagnostics.js
 import type { Desired, DesiredEnvironment } from './core/desired.js';
 import { UserError, type ErrorCode } from './core/errors.js';
 import { parseManifest } from './core/parse.js';
-import { conflictRefusal } from './core/conflict-refusal.js';
 import { hasChanges, type Plan } from './core/plan.js';
 import { resolveManifest } from './core/resolve.js';
+import { applyPlan } from './app/apply.js';
+import { applyVerdict } from './app/apply-verdict.js';
 import { computePlan } from './app/compute-plan.js';
 import { createApiClient, type ApiClient } from './io/api/index.js';
 import type { ApplyEvent, ApplyResult } from './core/apply-types.js';
-import { executePlan } from './io/apply/executor.js';
 import { loadDesired } from './io/manifest/load-manifest.js';
 import { readManifestFile } from './io/manifest/manifest-file.js';
 import { PACKAGE_VERSION } from './io/runtime/package-version.js';
@@ -178,38 +178,40 @@ export class ApplyFailedError extends UserError {
   }
 }
 
-/** `agentsync apply --auto-approve` (or with `confirm`): plan under the state lock, then execute it. */
+/** `agentsync apply --auto-approve` (or with `confirm`): plan under the state lock, then execute it, through the same use case as the CLI. */
 export async function apply(options: ApplyOptions = {}): Promise<ApplyOutcome> {
   const loaded = await load(options);
   const { store, target } = openStore(loaded, options);
   // The key is checked before the lock is taken, so a missing key refuses without touching the state.
-  const client = options.client ?? createClient(loaded.desired.environment, options);
+  const given = options.client;
+  const client = given ?? createClient(loaded.desired.environment, options);
+  let released = false;
   try {
-    const session = await store.open(target, { lockTimeoutMs: options.lockTimeoutMs ?? 0 });
-    try {
-      const { plan: computed } = await computePlan(loaded.desired, session.state, { client });
-      refuseConflicts(computed);
-      const outcome = { ...loaded, plan: computed, hasChanges: hasChanges(computed) };
-      if (!outcome.hasChanges) return { ...outcome, result: nothingToDo(computed) };
-      if (options.confirm && !(await options.confirm(computed))) throw new UserError('refused', 'apply cancelled; nothing was changed');
-      const result = await executePlan({
-        plan: computed,
-        desired: loaded.desired,
-        session,
+    const outcome = await applyPlan({
+      desired: loaded.desired,
+      store,
+      target,
+      lockTimeoutMs: options.lockTimeoutMs ?? 0,
+      connect: async () => ({
         client,
-        concurrency: options.concurrency ?? 10,
-        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-      });
-      if (!result.ok) {
-        throw new ApplyFailedError('apply_failed', `apply failed: ${result.failed.length} failed, ${result.notAttempted.length} not attempted; ${result.done.length} changes were applied and recorded`, result);
-      }
-      if (result.notify.status === 'failed') throw new ApplyFailedError('api_error', 'the changes were applied and recorded, but the notify message was not sent', result);
-      return { ...outcome, result };
-    } finally {
-      await session.close();
-    }
+        release: async () => {
+          released = true;
+          if (!given) await client.close();
+        },
+      }),
+      plan: (state, reader) => computePlan(loaded.desired, state, { client: reader }),
+      concurrency: options.concurrency ?? 10,
+      ...(options.confirm ? { approve: options.confirm } : {}),
+      ...(options.onEvent ? { startExecution: () => ({ onEvent: options.onEvent }) } : {}),
+    });
+    if (outcome.kind === 'cancelled') throw new UserError('refused', 'apply cancelled; nothing was changed');
+    const planned = { ...loaded, plan: outcome.plan, hasChanges: hasChanges(outcome.plan) };
+    const verdict = applyVerdict(outcome.result);
+    if (verdict !== undefined) throw new ApplyFailedError(verdict.code, verdict.message, outcome.result);
+    return { ...planned, result: outcome.result };
   } finally {
-    if (!options.client) await client.close();
+    // The use case lets go of the client once it has connected; before that (the lock was refused), this does.
+    if (!released && !given) await client.close();
   }
 }
 
@@ -244,24 +246,4 @@ function openStore(loaded: Loaded, options: PlanOptions): { store: StateBackend;
   });
   const store = createStateStore(location, { key, source: source === '--state' ? 'the state option' : source, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
   return { store, target: { environment, appId, region } };
-}
-
-/** As the CLI: nothing is sent while a create would make a second copy of something on the server. */
-function refuseConflicts(computed: Plan): void {
-  const refusal = conflictRefusal(computed);
-  if (refusal !== undefined) throw refusal;
-}
-
-function nothingToDo(computed: Plan): ApplyResult {
-  return {
-    environment: computed.environment,
-    ok: true,
-    prune: computed.prune,
-    counts: { created: 0, updated: 0, deleted: 0, forgotten: 0 },
-    done: [],
-    failed: [],
-    notAttempted: [],
-    notify: { status: 'skipped', reason: 'nothing-changed' },
-    total: 0,
-  };
 }

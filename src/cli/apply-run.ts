@@ -1,15 +1,17 @@
 // `agentsync apply`: manifest + state → plan → confirmation → execute → summary. The plan is
 // computed under the state lock, so what is shown is what runs; a saved plan is accepted only
 // while its manifest and state are unchanged, in which case recomputing it gives the same plan.
-import { isUserError, UserError } from '../core/errors.js';
-import { conflictRefusal } from '../core/conflict-refusal.js';
-import { changeCount, hasChanges, type Plan } from '../core/plan.js';
+import { UserError } from '../core/errors.js';
+import type { ApplyResult } from '../core/apply-types.js';
+import { changeCount, type Plan } from '../core/plan.js';
 import type { State } from '../core/state.js';
-import type { ApiClient } from '../io/api/client.js';
 import type { PlanFile } from '../io/files/plan-file.js';
-import type { StateSession } from '../io/state/index.js';
 import { newSalt } from '../io/state/digest.js';
+import { applyPlan, type ExecutionWatch } from '../app/apply.js';
+import { applyVerdict } from '../app/apply-verdict.js';
 import { computePlan, planBasisOf, replanSaved, type ComputedPlan } from '../app/compute-plan.js';
+import { createProgress } from '../render/progress.js';
+import { applyCompleteLine, applyResultToJson, renderApplySummary } from '../render/apply-summary.js';
 import { loadManifestAndStore, type LoadedManifest } from './pipeline.js';
 import { formatPlan, printWarnings } from './render-plan.js';
 import { lockTimeoutMs, useColor } from './options.js';
@@ -19,7 +21,6 @@ import { refuseScopeWithPlanFile, scopeOf } from './scope-options.js';
 import { planTarget } from './plan-target.js';
 import { watchInterrupts, type InterruptWatch } from './interrupt.js';
 import { ExitRequest } from './run.js';
-import { countOf } from '../core/plural.js';
 
 export async function runApply(planfile: string | undefined, opts: ApplyOptions): Promise<void> {
   const interrupts = watchInterrupts({ say: (text) => process.stderr.write(text) });
@@ -54,80 +55,54 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, in
     await checkSavedPlan(loaded, saved, planfile);
   }
 
-  const session = await loaded.store.open(loaded.target, { lockTimeoutMs: lockWaitMs, ...(saved?.savedPlan.basis.salt ? { salt: saved.savedPlan.basis.salt } : {}) });
-  let client: ApiClient | undefined;
-  let failure: unknown;
-  try {
-    client = await connection.open();
-    let computed: ComputedPlan;
-    if (saved && planfile) {
-      assertSessionMatches(session.state, saved.savedPlan.basis, planfile);
-      // A saved plan is applied as it was made: its refresh is in the file, not read again.
-      computed = replanSaved(loaded.desired, session.state, saved.savedPlan.refresh ?? { refreshed: false, overlay: {}, adopt: {} });
-    } else {
-      computed = await computePlan(loaded.desired, session.state, { client, scope: scopeOf(opts) });
-    }
-    computed.plan.target = planTarget(loaded.desired.environment);
-    const json = opts.json === true;
+  const json = opts.json === true;
+  const { stop, cancel } = interrupts;
+  const outcome = await applyPlan({
+    desired: loaded.desired,
+    store: loaded.store,
+    target: loaded.target,
+    lockTimeoutMs: lockWaitMs,
+    ...(saved?.savedPlan.basis.salt ? { salt: saved.savedPlan.basis.salt } : {}),
+    connect: async () => {
+      const client = await connection.open();
+      return { client, release: () => client.close() };
+    },
+    plan: async (state, client) => {
+      let computed: ComputedPlan;
+      if (saved && planfile) {
+        assertSessionMatches(state, saved.savedPlan.basis, planfile);
+        // A saved plan is applied as it was made: its refresh is in the file, not read again.
+        computed = replanSaved(loaded.desired, state, saved.savedPlan.refresh ?? { refreshed: false, overlay: {}, adopt: {} });
+      } else {
+        computed = await computePlan(loaded.desired, state, { client, scope: scopeOf(opts) });
+      }
+      computed.plan.target = planTarget(loaded.desired.environment);
+      return computed;
+    },
+    concurrency,
     // With --json, stdout carries only the result; a plan to confirm is shown on stderr.
-    if (!json) process.stdout.write(formatPlan(computed.plan, 'text', opts));
-    else if (ask) process.stderr.write(formatPlan(computed.plan, 'text', { color: false }));
-    refuseConflicts(computed.plan);
-    if (!hasChanges(computed.plan)) {
-      await recordRefresh(session, computed);
-      // Same last line as any successful apply, so scripts can rely on it.
-      const none = { created: 0, updated: 0, deleted: 0, forgotten: 0 };
-      if (json) process.stdout.write(JSON.stringify({ ok: true, environment: computed.plan.environment, summary: none }) + '\n');
-      else process.stdout.write(`\n${(await import('../render/apply-summary.js')).applyCompleteLine(none, computed.plan.prune)}\n`);
-      return;
-    }
-    if (ask && !(await confirm(json ? process.stderr : process.stdout))) cancelled(json);
-    interrupts.enterGracefulPhase();
-    await recordRefresh(session, computed);
-    await execute(loaded, computed, session, { concurrency, json, opts, client, interrupts });
-  } catch (err) {
-    failure = err;
-    throw err;
-  } finally {
-    await client?.close();
-    // The lock is released either way. When the run already failed (a full disk, say), the
-    // state's last write failing again is that same failure, and must not hide its summary.
-    await session.close().catch((err: unknown) => {
-      if (failure === undefined) throw err;
-    });
+    onPlanned: (plan) => {
+      if (!json) process.stdout.write(formatPlan(plan, 'text', opts));
+      else if (ask) process.stderr.write(formatPlan(plan, 'text', { color: false }));
+    },
+    ...(ask ? { approve: () => confirm(json ? process.stderr : process.stdout) } : {}),
+    startExecution: (plan) => {
+      interrupts.enterGracefulPhase();
+      return showProgress(plan, json, opts);
+    },
+    stop,
+    cancel,
+  });
+  if (outcome.kind === 'cancelled') cancelled(json);
+  if (outcome.kind === 'no-changes') {
+    // Same last line as any successful apply, so scripts can rely on it.
+    const none = outcome.result.counts;
+    if (json) process.stdout.write(JSON.stringify({ ok: true, environment: outcome.plan.environment, summary: none }) + '\n');
+    else process.stdout.write(`\n${applyCompleteLine(none, outcome.plan.prune)}\n`);
+    return;
   }
+  report(outcome.result, json, opts);
 }
-
-/** Writes the journal's results into the state now, so the summary can say whether that worked. */
-async function commitForSummary(session: StateSession): Promise<string | undefined> {
-  try {
-    await session.commit();
-    return undefined;
-  } catch (err) {
-    if (!isUserError(err)) throw err;
-    return err.message;
-  }
-}
-
-/**
- * What the refresh learned about resources the plan leaves alone (they drifted, but to what the
- * manifest asks for) is kept, as Terraform keeps its refreshed state: otherwise the same drift
- * would be reported on every run. Changed and re-created resources get their record from the call.
- */
-async function recordRefresh(session: StateSession, computed: ComputedPlan): Promise<void> {
-  for (const change of computed.plan.changes) {
-    if (change.action !== 'no-op') continue;
-    const refreshed = computed.overlay[change.address];
-    if (refreshed) await session.record({ op: 'applied', address: change.address, type: refreshed.type, remoteId: refreshed.remoteId, spec: refreshed.spec, appliedAt: refreshed.appliedAt });
-  }
-}
-
-/** CONTRACT §8.2: nothing is sent while a create would make a second copy of something on the server. */
-export function refuseConflicts(plan: Plan): void {
-  const refusal = conflictRefusal(plan);
-  if (refusal !== undefined) throw refusal;
-}
-
 
 async function checkSavedPlan(loaded: LoadedManifest, saved: PlanFile, planfile: string): Promise<void> {
   const { assertPlanCurrent, planChecksOf } = await import('../io/files/plan-file.js');
@@ -168,80 +143,34 @@ function cancelled(json: boolean): never {
   throw new ExitRequest(1);
 }
 
-interface ExecuteContext {
-  concurrency: number;
-  json: boolean;
-  opts: ApplyOptions;
-  client: ApiClient;
-  interrupts: InterruptWatch;
-}
-
-async function execute(loaded: LoadedManifest, computed: ComputedPlan, session: StateSession, ctx: ExecuteContext): Promise<void> {
-  const [{ executePlan }, { createProgress }, summary] = await Promise.all([
-    import('../io/apply/executor.js'),
-    import('../render/progress.js'),
-    import('../render/apply-summary.js'),
-  ]);
-  const plan: Plan = computed.plan;
-  // With --json, stdout carries only the result; progress goes to stderr.
-  const out = ctx.json ? process.stderr : process.stdout;
+/** The progress of the changes as they run; with --json it goes to stderr, as stdout carries only the result. */
+function showProgress(plan: Plan, json: boolean, opts: ApplyOptions): ExecutionWatch {
+  const out = json ? process.stderr : process.stdout;
   const progress = createProgress({
     tty: out.isTTY === true,
-    color: ctx.json ? false : useColor(ctx.opts, process.stdout),
+    color: json ? false : useColor(opts, process.stdout),
     total: changeCount(plan.summary),
     write: (text) => out.write(text),
     ...(out.isTTY ? { columns: (out as NodeJS.WriteStream).columns } : {}),
   });
-  if (!ctx.json) process.stdout.write('\n');
-  let result;
-  try {
-    const { stop, cancel } = ctx.interrupts;
-    result = await executePlan({ plan, desired: loaded.desired, session, client: ctx.client, concurrency: ctx.concurrency, onEvent: progress.onEvent, stop, cancel });
-  } finally {
-    progress.finish();
-  }
-  if (!result.unrecorded) {
-    const stateNotWritten = await commitForSummary(session);
-    if (stateNotWritten !== undefined) result.stateNotWritten = stateNotWritten;
-  }
-  const asJson = summary.applyResultToJson(result);
-  if (!ctx.json) process.stdout.write('\n' + summary.renderApplySummary(result, { color: useColor(ctx.opts, process.stdout) }));
+  if (!json) process.stdout.write('\n');
+  return { onEvent: progress.onEvent, finish: () => progress.finish() };
+}
+
+/** The summary, then the exit: a failure is an error whose JSON (with --json) carries the result. */
+function report(result: ApplyResult, json: boolean, opts: ApplyOptions): void {
+  const asJson = applyResultToJson(result);
+  if (!json) process.stdout.write('\n' + renderApplySummary(result, { color: useColor(opts, process.stdout) }));
   if (result.interrupted) {
     // runApply exits 130/143 once the lock is released; --json still gets the result.
-    if (ctx.json) process.stdout.write(JSON.stringify(asJson, null, 2) + '\n');
+    if (json) process.stdout.write(JSON.stringify(asJson, null, 2) + '\n');
     return;
   }
-  if (result.unrecorded) {
-    const made = result.unrecorded.items.length;
-    const outcome =
-      result.done.length + made === 0
-        ? 'nothing was applied'
-        : `${countOf(result.done.length, 'change was', 'changes were')} applied and recorded, ${countOf(made, 'change was', 'changes were')} applied but not recorded`;
-    throw new UserError(
-      'apply_failed',
-      `apply stopped: ${result.unrecorded.reason}; ${outcome}, ${result.notAttempted.length} not attempted`,
-      ctx.json ? { result: asJson } : {},
-    );
+  const verdict = applyVerdict(result);
+  if (verdict !== undefined) {
+    // The notify warning was printed above the summary; point at it.
+    const message = verdict.code === 'api_error' ? `${verdict.message} (see the warning above)` : verdict.message;
+    throw new UserError(verdict.code, message, json ? { result: asJson } : {});
   }
-  if (result.stateNotWritten !== undefined) {
-    throw new UserError(
-      'apply_failed',
-      `${countOf(result.done.length, 'change was', 'changes were')} applied and kept in the journal, but the state was not written: ${result.stateNotWritten}; the next run records them`,
-      ctx.json ? { result: asJson } : {},
-    );
-  }
-  if (!result.ok) {
-    // With --json the error object (printed by run.ts) carries the result: one JSON document on stdout.
-    throw new UserError(
-      'apply_failed',
-      `apply failed: ${result.failed.length} failed, ${result.notAttempted.length} not attempted; ${countOf(result.done.length, 'change was', 'changes were')} applied and recorded`,
-      ctx.json ? { result: asJson } : {},
-    );
-  }
-  if (result.notify.status === 'failed') {
-    // Every change is applied and recorded, but a failed call is still an error (exit 1), so a
-    // misconfigured notify target does not hide behind a green CI run.
-    throw new UserError('api_error', 'the changes were applied and recorded, but the notify message was not sent (see the warning above)', ctx.json ? { result: asJson } : {});
-  }
-  if (ctx.json) process.stdout.write(JSON.stringify(asJson, null, 2) + '\n');
+  if (json) process.stdout.write(JSON.stringify(asJson, null, 2) + '\n');
 }

@@ -7,12 +7,12 @@ import { scopeOf } from './scope-options.js';
 import type { PlanScope } from '../core/plan-scope.js';
 import { UserError } from '../core/errors.js';
 import { hasChanges, type Plan } from '../core/plan.js';
-import type { ApiClient } from '../io/api/client.js';
 import type { ApplyResult } from '../core/apply-types.js';
-import type { StateSession } from '../io/state/index.js';
+import { applyPlan } from '../app/apply.js';
+import { applyVerdict } from '../app/apply-verdict.js';
+import { renderApplySummary } from '../render/apply-summary.js';
 import { multiApplyJson, renderApplyTable, renderPlanTable, type EnvironmentFailure, type EnvironmentOutcome } from '../render/multi-env.js';
 import { connectApi, parseCount } from './api-connect.js';
-import { refuseConflicts } from './apply-run.js';
 import type { ManyApplyOptions } from './apply-options.js';
 import { createLimiter, createMultiOutput, failureOf, loadEnvironments, parseParallel, type EnvironmentOutput, type EnvironmentRun } from './multi-env.js';
 import { lockTimeoutMs, useColor } from './options.js';
@@ -109,7 +109,7 @@ function applyOne(
 
 type Place = <T>(task: () => Promise<T>, options?: { first?: boolean }) => Promise<T>;
 
-/** One environment: lock, plan, (wait for the answer), execute, unlock. Never throws: an error is its outcome. */
+/** One environment through the apply use case: lock, plan, (wait for the answer), execute, unlock. Never throws: an error is its outcome. */
 async function lockPlanExecute(
   run: EnvironmentRun,
   settings: ApplySettings,
@@ -118,22 +118,38 @@ async function lockPlanExecute(
   gate: Promise<boolean>,
   place: Place,
 ): Promise<EnvironmentOutcome<ApplyResult> | 'cancelled'> {
-  let session: StateSession | undefined;
-  let client: ApiClient | undefined;
   try {
-    const plan = await place(async () => {
-      const connection = connectApi(run.desired.environment, { concurrency: settings.concurrency, retries: settings.retries, timeoutMs: settings.timeoutMs });
-      session = await run.store.open(run.target, { lockTimeoutMs: settings.lockWaitMs });
-      client = await connection.open();
-      return (await computePlan(run.desired, session.state, { client, scope: settings.scope })).plan;
+    // The key is checked before the lock, as with one environment.
+    const connection = connectApi(run.desired.environment, { concurrency: settings.concurrency, retries: settings.retries, timeoutMs: settings.timeoutMs });
+    const outcome = await applyPlan({
+      desired: run.desired,
+      store: run.store,
+      target: run.target,
+      lockTimeoutMs: settings.lockWaitMs,
+      connect: async () => {
+        const client = await connection.open();
+        return { client, release: () => client.close() };
+      },
+      plan: async (state, client) => computePlan(run.desired, state, { client, scope: settings.scope }),
+      concurrency: settings.concurrency,
+      phase: (name, task) => (name === 'plan' ? place(task) : place(task, { first: true })),
+      onPlanned: (plan) => {
+        if (!settings.json || !settings.autoApprove) out.section(formatPlan(plan, 'text', { color: settings.color }));
+      },
+      approve: (plan) => {
+        planned.resolve({ plan });
+        return gate;
+      },
+      startExecution: (plan) => out.progress(plan.summary.create + plan.summary.update + plan.summary.forget),
     });
-    if (!settings.json || !settings.autoApprove) out.section(formatPlan(plan, 'text', { color: settings.color }));
-    refuseConflicts(plan);
-    planned.resolve({ plan });
-    if (!hasChanges(plan)) return { environment: run.info, value: nothingToDo(run.info.name, plan.prune) };
-    if (!(await gate)) return 'cancelled';
-    const result = await place(() => execute(run, plan, session!, client!, settings, out), { first: true });
-    const failure = resultFailure(result);
+    if (outcome.kind === 'cancelled') return 'cancelled';
+    if (outcome.kind === 'no-changes') {
+      planned.resolve({ plan: outcome.plan });
+      return { environment: run.info, value: outcome.result };
+    }
+    const { result } = outcome;
+    if (!settings.json) out.section(renderApplySummary(result, { color: settings.color }));
+    const failure = applyVerdict(result);
     if (failure) out.error(failure.message);
     return { environment: run.info, value: result, ...(failure ? { failure } : {}) };
   } catch (err) {
@@ -141,36 +157,7 @@ async function lockPlanExecute(
     planned.resolve({ failure });
     out.error(failure.message);
     return { environment: run.info, failure };
-  } finally {
-    await client?.close();
-    await session?.close();
   }
-}
-
-async function execute(run: EnvironmentRun, plan: Plan, session: StateSession, client: ApiClient, settings: ApplySettings, out: EnvironmentOutput): Promise<ApplyResult> {
-  const [{ executePlan }, { renderApplySummary }] = await Promise.all([import('../io/apply/executor.js'), import('../render/apply-summary.js')]);
-  const progress = out.progress(plan.summary.create + plan.summary.update + plan.summary.forget);
-  let result: ApplyResult;
-  try {
-    result = await executePlan({ plan, desired: run.desired, session, client, concurrency: settings.concurrency, onEvent: progress.onEvent });
-  } finally {
-    progress.finish();
-  }
-  if (!settings.json) out.section(renderApplySummary(result, { color: settings.color }));
-  return result;
-}
-
-/** The same sentences a one-environment apply ends with when it fails. */
-function resultFailure(result: ApplyResult): EnvironmentFailure | undefined {
-  if (!result.ok) {
-    return { code: 'apply_failed', message: `apply failed: ${result.failed.length} failed, ${result.notAttempted.length} not attempted; ${result.done.length} changes were applied and recorded` };
-  }
-  if (result.notify.status === 'failed') return { code: 'api_error', message: 'the changes were applied and recorded, but the notify message was not sent' };
-  return undefined;
-}
-
-function nothingToDo(environment: string, prune: boolean): ApplyResult {
-  return { environment, ok: true, prune, counts: { created: 0, updated: 0, deleted: 0, forgotten: 0 }, done: [], failed: [], notAttempted: [], notify: { status: 'skipped', reason: 'nothing-changed' }, total: 0 };
 }
 
 /** One question for every environment that has changes, after every plan is shown. */

@@ -1,6 +1,6 @@
 // The programmatic API as a user gets it: the built package entry (dist/index.js, what
 // `import … from 'agentsync'` loads), planning and applying against the emulator over real HTTP.
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -148,6 +148,34 @@ describe('the package entry (dist/index.js)', () => {
     expect(again.printed).toBe('');
     expect(again.value && api.renderPlan(again.value.plan, 'text')).toContain('No changes.');
     expect(again.value?.hasChanges).toBe(false);
+  });
+
+  it("an apply through the library leaves the CLI's next plan at No changes, drift it adopted included", async () => {
+    const file = await manifest();
+    await api.apply({ file, env });
+    // Someone edits an agent on the server, and the manifest then asks for exactly that edit.
+    const state = JSON.parse(await readFile(join(dir, '.agentsync', 'local.state.json'), 'utf8')) as { resources: Record<string, { remoteId: string }> };
+    const uid = state.resources['agent.helper']!.remoteId;
+    const edited = await fetch(`${emu.url}/ai-agents/agents/${encodeURIComponent(uid)}`, {
+      method: 'PATCH',
+      headers: { apikey: TEST_API_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ instruction: 'Answer in one line.' }),
+    });
+    expect(edited.status).toBe(200);
+    await manifest(MANIFEST.replace('actions: [weather] }', 'actions: [weather], instruction: "Answer in one line." }'));
+    const adopted = await api.apply({ file, env });
+    expect(adopted.hasChanges).toBe(false);
+    // The CLI, as a child process (not spawnSync: the emulator answers from this process), reads the same server and state.
+    const cli = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      execFile(process.execPath, [join(ROOT, 'dist', 'cli', 'main.cjs'), 'plan', '--file', file, '--no-color'], { env: { PATH: process.env.PATH ?? '', HOME: dir, ...env } }, (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number') reject(error);
+        else resolve({ status: error ? Number(error.code) : 0, stdout, stderr });
+      });
+    });
+    expect(cli.stderr).toBe('');
+    expect(cli.status).toBe(0);
+    expect(cli.stdout).toContain('No changes.');
+    expect(cli.stdout).not.toMatch(/drift|outside agentsync|changed on the server/i);
   });
 
   it('an apply with nothing to do sends nothing and says so', async () => {
