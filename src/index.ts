@@ -3,19 +3,19 @@
 // exits, nothing reads process.env unless `env` is left out. A refusal is a typed exception:
 // `UserError` (a stable `code`), `ManifestError` (every diagnostic) or `ApplyFailedError` (with
 // the partial result). commander and the CLI are never loaded from here.
-import { hasErrors, ManifestError, type Diagnostic } from './core/diagnostics.js';
+import type { Diagnostic } from './core/diagnostics.js';
 import type { Desired, DesiredEnvironment } from './core/desired.js';
 import { UserError, type ErrorCode } from './core/errors.js';
-import { parseManifest } from './core/parse.js';
 import { hasChanges, type Plan } from './core/plan.js';
-import { resolveManifest } from './core/resolve.js';
 import { applyPlan } from './app/apply.js';
 import { applyVerdict } from './app/apply-verdict.js';
 import { computePlan } from './app/compute-plan.js';
+import { validateManifest } from './app/validate.js';
+import { lentConnection, ownConnection } from './app/connection.js';
+import { planEnvironment } from './app/plan.js';
 import { createApiClient, type ApiClient } from './io/api/index.js';
 import type { ApplyEvent, ApplyResult } from './core/apply-types.js';
 import { loadDesired } from './io/manifest/load-manifest.js';
-import { readManifestFile } from './io/manifest/manifest-file.js';
 import { PACKAGE_VERSION } from './io/runtime/package-version.js';
 import { chooseStateLocation, createStateStore, type StateBackend, type StateTarget, type StateWarning } from './io/state/index.js';
 import { planToJson } from './render/plan-json.js';
@@ -74,18 +74,12 @@ export interface Validation {
 
 /** `agentsync validate`: never throws for a bad manifest, only for one that cannot be read. */
 export async function validate(options: LoadOptions = {}): Promise<Validation> {
-  const { file, text } = await readManifestFile(options.file ?? 'agents.yaml');
-  try {
-    const resolution = resolveManifest(parseManifest(file, text), {
-      env: envOf(options),
-      mode: 'validate',
-      ...(options.environment === undefined ? {} : { environment: options.environment }),
-    });
-    return { valid: !hasErrors(resolution.diagnostics), diagnostics: resolution.diagnostics, environments: resolution.environments };
-  } catch (err) {
-    if (!(err instanceof ManifestError)) throw err;
-    return { valid: false, diagnostics: err.diagnostics, environments: [] };
-  }
+  const { valid, diagnostics, environments } = await validateManifest({
+    file: options.file ?? 'agents.yaml',
+    env: envOf(options),
+    ...(options.environment === undefined ? {} : { environment: options.environment }),
+  });
+  return { valid, diagnostics, environments };
 }
 
 export interface ClientOptions {
@@ -142,9 +136,8 @@ export async function plan(options: PlanOptions = {}): Promise<PlanResult> {
   // As the CLI: the key is checked before the state is read, so a missing one is the error shown.
   const ownClient = refresh && !options.client ? createClient(loaded.desired.environment, { ...options, concurrency: options.concurrency ?? 2 }) : undefined;
   try {
-    const state = await store.read(target);
     const client = options.client ?? ownClient;
-    const computed = await computePlan(loaded.desired, state, refresh && client ? { client } : {});
+    const computed = await planEnvironment({ desired: loaded.desired, store, target, ...(refresh && client ? { connect: async () => lentConnection(client) } : {}) });
     return { ...loaded, plan: computed.plan, hasChanges: hasChanges(computed.plan) };
   } finally {
     await ownClient?.close();
@@ -185,20 +178,17 @@ export async function apply(options: ApplyOptions = {}): Promise<ApplyOutcome> {
   // The key is checked before the lock is taken, so a missing key refuses without touching the state.
   const given = options.client;
   const client = given ?? createClient(loaded.desired.environment, options);
-  let released = false;
+  let connected = false;
   try {
     const outcome = await applyPlan({
       desired: loaded.desired,
       store,
       target,
       lockTimeoutMs: options.lockTimeoutMs ?? 0,
-      connect: async () => ({
-        client,
-        release: async () => {
-          released = true;
-          if (!given) await client.close();
-        },
-      }),
+      connect: async () => {
+        connected = true;
+        return given ? lentConnection(given) : ownConnection(Promise.resolve(client));
+      },
       plan: (state, reader) => computePlan(loaded.desired, state, { client: reader }),
       concurrency: options.concurrency ?? 10,
       ...(options.confirm ? { approve: options.confirm } : {}),
@@ -210,8 +200,8 @@ export async function apply(options: ApplyOptions = {}): Promise<ApplyOutcome> {
     if (verdict !== undefined) throw new ApplyFailedError(verdict.code, verdict.message, outcome.result);
     return { ...planned, result: outcome.result };
   } finally {
-    // The use case lets go of the client once it has connected; before that (the lock was refused), this does.
-    if (!released && !given) await client.close();
+    // Once connected, the use case lets go of the client; before that (the lock was refused), this does.
+    if (!connected && !given) await client.close();
   }
 }
 

@@ -13,12 +13,7 @@ import type { ApiClient } from '../io/api/client.js';
 import { executePlan } from '../io/apply/executor.js';
 import type { StateSession, StateStore, StateTarget } from '../io/state/index.js';
 import type { ComputedPlan } from './compute-plan.js';
-
-/** An API client for the run, and how to let go of it (a client the caller owns is not closed). */
-export interface Connection {
-  client: ApiClient;
-  release(): Promise<void>;
-}
+import type { Connection } from './connection.js';
 
 /** What a run is asked to do. Everything that can refuse without a lock (the key, a stale plan file) is checked by the caller first. */
 export interface ApplyRequest {

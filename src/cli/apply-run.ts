@@ -9,6 +9,7 @@ import type { PlanFile } from '../io/files/plan-file.js';
 import { newSalt } from '../io/state/digest.js';
 import { applyPlan, type ExecutionWatch } from '../app/apply.js';
 import { applyVerdict } from '../app/apply-verdict.js';
+import { ownConnection } from '../app/connection.js';
 import { computePlan, planBasisOf, replanSaved, type ComputedPlan } from '../app/compute-plan.js';
 import { createProgress } from '../render/progress.js';
 import { applyCompleteLine, applyResultToJson, renderApplySummary } from '../render/apply-summary.js';
@@ -63,10 +64,7 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, in
     target: loaded.target,
     lockTimeoutMs: lockWaitMs,
     ...(saved?.savedPlan.basis.salt ? { salt: saved.savedPlan.basis.salt } : {}),
-    connect: async () => {
-      const client = await connection.open();
-      return { client, release: () => client.close() };
-    },
+    connect: () => ownConnection(connection.open()),
     plan: async (state, client) => {
       let computed: ComputedPlan;
       if (saved && planfile) {

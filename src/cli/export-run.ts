@@ -1,16 +1,14 @@
 // `agentsync export`: the environment from the manifest → the server's two lists → a manifest
 // document (core/export-manifest) → YAML (render/export-text) → stdout or --out.
 import type { ManifestOptions } from './options.js';
-import { exportManifest } from '../core/export-manifest.js';
+import { ownConnection } from '../app/connection.js';
+import { exportEnvironment } from '../app/export.js';
 import { checkExportTarget, writeExportFile } from '../io/files/export-file.js';
 import { loadEnvironment } from '../io/manifest/load-environment.js';
 import { PACKAGE_VERSION } from '../io/runtime/package-version.js';
-import { assertComplete, readServer } from '../io/api/read-server.js';
 import { renderExport } from '../render/export-text.js';
 import { connectApi } from './api-connect.js';
 import { printWarnings } from './render-plan.js';
-
-const DEFAULT_API_KEY_ENV = 'COMETCHAT_API_KEY';
 
 export async function runExport(opts: ExportOptions): Promise<void> {
   const out = opts.out === undefined || opts.out === '-' ? undefined : opts.out;
@@ -18,21 +16,11 @@ export async function runExport(opts: ExportOptions): Promise<void> {
   printWarnings(loaded.warnings, opts);
   if (out !== undefined) await checkExportTarget(out, opts.force === true);
   const { environment } = loaded;
-  const client = await connectApi(environment, { concurrency: 2, retries: 5 }).open();
-  let snapshot;
-  try {
-    snapshot = await readServer(client);
-  } finally {
-    await client.close();
-  }
-  // An export that silently missed a page would drop those resources from the clone.
-  assertComplete(snapshot, 'export');
-  const exported = exportManifest(snapshot, {
-    name: environment.name,
-    appId: environment.appId,
-    region: environment.region,
-    ...(loaded.manifestBaseUrl === undefined ? {} : { baseUrl: loaded.manifestBaseUrl }),
-    ...(environment.apiKeyEnv === DEFAULT_API_KEY_ENV ? {} : { apiKeyEnv: environment.apiKeyEnv }),
+  const connection = connectApi(environment, { concurrency: 2, retries: 5 });
+  const exported = await exportEnvironment({
+    environment,
+    ...(loaded.manifestBaseUrl === undefined ? {} : { manifestBaseUrl: loaded.manifestBaseUrl }),
+    connect: () => ownConnection(connection.open()),
   });
   const text = renderExport(exported, { agentsyncVersion: PACKAGE_VERSION, environment: environment.name, appId: environment.appId, region: environment.region });
   if (out !== undefined) await writeExportFile(out, text, opts.force === true);

@@ -10,6 +10,7 @@ import { hasChanges, type Plan } from '../core/plan.js';
 import type { ApplyResult } from '../core/apply-types.js';
 import { applyPlan } from '../app/apply.js';
 import { applyVerdict } from '../app/apply-verdict.js';
+import { ownConnection } from '../app/connection.js';
 import { renderApplySummary } from '../render/apply-summary.js';
 import { multiApplyJson, renderApplyTable, renderPlanTable, type EnvironmentFailure, type EnvironmentOutcome } from '../render/multi-env.js';
 import { connectApi, parseCount } from './api-connect.js';
@@ -126,10 +127,7 @@ async function lockPlanExecute(
       store: run.store,
       target: run.target,
       lockTimeoutMs: settings.lockWaitMs,
-      connect: async () => {
-        const client = await connection.open();
-        return { client, release: () => client.close() };
-      },
+      connect: () => ownConnection(connection.open()),
       plan: async (state, client) => computePlan(run.desired, state, { client, scope: settings.scope }),
       concurrency: settings.concurrency,
       phase: (name, task) => (name === 'plan' ? place(task) : place(task, { first: true })),

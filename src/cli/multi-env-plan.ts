@@ -12,7 +12,8 @@ import { connectApi } from './api-connect.js';
 import { parseFormat, type Format, type PlanOptions } from './plan-options.js';
 import { createLimiter, createMultiOutput, failureOf, loadEnvironments, parseParallel, type EnvironmentOutput, type EnvironmentRun } from './multi-env.js';
 import { useColor } from './options.js';
-import { computePlan } from '../app/compute-plan.js';
+import { ownConnection } from '../app/connection.js';
+import { planEnvironment } from '../app/plan.js';
 import { planTarget } from './plan-target.js';
 import { formatPlan } from './render-plan.js';
 import { ExitRequest } from './run.js';
@@ -70,14 +71,13 @@ interface PlanSettings {
 async function planOne(run: EnvironmentRun, settings: PlanSettings, out: EnvironmentOutput): Promise<EnvironmentOutcome<Plan>> {
   try {
     const connection = settings.offline ? undefined : connectApi(run.desired.environment, { concurrency: 2, retries: 5 }, { offlineHint: true });
-    const state = await run.store.read(run.target);
-    const client = await connection?.open();
-    let plan: Plan;
-    try {
-      plan = (await computePlan(run.desired, state, { ...(client ? { client } : {}), scope: settings.scope })).plan;
-    } finally {
-      await client?.close();
-    }
+    const { plan } = await planEnvironment({
+      desired: run.desired,
+      store: run.store,
+      target: run.target,
+      ...(connection ? { connect: () => ownConnection(connection.open()) } : {}),
+      scope: settings.scope,
+    });
     // Each environment's plan names where it applies, as a plan of one environment does.
     plan.target = planTarget(run.desired.environment);
     return { environment: run.info, value: plan };

@@ -45,7 +45,7 @@ export interface Resolution {
 }
 
 /** The API key variable every environment has unless it names another with apiKeyEnv. */
-const DEFAULT_API_KEY_ENV = 'COMETCHAT_API_KEY';
+export const DEFAULT_API_KEY_ENV = 'COMETCHAT_API_KEY';
 
 /** Resources may hold secrets; the rest of the manifest is printed freely, so it may not. */
 const SECRET_SECTIONS = new Set(['tools', 'agents', 'knowledgeBase']);

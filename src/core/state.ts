@@ -109,3 +109,14 @@ export function foldEntry(state: State, entry: JournalEntry): State {
   }
   return state;
 }
+
+/** What `state migrate` copied, from where to where. */
+export interface MigrateResult {
+  from: string;
+  to: string;
+  environment: string;
+  lineage: string;
+  serial: number;
+  resources: number;
+  pending: number;
+}

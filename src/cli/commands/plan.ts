@@ -33,9 +33,10 @@ async function runPlan(opts: PlanOptions, formatGiven: boolean): Promise<void> {
 async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean): Promise<void> {
   const output = await import('../plan-output.js');
   const { format, out: outChoice } = output.choosePlanOutput({ ...opts, formatGiven });
-  const [{ loadManifestAndStore }, { computePlan, planBasisOf, savedRefreshOf }, { conflictsOf, hasChanges }, render, { ExitRequest }] = await Promise.all([
+  const [{ loadManifestAndStore }, { planBasisOf, savedRefreshOf }, planUseCase, { conflictsOf, hasChanges }, render, { ExitRequest }] = await Promise.all([
     import('../pipeline.js'),
     import('../../app/compute-plan.js'),
+    import('../../app/plan.js'),
     import('../../core/plan.js'),
     import('../render-plan.js'),
     import('../run.js'),
@@ -46,14 +47,15 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean): Promise<v
   const rendering = outChoice?.kind === 'rendering' ? await output.prepareRenderingOut(outChoice.path) : null;
   // Refresh needs the key; checking it before reading the state keeps a missing key a one-line error.
   const connection = opts.offline ? undefined : (await import('../api-connect.js')).connectApi(loaded.desired.environment, { concurrency: 2, retries: 5 }, { offlineHint: true });
-  const state = await loaded.store.read(loaded.target);
-  const client = await connection?.open();
-  let computed;
-  try {
-    computed = await computePlan(loaded.desired, state, { ...(client ? { client } : {}), scope: scopeOf(opts) });
-  } finally {
-    await client?.close();
-  }
+  const { ownConnection } = await import('../../app/connection.js');
+  const computed = await planUseCase.planEnvironment({
+    desired: loaded.desired,
+    store: loaded.store,
+    target: loaded.target,
+    ...(connection ? { connect: () => ownConnection(connection.open()) } : {}),
+    scope: scopeOf(opts),
+  });
+  const { state } = computed;
   computed.plan.target = (await import('../plan-target.js')).planTarget(loaded.desired.environment);
   const rendered = render.formatPlan(computed.plan, format, opts);
   // With --out - the plan file goes to stdout, so the readable plan moves to stderr (and a JSON

@@ -3,11 +3,7 @@
 // state to another backend. Heavy modules load inside the actions to keep start-up fast.
 import type { Command } from 'commander';
 import { addLockTimeoutOption, addManifestOptions, lockTimeoutMs, type ManifestOptions } from '../options.js';
-import type { State } from '../../core/state.js';
 import type { StateBackend, StateTarget, StateWarning } from '../../io/state/index.js';
-import { countOf } from '../../core/plural.js';
-// Addresses and ids typed by a user or read from a server may hold escape sequences: shown, not obeyed.
-import { escapeControl as safe } from '../../core/terminal-safe.js';
 
 interface LockingOptions extends ManifestOptions {
   lockTimeout?: string;
@@ -63,142 +59,42 @@ async function openStore(opts: ManifestOptions, cmd: Command): Promise<Located> 
 }
 
 async function runList({ store, target }: Located, opts: ManifestOptions): Promise<void> {
-  const state = await store.read(target);
-  const resources = state ? sortedEntries(state.resources).map(([address, r]) => ({ address, type: r.type, remoteId: r.remoteId, appliedAt: r.appliedAt })) : [];
-  const pending = state ? sortedEntries(state.pending).map(([address, p]) => ({ address, type: p.type, since: p.since, action: p.action ?? 'create' })) : [];
+  const [{ listState }, render] = await Promise.all([import('../../app/state.js'), import('../../render/state-text.js')]);
+  const listing = await listState(store, target);
   if (opts.json) {
-    const header = state
-      ? { exists: true, environment: state.environment, appId: state.appId, region: state.region, lineage: state.lineage, serial: state.serial }
-      : { exists: false };
-    process.stdout.write(JSON.stringify({ formatVersion: 1, state: store.location, ...header, resources, pending }, null, 2) + '\n');
+    process.stdout.write(render.stateListJson(listing, store.location));
     return;
   }
-  if (resources.length === 0 && pending.length === 0) {
-    process.stderr.write(state ? `No resources in ${store.location}.\n` : `No state at ${store.location}: nothing has been applied yet.\n`);
-    return;
-  }
-  const rows = [
-    ...resources.map((r) => [safe(r.address), r.type, safe(r.remoteId)]),
-    ...pending.map((p) => [safe(p.address), p.type, p.action === 'delete' ? `(pending delete since ${p.since}; it may be gone from the server)` : `(pending create since ${p.since}; it may exist on the server)`]),
-  ];
-  process.stdout.write(formatColumns(rows));
+  const printed = render.renderStateList(listing, store.location);
+  process.stdout.write(printed.stdout);
+  process.stderr.write(printed.stderr);
 }
 
 async function runShow({ store, target }: Located, address: string, opts: ManifestOptions): Promise<void> {
-  const state = await requireState(store, target, address);
-  const resource = state.resources[address];
-  const pending = state.pending[address];
+  const [{ showStateEntry }, { renderStateEntry }] = await Promise.all([import('../../app/state.js'), import('../../render/state-text.js')]);
+  const entry = await showStateEntry(store, target, address);
   if (opts.json) {
-    process.stdout.write(JSON.stringify({ address, ...(resource ?? {}), ...(pending ? { pending } : {}) }, null, 2) + '\n');
+    process.stdout.write(JSON.stringify({ address, ...(entry.resource ?? {}), ...(entry.pending ? { pending: entry.pending } : {}) }, null, 2) + '\n');
     return;
   }
-  const lines = [`# ${safe(address)}${resource ? '' : ' (pending create)'}`];
-  if (resource) {
-    lines.push(`type      = ${resource.type}`, `remoteId  = ${safe(resource.remoteId)}`, `appliedAt = ${resource.appliedAt}`);
-    lines.push(`spec      = ${JSON.stringify(resource.spec, null, 2)}`);
-  }
-  if (pending) {
-    const what = pending.action === 'delete' ? `a delete sent at ${pending.since} was never confirmed; the ${pending.type} may be gone from the server` : `a create sent at ${pending.since} was never confirmed; the ${pending.type} may exist on the server`;
-    lines.push(`pending   = ${what}`);
-  }
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(renderStateEntry(entry));
 }
 
 async function runRm({ store, target }: Located, address: string, opts: LockingOptions): Promise<void> {
-  const lockWaitMs = lockTimeoutMs(opts.lockTimeout);
-  const before = await requireState(store, target, address);
-  const session = await store.open({ environment: before.environment, appId: before.appId, region: before.region }, { lockTimeoutMs: lockWaitMs });
-  let removed: { address: string; type: string; remoteId: string | null };
-  try {
-    const resource = session.state.resources[address];
-    const pending = session.state.pending[address];
-    if (!resource && !pending) throw await unknownAddress(store, address); // removed by another run meanwhile
-    removed = { address, type: (resource ?? pending)!.type, remoteId: resource?.remoteId ?? null };
-    await session.record({ op: 'forgotten', address });
-  } finally {
-    await session.close();
-  }
-  if (opts.json) {
-    process.stdout.write(JSON.stringify({ removed }, null, 2) + '\n');
-    return;
-  }
-  const id = removed.remoteId === null ? 'a pending create' : `remote id ${safe(removed.remoteId)}`;
-  process.stdout.write(`Removed ${safe(address)} (${id}) from ${store.location}. It still exists on the server; agentsync no longer manages it.\n`);
+  const [{ forgetEntry }, { renderForgotten }] = await Promise.all([import('../../app/state.js'), import('../../render/state-text.js')]);
+  const removed = await forgetEntry(store, target, address, lockTimeoutMs(opts.lockTimeout));
+  process.stdout.write(opts.json ? JSON.stringify({ removed }, null, 2) + '\n' : renderForgotten(removed, store.location));
 }
 
 async function runMv({ store, target }: Located, from: string, to: string, opts: LockingOptions): Promise<void> {
-  const { UserError } = await import('../../core/errors.js');
-  const { addressProblem, parseAddress } = await import('../../core/kinds/index.js');
-  const before = await requireState(store, target, from);
-  const fromType = parseAddress(from)?.type;
-  const toType = (await checkAddress(to)).type;
-  if (fromType !== toType) throw new UserError('usage', `${safe(from)} is a ${fromType}, so it cannot become ${safe(to)}; an address keeps its type`, { from, to });
-  // A target no manifest key can match would leave the entry unreachable (and unprintable).
-  const problem = addressProblem(to);
-  if (problem !== undefined) throw new UserError('usage', `"${safe(to)}" is not an address a manifest can have: ${problem}`, { address: to });
-  const session = await store.open({ environment: before.environment, appId: before.appId, region: before.region }, { lockTimeoutMs: lockTimeoutMs(opts.lockTimeout) });
-  let remoteId: string | null;
-  try {
-    const { resources, pending } = session.state;
-    if (!resources[from] && !pending[from]) throw await unknownAddress(store, from); // moved by another run meanwhile
-    if (resources[to] || pending[to]) throw new UserError('usage', `${safe(to)} is already in ${store.location}; \`agentsync state rm ${safe(to)}\` first if it is stale`, { address: to });
-    remoteId = resources[from]?.remoteId ?? null;
-    if (from !== to) await session.record({ op: 'moved', from, to });
-  } finally {
-    await session.close();
-  }
-  if (opts.json) {
-    process.stdout.write(JSON.stringify({ moved: { from, to, remoteId } }, null, 2) + '\n');
-    return;
-  }
-  process.stdout.write(`Moved ${safe(from)} to ${safe(to)}${remoteId ? ` (remote id ${safe(remoteId)})` : ''} in ${store.location}. Nothing on the server changed.\n`);
-}
-
-async function checkAddress(address: string): Promise<{ type: string; key: string }> {
-  const { UserError } = await import('../../core/errors.js');
-  const { parseAddress } = await import('../../core/kinds/index.js');
-  const parsed = parseAddress(address);
-  if (!parsed) throw new UserError('usage', `"${safe(address)}" is not an address; addresses look like tool.<name>, agent.<key> or website.<key>`);
-  return parsed;
+  const [{ moveEntry }, { renderMoved }] = await Promise.all([import('../../app/state.js'), import('../../render/state-text.js')]);
+  const moved = await moveEntry(store, target, from, to, lockTimeoutMs(opts.lockTimeout));
+  process.stdout.write(opts.json ? JSON.stringify({ moved }, null, 2) + '\n' : renderMoved(moved, store.location));
 }
 
 async function runMigrate({ store, key, target }: Located, opts: MigrateOptions): Promise<void> {
-  const [{ createStateStore }, { migrateState }] = await Promise.all([import('../../io/state/index.js'), import('../../io/state/migrate.js')]);
-  const lockWaitMs = lockTimeoutMs(opts.lockTimeout);
+  const [{ createStateStore }, { copyState }, { renderMigrated }] = await Promise.all([import('../../io/state/index.js'), import('../../app/state.js'), import('../../render/state-text.js')]);
   const destination = createStateStore(opts.to, { key, source: '--to', onWarning });
-  const result = await migrateState(store, destination, target, { force: opts.force === true, lockTimeoutMs: lockWaitMs });
-  if (opts.json) {
-    process.stdout.write(JSON.stringify({ formatVersion: 1, migrated: result }, null, 2) + '\n');
-    return;
-  }
-  const pending = result.pending > 0 ? ` and ${countOf(result.pending, 'pending create')}` : '';
-  process.stdout.write(
-    `Copied the state of environment "${result.environment}" (lineage ${result.lineage}, serial ${result.serial}, ${countOf(result.resources, 'resource')}${pending}) ` +
-      `from ${result.from} to ${result.to}.\nThe source is unchanged. Point --state, AGENTSYNC_STATE_URL or state.url at the new location to use it.\n`,
-  );
-}
-
-/** The state, which must exist and hold `address` (as a resource or a pending create). */
-async function requireState(store: StateBackend, target: Partial<StateTarget>, address: string): Promise<State> {
-  const { UserError } = await import('../../core/errors.js');
-  await checkAddress(address);
-  const state = await store.read(target);
-  if (state === null) throw new UserError('usage', `no state at ${store.location}: nothing has been applied yet`, { state: store.location });
-  if (!state.resources[address] && !state.pending[address]) throw await unknownAddress(store, address);
-  return state;
-}
-
-async function unknownAddress(store: StateBackend, address: string): Promise<Error> {
-  const { UserError } = await import('../../core/errors.js');
-  return new UserError('usage', `${safe(address)} is not in ${store.location}; \`agentsync state list\` shows the addresses it holds`, { address });
-}
-
-function sortedEntries<T>(record: Record<string, T>): [string, T][] {
-  return Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
-/** Left-aligned columns separated by two spaces; the last column is not padded. */
-function formatColumns(rows: string[][]): string {
-  const widths = rows[0]?.map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length))) ?? [];
-  return rows.map((r) => r.map((cell, col) => (col === r.length - 1 ? cell : cell.padEnd(widths[col] ?? 0))).join('  ')).join('\n') + '\n';
+  const result = await copyState(store, destination, target, { force: opts.force === true, lockTimeoutMs: lockTimeoutMs(opts.lockTimeout) });
+  process.stdout.write(opts.json ? JSON.stringify({ formatVersion: 1, migrated: result }, null, 2) + '\n' : renderMigrated(result));
 }

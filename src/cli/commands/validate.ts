@@ -11,39 +11,23 @@ export function registerValidateCommand(program: Command): void {
 }
 
 async function runValidate(options: ManifestOptions): Promise<void> {
-  const [{ ManifestError, hasErrors }, { parseManifest }, { resolveManifest }, { readManifestFile }, render, { ExitRequest }, { hideInOutput }] = await Promise.all([
-    import('../../core/diagnostics.js'),
-    import('../../core/parse.js'),
-    import('../../core/resolve.js'),
-    import('../../io/manifest/manifest-file.js'),
+  const [{ validateManifest }, render, { ExitRequest }, { hideInOutput }, { readVarOverrides }] = await Promise.all([
+    import('../../app/validate.js'),
     import('../../render/diagnostics.js'),
     import('../run.js'),
     import('../../io/api/outside-text.js'),
+    import('../../io/manifest/var-overrides.js'),
   ]);
-  const varOverrides = await (await import('../../io/manifest/var-overrides.js')).readVarOverrides(options);
+  const varOverrides = await readVarOverrides(options);
   const annotations = process.env.GITHUB_ACTIONS === 'true' ? await import('../../render/annotations.js') : undefined;
+  const { valid, diagnostics, environments, file } = await validateManifest({
+    file: options.file,
+    env: process.env,
+    ...(varOverrides ? { varOverrides } : {}),
+    ...(options.env === undefined ? {} : { environment: options.env }),
+    onSensitiveValues: hideInOutput,
+  });
 
-  let diagnostics;
-  let environments: string[] = [];
-  let name = options.file;
-  try {
-    const { file, text } = await readManifestFile(options.file);
-    name = file;
-    const resolution = resolveManifest(parseManifest(file, text), {
-      env: process.env,
-      mode: 'validate',
-      ...(varOverrides ? { varOverrides } : {}),
-      ...(options.env === undefined ? {} : { environment: options.env }),
-    });
-    hideInOutput(resolution.sensitiveValues);
-    diagnostics = resolution.diagnostics;
-    environments = resolution.environments;
-  } catch (err) {
-    if (!(err instanceof ManifestError)) throw err;
-    diagnostics = err.diagnostics;
-  }
-
-  const valid = !hasErrors(diagnostics);
   if (options.json) {
     process.stdout.write(render.renderDiagnosticsJson(diagnostics));
   } else {
@@ -51,7 +35,7 @@ async function runValidate(options: ManifestOptions): Promise<void> {
     process.stderr.write(render.renderDiagnosticsText(diagnostics, { codeFrame: process.stderr.isTTY === true, color }));
     if (valid) {
       const which = environments.length === 1 ? `environment ${environments[0]}` : `environments ${environments.join(', ')}`;
-      process.stdout.write(`${name} is valid (${which}).\n`);
+      process.stdout.write(`${file} is valid (${which}).\n`);
     }
   }
   // On a GitHub runner the same diagnostics become annotations on the PR's lines (stderr when stdout is JSON).

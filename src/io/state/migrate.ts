@@ -3,17 +3,10 @@
 // so no apply can change the source halfway and nobody is using the destination.
 import path from 'node:path';
 import { UserError } from '../../core/errors.js';
+import type { MigrateResult } from '../../core/state.js';
 import type { CopyOptions, StateBackend, StateTarget } from './store.js';
 
-export interface MigrateResult {
-  from: string;
-  to: string;
-  environment: string;
-  lineage: string;
-  serial: number;
-  resources: number;
-  pending: number;
-}
+export type { MigrateResult };
 
 export async function migrateState(source: StateBackend, destination: StateBackend, target: Partial<StateTarget>, opts: CopyOptions): Promise<MigrateResult> {
   if (samePlace(source.location, destination.location)) {
