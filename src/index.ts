@@ -12,12 +12,13 @@ import { applyVerdict } from './app/apply-verdict.js';
 import { computePlan } from './app/compute-plan.js';
 import { validateManifest } from './app/validate.js';
 import { lentConnection, ownConnection } from './app/connection.js';
+import { loadForEnvironment } from './app/load.js';
 import { planEnvironment } from './app/plan.js';
 import { createApiClient, type ApiClient } from './io/api/index.js';
 import type { ApplyEvent, ApplyResult } from './core/apply-types.js';
 import { loadDesired } from './io/manifest/load-manifest.js';
 import { PACKAGE_VERSION } from './io/runtime/package-version.js';
-import { chooseStateLocation, createStateStore, type StateBackend, type StateTarget, type StateWarning } from './io/state/index.js';
+import type { StateBackend, StateTarget, StateWarning } from './io/state/index.js';
 import { planToJson } from './render/plan-json.js';
 import { renderPlanMarkdown } from './render/plan-markdown.js';
 import { renderPlanText } from './render/plan-text.js';
@@ -130,8 +131,7 @@ export interface PlanResult extends Loaded {
 
 /** `agentsync plan`: manifest + state (+ the server) → plan. Takes no lock and changes nothing. */
 export async function plan(options: PlanOptions = {}): Promise<PlanResult> {
-  const loaded = await load(options);
-  const { store, target } = openStore(loaded, options);
+  const { loaded, store, target } = await loadWithStore(options);
   const refresh = options.refresh !== false;
   // As the CLI: the key is checked before the state is read, so a missing one is the error shown.
   const ownClient = refresh && !options.client ? createClient(loaded.desired.environment, { ...options, concurrency: options.concurrency ?? 2 }) : undefined;
@@ -173,8 +173,7 @@ export class ApplyFailedError extends UserError {
 
 /** `agentsync apply --auto-approve` (or with `confirm`): plan under the state lock, then execute it, through the same use case as the CLI. */
 export async function apply(options: ApplyOptions = {}): Promise<ApplyOutcome> {
-  const loaded = await load(options);
-  const { store, target } = openStore(loaded, options);
+  const { loaded, store, target } = await loadWithStore(options);
   // The key is checked before the lock is taken, so a missing key refuses without touching the state.
   const given = options.client;
   const client = given ?? createClient(loaded.desired.environment, options);
@@ -225,15 +224,16 @@ function envOf(options: Pick<LoadOptions, 'env'>): Readonly<Record<string, strin
   return options.env ?? process.env;
 }
 
-function openStore(loaded: Loaded, options: PlanOptions): { store: StateBackend; target: StateTarget } {
-  const { name: environment, appId, region } = loaded.desired.environment;
-  const { location, key, source } = chooseStateLocation({
-    flag: options.state,
-    envUrl: envOf(options).AGENTSYNC_STATE_URL,
-    manifest: loaded.desired.state,
-    manifestFile: loaded.file,
-    environment,
+/** The manifest and the state store, found as the CLI finds them (app/load.ts). */
+async function loadWithStore(options: PlanOptions): Promise<{ loaded: Loaded; store: StateBackend; target: StateTarget }> {
+  const file = options.file ?? 'agents.yaml';
+  const { desired, warnings, store, target } = await loadForEnvironment({
+    file,
+    env: envOf(options),
+    ...(options.environment === undefined ? {} : { environment: options.environment }),
+    ...(options.state === undefined ? {} : { state: options.state }),
+    ...(options.onWarning ? { onStateWarning: options.onWarning } : {}),
+    stateOptionName: 'the state option',
   });
-  const store = createStateStore(location, { key, source: source === '--state' ? 'the state option' : source, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
-  return { store, target: { environment, appId, region } };
+  return { loaded: { file, desired, warnings }, store, target };
 }

@@ -57,6 +57,7 @@ export async function applyPlan(request: ApplyRequest): Promise<ApplyOutcome> {
   let session: StateSession | undefined;
   let connection: Connection | undefined;
   let failure: unknown;
+  let stateFailed = false;
   try {
     const computed = await phase('plan', async () => {
       session = await request.store.open(request.target, { lockTimeoutMs: request.lockTimeoutMs, ...(request.salt ? { salt: request.salt } : {}) });
@@ -97,6 +98,8 @@ export async function applyPlan(request: ApplyRequest): Promise<ApplyOutcome> {
       const stateNotWritten = await commitForSummary(held);
       if (stateNotWritten !== undefined) result.stateNotWritten = stateNotWritten;
     }
+    // The result already says the state could not be written; closing will fail the same way.
+    if (result.unrecorded || result.stateNotWritten !== undefined) stateFailed = true;
     return { kind: 'applied', plan, result };
   } catch (err) {
     failure = err;
@@ -106,7 +109,7 @@ export async function applyPlan(request: ApplyRequest): Promise<ApplyOutcome> {
     // The lock is released either way. When the run already failed (a full disk, say), the
     // state's last write failing again is that same failure, and must not hide its summary.
     await session?.close().catch((err: unknown) => {
-      if (failure === undefined) throw err;
+      if (failure === undefined && !stateFailed) throw err;
     });
   }
 }
