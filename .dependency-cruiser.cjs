@@ -1,7 +1,7 @@
 /* global module */
 // The layering rules of docs/architecture.md, checked by `npm run lint` (issue 21):
 // no import circles; core/ is pure (nothing from io/, render/, cli/ or app/); render/ never reaches
-// for io/; nothing imports cli/ (it is the outermost layer). Type-only imports count too: a circle
+// for io/; nothing imports cli/ (it is the outermost layer); only app/apply.ts runs the executor. Type-only imports count too: a circle
 // of types still ties two modules' designs together.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -33,6 +33,20 @@ module.exports = {
       comment: 'cli/ is the outermost layer: the library, io/ and render/ must not depend on it.',
       from: { path: '^src/', pathNot: '^src/cli/' },
       to: { path: '^src/cli/' },
+    },
+    {
+      name: 'one-apply',
+      severity: 'error',
+      comment: 'app/apply.ts is the only code that runs an apply (the CLI, the library and each environment of a multi-environment run go through it): nothing else calls the executor.',
+      from: { path: '^src/', pathNot: '^src/(app/apply|io/apply/)' },
+      to: { path: '^src/io/apply/executor\\.ts$' },
+    },
+    {
+      name: 'cli-and-library-use-app',
+      severity: 'error',
+      comment: 'The CLI and the library reach the state stores, the server reader and planning through app/ use cases, never by wiring them again themselves.',
+      from: { path: '^src/(cli/|index\\.ts$)' },
+      to: { path: '^src/(io/api/read-server|io/state/migrate|io/apply/executor|core/refresh)\\.ts$' },
     },
     {
       name: 'emulator-shares-only-core',
