@@ -122,6 +122,18 @@ describe('scrape: a real, bounded crawl', () => {
     await Promise.all([bounded.close(), slowSite.close()]);
   });
 
+  it('ends a running crawl when the emulator closes, so nothing outlives it', async () => {
+    const stopping = await startTestEmulator({ kb: { kbFetchTimeoutMs: 60_000 } });
+    const stuck = await startSite({ '/': { hang: true } });
+    const pending = scrape(stopping, { url: `${stuck.origin}/` }).catch((err: unknown) => err);
+    while (stuck.requested.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const started = Date.now();
+    await stopping.close();
+    await pending;
+    expect(Date.now() - started).toBeLessThan(2500);
+    await stuck.close();
+  });
+
   it.each([
     ['another host', { url: 'https://example.org/' }, 400, 'does not reach the network'],
     ['https on loopback', { url: 'https://127.0.0.1:9/' }, 400, 'does not reach the network'],

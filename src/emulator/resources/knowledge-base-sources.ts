@@ -104,6 +104,7 @@ function readScrapeBody(body: JsonObject, kb: KbContext): CrawlSettings {
     fetchSitemap: optionalBoolean(body, 'fetchSitemap') ?? false,
     fetchTimeoutMs: kb.config.kbFetchTimeoutMs,
     crawlTimeoutMs: kb.config.kbCrawlTimeoutMs,
+    stop: kb.stop,
   };
 }
 
