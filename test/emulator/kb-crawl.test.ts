@@ -1,4 +1,6 @@
 // The scrape's crawl against real sites on 127.0.0.1 (port 0) and the built-in demo site.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentsError, startTestEmulator, type TestEmulator } from './helpers.js';
 import { discoveredPaths, scrape, scrapeId } from './kb-helpers.js';
@@ -120,6 +122,26 @@ describe('scrape: a real, bounded crawl', () => {
     expect(found.length).toBeGreaterThan(0);
     expect(found.length).toBeLessThan(41);
     await Promise.all([bounded.close(), slowSite.close()]);
+  });
+
+  it('reads an endless page only to its cap, and a page of 5,000 links only to maxPages', async () => {
+    const endless = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      const chunk = `<a href="/x">x</a>${' '.repeat(256 * 1024)}`;
+      const timer = setInterval(() => res.write(chunk), 1);
+      res.on('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    const reply = await scrape(emu, { url: `http://127.0.0.1:${(endless.address() as AddressInfo).port}/`, maxDepth: 1 });
+    expect(reply.status).toBe(200);
+    endless.closeAllConnections();
+    endless.close();
+    const links = Array.from({ length: 5000 }, (_, i) => `/l${i}`);
+    const wide = await startSite(Object.fromEntries([['/', { links }], ...links.map((link) => [link, {}])]));
+    const paths = await discoveredPaths(emu, await scrapeId(emu, { url: `${wide.origin}/`, maxPages: 50 }), wide.origin);
+    expect(paths).toHaveLength(50);
+    expect(wide.requested.length).toBeLessThan(60);
+    await wide.close();
   });
 
   it('ends a running crawl when the emulator closes, so nothing outlives it', async () => {
