@@ -1,6 +1,5 @@
 // `agentsync import`: read the server, match manifest resources to untracked server records, and
 // record them in the state as they are on the server. Nothing on the server changes.
-import { memoizeDigest } from '../core/diff.js';
 import { UserError } from '../core/errors.js';
 import { planImport, type ImportRequest } from '../core/import-plan.js';
 import { parseAddress } from '../core/kinds/index.js';
@@ -28,7 +27,7 @@ export async function runImport(request: ImportRequest, opts: ManifestOptions): 
     const snapshot = await readServer(client);
     // A record on a page that could not be read would be reported as not found.
     assertComplete(snapshot, 'import');
-    const digest = memoizeDigest(createDigester(session.state.salt));
+    const digest = createDigester(session.state.salt);
     const refreshed = refreshState({ state: session.state, snapshot, digest, sensitiveOf: () => [] });
     const planned = planImport({ desired: loaded.desired, state: session.state, snapshot, refreshed, digest, request, now: new Date().toISOString() });
     for (const entry of planned.entries) await session.record(entry);
