@@ -1,8 +1,9 @@
 // Bundles after tsc, so that the npm package needs no runtime dependency at all (CONTRACT §13).
 // - dist/cli/agentsync.cjs: the CLI (src/cli/entry.ts) with zod, yaml, commander and diff. The
-//   `agentsync` bin, dist/cli/main.cjs, is src/cli/main.ts: a few lines that load it through V8's
-//   code cache (src/io/runtime/code-cache.ts). Start-up is mostly compiling code, and one cached CommonJS
-//   file compiles far faster than a few hundred ES modules (zod alone is ~60); see BENCHMARKS.md (P3).
+//   `agentsync` bin, dist/cli/main.cjs, is src/cli/main.ts: a few lines that turn on Node's compile
+//   cache where Node has one (src/io/runtime/code-cache.ts) and load it. Start-up is mostly compiling
+//   code, and one CommonJS file compiles far faster than a few hundred ES modules (zod alone is ~60);
+//   see BENCHMARKS.md (P3).
 // - dist/cli/vendor/{undici,pg}.cjs: the two large dependencies only some commands need, loaded on
 //   first use, so `validate` or `plan --offline` never read them.
 // - dist/index.js: the programmatic API (`import … from 'agentsync'`, src/index.ts), one ES module
@@ -10,8 +11,7 @@
 //   they ship once. It never contains commander or the CLI.
 // - dist/types/: the API's declarations, with no reference to a package the user does not have
 //   (scripts/public-types.mjs).
-// CommonJS for the CLI, because Node 20 can cache compiled code only for scripts (vm.Script), not ES
-// modules. tsc's per-module output stays in dist/ for the tests and `npm run demo`; the package
+// tsc's per-module output stays in dist/ for the tests and `npm run demo`; the package
 // ships only the bundles (package.json `files`). test/package/ checks the tarball and the import.
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

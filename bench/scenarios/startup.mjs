@@ -1,8 +1,9 @@
 // P3 start-up: `agentsync --version` and `validate` of the minimal example against bare `node -e 0`.
 // Runs are interleaved (floor, version, validate, cold validate, floor, …) so machine noise hits all
 // of them alike.
-// - The CLI loads through its code cache (src/io/runtime/code-cache.ts) in a cache directory private to this
-//   run, warmed by the first, uncounted round: what every run after the first one costs a user.
+// - The CLI loads through Node's compile cache (src/io/runtime/code-cache.ts; Node 22.1+, none on
+//   Node 20) in a cache directory private to this run, warmed by the first, uncounted round: what
+//   every run after the first one costs a user.
 // - "cold" is the same `validate` with NODE_DISABLE_COMPILE_CACHE=1: the very first run after an
 //   install or upgrade, and what a user who turns the cache off gets.
 // - The same rows are measured on every other Node the machine has (`--nodes a,b`, or the node@22

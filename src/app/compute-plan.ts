@@ -3,7 +3,7 @@
 // application layer (issue 21): the CLI and the programmatic API (src/index.ts) both call it, and
 // it imports nothing from cli/.
 import type { Desired } from '../core/desired.js';
-import { memoizeDigest, planChanges } from '../core/diff.js';
+import { planChanges } from '../core/diff.js';
 import type { Plan } from '../core/plan.js';
 import { goneFromServer, NO_SCOPE, selectTargets, type PlanScope } from '../core/plan-scope.js';
 import { sensitiveCanonicals } from '../core/redact.js';
@@ -36,7 +36,7 @@ export interface PlanSource {
 export async function computePlan(desired: Desired, state: State | null, source: PlanSource = {}): Promise<ComputedPlan> {
   const salt = state?.salt ?? source.saltForNewState ?? newSalt();
   await digestAhead(salt, sensitiveCanonicals(desired.resources));
-  const digest = memoizeDigest(createDigester(salt));
+  const digest = createDigester(salt);
   const scope = source.scope ?? NO_SCOPE;
   // An unknown --target is refused before anything is read from the server.
   if (scope.targets.length > 0) selectTargets(desired, Object.keys(state?.resources ?? {}), scope.targets);
@@ -66,7 +66,7 @@ export function savedRefreshOf(computed: ComputedPlan): SavedRefresh {
 
 /** The plan a saved plan file stands for: the same manifest and state, seen through its refresh. */
 export function replanSaved(desired: Desired, state: State, saved: SavedRefresh): ComputedPlan {
-  const digest = memoizeDigest(createDigester(state.salt));
+  const digest = createDigester(state.salt);
   const scope = saved.scope ?? NO_SCOPE;
   const gone = goneFromServer(state, saved.overlay);
   const plan = planChanges({ desired, state: applyOverlay(state, saved.overlay), digest, adopt: saved.adopt, scope, goneFromServer: gone });
@@ -81,5 +81,5 @@ export function replanSaved(desired: Desired, state: State, saved: SavedRefresh)
  */
 export function planBasisOf(desired: Desired, state: State | null, salt: string): { basis: PlanBasis; manifestDigest: string } {
   const basis: PlanBasis = state ? { lineage: state.lineage, serial: state.serial } : { lineage: null, serial: 0, salt };
-  return { basis, manifestDigest: digestDesired(desired, memoizeDigest(createDigester(salt))) };
+  return { basis, manifestDigest: digestDesired(desired, createDigester(salt)) };
 }

@@ -2,7 +2,6 @@
 // records nobody tracks yet, and record them as they are on the server. Nothing on the server
 // changes. The caller says what it found.
 import type { Desired } from '../core/desired.js';
-import { memoizeDigest } from '../core/diff.js';
 import { planImport, type ImportRequest } from '../core/import-plan.js';
 import { refreshState } from '../core/refresh.js';
 import { assertComplete, readServer } from '../io/api/read-server.js';
@@ -35,7 +34,7 @@ export async function importResources(useCase: ImportUseCase): Promise<Imported>
     const snapshot = await readServer(connection.client);
     // A record on a page that could not be read would be reported as not found.
     assertComplete(snapshot, 'import');
-    const digest = memoizeDigest(createDigester(session.state.salt));
+    const digest = createDigester(session.state.salt);
     const refreshed = refreshState({ state: session.state, snapshot, digest, sensitiveOf: () => [] });
     const planned = planImport({ desired: useCase.desired, state: session.state, snapshot, refreshed, digest, request: useCase.request, now: useCase.now });
     for (const entry of planned.entries) await session.record(entry);

@@ -18,7 +18,10 @@ export interface PlanInput {
   desired: Desired;
   /** null when no state exists yet: everything is a create. With a refresh, the refreshed state. */
   state: State | null;
-  /** The state's keyed digester, for sensitive values on the desired side. */
+  /**
+   * The state's keyed digester, for sensitive values on the desired side. A digest is slow on
+   * purpose; io/state/digest.ts keeps each one for the life of the process, so this may call it freely.
+   */
   digest: Digest;
   /** The server as read before planning; absent with --offline. */
   refresh?: Pick<Refreshed, 'drift' | 'warnings' | 'untracked'>;
@@ -30,8 +33,7 @@ export interface PlanInput {
   goneFromServer?: Readonly<Record<string, ResourceState>>;
 }
 
-export function planChanges({ desired, state: stored, digest: digestOnce, refresh, adopt, scope = NO_SCOPE, goneFromServer = {} }: PlanInput): Plan {
-  const digest = memoizeDigest(digestOnce);
+export function planChanges({ desired, state: stored, digest, refresh, adopt, scope = NO_SCOPE, goneFromServer = {} }: PlanInput): Plan {
   const moves = effectiveMoves(desired.moved ?? [], stored?.resources ?? {});
   const state = moves.length > 0 && stored ? withMoves(stored, moves) : stored;
   const recorded = state?.resources ?? {};
@@ -166,16 +168,6 @@ function changeFor(resource: DesiredResource, current: ResourceState | undefined
     before,
     after,
     fields: diffFields(before, after, resource.sensitive),
-  };
-}
-
-/** A digest costs real time (it is made slow on purpose); one secret reused by many resources is digested once. */
-export function memoizeDigest(digest: Digest): Digest {
-  const seen = new Map<string, string>();
-  return (canonical) => {
-    let result = seen.get(canonical);
-    if (result === undefined) seen.set(canonical, (result = digest(canonical)));
-    return result;
   };
 }
 

@@ -55,8 +55,8 @@ function traced(session: StateSession, client: ApiClient, trace: Trace): { sessi
       get state() {
         return session.state;
       },
-      record: async (entry, options) => {
-        await session.record(entry, options);
+      record: async (entry) => {
+        await session.record(entry);
         trace.push(`durable ${entry.op} ${addressOf(entry)}`);
       },
       commit: () => session.commit(),

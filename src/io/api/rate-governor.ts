@@ -1,10 +1,11 @@
-// Decides when the next request may start. Two mechanisms, both driven by what the server says:
-// - AIMD concurrency: a 429 halves the number of requests allowed in flight; every success grows
-//   it back by about one per round trip, up to the configured concurrency.
-// - Pacing: when X-Rate-Limit-Remaining gets low, requests are spaced at the limit's steady rate
-//   instead of running into zero; a 429's Retry-After pauses everyone, not just the request that
-//   got it. A request whose deadline comes before the pause ends is refused at once instead of
-//   parked: it could not be sent in time anyway.
+// Decides when the next request may start: at most the configured concurrency in flight, and
+// paced by what the server says.
+// - When X-Rate-Limit-Remaining gets low, requests are spaced at the limit's steady rate instead of
+//   running into zero; a 429's Retry-After pauses everyone, not just the request that got it. A
+//   request whose deadline comes before the pause ends is refused at once instead of parked: it
+//   could not be sent in time anyway.
+// - There is no AIMD window (halving the concurrency on a 429): with the pacing and the shared
+//   pause, it changed no benchmark (BENCHMARKS.md, "Machinery kept or removed"), so it went.
 import { MAX_TIMER_MS } from './backoff.js';
 
 export interface GovernorClock {
@@ -20,8 +21,6 @@ export interface RateSignal {
 }
 
 export interface Permit {
-  /** When this permit was granted; a 429 only cuts the window once per generation of requests. */
-  readonly grantedAt: number;
   release(): void;
 }
 
@@ -32,8 +31,6 @@ export interface Refusal {
 }
 
 export interface GovernorStats {
-  /** The current AIMD limit on requests in flight. */
-  limit: number;
   /** 429 answers seen. */
   throttled: number;
   /** Highest number of requests this client had in flight at once. */
@@ -51,23 +48,19 @@ interface Waiter {
 }
 
 export class RateGovernor {
-  private window: number;
   private inFlight = 0;
   private peak = 0;
   private throttled = 0;
   private pausedUntil = 0;
   private spacingMs = 0;
   private lastStart = Number.NEGATIVE_INFINITY;
-  private lastCut = Number.NEGATIVE_INFINITY;
   private waiting: Waiter[] = [];
   private wakeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly maxInFlight: number,
     private readonly clock: GovernorClock = { now: () => Date.now() },
-  ) {
-    this.window = maxInFlight;
-  }
+  ) {}
 
   /** A slot to send one request. With a deadline, a pause that outlasts it is a Refusal instead. */
   acquire(): Promise<Permit>;
@@ -98,22 +91,14 @@ export class RateGovernor {
     if (left <= 0 && resetMs !== undefined) this.pauseFor(Math.min(resetMs, RATE_WINDOW_MS));
   }
 
-  /** A 429: cut the window (once per generation of requests) and pause for the server's hint. */
-  onThrottled(permit: Permit, retryAfterMs: number | undefined): void {
+  /** A 429: pause everyone for the server's hint. */
+  onThrottled(retryAfterMs: number | undefined): void {
     this.throttled++;
-    if (permit.grantedAt >= this.lastCut) {
-      this.window = Math.max(1, this.window / 2);
-      this.lastCut = this.clock.now();
-    }
     if (retryAfterMs !== undefined) this.pauseFor(retryAfterMs);
   }
 
-  onSuccess(): void {
-    this.window = Math.min(this.maxInFlight, this.window + 1 / this.window);
-  }
-
   stats(): GovernorStats {
-    return { limit: Math.floor(this.window), throttled: this.throttled, maxInFlight: this.peak };
+    return { throttled: this.throttled, maxInFlight: this.peak };
   }
 
   /** Stops the wake-up timer so a finished process can exit. */
@@ -138,7 +123,7 @@ export class RateGovernor {
   }
 
   private pump(): void {
-    while (this.waiting.length > 0 && this.inFlight < Math.max(1, Math.floor(this.window))) {
+    while (this.waiting.length > 0 && this.inFlight < this.maxInFlight) {
       const now = this.clock.now();
       const startAt = Math.max(this.pausedUntil, this.lastStart + this.spacingMs);
       if (now < startAt) {
@@ -151,7 +136,6 @@ export class RateGovernor {
       this.lastStart = now;
       let released = false;
       resolve({
-        grantedAt: now,
         release: () => {
           if (released) return;
           released = true;

@@ -9,7 +9,7 @@ import type { Pool } from 'undici';
 import { ApiError, errorFromResponse, errorFromTransport, responseTimeout, responseTooLarge, waitTooLong, type ServerAddress } from './api-error.js';
 import { MAX_TIMER_MS, parseResetTime, parseRetryAfter, retryDelay, type BackoffOptions } from './backoff.js';
 import { exchange, ExchangeAborted, type BodyLimit } from './exchange.js';
-import type { Permit, RateGovernor, RateSignal } from './rate-governor.js';
+import type { RateGovernor, RateSignal } from './rate-governor.js';
 import type { HttpMethod } from '../../core/api-types.js';
 
 export interface RetryInfo {
@@ -152,14 +152,13 @@ async function attemptOnce(ctx: RequestContext, spec: CallSpec, call: string, bo
       ...(body !== undefined ? { body } : {}),
       limitFor: (status) => (status >= 200 && status < 300 ? successLimit : ERROR_LIMIT),
       // Before this permit is released, so that no queued request starts against a pause.
-      onHead: (status, headers) => (hintMs = heedRateHeaders(ctx, grant, status, headers)),
+      onHead: (status, headers) => (hintMs = heedRateHeaders(ctx, status, headers)),
       timeoutMs: Math.min(ctx.attemptMs, MAX_TIMER_MS),
       ...(spec.signal ? { signal: spec.signal } : {}),
     });
     const ok = answer.status >= 200 && answer.status < 300;
     if ('tooLarge' in answer) return responseTooLarge(answer.status, call, ok ? successLimit.bytes : ERROR_LIMIT.bytes, answer.declaredBytes);
     if (!ok) return errorFromResponse(answer.status, answer.text, call, hintMs);
-    ctx.governor.onSuccess();
     return { status: answer.status, body: parseJson(answer.text, answer.status, call) };
   } catch (err) {
     if (err instanceof ApiError) throw err;
@@ -172,13 +171,13 @@ async function attemptOnce(ctx: RequestContext, spec: CallSpec, call: string, bo
 }
 
 /** Feeds the rate headers to the governor; returns the wait an error answer asks for, if any. */
-function heedRateHeaders(ctx: RequestContext, permit: Permit, status: number, headers: IncomingHttpHeaders): number | undefined {
+function heedRateHeaders(ctx: RequestContext, status: number, headers: IncomingHttpHeaders): number | undefined {
   const now = ctx.clock.now();
   const signal = readRateSignal(headers, now);
   ctx.governor.observe(signal);
   if (status < 400) return undefined;
   const hintMs = parseRetryAfter(header(headers, 'retry-after'), now) ?? (status === 429 ? signal.resetMs : undefined);
-  if (status === 429) ctx.governor.onThrottled(permit, hintMs);
+  if (status === 429) ctx.governor.onThrottled(hintMs);
   return hintMs;
 }
 

@@ -107,8 +107,8 @@ class FileStateSession extends JournaledSession {
     this.writer = new JournalWriter(files.journal, start.lineage);
   }
 
-  protected appendDurably(entry: JournalEntry, deferred: boolean): Promise<void> {
-    return this.writer.append(entry, deferred);
+  protected appendDurably(entry: JournalEntry): Promise<void> {
+    return this.writer.append(entry);
   }
 
   protected async persist(state: State, replacing: boolean): Promise<void> {

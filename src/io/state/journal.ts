@@ -15,7 +15,7 @@ import { UserError } from '../../core/errors.js';
 import type { JournalEntry } from '../../core/state.js';
 import { RESOURCE_TYPES } from '../../core/kinds/kind.js';
 import { fileError } from '../files/file-errors.js';
-import { DEFERRED_WINDOW_MS, GroupCommit } from './group-commit.js';
+import { GroupCommit } from './group-commit.js';
 import { fsyncDir, hasCode, STATE_FILE_MODE } from './atomic-write.js';
 
 const resourceType = z.enum(RESOURCE_TYPES);
@@ -122,7 +122,6 @@ export class JournalWriter {
       await handle.datasync();
     },
     onFailure: (err) => ({ error: fileError(err, this.file, 'write'), stop: true }),
-    windowMs: DEFERRED_WINDOW_MS,
   });
 
   constructor(
@@ -131,9 +130,8 @@ export class JournalWriter {
     private readonly lineage: string,
   ) {}
 
-  /** `deferred`: nobody waits for it now, so it may share a write that starts a little later. */
-  append(entry: JournalEntry, deferred = false): Promise<void> {
-    return this.commits.push(JSON.stringify({ lineage: this.lineage, ...entry }) + '\n', deferred);
+  append(entry: JournalEntry): Promise<void> {
+    return this.commits.push(JSON.stringify({ lineage: this.lineage, ...entry }) + '\n');
   }
 
   /** Waits for every queued append to be on disk (or to have failed). */

@@ -5,7 +5,7 @@
 // entry is made durable, how a state is written, how the journal is dropped and how the lock goes.
 import { foldEntry, type JournalEntry, type State } from '../../core/state.js';
 import { sameContent } from './serialize.js';
-import type { RecordOptions, StateSession } from './store.js';
+import type { StateSession } from './store.js';
 
 export abstract class JournaledSession implements StateSession {
   private current: State;
@@ -26,8 +26,8 @@ export abstract class JournaledSession implements StateSession {
     this.current = start === stored ? structuredClone(start) : start;
   }
 
-  /** Makes one entry durable; resolves only once it is. `deferred`: it may wait for company (group commit). */
-  protected abstract appendDurably(entry: JournalEntry, deferred: boolean): Promise<void>;
+  /** Makes one entry durable; resolves only once it is (entries recorded together share a write: group-commit.ts). */
+  protected abstract appendDurably(entry: JournalEntry): Promise<void>;
   /** Writes the whole state (`replacing` an older one or creating it). May drop the journal too, then clears `hasJournal`. */
   protected abstract persist(state: State, replacing: boolean): Promise<void>;
   /** Drops the journal, once the state that absorbed it is durable. */
@@ -42,10 +42,10 @@ export abstract class JournaledSession implements StateSession {
     return this.current;
   }
 
-  async record(entry: JournalEntry, options: RecordOptions = {}): Promise<void> {
+  async record(entry: JournalEntry): Promise<void> {
     this.assertOpen();
     while (this.exclusive) await this.exclusive.catch(() => undefined);
-    const recording = this.appendAndFold(entry, options.deferred === true);
+    const recording = this.appendAndFold(entry);
     this.inflight.add(recording);
     try {
       await recording;
@@ -85,11 +85,11 @@ export abstract class JournaledSession implements StateSession {
     }
   }
 
-  private async appendAndFold(entry: JournalEntry, deferred: boolean): Promise<void> {
+  private async appendAndFold(entry: JournalEntry): Promise<void> {
     this.baseWrite ??= this.stored === null ? this.writeFolded(true) : Promise.resolve();
     await this.baseWrite;
     this.hasJournal = true;
-    await this.appendDurably(entry, deferred);
+    await this.appendDurably(entry);
     foldEntry(this.current, entry);
   }
 

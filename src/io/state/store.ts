@@ -61,20 +61,14 @@ export interface StateBackend extends StateStore {
   copyFrom(state: State, opts?: CopyOptions): Promise<void>;
 }
 
-export interface RecordOptions {
-  /** The caller goes on without waiting: the entry may share a later write (see group-commit.ts). */
-  deferred?: boolean;
-}
-
 export interface StateSession {
   /** The current state, journal folded. Change it only through record(). */
   readonly state: State;
   /**
    * Durably appends one entry to the journal, then folds it into `state`. O(1) in the state size.
-   * Resolves only once the entry is durable, either way; `deferred` says nobody is waiting on it
-   * right now, so it may wait a few milliseconds to share its write with others (group commit).
+   * Resolves only once the entry is durable; entries recorded together share one write (group commit).
    */
-  record(entry: JournalEntry, options?: RecordOptions): Promise<void>;
+  record(entry: JournalEntry): Promise<void>;
   /** Writes the folded state atomically (serial bumped only if the content changed), then drops the journal. */
   commit(): Promise<void>;
   /** commit() and release the lock. Idempotent. */

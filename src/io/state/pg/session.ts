@@ -3,7 +3,7 @@
 // next one, so a parallel apply costs one round trip per batch, not one per result.
 import type { JournalEntry, State } from '../../../core/state.js';
 import { JournaledSession } from '../journaled-session.js';
-import { DEFERRED_WINDOW_MS, GroupCommit } from '../group-commit.js';
+import { GroupCommit } from '../group-commit.js';
 import { serializeState } from '../serialize.js';
 import type { PgConnection } from './connection.js';
 import { releasePgLock } from './lock.js';
@@ -11,7 +11,7 @@ import { APPEND, DROP_JOURNAL, WRITE_STATE } from './sql.js';
 
 export class PgStateSession extends JournaledSession {
   // A failed INSERT fails its own batch only: nothing is torn, and the connection decides the rest.
-  private readonly commits = new GroupCommit({ write: async (lines) => void (await this.conn.query(APPEND, [this.key, lines])), windowMs: DEFERRED_WINDOW_MS });
+  private readonly commits = new GroupCommit({ write: async (lines) => void (await this.conn.query(APPEND, [this.key, lines])) });
 
   constructor(
     private readonly conn: PgConnection,
@@ -23,8 +23,8 @@ export class PgStateSession extends JournaledSession {
     super(stored, start, journalRows);
   }
 
-  protected appendDurably(entry: JournalEntry, deferred: boolean): Promise<void> {
-    return this.commits.push(JSON.stringify(entry), deferred);
+  protected appendDurably(entry: JournalEntry): Promise<void> {
+    return this.commits.push(JSON.stringify(entry));
   }
 
   /** One statement writes the state row and deletes the journal rows it absorbed. */
