@@ -4,7 +4,7 @@ import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli } from '../fixtures/run-cli.js';
+import { ROOT, runCli } from '../support/cli.js';
 
 let dir: string;
 const example = join(ROOT, 'examples', 'minimal.yaml');

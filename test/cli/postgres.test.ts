@@ -7,19 +7,19 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentRecord } from '../../src/core/api-types.js';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
 import { StateChild } from '../io/state/helpers.js';
 import { startPostgres, type PostgresServer } from '../support/postgres.mjs';
-import { runCli, startCli, type CliResult } from './cli-fixture.js';
+import { runCli, startCli, type CliResult } from '../support/cli.js';
 
-let emu: EmulatorFixture;
+let emu: TestEmulator;
 let pg: PostgresServer;
 let dir: string;
 let env: NodeJS.ProcessEnv;
 const outputs: string[] = [];
 
 beforeAll(async () => {
-  [emu, pg] = await Promise.all([startFixture(), startPostgres()]);
+  [emu, pg] = await Promise.all([startTestEmulator(), startPostgres()]);
 });
 afterAll(async () => {
   await Promise.all([emu?.close(), pg?.stop()]);
@@ -28,7 +28,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'agentsync-pg-cli-'));
   await fetch(`${emu.origin}/__emulator/reset`, { method: 'POST' });
   await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
-  env = { COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url };
+  env = { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emu.url };
 });
 afterEach(async () => {
   await emu.configure({ latencyMs: 0 });

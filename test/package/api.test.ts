@@ -9,26 +9,26 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type * as AgentsyncApi from '../../src/index.js';
 import type { ApplyEvent } from '../../src/index.js';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRY = join(ROOT, 'dist', 'index.js');
 type Api = typeof AgentsyncApi;
 
 let api: Api;
-let emu: EmulatorFixture;
+let emu: TestEmulator;
 let dir: string;
 let env: Record<string, string>;
 beforeAll(async () => {
   api = (await import(ENTRY)) as Api;
-  emu = await startFixture();
+  emu = await startTestEmulator();
 });
 afterAll(() => emu.close());
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'agentsync-api-'));
   await fetch(`${emu.origin}/__emulator/reset`, { method: 'POST' });
   await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
-  env = { COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url, WEATHER_TOKEN: 'tok-sekrit-42' };
+  env = { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emu.url, WEATHER_TOKEN: 'tok-sekrit-42' };
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -141,7 +141,7 @@ describe('the package entry (dist/index.js)', () => {
     const state = await readFile(join(dir, '.agentsync', 'local.state.json'), 'utf8');
     expect(state).toContain('agent.helper');
     expect(state).not.toContain('tok-sekrit-42');
-    expect(state).not.toContain(TEST_API_KEY);
+    expect(state).not.toContain(API_KEY);
 
     // Offline, the next plan compares with the state the apply recorded.
     const again = await silently(() => api.plan({ file, env, refresh: false }));

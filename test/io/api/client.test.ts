@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolBody } from '../../../src/core/api-types.js';
 import { ApiError } from '../../../src/io/api/api-error.js';
 import { createApiClient, type ApiClient } from '../../../src/io/api/client.js';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from './emulator-fixture.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../../support/emulator.js';
 
 const fastBackoff = { baseMs: 5, capMs: 50 };
 const tool = (name: string, description = 'd'): ToolBody => ({
@@ -27,10 +27,10 @@ const createAgent = (api: Api, body: object, opts?: Opts) => api.request({ metho
 const updateAgent = (api: Api, uid: string, body: object, opts?: Opts) => api.request({ method: 'PATCH', path: `/ai-agents/agents/${encodeURIComponent(uid)}`, body }, opts);
 const list = (api: Api, path: string) => api.request({ method: 'GET', path }) as Promise<Record<string, unknown>[]>;
 
-let emu: EmulatorFixture;
+let emu: TestEmulator;
 let client: ApiClient;
 beforeAll(async () => {
-  emu = await startFixture({ putCreates: true });
+  emu = await startTestEmulator({ putCreates: true });
 });
 afterAll(() => emu.close());
 afterEach(async () => {
@@ -39,7 +39,7 @@ afterEach(async () => {
 });
 
 function connect(options: Partial<Parameters<typeof createApiClient>[0]> = {}): ApiClient {
-  client = createApiClient({ baseUrl: emu.url, apiKey: TEST_API_KEY, backoff: fastBackoff, ...options });
+  client = createApiClient({ baseUrl: emu.url, apiKey: API_KEY, backoff: fastBackoff, ...options });
   return client;
 }
 
@@ -186,7 +186,7 @@ describe('API client against other servers', () => {
     reply = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { id: 'm1' } }));
     const api = connect({ baseUrl: url });
     await api.sendMessage({ receiver: 'ops', receiverType: 'group', data: { text: 'hi' } }, { onBehalfOf: 'bot' });
-    expect(seen[0]).toMatchObject({ apikey: TEST_API_KEY, 'content-type': 'application/json', onbehalfof: 'bot' });
+    expect(seen[0]).toMatchObject({ apikey: API_KEY, 'content-type': 'application/json', onbehalfof: 'bot' });
     expect(seen[0]?.['user-agent']).toMatch(/^agentsync\/\d+\.\d+\.\d+/);
   });
 
