@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRecord } from '../../src/core/api-types.js';
 import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
+import { waitFor } from '../support/wait.js';
 import { runCli, startCli } from '../support/cli.js';
 
 let emu: TestEmulator;
@@ -29,11 +30,7 @@ describe('apply killed with SIGKILL', () => {
 
     const run = startCli(['apply', '--auto-approve', '--concurrency', '8'], { cwd: dir, env });
     // Kill it once agent creation is well under way, with POSTs in flight.
-    for (;;) {
-      const posts = (await emu.apiRequests('POST')).filter((r) => r.path === '/v3/ai-agents/agents');
-      if (posts.length >= 30) break;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    await waitFor('30 agent POSTs', async () => (await emu.apiRequests('POST')).filter((r) => r.path === '/v3/ai-agents/agents').length >= 30, { timeoutMs: 30_000 });
     run.child.kill('SIGKILL');
     const killed = await run.done;
     expect(killed.signal).toBe('SIGKILL');

@@ -5,6 +5,7 @@ import type { ToolBody } from '../../../src/core/api-types.js';
 import { ApiError } from '../../../src/io/api/api-error.js';
 import { createApiClient, type ApiClient } from '../../../src/io/api/client.js';
 import { startTestEmulator, API_KEY, type TestEmulator } from '../../support/emulator.js';
+import { waitFor } from '../../support/wait.js';
 
 const fastBackoff = { baseMs: 5, capMs: 50 };
 const tool = (name: string, description = 'd'): ToolBody => ({
@@ -127,9 +128,11 @@ describe('API client against the emulator', () => {
   it('stops retrying once the client is closed, instead of backing off against a closed pool', async () => {
     const api = connect({ retries: 5, backoff: { baseMs: 300, capMs: 3000 } });
     await emu.configure({ failNext: 100, failMode: '503' });
+    const seen = (await emu.apiRequests('PUT')).length;
     const started = performance.now();
     const pending = failureOf(putTool(api, tool('closing')));
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Closed once the first attempt has failed, while the client backs off before the next.
+    await waitFor('the first attempt', async () => (await emu.apiRequests('PUT')).length > seen);
     await api.close();
     const err = await pending;
     expect(err.attempts).toBeLessThan(6); // not every retry: the attempt after close() is the last
