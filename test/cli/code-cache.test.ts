@@ -66,7 +66,7 @@ describe('the code cache', () => {
     const path = join(cacheDir, name!);
     await writeFile(path, Buffer.alloc(4096, 0xa5));
     const run = await runCli(['validate', '-f', example], { env });
-    expect(run).toEqual({ code: 0, stdout: expect.stringContaining('is valid') as string, stderr: '' });
+    expect(run).toEqual({ code: 0, signal: null, stdout: expect.stringContaining('is valid') as string, stderr: '' });
     const rewritten = await readFile(path);
     expect(rewritten.equals(Buffer.alloc(4096, 0xa5))).toBe(false);
   });
@@ -87,7 +87,7 @@ describe('the code cache', () => {
     const blocker = join(dir, 'a-file');
     await writeFile(blocker, 'not a directory');
     const run = await runCli(['validate', '-f', example], { env: { NODE_COMPILE_CACHE: join(blocker, 'cache') } });
-    expect(run).toEqual({ code: 0, stdout: expect.stringContaining('is valid') as string, stderr: '' });
+    expect(run).toEqual({ code: 0, signal: null, stdout: expect.stringContaining('is valid') as string, stderr: '' });
   });
 
   it('drops an older build’s caches when the bundle changes, and never serves them', async () => {
