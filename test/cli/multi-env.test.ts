@@ -125,7 +125,7 @@ describe('plan over several environments', () => {
     const repeated = await cli('plan', '-e', 'in', '-e', 'us', '--offline');
     const listed = await cli('plan', '-e', 'in,us', '--offline');
     expect(repeated.code).toBe(0);
-    expect(listed.stdout).toBe(repeated.stdout);
+    expect(listed.stdout, `stderr: ${listed.stderr}; exit ${listed.code}`).toBe(repeated.stdout);
     expect(lastLines(repeated.stdout, 3)).toEqual(['us                3       0       0          0', 'in                1       0       0          0', '2 environments: 2 with changes, 0 without.']);
     expect(repeated.stdout.indexOf('[us]')).toBeLessThan(repeated.stdout.indexOf('[in]'));
     expect(repeated.stdout).not.toContain('[eu]');
