@@ -1,9 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import { E2E_FILES } from './vitest.e2e.config.js';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/torture/**', 'node_modules/**'],
+    // The torture suite (npm run test:torture) and the installing end-to-end files (npm run test:e2e) run on their own.
+    exclude: ['test/torture/**', ...E2E_FILES, 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
 import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -22,11 +22,11 @@ interface ActionYml {
 }
 const action = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as ActionYml;
 
-let emu: EmulatorFixture;
+let emu: TestEmulator;
 let gh: FakeGitHub;
 let dir: string;
 beforeAll(async () => {
-  [emu, gh] = await Promise.all([startFixture(), startFakeGitHub()]);
+  [emu, gh] = await Promise.all([startTestEmulator(), startFakeGitHub()]);
 });
 afterAll(async () => {
   await Promise.all([emu.close(), gh.close()]);
@@ -117,7 +117,7 @@ async function runAction(inputs: Record<string, string>, runner: { event?: 'pull
   // Nothing a log, a summary or an output keeps may hold the token or the API key.
   for (const text of [result.stdout, result.stderr, result.summary, JSON.stringify(outputs)]) {
     expect(text).not.toContain(TOKEN);
-    expect(text).not.toContain(TEST_API_KEY);
+    expect(text).not.toContain(API_KEY);
   }
   return result;
 }
@@ -134,7 +134,7 @@ function run(argv: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ cod
   });
 }
 
-const withKey = { env: { COMETCHAT_API_KEY: TEST_API_KEY } };
+const withKey = { env: { COMETCHAT_API_KEY: API_KEY } };
 
 describe('action.yml', () => {
   it('is a composite action whose inputs and outputs are all wired', () => {

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
+import { runCli } from '../support/cli.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 interface Step { name?: string; id?: string; run?: string; env?: Record<string, string> }
@@ -15,10 +16,10 @@ const workflow = parse(await readFile(join(ROOT, 'examples', 'drift-nightly.yml'
 const steps = workflow.jobs.drift.steps.filter((s) => s.run !== undefined && s.run !== 'npm ci');
 const MANIFEST = 'version: 1\nenvironments:\n  prod: { appId: local, region: us }\ntools:\n  lookup: { displayName: L, executionText: l, description: Looks an order up by number, parameters: {} }\n';
 
-let emu: EmulatorFixture;
+let emu: TestEmulator;
 let dir: string;
 beforeAll(async () => {
-  emu = await startFixture();
+  emu = await startTestEmulator();
   dir = await mkdtemp(join(tmpdir(), 'agentsync-drift-'));
   await writeFile(join(dir, 'agents.yaml'), MANIFEST);
   await writeFile(join(dir, 'npx'), `#!/bin/sh\n[ "$1" = agentsync ] && shift\nexec "${process.execPath}" "${join(ROOT, 'dist', 'cli', 'main.cjs')}" "$@"\n`);
@@ -77,7 +78,7 @@ describe('examples/drift-nightly.yml', () => {
   });
 
   it('opens one issue on drift, updates it the next night, closes it when the app matches', async () => {
-    const key = { COMETCHAT_API_KEY: TEST_API_KEY };
+    const key = { COMETCHAT_API_KEY: API_KEY };
     const opened = await runJob(key);
     expect(opened.failedStep).toBeUndefined();
     expect(opened.gh.map((l) => l.split(' --')[0])).toEqual(['issue list', 'label create agentsync-drift', 'issue create']);
@@ -87,8 +88,8 @@ describe('examples/drift-nightly.yml', () => {
     const updated = await runJob({ ...key, OPEN_ISSUE: '7' });
     expect(updated.gh.map((l) => l.split(' --')[0])).toEqual(['issue list', 'issue edit 7']);
 
-    const apply = spawn(process.execPath, [join(ROOT, 'dist', 'cli', 'main.cjs'), 'apply', '-e', 'prod', '--auto-approve'], { cwd: dir, env: { PATH: process.env.PATH, AGENTSYNC_BASE_URL: emu.url, ...key }, stdio: 'ignore' });
-    expect(await new Promise((resolve) => apply.on('close', resolve))).toBe(0);
+    const apply = await runCli(['apply', '-e', 'prod', '--auto-approve'], { cwd: dir, env: { AGENTSYNC_BASE_URL: emu.url, ...key } });
+    expect(apply.code).toBe(0);
     const closed = await runJob({ ...key, OPEN_ISSUE: '7' });
     expect(closed.gh.map((l) => l.split(' --')[0])).toEqual(['issue list', 'issue close 7']);
     const quiet = await runJob(key);

@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRecord } from '../../src/core/api-types.js';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
-import { runCli, startCli } from './cli-fixture.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
+import { waitFor } from '../support/wait.js';
+import { runCli, startCli } from '../support/cli.js';
 
-let emu: EmulatorFixture;
+let emu: TestEmulator;
 let dir: string;
 beforeAll(async () => {
-  emu = await startFixture();
+  emu = await startTestEmulator();
   dir = await mkdtemp(join(tmpdir(), 'agentsync-kill-'));
 });
 afterAll(async () => {
@@ -24,16 +25,12 @@ describe('apply killed with SIGKILL', () => {
     lines.push('agents:');
     for (let i = 0; i < 100; i++) lines.push(`  a${i}: { name: agent-${i}, integrationType: llm, integrateWith: gpt-4o, actions: [k${i}] }`);
     await writeFile(join(dir, 'agents.yaml'), lines.join('\n') + '\n');
-    const env = { COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url };
+    const env = { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emu.url };
     await emu.configure({ latencyMs: 15 });
 
     const run = startCli(['apply', '--auto-approve', '--concurrency', '8'], { cwd: dir, env });
     // Kill it once agent creation is well under way, with POSTs in flight.
-    for (;;) {
-      const posts = (await emu.apiRequests('POST')).filter((r) => r.path === '/v3/ai-agents/agents');
-      if (posts.length >= 30) break;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    await waitFor('30 agent POSTs', async () => (await emu.apiRequests('POST')).filter((r) => r.path === '/v3/ai-agents/agents').length >= 30, { timeoutMs: 30_000 });
     run.child.kill('SIGKILL');
     const killed = await run.done;
     expect(killed.signal).toBe('SIGKILL');

@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
 import type { AgentRecord, ToolRecord } from '../../src/core/api-types.js';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
-import { runCli } from './cli-fixture.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
+import { runCli } from '../support/cli.js';
 
-let emu: EmulatorFixture;
+let emu: TestEmulator;
 let dir: string;
 let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
-  emu = await startFixture();
+  emu = await startTestEmulator();
 });
 afterAll(() => emu.close());
 beforeEach(async () => {
@@ -18,7 +18,7 @@ beforeEach(async () => {
   await fetch(`${emu.origin}/__emulator/reset`, { method: 'POST' });
   await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
   await fetch(`${emu.origin}/__emulator/stats`, { method: 'DELETE' });
-  env = { COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url };
+  env = { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emu.url };
 });
 afterEach(async () => {
   await emu.configure({ failRate: 0, failNext: 0, failMode: 'mixed', latencyMs: 0, rateLimitPerMinute: null });
@@ -207,7 +207,7 @@ describe('agentsync apply', () => {
     for (const name of files) texts.push(await readFile(join(dir, '.agentsync', name), 'utf8'));
     texts.push(await readFile(join(dir, 'plan.json'), 'utf8'));
     for (const text of texts) {
-      expect(text).not.toContain(TEST_API_KEY);
+      expect(text).not.toContain(API_KEY);
       expect(text).not.toContain(secret);
       expect(text).not.toContain('rotated-secret-value');
     }

@@ -3,7 +3,7 @@
 // eu. Afterwards both apps hold the same tools and agents.
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_API_KEY } from '../io/api/emulator-fixture.js';
+import { API_KEY } from '../support/emulator.js';
 import { appContents, DEMO_MANIFEST, DEMO_SECRET, MODES, openLab, writesOf, type Lab } from './lifecycle-fixture.js';
 
 describe.each(MODES)('cloning a region ($name)', (mode) => {
@@ -29,7 +29,7 @@ describe.each(MODES)('cloning a region ($name)', (mode) => {
     // (edit) add the eu environment, with its own key
     const text = await readFile(lab.path('app.yaml'), 'utf8');
     await writeFile(lab.path('app.yaml'), text.replace('environments:\n', `environments:\n  eu:\n    appId: local\n    region: eu\n    baseUrl: "${eu.url}"\n    apiKeyEnv: EU_API_KEY\n`));
-    const env = { EU_API_KEY: TEST_API_KEY, COMETCHAT_API_KEY: '', AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION: DEMO_SECRET };
+    const env = { EU_API_KEY: API_KEY, COMETCHAT_API_KEY: '', AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION: DEMO_SECRET };
     // 2. import what eu already has (its own search_web)
     const imported = await lab.cli(undefined, ['import', '-f', 'app.yaml', '-e', 'eu'], env);
     expect(imported.code, imported.stderr).toBe(0);

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './cli-fixture.js';
+import { runCli } from '../support/cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const has = (shell: string): boolean => spawnSync(shell, ['-c', 'exit 0']).status === 0;

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { apply, plan } from '../../src/index.js';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
-import { runCli } from './cli-fixture.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
+import { runCli } from '../support/cli.js';
 
 const TOOLS = {
   lookup: { displayName: 'Lookup', executionText: 'Looking', description: 'Looks up', parameters: { type: 'object', properties: { id: { type: 'string', description: 'Id' }, all: { type: 'boolean', description: 'All' } }, required: ['id'] } },
@@ -87,10 +87,10 @@ describe.each([
   it('apply then plan, and export then import then plan, say "No changes"; no body holds a null', async () => {
     await fc.assert(
       fc.asyncProperty(agentsArb, fc.array(editArb, { minLength: 1, maxLength: 3 }), async (initial, edits) => {
-        const emu: EmulatorFixture = await startFixture({ storeAsSent, agentList });
+        const emu: TestEmulator = await startTestEmulator({ storeAsSent, agentList });
         const dir = await mkdtemp(join(tmpdir(), 'agentsync-prop-'));
         const clone = await mkdtemp(join(tmpdir(), 'agentsync-prop-clone-'));
-        const env = { COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url };
+        const env = { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emu.url };
         const file = join(dir, 'agents.yaml');
         try {
           let agents = initial;

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRecord } from '../../src/core/api-types.js';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
-import { runCli, type CliResult } from './cli-fixture.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
+import { runCli, type CliResult } from '../support/cli.js';
 
 const NO_CHANGES = 'No changes. Environment "local" matches the manifest.';
 
@@ -58,9 +58,9 @@ describe.each([
   ['a server that stores as sent (--store-as-sent)', true, 'full'],
   ['a server that normalises and lists agents without the fields it may leave out', false, 'sparse'],
 ] as const)('convergence against %s', (_name, storeAsSent, agentList) => {
-  let emu: EmulatorFixture;
+  let emu: TestEmulator;
   let dir: string;
-  const cli = (args: readonly string[], cwd = dir): Promise<CliResult> => runCli(args, { cwd, env: { COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url } });
+  const cli = (args: readonly string[], cwd = dir): Promise<CliResult> => runCli(args, { cwd, env: { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emu.url } });
   const write = (text: string, cwd = dir): Promise<void> => writeFile(join(cwd, 'agents.yaml'), text);
   const apply = async (cwd = dir): Promise<CliResult> => {
     const result = await cli(['apply', '--auto-approve'], cwd);
@@ -77,12 +77,12 @@ describe.each([
   const uidOf = async (name: string): Promise<string> => (await agents()).find((agent) => agent.name === name)?.uid ?? '';
   /** A change made in the dashboard: straight to the API, past agentsync. */
   const dashboard = async (method: string, path: string, body?: unknown): Promise<void> => {
-    const response = await fetch(`${emu.url}${path}`, { method, headers: { apikey: TEST_API_KEY, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const response = await fetch(`${emu.url}${path}`, { method, headers: { apikey: API_KEY, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     expect(response.status).toBe(200);
   };
 
   beforeAll(async () => {
-    emu = await startFixture({ storeAsSent, agentList });
+    emu = await startTestEmulator({ storeAsSent, agentList });
     dir = await mkdtemp(join(tmpdir(), 'agentsync-converge-'));
   });
   afterAll(async () => {

@@ -4,24 +4,24 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
-import { runCli } from './cli-fixture.js';
+import { runCli } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const KEY = 'local-dev-key';
 
-let emu: EmulatorHandle;
+let emu: TestEmulator;
 let dir: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, quiet: true });
+  emu = await startTestEmulator({ apiKey: KEY });
 });
 afterAll(async () => {
   await emu.close();
 });
 beforeEach(async () => {
-  await fetch(`${emu.origin}/__emulator/reset`, { method: 'POST' });
+  await emu.reset();
   dir = mkdtempSync(join(tmpdir(), 'agentsync-first-hour-'));
   env = { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url };
   return () => rmSync(dir, { recursive: true, force: true });
@@ -166,7 +166,7 @@ describe('row 7: every example applies to the emulator, and counts read right', 
     writeFileSync(join(dir, 'agents.yaml'), text);
     const environments = Object.keys((await import('yaml')).parse(text).environments as Record<string, unknown>);
     for (const environment of environments) {
-      await fetch(`${emu.origin}/__emulator/reset`, { method: 'POST' });
+      await emu.reset();
       const keys = { COMETCHAT_EU_API_KEY: KEY, COMETCHAT_IN_API_KEY: KEY, LANGGRAPH_TOKEN: 'example-token' };
       const result = await cli(['apply', '-e', environment, '--auto-approve'], { ...env, ...keys });
       expect(result.stderr, `${example} -e ${environment}`).toBe('');
@@ -240,7 +240,7 @@ describe('row 9: a saved plan that went stale says what changed', () => {
   });
 
   it('the target URL', async () => {
-    const other = await startEmulator({ port: 0, quiet: true });
+    const other = await startTestEmulator({ apiKey: KEY });
     try {
       expect(await stale({ ...env, AGENTSYNC_BASE_URL: other.url })).toContain(`is stale: the target URL changed (${emu.url} → ${other.url}; check AGENTSYNC_BASE_URL and the manifest's baseUrl)`);
     } finally {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { commentsOf } from '../../src/core/format-manifest.js';
-import { runCli } from './cli-fixture.js';
+import { runCli } from '../support/cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 

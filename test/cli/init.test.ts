@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../fixtures/run-cli.js';
+import { runCli } from '../support/cli.js';
 
 const fresh = () => mkdtempSync(join(tmpdir(), 'agentsync-init-'));
 

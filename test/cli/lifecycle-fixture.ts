@@ -4,8 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateAppData } from '../../bench/generate-app.mjs';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
-import { runCli, type CliResult } from './cli-fixture.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
+import { runCli, type CliResult } from '../support/cli.js';
 
 /** Both readings of tool creation (CONTRACT §8.4): the public reference's 404, and the seed's upsert. */
 export const MODES = [
@@ -21,15 +21,15 @@ export const DEMO_SECRET = 'Bearer demo-s3cr3t-value';
 export interface Lab {
   dir: string;
   path(name: string): string;
-  emulator(options?: { putCreates?: boolean; app?: number; seed?: number }): Promise<EmulatorFixture>;
+  emulator(options?: { putCreates?: boolean; app?: number; seed?: number }): Promise<TestEmulator>;
   /** The CLI against one emulator (its URL through AGENTSYNC_BASE_URL, unless `baseUrl: false`). */
-  cli(emu: EmulatorFixture | undefined, args: readonly string[], extraEnv?: NodeJS.ProcessEnv): Promise<CliResult>;
+  cli(emu: TestEmulator | undefined, args: readonly string[], extraEnv?: NodeJS.ProcessEnv): Promise<CliResult>;
   close(): Promise<void>;
 }
 
 export async function openLab(): Promise<Lab> {
   const dir = await mkdtemp(join(tmpdir(), 'agentsync-lifecycle-'));
-  const started: EmulatorFixture[] = [];
+  const started: TestEmulator[] = [];
   let apps = 0;
   return {
     dir,
@@ -40,12 +40,12 @@ export async function openLab(): Promise<Lab> {
         dataFile = join(dir, `app-${++apps}.json`);
         await writeFile(dataFile, JSON.stringify(generateAppData({ count: options.app, seed: options.seed ?? 7 })));
       }
-      const emu = await startFixture({ putCreates: options.putCreates === true, ...(dataFile ? { dataFile } : {}) });
+      const emu = await startTestEmulator({ putCreates: options.putCreates === true, ...(dataFile ? { dataFile } : {}) });
       started.push(emu);
       return emu;
     },
     cli(emu, args, extraEnv = {}) {
-      const env: NodeJS.ProcessEnv = { COMETCHAT_API_KEY: TEST_API_KEY, ...(emu ? { AGENTSYNC_BASE_URL: emu.url } : {}), ...extraEnv };
+      const env: NodeJS.ProcessEnv = { COMETCHAT_API_KEY: API_KEY, ...(emu ? { AGENTSYNC_BASE_URL: emu.url } : {}), ...extraEnv };
       return runCli(args, { cwd: dir, env });
     },
     async close() {
@@ -56,12 +56,12 @@ export async function openLab(): Promise<Lab> {
 }
 
 /** `METHOD /path` of every request that can change something, uids replaced by `<uid>`. */
-export async function writesOf(emu: EmulatorFixture): Promise<string[]> {
+export async function writesOf(emu: TestEmulator): Promise<string[]> {
   return (await emu.apiWrites()).map((r) => `${r.method} ${r.path.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/, '<uid>')}`);
 }
 
 /** The server's tools and agents without ids and times, for comparing two apps. */
-export async function appContents(emu: EmulatorFixture): Promise<{ tools: unknown[]; agents: unknown[] }> {
+export async function appContents(emu: TestEmulator): Promise<{ tools: unknown[]; agents: unknown[] }> {
   const strip = (record: Record<string, unknown>): Record<string, unknown> => {
     const { _id: _a, uid: _b, appId: _c, createdAt: _d, updatedAt: _e, deletedAt: _f, ...rest } = record;
     return rest;

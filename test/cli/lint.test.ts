@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './cli-fixture.js';
+import { runCli } from '../support/cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const KEY = 'sk-' + 'Zq8Lw3Rt6Yp1Nm4Kd7Hf2Jx5';

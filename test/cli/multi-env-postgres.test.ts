@@ -4,18 +4,18 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
 import { startPostgres, type PostgresServer } from '../support/postgres.mjs';
-import { runCli } from './cli-fixture.js';
+import { runCli } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
 
 const NAMES = ['us', 'eu'] as const;
-const emulators: EmulatorHandle[] = [];
+const emulators: TestEmulator[] = [];
 let pg: PostgresServer;
 let dir: string;
 
 beforeAll(async () => {
   pg = await startPostgres();
-  for (const name of NAMES) emulators.push(await startEmulator({ port: 0, apiKey: `key-${name}`, appId: `app-${name}`, quiet: true }));
+  for (const name of NAMES) emulators.push(await startTestEmulator({ apiKey: `key-${name}`, appId: `app-${name}` }));
   dir = await mkdtemp(join(tmpdir(), 'agentsync-multienv-pg-'));
 });
 afterAll(async () => {

@@ -1,27 +1,27 @@
 // Many environments at once (CONTRACT §9.2) through the built CLI: three emulators on port 0, one
 // per environment, each with its own API key, reached through each environment's baseUrl.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorHandle, type RequestLogEntry } from '../../src/emulator/index.js';
-import { CLI, runCli } from './cli-fixture.js';
+import type { RequestLogEntry } from '../../src/emulator/index.js';
+import { hasScript, runCli, runCliOnTerminal } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
 
 const NAMES = ['us', 'eu', 'in'] as const;
 type Name = (typeof NAMES)[number];
 const keyOf = (name: string) => `key-${name}-7c1f`;
 
-const emulators = {} as Record<Name, EmulatorHandle>;
+const emulators = {} as Record<Name, TestEmulator>;
 let failing: Server;
 let failingUrl: string;
 let dir: string;
 const env: NodeJS.ProcessEnv = Object.fromEntries(NAMES.map((name) => [`KEY_${name.toUpperCase()}`, keyOf(name)]));
 
 beforeAll(async () => {
-  for (const name of NAMES) emulators[name] = await startEmulator({ port: 0, apiKey: keyOf(name), appId: `app-${name}`, quiet: true });
+  for (const name of NAMES) emulators[name] = await startTestEmulator({ apiKey: keyOf(name), appId: `app-${name}` });
   // A server that answers every call with a 500, to stand for one environment's broken API.
   failing = createServer((_req, res) => {
     res.writeHead(500, { 'content-type': 'application/json' });
@@ -37,8 +37,7 @@ afterAll(async () => {
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'agentsync-multienv-'));
   for (const name of NAMES) {
-    await fetch(`${emulators[name].origin}/__emulator/reset`, { method: 'POST' });
-    await fetch(`${emulators[name].origin}/__emulator/requests`, { method: 'DELETE' });
+    await emulators[name].reset();
   }
 });
 afterEach(async () => {
@@ -46,8 +45,7 @@ afterEach(async () => {
 });
 
 async function requests(name: Name): Promise<RequestLogEntry[]> {
-  const res = await fetch(`${emulators[name].origin}/__emulator/requests`);
-  return ((await res.json()) as { requests: RequestLogEntry[] }).requests.filter((r) => r.path.startsWith('/v3/'));
+  return emulators[name].apiRequests();
 }
 
 async function serverTools(name: Name): Promise<string[]> {
@@ -88,23 +86,10 @@ agents:
 
 const cli = (...args: string[]) => runCli(args, { cwd: dir, env });
 
-/** util-linux `script` gives the CLI a terminal, so apply can ask its question. */
-const hasScript = spawnSync('script', ['--version']).status === 0;
-
-/** Runs apply on a terminal and answers its question; returns everything it printed and how often it asked. */
-function applyOnTerminal(answer: string, ...args: string[]): Promise<{ code: number | null; output: string; questions: number }> {
-  const command = [process.execPath, CLI, 'apply', ...args].map((a) => `'${a}'`).join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: dir, env: { PATH: process.env.PATH, NO_COLOR: '1', TERM: 'dumb', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let output = '';
-  let answered = false;
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    if (!answered && output.includes("Only 'yes' will be accepted:")) {
-      answered = true;
-      child.stdin.write(`${answer}\n`);
-    }
-  });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output, questions: output.split('Do you want to apply').length - 1 })));
+/** Runs apply on a terminal (so it can ask) and answers its question; returns everything it printed and how often it asked. */
+async function applyOnTerminal(answer: string, ...args: string[]): Promise<{ code: number | null; output: string; questions: number }> {
+  const { code, raw } = await runCliOnTerminal(['apply', ...args], { cwd: dir, env, steps: [{ when: "Only 'yes' will be accepted:", send: `${answer}\n` }] });
+  return { code, output: raw, questions: raw.split('Do you want to apply').length - 1 };
 }
 const lastLines = (text: string, n: number) => text.trimEnd().split('\n').slice(-n);
 
@@ -140,7 +125,7 @@ describe('plan over several environments', () => {
     const repeated = await cli('plan', '-e', 'in', '-e', 'us', '--offline');
     const listed = await cli('plan', '-e', 'in,us', '--offline');
     expect(repeated.code).toBe(0);
-    expect(listed.stdout).toBe(repeated.stdout);
+    expect(listed.stdout, `stderr: ${listed.stderr}; exit ${listed.code}`).toBe(repeated.stdout);
     expect(lastLines(repeated.stdout, 3)).toEqual(['us                3       0       0          0', 'in                1       0       0          0', '2 environments: 2 with changes, 0 without.']);
     expect(repeated.stdout.indexOf('[us]')).toBeLessThan(repeated.stdout.indexOf('[in]'));
     expect(repeated.stdout).not.toContain('[eu]');
@@ -342,7 +327,7 @@ describe('apply over several environments', () => {
     for (const name of NAMES) expect(await requests(name)).toEqual([]);
   });
 
-  it.skipIf(!hasScript)('asks once for every environment on a terminal, then applies them all', async () => {
+  it.skipIf(!hasScript())('asks once for every environment on a terminal, then applies them all', async () => {
     await writeManifest();
     const declined = await applyOnTerminal('no', '--all-environments');
     expect(declined.code).toBe(1);
@@ -363,7 +348,7 @@ describe('apply over several environments', () => {
 
   it('works on --parallel environments at a time', async () => {
     await writeManifest();
-    for (const name of NAMES) await fetch(`${emulators[name].origin}/__emulator/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: 20 }) });
+    for (const name of NAMES) await emulators[name].configure({ latencyMs: 20 });
     try {
       const result = await cli('apply', '--all-environments', '--auto-approve', '--parallel', '1');
       expect(result.code).toBe(0);
@@ -377,7 +362,7 @@ describe('apply over several environments', () => {
       spans.sort((a, b) => a.start - b.start);
       for (let i = 1; i < spans.length; i++) expect(spans[i]!.start).toBeGreaterThanOrEqual(spans[i - 1]!.end);
     } finally {
-      for (const name of NAMES) await fetch(`${emulators[name].origin}/__emulator/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: 0 }) });
+      for (const name of NAMES) await emulators[name].configure({ latencyMs: 0 });
     }
     const bad = await cli('apply', '--all-environments', '--auto-approve', '--parallel', '0');
     expect(bad.code).toBe(1);

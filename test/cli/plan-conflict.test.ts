@@ -2,7 +2,7 @@
 // even with --detailed-exitcode, so a pull request's check turns red. The plan is still shown.
 import { rm, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EmulatorFixture } from '../io/api/emulator-fixture.js';
+import type { TestEmulator } from '../support/emulator.js';
 import { openLab, type Lab } from './lifecycle-fixture.js';
 
 const MANIFEST = `version: 1
@@ -14,7 +14,7 @@ tools:
 `;
 
 let lab: Lab;
-let emu: EmulatorFixture;
+let emu: TestEmulator;
 beforeAll(async () => {
   lab = await openLab();
   emu = await lab.emulator();

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
-import { runCli } from './cli-fixture.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
+import { runCli } from '../support/cli.js';
 
 const MANIFEST = `version: 1
 environments:
@@ -55,15 +55,15 @@ tools:
     displayName: Get weather
 `;
 
-let emu: EmulatorFixture;
+let emu: TestEmulator;
 let dir: string;
 let env: NodeJS.ProcessEnv;
 const plan = (...args: string[]) => runCli(['plan', ...args], { cwd: dir, env });
 
 beforeAll(async () => {
-  emu = await startFixture();
+  emu = await startTestEmulator();
   dir = await mkdtemp(join(tmpdir(), 'agentsync-plan-'));
-  env = { COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url };
+  env = { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emu.url };
   await writeFile(join(dir, 'agents.yaml'), MANIFEST);
   const applied = await runCli(['apply', '--auto-approve'], { cwd: dir, env });
   expect(applied.code).toBe(0);

@@ -7,19 +7,20 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentRecord } from '../../src/core/api-types.js';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
+import { waitFor } from '../support/wait.js';
 import { StateChild } from '../io/state/helpers.js';
 import { startPostgres, type PostgresServer } from '../support/postgres.mjs';
-import { runCli, startCli, type CliResult } from './cli-fixture.js';
+import { runCli, startCli, type CliResult } from '../support/cli.js';
 
-let emu: EmulatorFixture;
+let emu: TestEmulator;
 let pg: PostgresServer;
 let dir: string;
 let env: NodeJS.ProcessEnv;
 const outputs: string[] = [];
 
 beforeAll(async () => {
-  [emu, pg] = await Promise.all([startFixture(), startPostgres()]);
+  [emu, pg] = await Promise.all([startTestEmulator(), startPostgres()]);
 });
 afterAll(async () => {
   await Promise.all([emu?.close(), pg?.stop()]);
@@ -28,7 +29,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'agentsync-pg-cli-'));
   await fetch(`${emu.origin}/__emulator/reset`, { method: 'POST' });
   await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
-  env = { COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url };
+  env = { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emu.url };
 });
 afterEach(async () => {
   await emu.configure({ latencyMs: 0 });
@@ -183,7 +184,9 @@ describe('PostgreSQL state through the CLI', () => {
       expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
 
       const waiting = startCli(['state', 'rm', 'tool.alpha', '--state', url, '--lock-timeout', '30'], { cwd: dir, env });
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      // Released only once the second process is queued on the advisory lock, so it really waits.
+      const database = url.slice(url.lastIndexOf('/') + 1);
+      await waitFor('a session waiting on the lock', async () => (await pg.admin("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted", database)).rows.length > 0, { timeoutMs: 20_000, intervalMs: 20 });
       holder.send('release');
       const result = await waiting.done;
       outputs.push(result.stdout, result.stderr);
@@ -202,7 +205,7 @@ describe('PostgreSQL state through the CLI', () => {
     await writeManifest('', tools, agents);
     await emu.configure({ latencyMs: 40 });
     const run = startCli(['apply', '--auto-approve', '--concurrency', '2', '--state', url], { cwd: dir, env });
-    while ((await emu.apiRequests()).length < 12) await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor('twelve requests', async () => (await emu.apiRequests()).length >= 12, { intervalMs: 10 });
     expect(await pg.terminate('agentsync')).toBeGreaterThanOrEqual(1);
     const dropped = await run.done;
     outputs.push(dropped.stdout, dropped.stderr);

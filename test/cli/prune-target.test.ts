@@ -3,8 +3,8 @@
 // and touches nothing it never managed; a targeted apply changes only the target and what it needs.
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { EmulatorFixture } from '../io/api/emulator-fixture.js';
-import { TEST_API_KEY } from '../io/api/emulator-fixture.js';
+import type { TestEmulator } from '../support/emulator.js';
+import { API_KEY } from '../support/emulator.js';
 import { MODES, openLab, writesOf, type Lab } from './lifecycle-fixture.js';
 
 interface Shape {
@@ -26,7 +26,7 @@ function manifestOf(shape: Shape): string {
 
 describe.each(MODES)('--prune and --target ($name)', (mode) => {
   let lab: Lab;
-  let emu: EmulatorFixture;
+  let emu: TestEmulator;
   let run: (args: string[]) => ReturnType<Lab['cli']>;
   let unmanagedUid: string;
   beforeAll(async () => {
@@ -43,7 +43,7 @@ describe.each(MODES)('--prune and --target ($name)', (mode) => {
     // An agent somebody made by hand, which no state knows.
     const res = await fetch(`${emu.url}/ai-agents/agents`, {
       method: 'POST',
-      headers: { apikey: TEST_API_KEY, 'content-type': 'application/json' },
+      headers: { apikey: API_KEY, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Hand made', integrationType: 'llm', integrateWith: 'gpt-4o', isActive: true, tools: [], actions: ['t2'] }),
     });
     unmanagedUid = ((await res.json()) as { agent: { uid: string } }).agent.uid;
@@ -93,7 +93,7 @@ describe.each(MODES)('--prune and --target ($name)', (mode) => {
   it('a resource already deleted on the server is dropped from the state without a DELETE', async () => {
     const agents = await emu.get<{ uid: string; name: string }[]>('/ai-agents/agents');
     const a2 = agents.find((a) => a.name === 'a2')?.uid ?? '';
-    await fetch(`${emu.url}/ai-agents/agents/${a2}`, { method: 'DELETE', headers: { apikey: TEST_API_KEY } });
+    await fetch(`${emu.url}/ai-agents/agents/${a2}`, { method: 'DELETE', headers: { apikey: API_KEY } });
     await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
     await writeFile(lab.path('agents.yaml'), manifestOf({ tools: FULL.tools, agents: { a1: ['t1'] } }));
     const applied = await run(['apply', '--prune', '--auto-approve', '--state', 'state.json']);

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentRecord, ToolRecord } from '../../src/core/api-types.js';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
-import { runCli } from './cli-fixture.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
+import { runCli } from '../support/cli.js';
 
 const MANIFEST = (agentKey = 'support', description = 'Current weather') => `version: 1
 environments:
@@ -44,7 +44,7 @@ describe.each([
   ['the public reference', false],
   ['the seed reading (--put-creates)', true],
 ])('against the emulator following %s', (_name, putCreates) => {
-  let emu: EmulatorFixture;
+  let emu: TestEmulator;
   let dir: string;
   let env: NodeJS.ProcessEnv;
   const cli = (...args: string[]) => runCli(args, { cwd: dir, env });
@@ -52,16 +52,16 @@ describe.each([
   const uidOf = async (address: string) => (JSON.parse(await readFile(statePath(), 'utf8')) as { resources: Record<string, { remoteId: string }> }).resources[address]?.remoteId ?? '';
   const clearLog = () => fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
   const api = (method: string, path: string, body?: unknown) =>
-    fetch(`${emu.url}${path}`, { method, headers: { apikey: TEST_API_KEY, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    fetch(`${emu.url}${path}`, { method, headers: { apikey: API_KEY, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
 
   beforeAll(async () => {
-    emu = await startFixture({ putCreates });
+    emu = await startTestEmulator({ putCreates });
   });
   afterAll(() => emu.close());
   beforeEach(async () => {
     await fetch(`${emu.origin}/__emulator/reset`, { method: 'POST' });
     dir = await mkdtemp(join(tmpdir(), 'agentsync-real-'));
-    env = { COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url };
+    env = { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emu.url };
     await writeFile(join(dir, 'agents.yaml'), MANIFEST());
     const first = await cli('apply', '--auto-approve');
     expect(first.stderr).toBe('');
@@ -179,10 +179,10 @@ describe.each([
 });
 
 describe('against the emulator in the other public version (201, integer timestamps, agents listed without uid)', () => {
-  let emu: EmulatorFixture;
+  let emu: TestEmulator;
   let dir: string;
   beforeAll(async () => {
-    emu = await startFixture();
+    emu = await startTestEmulator();
     dir = await mkdtemp(join(tmpdir(), 'agentsync-real-o-'));
   });
   afterAll(async () => {
@@ -191,7 +191,7 @@ describe('against the emulator in the other public version (201, integer timesta
   });
 
   it('creates with 201 and epoch timestamps, and never plans a re-create from a list it cannot match', async () => {
-    const env = { COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url };
+    const env = { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emu.url };
     await emu.configure({ createStatus: 201, timestamps: 'epoch' });
     await writeFile(join(dir, 'agents.yaml'), MANIFEST());
     const applied = await runCli(['apply', '--auto-approve'], { cwd: dir, env });

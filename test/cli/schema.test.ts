@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli } from '../fixtures/run-cli.js';
+import { ROOT, runCli } from '../support/cli.js';
 
 const manifests = [...readdirSync(join(ROOT, 'examples')).filter((n) => n.endsWith('.yaml')).map((n) => join('examples', n)), 'agents.yaml'];
 

@@ -2,16 +2,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
-import { runCli } from './cli-fixture.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
+import { runCli } from '../support/cli.js';
 
-let emu: EmulatorFixture;
+let emu: TestEmulator;
 let dir: string;
 let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
-  emu = await startFixture();
+  emu = await startTestEmulator();
   dir = await mkdtemp(join(tmpdir(), 'agentsync-send-'));
-  env = { COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url };
+  env = { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emu.url };
   await writeFile(
     join(dir, 'agents.yaml'),
     [
@@ -80,6 +80,6 @@ describe('agentsync send', () => {
     const result = await send('--to', 'user:nobody-here', '--text', 'x');
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^Error: sending the message failed: POST \/messages answered 404 ERR_UID_NOT_FOUND: .+\n$/);
-    expect(result.stderr + result.stdout).not.toContain(TEST_API_KEY);
+    expect(result.stderr + result.stdout).not.toContain(API_KEY);
   });
 });

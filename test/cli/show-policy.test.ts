@@ -3,8 +3,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EmulatorFixture } from '../io/api/emulator-fixture.js';
-import { runCli } from './cli-fixture.js';
+import type { TestEmulator } from '../support/emulator.js';
+import { runCli } from '../support/cli.js';
 import { openLab, type Lab } from './lifecycle-fixture.js';
 
 const SECRET = 'Bearer s3cr3t-' + 'policy-token-value';
@@ -40,7 +40,7 @@ interface ChangeJson {
 }
 
 let lab: Lab;
-let emu: EmulatorFixture;
+let emu: TestEmulator;
 let planText: string;
 beforeAll(async () => {
   lab = await openLab();

@@ -1,22 +1,13 @@
 // `agentsync state list | show | rm`, through the built CLI as a child process.
-import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli, type CliResult } from '../support/cli.js';
 import type { JournalEntry } from '../../src/core/state.js';
 import { createFileStateStore, type StateTarget } from '../../src/io/state/index.js';
 import { StateChild, withTempDir } from '../io/state/helpers.js';
 
-const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'cli', 'main.cjs');
-const exec = promisify(execFile);
-
-beforeAll(async () => {
-  await readFile(CLI).catch(() => {
-    throw new Error(`${CLI} is missing: build first (npm run build)`);
-  });
-});
+beforeAll(assertBuilt);
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -24,20 +15,8 @@ afterEach(async () => {
   cleanup = undefined;
 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(cwd: string, ...args: string[]): Promise<Run> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+function cli(cwd: string, ...args: string[]): Promise<CliResult> {
+  return runCli(args, { cwd });
 }
 
 const LOCAL: StateTarget = { environment: 'local', appId: 'local', region: 'us' };

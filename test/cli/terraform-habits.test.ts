@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './cli-fixture.js';
+import { runCli } from '../support/cli.js';
 
 const MANIFEST = `version: 1
 environments:

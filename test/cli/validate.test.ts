@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCorpus, unmatched, VALID_DIR, type ActualDiagnostic } from '../fixtures/corpus.js';
-import { ROOT, runCli } from '../fixtures/run-cli.js';
+import { ROOT, runCli } from '../support/cli.js';
 
 interface ValidateJson {
   valid: boolean;

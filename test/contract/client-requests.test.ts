@@ -5,8 +5,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
-import { runCli } from '../cli/cli-fixture.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
+import { runCli } from '../support/cli.js';
 import { validateRequestBody, type ReferenceVersion } from './openapi.js';
 
 const FULL = `version: 1
@@ -87,10 +87,10 @@ describe.each([
   ['the seed reading (--put-creates)', true, false],
   ['a server that stores as sent (--store-as-sent)', false, true],
 ])('every request body the client sends, against %s', (_name, putCreates, storeAsSent) => {
-  let emu: EmulatorFixture;
+  let emu: TestEmulator;
   let dir: string;
   beforeAll(async () => {
-    emu = await startFixture({ putCreates, storeAsSent });
+    emu = await startTestEmulator({ putCreates, storeAsSent });
     dir = await mkdtemp(join(tmpdir(), 'agentsync-contract-'));
   });
   afterAll(async () => {
@@ -99,7 +99,7 @@ describe.each([
   });
 
   it('matches the public request schemas', async () => {
-    const env = { COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url, TOKEN: 'Bearer t0ken' };
+    const env = { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emu.url, TOKEN: 'Bearer t0ken' };
     await writeFile(join(dir, 'agents.yaml'), FULL);
     expect((await runCli(['apply', '--auto-approve'], { cwd: dir, env })).code).toBe(0);
     await writeFile(join(dir, 'agents.yaml'), TRIMMED.replace('Has parameters', 'Has parameters, changed').replace('exclude: [url_1]', 'exclude: [url_2]'));

@@ -6,7 +6,8 @@
 //   - createStatus 201 + timestamps epoch: version O, where O documents the operation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentCreateResponse } from '../../src/core/api-types.js';
-import { API_KEY, clientTool, rawRequest, startTestEmulator, validLlmAgent, validTool, type Reply, type TestEmulator } from '../emulator/helpers.js';
+import { API_KEY, startTestEmulator, type Reply, type TestEmulator } from '../support/emulator.js';
+import { clientTool, rawRequest, validLlmAgent, validTool } from '../emulator/helpers.js';
 import { REFERENCE_VERSIONS, validateComponent, validateResponse, type ReferenceVersion } from './openapi.js';
 
 const websitePath = (id: string) => `/ai-agents/agent-builder/knowledge-base/website/${id}/discovered-urls`;

@@ -3,7 +3,7 @@
 // response schema, and carry no field at the top, in `data` or in `meta` that the schema does not
 // name, except the one documented extra (a discovered URL's `uniqueId` beside `urlId`).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type Reply, type TestEmulator } from '../emulator/helpers.js';
+import { startTestEmulator, type Reply, type TestEmulator } from '../support/emulator.js';
 import { findOperation, REFERENCE_VERSIONS, validateComponent, validateRequestBody, validateResponse } from './openapi.js';
 
 const KB = '/ai-agents/agent-builder/knowledge-base';

@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/wait.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -77,10 +78,7 @@ describe('README quickstart', () => {
     'works from a clean clone and an empty folder, command by command',
     async () => {
       // The walk needs the emulator's default port; wait for another run to release it.
-      for (let i = 0; !(await portIsFree(4010)); i++) {
-        if (i > 120) throw new Error('port 4010 stayed in use; the quickstart emulator needs it');
-        await new Promise((r) => setTimeout(r, 500));
-      }
+      await waitFor('port 4010 to be free (the quickstart emulator needs it)', () => portIsFree(4010), { timeoutMs: 60_000, intervalMs: 500 });
       const parent = mkdtempSync(join(tmpdir(), 'agentsync-readme-'));
       const clone = join(parent, 'agentsync');
       const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'dumb', npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentCreateResponse, AgentRecord } from '../../src/core/api-types.js';
-import { agentsError, clientTool, errorMessage, startTestEmulator, validLlmAgent, validTool, type TestEmulator } from './helpers.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { agentsError, clientTool, errorMessage, validLlmAgent, validTool } from './helpers.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {

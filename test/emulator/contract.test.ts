@@ -9,7 +9,8 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentCreateResponse } from '../../src/core/api-types.js';
 import { validateRequestBody, type ReferenceVersion } from '../contract/openapi.js';
-import { startTestEmulator, validLlmAgent, validTool, type TestEmulator } from './helpers.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { validLlmAgent, validTool } from './helpers.js';
 
 const referenceFolder = fileURLToPath(new URL('../fixtures/reference/', import.meta.url));
 const messagesDoc = JSON.parse(readFileSync(`${referenceFolder}cometchat-messages.openapi-extract.json`, 'utf8')) as Record<string, unknown>;

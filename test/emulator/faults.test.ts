@@ -1,8 +1,10 @@
 // Rate limiting, latency, injected failures, runtime config and the in-flight gauge.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ToolRecord } from '../../src/core/api-types.js';
 import { TokenBucket } from '../../src/emulator/faults.js';
-import { agentsError, errorCode, rawRequest, sleep, startTestEmulator, validTool, type TestEmulator } from './helpers.js';
+import { API_KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { waitFor } from '../support/wait.js';
+import { agentsError, errorCode, rawRequest, validTool } from './helpers.js';
 
 let emu: TestEmulator | undefined;
 afterEach(async () => {
@@ -62,8 +64,14 @@ describe('--rate-limit', () => {
     expect(reset).toBeGreaterThanOrEqual(Math.floor(nowSeconds));
     expect(reset).toBeLessThanOrEqual(Math.ceil(nowSeconds) + 1);
     expect(limited.headers.get('x-ratelimit-reset')).toBe(String(reset));
-    await sleep(550);
-    expect((await emu.call('GET', '/ai-agents/tools')).status).toBe(200);
+    // The bucket refills by the clock: move it on by a token's 500 ms instead of sleeping.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 550);
+      expect((await emu.call('GET', '/ai-agents/tools')).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('answers a 429 on the chat routes in the chat shape, with the same headers', async () => {
@@ -151,7 +159,7 @@ describe('--fail-rate', () => {
     emu = await startTestEmulator({ failRate: 1 });
     const statuses = new Set<number | null>();
     for (let i = 0; i < 40; i++) {
-      const reply = await rawRequest(emu.origin, { method: 'POST', path: '/v3/ai-agents/tools', headers: { apikey: 'test-key', 'content-type': 'application/json' }, body: JSON.stringify(validTool(`f${i}`)) });
+      const reply = await rawRequest(emu.origin, { method: 'POST', path: '/v3/ai-agents/tools', headers: { apikey: API_KEY, 'content-type': 'application/json' }, body: JSON.stringify(validTool(`f${i}`)) });
       statuses.add(reply.status);
       if (reply.status === 503) expect(JSON.parse(reply.text)).toEqual({ statusCode: 503, message: expect.stringContaining('--fail-rate'), error: 'Service Unavailable' });
     }
@@ -175,7 +183,7 @@ describe('--fail-rate', () => {
     emu = await startTestEmulator();
     await emu.admin('POST', '/config', { failNext: 2, failMode: 'drop' });
     const replies = [];
-    for (let i = 0; i < 3; i++) replies.push(await rawRequest(emu.origin, { method: 'GET', path: '/v3/ai-agents/tools', headers: { apikey: 'test-key' } }));
+    for (let i = 0; i < 3; i++) replies.push(await rawRequest(emu.origin, { method: 'GET', path: '/v3/ai-agents/tools', headers: { apikey: API_KEY } }));
     expect(replies.map((reply) => reply.status)).toEqual([null, null, 200]);
     expect(replies[0]?.error).toBeDefined();
   });
@@ -212,7 +220,7 @@ describe('admin endpoints', () => {
     const reset = (await emu.admin('DELETE', '/stats')).json as { maxInFlight: number };
     expect(reset.maxInFlight).toBe(0);
     const during = emu.call('GET', '/ai-agents/tools');
-    await sleep(50);
+    await waitFor('the request in flight', async () => ((await emu!.admin('GET', '/stats')).json as { inFlight: number }).inFlight > 0);
     expect(((await emu.admin('GET', '/stats')).json as { inFlight: number }).inFlight).toBe(1);
     await during;
   });

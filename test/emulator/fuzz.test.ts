@@ -4,7 +4,8 @@ import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageResponse } from '../../src/core/api-types.js';
-import { API_KEY, rawRequest, startTestEmulator, validLlmAgent, validTool, type RawReply, type TestEmulator } from './helpers.js';
+import { API_KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { rawRequest, validLlmAgent, validTool, type RawReply } from './helpers.js';
 
 const SEED = 20240603;
 const RUNS = 1200;

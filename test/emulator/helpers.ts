@@ -1,45 +1,8 @@
-// Test helpers: an in-process emulator on port 0 and small HTTP clients for it. All traffic is real
-// HTTP over loopback; nothing in the emulator is mocked.
+// Helpers of the emulator's own tests: raw requests, error shapes and valid bodies. The emulator
+// itself is started with test/support/emulator.ts.
 import { request as httpRequest } from 'node:http';
 import { expect } from 'vitest';
-import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../src/emulator/index.js';
-
-export const API_KEY = 'test-key';
-
-export interface Reply {
-  status: number;
-  headers: Headers;
-  json: unknown;
-}
-
-export interface TestEmulator extends EmulatorHandle {
-  /** Calls the API with the test key, a JSON body when given, and any extra headers. */
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
-  /** Calls a `/__emulator/*` endpoint. */
-  admin(method: string, path: string, body?: unknown): Promise<Reply>;
-  /** `POST /ai-agents/tools`, the public reference's create. */
-  createTool(body: Record<string, unknown>): Promise<Reply>;
-}
-
-export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
-  const handle = await startEmulator({ port: 0, apiKey: API_KEY, ...options });
-  const send = async (url: string, method: string, body: unknown, headers: Record<string, string>): Promise<Reply> => {
-    const init: RequestInit = { method, headers: { ...headers } };
-    if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      (init.headers as Record<string, string>)['content-type'] = 'application/json';
-    }
-    const response = await fetch(url, init);
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
-  };
-  return Object.assign(handle, {
-    call: (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-      send(`${handle.url}${path}`, method, body, { apikey: API_KEY, ...headers }),
-    admin: (method: string, path: string, body?: unknown) => send(`${handle.origin}/__emulator${path}`, method, body, {}),
-    createTool: (body: Record<string, unknown>) => send(`${handle.url}/ai-agents/tools`, 'POST', body, { apikey: API_KEY }),
-  });
-}
+import type { Reply } from '../support/emulator.js';
 
 export interface RawReply {
   status: number | null;
@@ -128,5 +91,3 @@ export const validLlmAgent = (overrides: Record<string, unknown> = {}): Record<s
   actions: [],
   ...overrides,
 });
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -2,7 +2,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentsError, startTestEmulator, type TestEmulator } from './helpers.js';
+import { agentsError } from './helpers.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
 import { discoveredPaths, scrape, scrapeId } from './kb-helpers.js';
 import { closedPort, startSite, type TestSite } from './kb-site.js';
 

@@ -1,6 +1,6 @@
 // Calls of the knowledge-base routes, shared by the KB tests.
 import { expect } from 'vitest';
-import type { Reply, TestEmulator } from './helpers.js';
+import type { Reply, TestEmulator } from '../support/emulator.js';
 
 export const KB = '/ai-agents/agent-builder/knowledge-base';
 export const urlsPath = (id: string): string => `${KB}/website/${id}/discovered-urls`;

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { startTestEmulator } from './helpers.js';
+import { startTestEmulator } from '../support/emulator.js';
 import { KB, listAll, scrapeId, urlsPath } from './kb-helpers.js';
 
 let folder: string;

@@ -1,7 +1,8 @@
 // Discovered URLs: cursor paging, processing progress on the emulator's clock, the fail knobs,
 // sync, delete, the knowledge-base list and the paging faults.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { agentsError, startTestEmulator, type TestEmulator } from './helpers.js';
+import { agentsError } from './helpers.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
 import { KB, listAll, listPage, scrapeId, urlsPath, type UrlRecord } from './kb-helpers.js';
 
 let emu: TestEmulator;

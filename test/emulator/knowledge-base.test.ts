@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProcessUrlsResponse } from '../../src/core/api-types.js';
-import { agentsError, errorMessage, startTestEmulator, type TestEmulator } from './helpers.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { agentsError, errorMessage } from './helpers.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {

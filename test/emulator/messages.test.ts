@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageRecord, MessageResponse, UserEntity } from '../../src/core/api-types.js';
 import { DEFAULT_SENDER_UID } from '../../src/emulator/index.js';
-import { errorCode, errorMessage, startTestEmulator, type TestEmulator } from './helpers.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { errorCode, errorMessage } from './helpers.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -4,7 +4,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentCreateResponse, AgentRecord, ToolRecord } from '../../src/core/api-types.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { clientTool, startTestEmulator, validLlmAgent, validTool, type TestEmulator } from './helpers.js';
+import { API_KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { clientTool, validLlmAgent, validTool } from './helpers.js';
 
 let emu: TestEmulator | undefined;
 afterEach(async () => {
@@ -90,7 +91,7 @@ describe('agentList', () => {
     ]);
     // Nothing else leaks into the entries: not the headers, not the app's key.
     expect(JSON.stringify(list)).not.toContain('s3cret');
-    expect(JSON.stringify(list)).not.toContain('test-key');
+    expect(JSON.stringify(list)).not.toContain(API_KEY);
     await emu.admin('POST', '/config', { agentList: 'full' });
     const full = (await emu.call('GET', '/ai-agents/agents')).json as AgentRecord[];
     expect(full.map((entry) => [entry.name, typeof entry.uid])).toEqual([['Plain', 'string'], ['Remote', 'string']]);

@@ -7,7 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentCreateResponse, AgentRecord, MessageResponse, ToolRecord } from '../../src/core/api-types.js';
 import { DataFileError, startEmulator } from '../../src/emulator/index.js';
 import { SAVE_DELAY_MS } from '../../src/emulator/persistence.js';
-import { sleep, startTestEmulator, validLlmAgent, validTool } from './helpers.js';
+import { startTestEmulator } from '../support/emulator.js';
+import { waitFor } from '../support/wait.js';
+import { validLlmAgent, validTool } from './helpers.js';
 
 let folder: string;
 let dataFile: string;
@@ -53,7 +55,8 @@ describe('--data', () => {
   it('saves changes while running, not only on close, and leaves no temporary files', async () => {
     const emu = await startTestEmulator({ dataFile });
     await emu.createTool(validTool('live'));
-    await sleep(SAVE_DELAY_MS + 1000);
+    // Saved within SAVE_DELAY_MS of the change, while the emulator keeps running.
+    await waitFor('the data file to hold the tool', async () => (await readFile(dataFile, 'utf8').catch(() => '')).includes('"live"'), { timeoutMs: SAVE_DELAY_MS + 5000 });
     const data = JSON.parse(await readFile(dataFile, 'utf8')) as { tools: ToolRecord[] };
     expect(data.tools.map((tool) => tool.name)).toContain('live');
     expect(await readdir(folder)).toEqual(['data.json']);

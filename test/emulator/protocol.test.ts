@@ -3,7 +3,8 @@
 // server stays healthy.
 import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY, rawRequest, startTestEmulator, validTool, type TestEmulator } from './helpers.js';
+import { API_KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { rawRequest, validTool } from './helpers.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -2,7 +2,8 @@
 // the client is tested against a server that is not an echo; --store-as-sent keeps the echo.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentCreateResponse, AgentRecord, ToolRecord } from '../../src/core/api-types.js';
-import { startTestEmulator, validLlmAgent, validTool, type TestEmulator } from './helpers.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { validLlmAgent, validTool } from './helpers.js';
 
 describe.each([
   ['stores like a server (default)', false],

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolRecord } from '../../src/core/api-types.js';
-import { agentsError, clientTool, errorMessage, sleep, startTestEmulator, validTool, type TestEmulator } from './helpers.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { waitFor } from '../support/wait.js';
+import { agentsError, clientTool, errorMessage, validTool } from './helpers.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -108,7 +110,7 @@ describe('PUT /ai-agents/tools/{name}', () => {
 
   it('updates, keeping createdAt and moving updatedAt; the list shows it at once', async () => {
     const first = await created(validTool('stamp'));
-    await sleep(5);
+    await waitFor('the clock to pass the first updatedAt', () => Date.now() > Date.parse(first.updatedAt));
     const reply = await put('stamp', validTool('stamp', { displayName: 'Renamed' }));
     expect(reply.status).toBe(200);
     const second = reply.json as ToolRecord;

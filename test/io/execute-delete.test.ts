@@ -11,12 +11,12 @@ import type { ApplyEvent, ApplyResult } from '../../src/core/apply-types.js';
 import { executePlan } from '../../src/io/apply/executor.js';
 import { loadDesired } from '../../src/io/manifest/load-manifest.js';
 import { createDigester, createFileStateStore } from '../../src/io/state/index.js';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from './api/emulator-fixture.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
 
-let emu: EmulatorFixture;
+let emu: TestEmulator;
 let dir: string;
 beforeAll(async () => {
-  emu = await startFixture();
+  emu = await startTestEmulator();
 });
 afterAll(() => emu.close());
 beforeEach(async () => {
@@ -49,7 +49,7 @@ async function apply(text: string, options: { prune?: boolean; retries?: number;
   await writeFile(file, text);
   const { desired } = await loadDesired({ file, env: {}, mode: 'plan' });
   const session = await createFileStateStore(statePath()).open({ environment: 'local', appId: 'local', region: 'us' });
-  const client = createApiClient({ baseUrl: emu.url, apiKey: TEST_API_KEY, concurrency: 4, retries: options.retries ?? 3, backoff: { baseMs: 5, capMs: 20 } });
+  const client = createApiClient({ baseUrl: emu.url, apiKey: API_KEY, concurrency: 4, retries: options.retries ?? 3, backoff: { baseMs: 5, capMs: 20 } });
   try {
     const plan = planChanges({ desired, state: session.state, digest: createDigester(session.state.salt), scope: { prune: options.prune === true, targets: [] } });
     options.check?.(plan);
@@ -93,7 +93,7 @@ describe('--prune deletes', () => {
 
   it('treat a 404 as already gone, and record it as done', async () => {
     await apply(all());
-    await fetch(`${emu.url}/ai-agents/tools/t3`, { method: 'DELETE', headers: { apikey: TEST_API_KEY } }).catch(() => undefined);
+    await fetch(`${emu.url}/ai-agents/tools/t3`, { method: 'DELETE', headers: { apikey: API_KEY } }).catch(() => undefined);
     // a3 still names t3 on the server; it goes first anyway, so the order is what matters here.
     const result = await apply(manifest(['t1', 't2'], [['a1', ['t1']], ['a2', ['t2']]]), { prune: true });
     expect(result.ok).toBe(true);

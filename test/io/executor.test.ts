@@ -12,12 +12,12 @@ import { loadDesired } from '../../src/io/manifest/load-manifest.js';
 import { createDigester, createFileStateStore } from '../../src/io/state/index.js';
 import type { StateSession } from '../../src/io/state/store.js';
 import type { ApiClient } from '../../src/io/api/client.js';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from './api/emulator-fixture.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
 
-let emu: EmulatorFixture;
+let emu: TestEmulator;
 let dir: string;
 beforeAll(async () => {
-  emu = await startFixture();
+  emu = await startTestEmulator();
 });
 afterAll(() => emu.close());
 beforeEach(async () => {
@@ -79,7 +79,7 @@ async function apply(text: string, concurrency = 4, extra: { trace?: Trace; stop
   const { desired } = await loadDesired({ file, env: {}, mode: 'plan' });
   const store = createFileStateStore(join(dir, 'state.json'));
   const session = await store.open({ environment: 'local', appId: 'local', region: 'us' });
-  const client = createApiClient({ baseUrl: emu.url, apiKey: TEST_API_KEY, concurrency, backoff: { baseMs: 5, capMs: 50 } });
+  const client = createApiClient({ baseUrl: emu.url, apiKey: API_KEY, concurrency, backoff: { baseMs: 5, capMs: 50 } });
   const events: ApplyEvent[] = [];
   try {
     const plan = planChanges({ desired, state: session.state, digest: createDigester(session.state.salt) });
@@ -240,7 +240,7 @@ describe('executePlan', () => {
     await writeFile(file, manifest({ tools }));
     const { desired } = await loadDesired({ file, env: {}, mode: 'plan' });
     const session = await createFileStateStore(join(dir, 'state.json')).open({ environment: 'local', appId: 'local', region: 'us' });
-    const client = createApiClient({ baseUrl: emu.url, apiKey: TEST_API_KEY, concurrency: 2 });
+    const client = createApiClient({ baseUrl: emu.url, apiKey: API_KEY, concurrency: 2 });
     try {
       const plan = planChanges({ desired, state: session.state, digest: createDigester(session.state.salt) });
       const io = traced(session, client, trace);

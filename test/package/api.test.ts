@@ -1,6 +1,6 @@
 // The programmatic API as a user gets it: the built package entry (dist/index.js, what
 // `import … from 'agentsync'` loads), planning and applying against the emulator over real HTTP.
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,26 +9,27 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type * as AgentsyncApi from '../../src/index.js';
 import type { ApplyEvent } from '../../src/index.js';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
+import { runCli } from '../support/cli.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRY = join(ROOT, 'dist', 'index.js');
 type Api = typeof AgentsyncApi;
 
 let api: Api;
-let emu: EmulatorFixture;
+let emu: TestEmulator;
 let dir: string;
 let env: Record<string, string>;
 beforeAll(async () => {
   api = (await import(ENTRY)) as Api;
-  emu = await startFixture();
+  emu = await startTestEmulator();
 });
 afterAll(() => emu.close());
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'agentsync-api-'));
   await fetch(`${emu.origin}/__emulator/reset`, { method: 'POST' });
   await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
-  env = { COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url, WEATHER_TOKEN: 'tok-sekrit-42' };
+  env = { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emu.url, WEATHER_TOKEN: 'tok-sekrit-42' };
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -141,7 +142,7 @@ describe('the package entry (dist/index.js)', () => {
     const state = await readFile(join(dir, '.agentsync', 'local.state.json'), 'utf8');
     expect(state).toContain('agent.helper');
     expect(state).not.toContain('tok-sekrit-42');
-    expect(state).not.toContain(TEST_API_KEY);
+    expect(state).not.toContain(API_KEY);
 
     // Offline, the next plan compares with the state the apply recorded.
     const again = await silently(() => api.plan({ file, env, refresh: false }));
@@ -158,22 +159,17 @@ describe('the package entry (dist/index.js)', () => {
     const uid = state.resources['agent.helper']!.remoteId;
     const edited = await fetch(`${emu.url}/ai-agents/agents/${encodeURIComponent(uid)}`, {
       method: 'PATCH',
-      headers: { apikey: TEST_API_KEY, 'content-type': 'application/json' },
+      headers: { apikey: API_KEY, 'content-type': 'application/json' },
       body: JSON.stringify({ instruction: 'Answer in one line.' }),
     });
     expect(edited.status).toBe(200);
     await manifest(MANIFEST.replace('actions: [weather] }', 'actions: [weather], instruction: "Answer in one line." }'));
     const adopted = await api.apply({ file, env });
     expect(adopted.hasChanges).toBe(false);
-    // The CLI, as a child process (not spawnSync: the emulator answers from this process), reads the same server and state.
-    const cli = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      execFile(process.execPath, [join(ROOT, 'dist', 'cli', 'main.cjs'), 'plan', '--file', file, '--no-color'], { env: { PATH: process.env.PATH ?? '', HOME: dir, ...env } }, (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') reject(error);
-        else resolve({ status: error ? Number(error.code) : 0, stdout, stderr });
-      });
-    });
+    // The CLI, as a child process, reads the same server and state.
+    const cli = await runCli(['plan', '--file', file, '--no-color'], { cwd: dir, env });
     expect(cli.stderr).toBe('');
-    expect(cli.status).toBe(0);
+    expect(cli.code).toBe(0);
     expect(cli.stdout).toContain('No changes.');
     expect(cli.stdout).not.toMatch(/drift|outside agentsync|changed on the server/i);
   });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from '../io/api/emulator-fixture.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const INSTALL_TIMEOUT = 240_000;
@@ -17,7 +17,7 @@ const INSTALL_TIMEOUT = 240_000;
 let dir: string;
 let tarball: string;
 let version: string;
-let emu: EmulatorFixture;
+let emu: TestEmulator;
 
 interface Run {
   code: number | null;
@@ -58,7 +58,7 @@ beforeAll(async () => {
   const packed = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir, '--prefer-offline'], ROOT);
   const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
   tarball = join(dir, info?.filename ?? 'missing.tgz');
-  emu = await startFixture();
+  emu = await startTestEmulator();
 }, INSTALL_TIMEOUT);
 afterAll(async () => {
   await emu?.close();
@@ -166,7 +166,7 @@ await plan({ file: 'agents.yaml', refresh: false, state: 'postgres://agentsync@1
 
     const versionRun = await run('npx', ['agentsync', '--version'], clone);
     expect(versionRun).toMatchObject({ code: 0, stdout: `${version}\n` });
-    const deployed = await run(process.execPath, ['deploy.mjs'], clone, cleanEnv({ COMETCHAT_API_KEY: TEST_API_KEY, AGENTSYNC_BASE_URL: emu.url }));
+    const deployed = await run(process.execPath, ['deploy.mjs'], clone, cleanEnv({ COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emu.url }));
     expect(deployed.stderr).toBe('');
     expect(JSON.parse(deployed.stdout)).toEqual({ version, valid: true, before: { create: 1, update: 0, delete: 0, forget: 0, noop: 0 }, created: 1, after: false, userError: 'function' });
     const postgres = await run(process.execPath, ['postgres.mjs'], clone);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApplyEvent } from '../../src/core/apply-types.js';
 import { createProgress } from '../../src/render/progress.js';
-import { screenOf } from '../cli/screen.js';
+import { screenOf } from '../support/screen.js';
 
 const base = { address: 'tool.get_weather', type: 'tool', action: 'update' } as const;
 const events: ApplyEvent[] = [

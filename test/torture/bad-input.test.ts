@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vi
 import { GOOD_MANIFEST, type CaseFiles, type HostileCase } from './bad-input/cases.js';
 import { exhaustionCases, referenceCases, schemaCases, syntaxCases } from './bad-input/manifest-cases.js';
 import { planCases, stateCases } from './bad-input/state-and-plan-cases.js';
-import { assertBuilt, makeWorkspace, reasonLines, runCli, STACK_TRACE, startTortureEmulator, type TortureEmulator, type Workspace } from './helpers.js';
+import { assertBuilt, runCli } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { makeWorkspace, reasonLines, STACK_TRACE, type Workspace } from './helpers.js';
 
 const groups: Record<string, HostileCase[]> = {
   'manifest syntax': syntaxCases,
@@ -21,7 +23,7 @@ const groups: Record<string, HostileCase[]> = {
 const MAX_REASON_CHARS = 2000;
 
 /** Only for making the good state; each case gets its own emulator so cases can run concurrently. */
-let setupEmulator: TortureEmulator;
+let setupEmulator: TestEmulator;
 let ws: Workspace;
 let goodManifest: string;
 let goodState: string;
@@ -29,7 +31,7 @@ let caseNumber = 0;
 
 beforeAll(async () => {
   assertBuilt();
-  setupEmulator = await startTortureEmulator();
+  setupEmulator = await startTestEmulator();
   ws = makeWorkspace();
   goodManifest = ws.path('good', 'agents.yaml');
   goodState = ws.path('good', 'state.json');
@@ -42,7 +44,7 @@ beforeAll(async () => {
 
 afterAll(() => ws?.remove());
 
-function caseFiles(emulator: TortureEmulator): CaseFiles {
+function caseFiles(emulator: TestEmulator): CaseFiles {
   const dir = ws.path(`case-${++caseNumber}`);
   mkdirSync(dir);
   const manifest = join(dir, 'good.yaml');
@@ -72,7 +74,7 @@ describe(`bad input (${total} hostile inputs)`, () => {
     describe.concurrent(group, () => {
       for (const hostile of cases) {
         it(hostile.name, async ({ expect }) => {
-          const emulator = await startTortureEmulator();
+          const emulator = await startTestEmulator();
           try {
             await checkCase(hostile, emulator, expect);
           } finally {
@@ -84,7 +86,7 @@ describe(`bad input (${total} hostile inputs)`, () => {
   }
 });
 
-async function checkCase(hostile: HostileCase, emulator: TortureEmulator, expect: ExpectStatic): Promise<void> {
+async function checkCase(hostile: HostileCase, emulator: TestEmulator, expect: ExpectStatic): Promise<void> {
   const files = caseFiles(emulator);
   const run = await hostile.setup(files);
   const before = snapshot(files.state);

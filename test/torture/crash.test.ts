@@ -6,10 +6,14 @@
 // did not warn about (apply prints its plan, warnings included, before it runs). Kill moments come
 // from a seeded generator; the seed is printed, and TORTURE_SEED=<n> replays a run.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateManifest, resourceCounts, seededRandom } from '../../bench/generate.mjs';
-import { assertBuilt, collect, makeWorkspace, runCli, serverAgents, sleep, spawnCli, startTortureEmulator, type CliResult, type TortureEmulator, type Workspace } from './helpers.js';
+import { assertBuilt, runCli, type CliResult, startCli } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { waitFor } from '../support/wait.js';
+import { makeWorkspace, serverAgents, type Workspace } from './helpers.js';
 import { compareServerWithManifest } from './server-matches.js';
 
 const RESOURCES = 300;
@@ -59,7 +63,7 @@ describe(`crash (seed ${seed})`, () => {
 });
 
 async function runLane(lane: number): Promise<LaneResult> {
-  const emulator = await startTortureEmulator({ latencyMs: LATENCY_MS });
+  const emulator = await startTestEmulator({ latencyMs: LATENCY_MS });
   const random = seededRandom(seed + lane);
   const counts = resourceCounts(RESOURCES);
   const result: LaneResult = { kills: 0, agentPostKills: 0, pendingWarnings: 0, report: [] };
@@ -112,7 +116,7 @@ const PRUNE_KILLS = 6;
 
 describe(`crash: a pruning apply (seed ${seed})`, () => {
   it('survives SIGKILLs mid-DELETE: reruns finish the deletes, agents before tools in every run, nothing else deleted', async () => {
-    const emulator = await startTortureEmulator({ latencyMs: LATENCY_MS });
+    const emulator = await startTestEmulator({ latencyMs: LATENCY_MS });
     const random = seededRandom(seed + 1000);
     try {
       const full = generateManifest({ count: PRUNE_RESOURCES, seed: 301 });
@@ -133,13 +137,12 @@ describe(`crash: a pruning apply (seed ${seed})`, () => {
       let kills = 0;
       for (let attempt = 0; kills < PRUNE_KILLS && attempt < PRUNE_KILLS * 3; attempt++) {
         const from = (await emulator.requests()).length;
-        const child = spawnCli(args, { env: emulator.env });
-        const done = collect(child, 60_000);
+        const { child, done } = startCli(args, { env: emulator.env, timeoutMs: 60_000 });
         let exited = false;
         void done.then(() => (exited = true));
         // Aim at a moment with a DELETE in flight: after a random number of this run's DELETEs arrived.
         const target = 1 + Math.floor(random() * 12);
-        while (!exited && (await emulator.requests()).slice(from).filter((r) => r.method === 'DELETE').length < target) await sleep(2);
+        await waitFor('the trigger', async () => (await emulator.requests()).slice(from).filter((r) => r.method === 'DELETE').length >= target, { unless: () => exited, timeoutMs: 60_000, intervalMs: 2 });
         const killed = !exited && child.kill('SIGKILL');
         const result = await done;
         outputs.push(result.stdout);
@@ -231,28 +234,28 @@ interface KillOutcome {
  * - once a random one of the agent POSTs has arrived, while it is still in flight: the moment a
  *   create's result can be lost, so the rerun's plan must warn about a possible duplicate.
  */
-async function applyAndKill(emulator: TortureEmulator, random: () => number, args: string[], remainingRequests: number, agents: number): Promise<KillOutcome> {
+async function applyAndKill(emulator: TestEmulator, random: () => number, args: string[], remainingRequests: number, agents: number): Promise<KillOutcome> {
   const before = await emulator.requests();
   const seenBefore = before.length;
   const agentPostsBefore = before.filter(isAgentPost).length;
-  const child = spawnCli(['apply', '--auto-approve', ...args], { env: emulator.env });
-  const done = collect(child, 60_000);
+  const { child, done } = startCli(['apply', '--auto-approve', ...args], { env: emulator.env, timeoutMs: 60_000 });
   let exited = false;
   void done.then(() => (exited = true));
   let trigger: string;
   const kind = random();
   if (kind < 0.15) {
-    const delay = Math.floor(random() * 500);
-    trigger = `${delay} ms`;
-    await sleep(delay);
+    const pause = Math.floor(random() * 500);
+    trigger = `${pause} ms`;
+    // A kill at a random moment is the subject: this wait is the randomness, not a guess at timing.
+    await delay(pause);
   } else if (kind < 0.55 && agentPostsBefore < agents) {
     const target = 1 + Math.floor(random() * (agents - agentPostsBefore));
     trigger = `agent POST ${target} arrived`;
-    while (!exited && (await emulator.requests()).filter(isAgentPost).length - agentPostsBefore < target) await sleep(3);
+    await waitFor('the trigger', async () => (await emulator.requests()).filter(isAgentPost).length - agentPostsBefore >= target, { unless: () => exited, timeoutMs: 60_000, intervalMs: 2 });
   } else {
     const target = 1 + Math.floor(random() * remainingRequests * 0.9);
     trigger = `${target} requests`;
-    while (!exited && (await emulator.requests()).length - seenBefore < target) await sleep(3);
+    await waitFor('the trigger', async () => (await emulator.requests()).length - seenBefore >= target, { unless: () => exited, timeoutMs: 60_000, intervalMs: 2 });
   }
   const killed = !exited && child.kill('SIGKILL');
   const result = await done;

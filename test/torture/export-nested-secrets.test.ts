@@ -3,17 +3,19 @@
 // which fields may hold credentials comes from the agent's field table.
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY, assertBuilt, makeWorkspace, runCli, startTortureEmulator, type TortureEmulator, type Workspace } from './helpers.js';
+import { assertBuilt, runCli } from '../support/cli.js';
+import { API_KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { makeWorkspace, type Workspace } from './helpers.js';
 
 const PASSWORD = 'hunter2-nested-7f3a';
 const TOKEN = 'tok-deep-91c2e0';
 
 describe('export of credentials nested in arrays', () => {
-  let emulator: TortureEmulator;
+  let emulator: TestEmulator;
   let ws: Workspace;
   beforeAll(async () => {
     assertBuilt();
-    emulator = await startTortureEmulator();
+    emulator = await startTestEmulator();
     ws = makeWorkspace();
     const body = {
       name: 'Returns desk',

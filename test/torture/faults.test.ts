@@ -3,11 +3,15 @@
 // be retried), the server must end up equal to the manifest, and the attempts per resource, read
 // from the emulator's request log, are printed.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateManifest } from '../../bench/generate.mjs';
 import type { RequestLogEntry } from '../../src/emulator/index.js';
-import { assertBuilt, collect, makeWorkspace, runCli, sleep, spawnCli, startTortureEmulator, type TortureEmulator, type Workspace } from './helpers.js';
+import { assertBuilt, runCli, startCli } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { waitFor } from '../support/wait.js';
+import { makeWorkspace, type Workspace } from './helpers.js';
 import { compareServerWithManifest } from './server-matches.js';
 
 /** Given to apply as `--timeout`; the spike below lasts longer than this. */
@@ -24,8 +28,8 @@ beforeAll(() => {
 afterAll(() => ws?.remove());
 
 /** Each test has its own emulator, so the three run concurrently and their request logs stay apart. */
-async function withEmulator(body: (emulator: TortureEmulator) => Promise<void>): Promise<void> {
-  const emulator = await startTortureEmulator();
+async function withEmulator(body: (emulator: TestEmulator) => Promise<void>): Promise<void> {
+  const emulator = await startTestEmulator();
   try {
     await body(emulator);
   } finally {
@@ -81,7 +85,7 @@ function attemptsReport(requests: RequestLogEntry[]): { histogram: string; max: 
 }
 
 /** Applies until it succeeds; a run may fail only with resources left to retry, never loop forever. */
-async function applyUntilConverged(emulator: TortureEmulator, args: string[], maxRuns: number): Promise<{ runs: number; outputs: string[] }> {
+async function applyUntilConverged(emulator: TestEmulator, args: string[], maxRuns: number): Promise<{ runs: number; outputs: string[] }> {
   const outputs: string[] = [];
   for (let run = 1; run <= maxRuns; run++) {
     const result = await runCli(['apply', '--auto-approve', ...args], { env: emulator.env, timeoutMs: 120_000 });
@@ -123,13 +127,13 @@ describe.concurrent('faults', () => {
       await emulator.reset();
       // The storm: once the apply is under way, the limit drops to 60 a minute (one token a second)
       // for 4 s while 16 requests are in flight, then lifts. Most of those requests get a 429.
-      const child = spawnCli(['apply', '--auto-approve', '--concurrency', '16', ...args], { env: emulator.env });
-      const done = collect(child, 120_000);
+      const { done } = startCli(['apply', '--auto-approve', '--concurrency', '16', ...args], { env: emulator.env, timeoutMs: 120_000 });
       try {
         // After the refresh's two list calls, once the first writes are in flight.
-        while ((await emulator.stats()).requests < 4) await sleep(2);
+        await waitFor('four requests', async () => (await emulator.stats()).requests >= 4, { intervalMs: 2, timeoutMs: 60_000 });
         await emulator.configure({ rateLimitPerMinute: 60 });
-        await sleep(STORM_MS);
+        // The storm's length is the subject: the client must ride out STORM_MS of 429s.
+        await delay(STORM_MS);
       } finally {
         await emulator.configure({ rateLimitPerMinute: null });
       }
@@ -154,11 +158,10 @@ describe.concurrent('faults', () => {
       const { args } = project('spike', yaml);
       await emulator.reset();
       await emulator.configure({ latencyMs: CLIENT_TIMEOUT_MS + 2_000 });
-      const child = spawnCli(['apply', '--auto-approve', '--concurrency', '4', '--timeout', String(CLIENT_TIMEOUT_MS / 1000), ...args], { env: emulator.env });
-      const done = collect(child, 150_000);
+      const { done } = startCli(['apply', '--auto-approve', '--concurrency', '4', '--timeout', String(CLIENT_TIMEOUT_MS / 1000), ...args], { env: emulator.env, timeoutMs: 150_000 });
       try {
         // The first four requests hang past the timeout; everything after them is fast again.
-        while ((await emulator.stats()).requests < 4) await sleep(10);
+        await waitFor('four requests', async () => (await emulator.stats()).requests >= 4, { timeoutMs: 60_000 });
       } finally {
         await emulator.configure({ latencyMs: 0 });
       }

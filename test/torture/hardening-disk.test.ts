@@ -7,16 +7,18 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, makeWorkspace, runCli, serverAgents, startTortureEmulator, type CliResult, type TortureEmulator, type Workspace } from './helpers.js';
+import { assertBuilt, runCli, type CliResult } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { makeWorkspace, serverAgents, type Workspace } from './helpers.js';
 import { expectOneLineRefusal, leftoverTemps, smallManifest } from './hardening-helpers.js';
 
-let emulator: TortureEmulator;
+let emulator: TestEmulator;
 let ws: Workspace;
 const mounts: string[] = [];
 
 beforeAll(async () => {
   assertBuilt();
-  emulator = await startTortureEmulator();
+  emulator = await startTestEmulator();
   ws = makeWorkspace('agentsync-disk-');
 });
 

@@ -8,16 +8,19 @@ import { createServer, type Server } from 'node:net';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, collect, makeWorkspace, runCli, sleep, spawnCli, startTortureEmulator, type CliResult, type TortureEmulator, type Workspace } from './helpers.js';
+import { assertBuilt, runCli, type CliResult, startCli } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { waitFor } from '../support/wait.js';
+import { makeWorkspace, type Workspace } from './helpers.js';
 import { expectOneLineRefusal, kindOf, leftoverTemps, smallManifest } from './hardening-helpers.js';
 
-let emulator: TortureEmulator;
+let emulator: TestEmulator;
 let ws: Workspace;
 let projects = 0;
 
 beforeAll(async () => {
   assertBuilt();
-  emulator = await startTortureEmulator();
+  emulator = await startTestEmulator();
   ws = makeWorkspace('agentsync-hardening-');
 });
 
@@ -165,11 +168,9 @@ describe('journal lineage (item 4)', () => {
   async function killedApply(p: Project): Promise<void> {
     await emulator.configure({ latencyMs: 100 });
     try {
-      const child = spawnCli(['apply', '--auto-approve', '--concurrency', '1', ...p.args], { env: emulator.env });
-      const done = collect(child);
+      const { child, done } = startCli(['apply', '--auto-approve', '--concurrency', '1', ...p.args], { env: emulator.env });
       const journal = `${p.state}.journal`;
-      const deadline = Date.now() + 30_000;
-      while (Date.now() < deadline && (!existsSync(journal) || readFileSync(journal, 'utf8').split('\n').length < 4)) await sleep(10);
+      await waitFor('three journal lines', () => existsSync(journal) && readFileSync(journal, 'utf8').split('\n').length >= 4, { timeoutMs: 30_000 });
       child.kill('SIGKILL');
       await done;
     } finally {

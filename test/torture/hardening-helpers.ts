@@ -2,7 +2,8 @@
 // checks every refusal must pass.
 import { lstatSync, readdirSync } from 'node:fs';
 import { expect } from 'vitest';
-import { STACK_TRACE, type CliResult } from './helpers.js';
+import { type CliResult } from '../support/cli.js';
+import { STACK_TRACE } from './helpers.js';
 
 /**
  * A manifest with `tools` tools and one agent; `instruction` changes the agent (a state change).

@@ -7,20 +7,22 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDigester } from '../../src/io/state/digest.js';
-import { API_KEY, assertBuilt, childEnv, CLI, collect, makeWorkspace, reasonLines, runCli, STACK_TRACE, startTortureEmulator, type CliResult, type TortureEmulator, type Workspace } from './helpers.js';
+import { assertBuilt, cliEnv, CLI, collect, runCli, type CliResult } from '../support/cli.js';
+import { API_KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { makeWorkspace, reasonLines, STACK_TRACE, type Workspace } from './helpers.js';
 
 /** validate reads no state, so it takes no --state (each command lists only its own options). */
 function stateFlag(command: string | undefined, state: string): string[] {
   return command === 'validate' ? [] : ['--state', state];
 }
 
-let emulator: TortureEmulator;
+let emulator: TestEmulator;
 let ws: Workspace;
 let caseNumber = 0;
 
 beforeAll(async () => {
   assertBuilt();
-  emulator = await startTortureEmulator();
+  emulator = await startTestEmulator();
   ws = makeWorkspace('agentsync-hardening-');
 });
 
@@ -323,7 +325,7 @@ describe('item 16: manifests from pipes and stdin', () => {
 
   /** Runs the CLI through bash, for pipes and process substitution. */
   function viaShell(script: string, cwd: string): Promise<CliResult> {
-    const child = spawn('bash', ['-c', script], { cwd, env: { ...childEnv(), AGENTSYNC_CLI: CLI, NODE: process.execPath }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', script], { cwd, env: { ...cliEnv(), AGENTSYNC_CLI: CLI, NODE: process.execPath }, stdio: ['ignore', 'pipe', 'pipe'] });
     return collect(child, 60_000);
   }
 

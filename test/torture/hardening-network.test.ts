@@ -7,7 +7,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY, assertBuilt, makeWorkspace, runCli, STACK_TRACE, type CliResult, type Workspace } from './helpers.js';
+import { assertBuilt, runCli, type CliResult } from '../support/cli.js';
+import { API_KEY } from '../support/emulator.js';
+import { makeWorkspace, STACK_TRACE, type Workspace } from './helpers.js';
 
 let ws: Workspace;
 let projects = 0;

@@ -6,16 +6,18 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, childEnv, CLI, collect, makeWorkspace, ROOT, runCli, STACK_TRACE, startTortureEmulator, type CliResult, type TortureEmulator, type Workspace } from './helpers.js';
+import { assertBuilt, cliEnv, CLI, collect, ROOT, runCli, type CliResult } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { makeWorkspace, STACK_TRACE, type Workspace } from './helpers.js';
 import { leftoverTemps, smallManifest } from './hardening-helpers.js';
 
-let emulator: TortureEmulator;
+let emulator: TestEmulator;
 let ws: Workspace;
 let projects = 0;
 
 beforeAll(async () => {
   assertBuilt();
-  emulator = await startTortureEmulator();
+  emulator = await startTestEmulator();
   ws = makeWorkspace('agentsync-round2a-');
 });
 
@@ -65,7 +67,7 @@ function expectNoCrash(result: CliResult): void {
  */
 function runIntoHead(args: string[], cwd: string): Promise<CliResult> {
   const script = '"$@" | head -c 200; exit "${PIPESTATUS[0]}"';
-  const child = spawn('bash', ['-c', script, 'pipeline', process.execPath, CLI, ...args], { cwd, env: childEnv(emulator.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['-c', script, 'pipeline', process.execPath, CLI, ...args], { cwd, env: cliEnv(emulator.env), stdio: ['ignore', 'pipe', 'pipe'] });
   return collect(child, 90_000);
 }
 

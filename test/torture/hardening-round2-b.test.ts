@@ -9,15 +9,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/core/state.js';
 import { createFileStateStore, type StateTarget } from '../../src/io/state/index.js';
 import { expectOneLineRefusal } from './hardening-helpers.js';
-import { API_KEY, assertBuilt, makeWorkspace, runCli, STACK_TRACE, startTortureEmulator, type CliResult, type TortureEmulator, type Workspace } from './helpers.js';
+import { assertBuilt, runCli, type CliResult } from '../support/cli.js';
+import { API_KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { makeWorkspace, STACK_TRACE, type Workspace } from './helpers.js';
 
-let emulator: TortureEmulator;
+let emulator: TestEmulator;
 let ws: Workspace;
 let caseNumber = 0;
 
 beforeAll(async () => {
   assertBuilt();
-  emulator = await startTortureEmulator();
+  emulator = await startTestEmulator();
   ws = makeWorkspace('agentsync-round2b-');
 });
 

@@ -6,12 +6,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, makeWorkspace, runCli, STACK_TRACE, startTortureEmulator, type TortureEmulator, type Workspace } from './helpers.js';
+import { assertBuilt, runCli } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { makeWorkspace, STACK_TRACE, type Workspace } from './helpers.js';
 
 type PageMode = 'pages' | 'page-2-fails' | 'pages-forever' | 'same-cursor';
 
 /** Serves the emulator's agent list one agent per page, misbehaving as `mode` says; everything else passes through. */
-async function pagingProxy(emulator: TortureEmulator, mode: () => PageMode): Promise<{ url: string; close(): Promise<void>; pagesServed(): number }> {
+async function pagingProxy(emulator: TestEmulator, mode: () => PageMode): Promise<{ url: string; close(): Promise<void>; pagesServed(): number }> {
   let served = 0;
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://proxy');
@@ -61,7 +63,7 @@ agents:
 `;
 
 describe('a server that pages its agent list', () => {
-  let emulator: TortureEmulator;
+  let emulator: TestEmulator;
   let proxy: Awaited<ReturnType<typeof pagingProxy>>;
   let mode: PageMode = 'pages';
   let ws: Workspace;
@@ -69,7 +71,7 @@ describe('a server that pages its agent list', () => {
 
   beforeAll(async () => {
     assertBuilt();
-    emulator = await startTortureEmulator();
+    emulator = await startTestEmulator();
     proxy = await pagingProxy(emulator, () => mode);
     ws = makeWorkspace();
     writeFileSync(ws.path('agents.yaml'), MANIFEST);

@@ -3,7 +3,9 @@
 // the server's message, and the next apply retries only what failed.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, makeWorkspace, runCli, STACK_TRACE, startTortureEmulator, type TortureEmulator, type Workspace } from './helpers.js';
+import { assertBuilt, runCli } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { makeWorkspace, STACK_TRACE, type Workspace } from './helpers.js';
 
 const manifest = (website: string): string => `version: 1
 environments:
@@ -18,11 +20,11 @@ knowledgeBase:
 `;
 
 describe('one failed call', () => {
-  let emulator: TortureEmulator;
+  let emulator: TestEmulator;
   let ws: Workspace;
   beforeAll(async () => {
     assertBuilt();
-    emulator = await startTortureEmulator();
+    emulator = await startTestEmulator();
     ws = makeWorkspace();
   });
   afterAll(async () => {

@@ -10,7 +10,10 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateManifest, resourceCounts, seededRandom } from '../../bench/generate.mjs';
 import { startPostgres, type PostgresServer } from '../support/postgres.mjs';
-import { assertBuilt, collect, makeWorkspace, runCli, sleep, spawnCli, startTortureEmulator, serverAgents, type TortureEmulator, type Workspace } from './helpers.js';
+import { assertBuilt, runCli, startCli } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { waitFor } from '../support/wait.js';
+import { makeWorkspace, serverAgents, type Workspace } from './helpers.js';
 import { compareServerWithManifest } from './server-matches.js';
 
 const RESOURCES = 200;
@@ -19,7 +22,7 @@ const seed = Number(process.env.TORTURE_SEED ?? Math.floor(Math.random() * 1_000
 
 let ws: Workspace;
 let pg: PostgresServer;
-let emulator: TortureEmulator;
+let emulator: TestEmulator;
 let manifestPath: string;
 let manifestYaml: string;
 let databases = 0;
@@ -31,7 +34,7 @@ beforeAll(async () => {
   manifestPath = ws.path('agents.yaml');
   manifestYaml = generateManifest({ count: RESOURCES, seed: 301 });
   writeFileSync(manifestPath, manifestYaml);
-  [pg, emulator] = await Promise.all([startPostgres(), startTortureEmulator({ latencyMs: 10 })]);
+  [pg, emulator] = await Promise.all([startPostgres(), startTestEmulator({ latencyMs: 10 })]);
 });
 
 afterAll(async () => {
@@ -53,7 +56,7 @@ async function cli(args: string[]) {
 
 /** Waits until the emulator has answered everything a killed process had in flight. */
 async function settled(): Promise<void> {
-  while ((await emulator.stats()).inFlight > 0) await sleep(5);
+  await waitFor('no request in flight', async () => (await emulator.stats()).inFlight === 0, { timeoutMs: 60_000 });
 }
 
 function isAgentPost(entry: { method: string; path: string }): boolean {
@@ -73,19 +76,18 @@ describe(`PostgreSQL state torture (seed ${seed})`, () => {
       const log = await emulator.requests();
       const seen = log.length;
       const agentPosts = log.filter(isAgentPost).length;
-      const child = spawnCli(['apply', '--auto-approve', ...args], { env: emulator.env });
-      const done = collect(child, 120_000);
+      const { child, done } = startCli(['apply', '--auto-approve', ...args], { env: emulator.env, timeoutMs: 120_000 });
       let exited = false;
       void done.then(() => (exited = true));
       let trigger: string;
       if (random() < 0.4 && agentPosts < agents) {
         const target = 1 + Math.floor(random() * Math.min(5, agents - agentPosts));
         trigger = `agent POST ${target}`;
-        while (!exited && (await emulator.requests()).filter(isAgentPost).length - agentPosts < target) await sleep(2);
+        await waitFor('the trigger', async () => (await emulator.requests()).filter(isAgentPost).length - agentPosts >= target, { unless: () => exited, timeoutMs: 60_000, intervalMs: 2 });
       } else {
         const target = 1 + Math.floor(random() * 40);
         trigger = `${target} requests`;
-        while (!exited && (await emulator.requests()).length - seen < target) await sleep(2);
+        await waitFor('the trigger', async () => (await emulator.requests()).length - seen >= target, { unless: () => exited, timeoutMs: 60_000, intervalMs: 2 });
       }
       const killed = !exited && child.kill('SIGKILL');
       const result = await done;
@@ -124,25 +126,25 @@ describe(`PostgreSQL state torture (seed ${seed})`, () => {
     await emulator.configure({ latencyMs: 25 });
     try {
       const args = await freshState();
-      const children = [0, 1].map(() => spawnCli(['apply', '--auto-approve', ...args], { env: emulator.env }));
-      const results = await Promise.all(children.map((c) => collect(c, 120_000)));
+      const runs = [0, 1].map(() => startCli(['apply', '--auto-approve', ...args], { env: emulator.env, timeoutMs: 120_000 }));
+      const results = await Promise.all(runs.map((run) => run.done));
       results.forEach((r) => transcripts.push(r.stdout, r.stderr));
       const winner = results.findIndex((r) => r.code === 0);
       const loser = results.findIndex((r) => r.code === 1);
       expect([winner, loser].sort(), results.map((r) => r.stderr).join('\n---\n')).toEqual([0, 1]);
       const refused = results[loser]!.stderr;
-      expect(refused).toMatch(new RegExp(`^Error: state locked by pid ${children[winner]!.pid!} on ${hostname()} since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z; another agentsync run is using postgres://agentsync:\\*\\*\\*@`, 'm'));
+      expect(refused).toMatch(new RegExp(`^Error: state locked by pid ${runs[winner]!.child.pid!} on ${hostname()} since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z; another agentsync run is using postgres://agentsync:\\*\\*\\*@`, 'm'));
       expect((await compareServerWithManifest(emulator, manifestYaml)).problems).toEqual([]);
 
       // With --lock-timeout the second one waits for the first, then finds nothing left to do.
       await emulator.reset();
       const waitArgs = await freshState();
-      const first = spawnCli(['apply', '--auto-approve', ...waitArgs], { env: emulator.env });
+      const first = startCli(['apply', '--auto-approve', ...waitArgs], { env: emulator.env, timeoutMs: 120_000 });
       // Under way: five tool writes seen (against the public reference one PUT learns that creates
       // are POSTs, so count both).
-      while ((await emulator.requests()).filter((r) => (r.method === 'PUT' || r.method === 'POST') && r.path.startsWith('/v3/ai-agents/tools')).length < 5) await sleep(5);
-      const second = spawnCli(['apply', '--auto-approve', '--lock-timeout', '120', ...waitArgs], { env: emulator.env });
-      const [a, b] = await Promise.all([collect(first, 120_000), collect(second, 150_000)]);
+      await waitFor('five tool writes', async () => (await emulator.requests()).filter((r) => (r.method === 'PUT' || r.method === 'POST') && r.path.startsWith('/v3/ai-agents/tools')).length >= 5, { timeoutMs: 60_000 });
+      const second = startCli(['apply', '--auto-approve', '--lock-timeout', '120', ...waitArgs], { env: emulator.env, timeoutMs: 150_000 });
+      const [a, b] = await Promise.all([first.done, second.done]);
       transcripts.push(a.stdout, a.stderr, b.stdout, b.stderr);
       expect([a.code, b.code], b.stderr).toEqual([0, 0]);
       expect(b.stdout).toContain('No changes.');
@@ -160,11 +162,10 @@ describe(`PostgreSQL state torture (seed ${seed})`, () => {
       // --lock-timeout: a lock left behind would refuse it before its first request.
       for (let round = 0; round < 3; round++) {
         const seen = (await emulator.requests()).length;
-        const holder = spawnCli(['apply', '--auto-approve', ...args], { env: emulator.env });
-        const done = collect(holder, 120_000);
+        const { child: holder, done: done } = startCli(['apply', '--auto-approve', ...args], { env: emulator.env, timeoutMs: 120_000 });
         let exited = false;
         void done.then(() => (exited = true));
-        while (!exited && (await emulator.requests()).length - seen < 20) await sleep(2);
+        await waitFor('the trigger', async () => (await emulator.requests()).length - seen >= 20, { unless: () => exited, timeoutMs: 60_000, intervalMs: 2 });
         holder.kill('SIGKILL');
         const result = await done;
         transcripts.push(result.stdout, result.stderr);

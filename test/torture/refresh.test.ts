@@ -6,18 +6,20 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { API_KEY, makeWorkspace, runCli, STACK_TRACE, startTortureEmulator, type TortureEmulator, type Workspace } from './helpers.js';
+import { runCli } from '../support/cli.js';
+import { API_KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { makeWorkspace, STACK_TRACE, type Workspace } from './helpers.js';
 
 type Override = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-let emulator: TortureEmulator;
+let emulator: TestEmulator;
 let proxy: Server;
 let proxyUrl: string;
 let override: Override = () => false;
 let ws: Workspace;
 
 beforeAll(async () => {
-  emulator = await startTortureEmulator();
+  emulator = await startTestEmulator();
   proxy = createServer((req, res) => {
     if (override(req, res)) return;
     const chunks: Buffer[] = [];

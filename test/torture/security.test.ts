@@ -5,7 +5,10 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateManifest } from '../../bench/generate.mjs';
-import { API_KEY, assertBuilt, collect, makeWorkspace, reasonLines, runCli, sleep, spawnCli, STACK_TRACE, startTortureEmulator, type CliResult, type TortureEmulator, type Workspace } from './helpers.js';
+import { assertBuilt, runCli, type CliResult, startCli } from '../support/cli.js';
+import { API_KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { waitFor } from '../support/wait.js';
+import { makeWorkspace, reasonLines, STACK_TRACE, type Workspace } from './helpers.js';
 
 const SECRET = 'sEcReT-9d41f0c2-never-print-me';
 const SECRET_2 = 'sEcReT-77aa01be-rotated-value';
@@ -33,12 +36,12 @@ agents:
     actions: [lookup]
 `;
 
-let emulator: TortureEmulator;
+let emulator: TestEmulator;
 let ws: Workspace;
 
 beforeAll(async () => {
   assertBuilt();
-  emulator = await startTortureEmulator();
+  emulator = await startTestEmulator();
   ws = makeWorkspace();
 });
 
@@ -113,10 +116,9 @@ describe('security', () => {
     await emulator.configure({ latencyMs: 20 });
     try {
       // Killed mid-apply, the journal is left behind holding what succeeded.
-      const child = spawnCli(['apply', '--auto-approve', '--concurrency', '2', '-f', manifest, '--state', state], { env: emulator.env });
-      const done = collect(child);
+      const { child, done } = startCli(['apply', '--auto-approve', '--concurrency', '2', '-f', manifest, '--state', state], { env: emulator.env });
       const start = (await emulator.stats()).requests;
-      while ((await emulator.stats()).requests - start < 10) await sleep(5);
+      await waitFor('ten requests', async () => (await emulator.stats()).requests - start >= 10, { timeoutMs: 30_000 });
       child.kill('SIGKILL');
       await done;
       const journalMode = statSync(`${state}.journal`).mode & 0o777;
@@ -190,12 +192,12 @@ describe('security', () => {
     await emulator.configure({ latencyMs: 50 });
     try {
       const args = ['apply', '--auto-approve', '--concurrency', '2', '-f', manifest, '--state', state];
-      const first = spawnCli(args, { env: emulator.env });
-      const second = spawnCli(args, { env: emulator.env });
-      const [a, b] = await Promise.all([collect(first), collect(second)]);
+      const first = startCli(args, { env: emulator.env });
+      const second = startCli(args, { env: emulator.env });
+      const [a, b] = await Promise.all([first.done, second.done]);
       const results = [
-        { pid: first.pid, other: second.pid, result: a },
-        { pid: second.pid, other: first.pid, result: b },
+        { pid: first.child.pid, other: second.child.pid, result: a },
+        { pid: second.child.pid, other: first.child.pid, result: b },
       ];
       expect(results.map((r) => r.result.code).sort()).toEqual([0, 1]);
       const loser = results.find((r) => r.result.code === 1);

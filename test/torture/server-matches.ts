@@ -1,7 +1,8 @@
 // Compares what the emulator holds with what a generated manifest asks for, field by field,
 // independently of agentsync's own diff (so a bug there cannot hide a bug here).
 import { parse } from 'yaml';
-import { serverAgents, serverTools, type TortureEmulator } from './helpers.js';
+import { type TestEmulator } from '../support/emulator.js';
+import { serverAgents, serverTools } from './helpers.js';
 
 interface ManifestTool {
   displayName: string;
@@ -31,7 +32,7 @@ export interface Mismatch {
 /** External tools the emulator seeds, which no generated manifest manages. */
 const SEEDED_TOOLS = new Set(['search_web']);
 
-export async function compareServerWithManifest(emulator: TortureEmulator, manifestYaml: string): Promise<Mismatch> {
+export async function compareServerWithManifest(emulator: TestEmulator, manifestYaml: string): Promise<Mismatch> {
   const manifest = parse(manifestYaml) as GeneratedManifest;
   const vars = Object.values(manifest.environments)[0]?.vars ?? {};
   const interpolate = (text: string): string => text.replace(/\$\{var\.([A-Za-z0-9_]+)\}/g, (_, name: string) => vars[name] ?? '');

@@ -3,9 +3,13 @@
 // lets the calls in flight finish (or abandons them after a grace period), records every success,
 // releases the lock, says what remains and exits 130 or 143; a second signal exits at once. A rerun
 // then finishes the job with no duplicate.
+import { setTimeout as delay } from 'node:timers/promises';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { assertBuilt, collect, makeWorkspace, runCli, serverAgents, sleep, spawnCli, startTortureEmulator, type TortureEmulator, type Workspace } from './helpers.js';
+import { assertBuilt, runCli, startCli, type CliRun } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { waitFor } from '../support/wait.js';
+import { makeWorkspace, serverAgents, type Workspace } from './helpers.js';
 
 const AGENTS = 8;
 
@@ -17,11 +21,11 @@ function manifest(): string {
   return lines.join('\n') + '\n';
 }
 
-let emu: TortureEmulator;
+let emu: TestEmulator;
 let ws: Workspace;
 beforeAll(async () => {
   assertBuilt();
-  emu = await startTortureEmulator({ putCreates: true });
+  emu = await startTestEmulator({ putCreates: true });
 });
 afterAll(async () => {
   await emu.close();
@@ -44,20 +48,14 @@ interface StateFile {
 }
 const readState = (): StateFile => JSON.parse(readFileSync(ws.path('.agentsync', 'local.state.json'), 'utf8')) as StateFile;
 
-function startApply(): { child: ReturnType<typeof spawnCli>; output: () => string; done: ReturnType<typeof collect> } {
-  const child = spawnCli(['apply', '--auto-approve', '--concurrency', '2'], { cwd: ws.dir, env: emu.env });
+function startApply(): CliRun & { output: () => string } {
+  const run = startCli(['apply', '--auto-approve', '--concurrency', '2'], { cwd: ws.dir, env: emu.env, timeoutMs: 60_000 });
   let seen = '';
-  child.stdout?.on('data', (chunk: Buffer) => (seen += chunk.toString()));
-  return { child, output: () => seen, done: collect(child, 60_000) };
+  run.child.stdout?.on('data', (chunk: string) => (seen += chunk));
+  return { ...run, output: () => seen };
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
+const until = (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> => waitFor(what, condition, { timeoutMs, intervalMs: 20 });
 
 /** Agent creates the server has received and not yet answered. */
 async function agentPostsInFlight(): Promise<number> {
@@ -147,7 +145,8 @@ describe('a signal in the middle of an apply', () => {
     await emu.configure({ latencyMs: 20_000 });
     await until(async () => (await agentPostsInFlight()) >= 2, 'two agent creates in flight');
     run.child.kill('SIGINT');
-    await sleep(300);
+    // The gap between the two signals is the subject (a second SIGINT while the first is handled).
+    await delay(300);
     const secondAt = Date.now();
     run.child.kill('SIGINT');
     const result = await run.done;

@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolBody } from '../../../src/core/api-types.js';
 import { ApiError } from '../../../src/io/api/api-error.js';
 import { createApiClient, type ApiClient } from '../../../src/io/api/client.js';
-import { startFixture, TEST_API_KEY, type EmulatorFixture } from './emulator-fixture.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../../support/emulator.js';
+import { waitFor } from '../../support/wait.js';
 
 const fastBackoff = { baseMs: 5, capMs: 50 };
 const tool = (name: string, description = 'd'): ToolBody => ({
@@ -27,10 +28,10 @@ const createAgent = (api: Api, body: object, opts?: Opts) => api.request({ metho
 const updateAgent = (api: Api, uid: string, body: object, opts?: Opts) => api.request({ method: 'PATCH', path: `/ai-agents/agents/${encodeURIComponent(uid)}`, body }, opts);
 const list = (api: Api, path: string) => api.request({ method: 'GET', path }) as Promise<Record<string, unknown>[]>;
 
-let emu: EmulatorFixture;
+let emu: TestEmulator;
 let client: ApiClient;
 beforeAll(async () => {
-  emu = await startFixture({ putCreates: true });
+  emu = await startTestEmulator({ putCreates: true });
 });
 afterAll(() => emu.close());
 afterEach(async () => {
@@ -39,7 +40,7 @@ afterEach(async () => {
 });
 
 function connect(options: Partial<Parameters<typeof createApiClient>[0]> = {}): ApiClient {
-  client = createApiClient({ baseUrl: emu.url, apiKey: TEST_API_KEY, backoff: fastBackoff, ...options });
+  client = createApiClient({ baseUrl: emu.url, apiKey: API_KEY, backoff: fastBackoff, ...options });
   return client;
 }
 
@@ -127,9 +128,11 @@ describe('API client against the emulator', () => {
   it('stops retrying once the client is closed, instead of backing off against a closed pool', async () => {
     const api = connect({ retries: 5, backoff: { baseMs: 300, capMs: 3000 } });
     await emu.configure({ failNext: 100, failMode: '503' });
+    const seen = (await emu.apiRequests('PUT')).length;
     const started = performance.now();
     const pending = failureOf(putTool(api, tool('closing')));
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Closed once the first attempt has failed, while the client backs off before the next.
+    await waitFor('the first attempt', async () => (await emu.apiRequests('PUT')).length > seen);
     await api.close();
     const err = await pending;
     expect(err.attempts).toBeLessThan(6); // not every retry: the attempt after close() is the last
@@ -186,7 +189,7 @@ describe('API client against other servers', () => {
     reply = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { id: 'm1' } }));
     const api = connect({ baseUrl: url });
     await api.sendMessage({ receiver: 'ops', receiverType: 'group', data: { text: 'hi' } }, { onBehalfOf: 'bot' });
-    expect(seen[0]).toMatchObject({ apikey: TEST_API_KEY, 'content-type': 'application/json', onbehalfof: 'bot' });
+    expect(seen[0]).toMatchObject({ apikey: API_KEY, 'content-type': 'application/json', onbehalfof: 'bot' });
     expect(seen[0]?.['user-agent']).toMatch(/^agentsync\/\d+\.\d+\.\d+/);
   });
 

@@ -36,7 +36,7 @@ describe.each(BACKENDS)('$name state lock', (backend) => {
       const place = await backend.fresh();
       const racers = [child('race', place), child('race', place)];
       // Both wait on stdin after start-up, so "go" releases them together.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await Promise.all(racers.map((r) => r.waitFor((e) => e.event === 'waiting')));
       racers.forEach((r) => r.send('go'));
       const outcomes = await Promise.all(racers.map((r) => r.waitFor((e) => e.event === 'locked' || e.event === 'refused')));
       const winners = outcomes.filter((o) => o.event === 'locked');
@@ -70,6 +70,7 @@ describe.each(BACKENDS)('$name state lock', (backend) => {
     expect((refused as Error).message).toMatch(/waited|waiting/);
 
     const waiting = place.store.open(TARGET, { lockTimeoutMs: 20_000 });
+    // Holding the lock a while longer is the subject: the second open must wait it out, not fail.
     await new Promise((resolve) => setTimeout(resolve, 400));
     holder.send('release');
     const session = await waiting;
