@@ -2,6 +2,9 @@
 // fault-injected, and do not appear in the request log or the in-flight gauge.
 import type { JsonObject } from '../core/api-types.js';
 import { badRequest } from './errors.js';
+import { kbAdminRoutes } from './kb/admin-routes.js';
+import { KB_CONFIG_KEYS, parseKbChanges } from './kb/config.js';
+import type { KbContext } from './kb/context.js';
 import type { FailMode, FaultConfig, Faults } from './faults.js';
 import { MODE_KEYS, parseModeChanges, type ServerMode } from './mode.js';
 import type { InFlightGauge, RequestLog } from './request-log.js';
@@ -17,10 +20,12 @@ export interface AdminDeps {
   mode: ServerMode;
   log: RequestLog;
   gauge: InFlightGauge;
+  /** Its `config` holds the kb* knobs of `/__emulator/config`, changed in place. */
+  kb: KbContext;
 }
 
 const FAULT_KEYS = ['latencyMs', 'rateLimitPerMinute', 'failRate', 'failMode', 'failNext'];
-const CONFIG_KEYS = new Set([...FAULT_KEYS, ...MODE_KEYS]);
+const CONFIG_KEYS = new Set([...FAULT_KEYS, ...MODE_KEYS, ...KB_CONFIG_KEYS]);
 const FAIL_MODES: readonly FailMode[] = ['mixed', '503', 'drop'];
 
 function runtime(): { cpuUserMs: number; cpuSystemMs: number; uptimeMs: number } {
@@ -28,10 +33,11 @@ function runtime(): { cpuUserMs: number; cpuSystemMs: number; uptimeMs: number }
   return { cpuUserMs: cpu.user / 1000, cpuSystemMs: cpu.system / 1000, uptimeMs: Math.round(process.uptime() * 1000) };
 }
 
-export function adminRouter({ store, faults, mode, log, gauge }: AdminDeps): Router {
-  const config = (): ApiResponse => ({ status: 200, body: { ...faults.current, ...mode } });
+export function adminRouter({ store, faults, mode, log, gauge, kb }: AdminDeps): Router {
+  const config = (): ApiResponse => ({ status: 200, body: { ...faults.current, ...mode, ...kb.config } });
   const stats = (): ApiResponse => ({ status: 200, body: { inFlight: gauge.inFlight, maxInFlight: gauge.maxInFlight, requests: gauge.requests } });
   return new Router([
+    ...kbAdminRoutes(kb),
     { pattern: '/__emulator/health', methods: { GET: () => ({ status: 200, body: { ok: true, appId: store.appId } }) } },
     // The emulator's own CPU time, so a benchmark can tell the client's share of a shared machine from the emulator's.
     { pattern: '/__emulator/runtime', methods: { GET: () => ({ status: 200, body: runtime() }) } },
@@ -55,8 +61,10 @@ export function adminRouter({ store, faults, mode, log, gauge }: AdminDeps): Rou
           rejectUnknownKeys(object, CONFIG_KEYS, '');
           const faultChanges = parseFaultChanges(object);
           const modeChanges = parseModeChanges(object);
+          const kbChanges = parseKbChanges(object);
           faults.update(faultChanges);
           Object.assign(mode, modeChanges);
+          Object.assign(kb.config, kbChanges);
           return config();
         },
       },

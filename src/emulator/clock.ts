@@ -15,3 +15,21 @@ export function isoAfter(previous: string | undefined): string {
 export function unixSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
+
+/**
+ * The knowledge base's clock: wall time plus an offset that `POST /__emulator/clock` moves forward,
+ * so a test can finish a "1.5 s" indexing run at once without sleeping. Only time-driven behaviour
+ * (discovered-URL processing) reads it.
+ */
+export class EmulatorClock {
+  private offsetMs = 0;
+
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+
+  advance(ms: number): number {
+    this.offsetMs += ms;
+    return this.now();
+  }
+}

@@ -7,7 +7,11 @@ import { DEFAULT_MODE, modeOptionProblems, type ServerMode } from './mode.js';
 import { DataFileWriter, loadDataFile } from './persistence.js';
 import { InFlightGauge, RequestLog } from './request-log.js';
 import { agentRoutes } from './resources/agents.js';
+import { EmulatorClock } from './clock.js';
+import { DEFAULT_KB_CONFIG, kbConfigProblems, type KbConfig } from './kb/config.js';
+import type { KbContext } from './kb/context.js';
 import { knowledgeBaseRoutes } from './resources/knowledge-base.js';
+import { knowledgeBaseSourceRoutes } from './resources/knowledge-base-sources.js';
 import { messageRoutes } from './resources/messages.js';
 import { toolRoutes } from './resources/tools.js';
 import { Router } from './router.js';
@@ -19,6 +23,7 @@ export { DataFileError } from './persistence.js';
 export { DEFAULT_SENDER_UID } from './seed.js';
 export type { RequestLogEntry } from './request-log.js';
 export type { AgentListForm, CreateStatus, ServerMode, TimestampForm } from './mode.js';
+export type { KbConfig } from './kb/config.js';
 
 export interface EmulatorOptions {
   /** Default 127.0.0.1. */
@@ -49,6 +54,8 @@ export interface EmulatorOptions {
   agentList?: ServerMode['agentList'];
   /** Default false: records are stored like a real server stores them (CONTRACT §10.4). True echoes what was sent. */
   storeAsSent?: boolean;
+  /** Knowledge-base knobs (kb/config.ts), e.g. `{ kbProcessingMs: 0 }` for instant indexing; default 1500 ms. */
+  kb?: Partial<KbConfig>;
 }
 
 export interface EmulatorHandle {
@@ -96,16 +103,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     failRate: options.failRate ?? 0,
     failMode: options.failMode ?? 'mixed',
   });
+  const kbConfig: KbConfig = { ...DEFAULT_KB_CONFIG, ...options.kb, kbFailUrls: [...(options.kb?.kbFailUrls ?? [])] };
   const log = new RequestLog();
   const gauge = new InFlightGauge();
   let origin = '';
-  const api = new Router([
-    ...toolRoutes(store, mode),
-    ...agentRoutes(store, mode),
-    ...messageRoutes(store),
-    ...knowledgeBaseRoutes(store, { webhookBaseUrl: () => `${origin}/__emulator/webhooks` }),
-  ]);
-  const admin = adminRouter({ store, faults, mode, log, gauge });
+  const kb: KbContext = { store, clock: new EmulatorClock(), config: kbConfig, webhookBaseUrl: () => `${origin}/__emulator/webhooks` };
+  const api = new Router([...toolRoutes(store, mode), ...agentRoutes(store, mode), ...messageRoutes(store), ...knowledgeBaseRoutes(kb), ...knowledgeBaseSourceRoutes(kb)]);
+  const admin = adminRouter({ store, faults, mode, log, gauge, kb });
   const server = createServer({ keepAliveTimeout: 5_000 }, createRequestListener({ appId, apiKey, api, admin, faults, log, gauge, logLine }));
   server.on('clientError', (_err, socket) => {
     // Unparseable HTTP: answer 400 if the socket still can, and carry on serving others.
@@ -139,6 +143,7 @@ function checkOptions(options: EmulatorOptions, appId: string, apiKey: string): 
   if (appId.trim() === '') problems.push('appId must not be empty');
   if (apiKey === '') problems.push('apiKey must not be empty');
   problems.push(...modeOptionProblems(options));
+  problems.push(...kbConfigProblems(options.kb ?? {}));
   if (problems.length > 0) throw new RangeError(`Invalid emulator options: ${problems.join('; ')}.`);
 }
 

@@ -16,7 +16,8 @@ export interface ApiResponse {
   body: unknown;
 }
 
-export type Handler = (request: ApiRequest) => ApiResponse;
+/** Most handlers answer at once; the scrape awaits its crawl. */
+export type Handler = (request: ApiRequest) => ApiResponse | Promise<ApiResponse>;
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Route {

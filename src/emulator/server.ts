@@ -8,6 +8,7 @@ import { ApiError, apiNotFound, errorBody, serviceUnavailable } from './errors.j
 import { rateLimitHeaders, type Faults, type RateLimitState } from './faults.js';
 import { ClientGone, decodeBody, hasBody, parseJsonBody, parseJsonText, readRawBody } from './http/read-body.js';
 import { Punctual, sendJson } from './http/respond.js';
+import { DEMO_SITE_PATH_PREFIX, serveDemoSite } from './kb/demo-site.js';
 import type { InFlightGauge, LoggedRequest, RequestLog } from './request-log.js';
 import type { Router } from './router.js';
 
@@ -38,6 +39,13 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
     const pathname = queryAt < 0 ? rawUrl : rawUrl.slice(0, queryAt);
     const query = queryAt < 0 ? NO_QUERY : new URLSearchParams(rawUrl.slice(queryAt + 1));
     const adminPath = pathname.startsWith(`${API_PREFIX}${ADMIN_PREFIX}`) ? pathname.slice(API_PREFIX.length) : pathname;
+    if (adminPath === DEMO_SITE_PATH_PREFIX || adminPath.startsWith(`${DEMO_SITE_PATH_PREFIX}/`)) {
+      // The built-in demo website (HTML, not JSON): what a scrape of the emulator's own origin crawls.
+      const page = serveDemoSite(req.method ?? 'GET', req.headers.host, adminPath);
+      res.writeHead(page.status, { 'Content-Type': page.contentType, 'Content-Length': String(Buffer.byteLength(page.body)) });
+      res.end(req.method === 'HEAD' ? undefined : page.body);
+      return;
+    }
     if (adminPath.startsWith(ADMIN_PREFIX)) {
       void serveAdmin(deps, req, res, adminPath, query);
       return;

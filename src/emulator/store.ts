@@ -5,11 +5,29 @@ import type { AgentRecord, GroupEntity, MessageRecord, ToolRecord, UserEntity } 
 
 export type DiscoveredUrlStatus = 'discovered' | 'processing' | 'processed' | 'failed' | 'skipped';
 
-/** A URL found while crawling a website. The interface does not show its fields; these are ours. */
+/**
+ * A URL found while crawling a website. The seed's data files hold only the first three fields;
+ * `normalizeWebsite` fills the rest on load, so old files keep working.
+ */
 export interface DiscoveredUrl {
   uniqueId: string;
   url: string;
+  /** While `processing`, the status a reader sees is worked out from `finishesAt` (kb/progress.ts). */
   status: DiscoveredUrlStatus;
+  /** Position in discovery order, 1-based; the paging cursor carries it. */
+  seq?: number;
+  title?: string;
+  description?: string;
+  /** A preview of the page text, at most 500 characters, as the reference's field says. */
+  content?: string;
+  /** Epoch ms on the emulator's clock. */
+  createdAt?: number;
+  updatedAt?: number;
+  lastCrawledAt?: number;
+  retryCount?: number;
+  /** Set by process/sync: when this URL stops being `processing`, and what it becomes then. */
+  finishesAt?: number;
+  outcome?: 'processed' | 'failed';
 }
 
 export interface Website {
@@ -18,6 +36,14 @@ export interface Website {
   discoveredUrls: DiscoveredUrl[];
   /** The batch started by the latest process call, if any. */
   lastBatchId: string | null;
+  /** Crawl settings of the scrape that made it (absent for seed websites). */
+  maxDepth?: number;
+  maxPages?: number;
+  /** Epoch ms on the emulator's clock; orders the knowledge-base list (newest first). */
+  createdAt?: number;
+  updatedAt?: number;
+  /** Creation order, so websites made in the same millisecond still page in one order. */
+  seq?: number;
 }
 
 /** Messages are stored without the embedded quotedMessage; responses add it on the way out. */
@@ -47,6 +73,7 @@ export class EmulatorStore {
   readonly agents = new Map<string, AgentRecord>();
   readonly messages = new Map<string, StoredMessage>();
   private nextMessageId = 1;
+  private websiteSeq = 0;
   private listener: () => void = () => {};
 
   constructor(readonly appId: string) {}
@@ -55,7 +82,7 @@ export class EmulatorStore {
     for (const map of [this.users, this.groups, this.websites, this.discoveredUrls, this.tools, this.agents, this.messages]) map.clear();
     for (const user of data.users) this.users.set(user.uid, user);
     for (const group of data.groups) this.groups.set(group.guid, group);
-    for (const website of data.websites) this.addWebsite(website);
+    for (const website of data.websites) this.putWebsite(website);
     for (const tool of data.tools) this.tools.set(tool.name, tool);
     for (const agent of data.agents) this.agents.set(agent.uid, agent);
     for (const message of data.messages) this.messages.set(message.id, message);
@@ -94,8 +121,31 @@ export class EmulatorStore {
     return String(this.nextMessageId++);
   }
 
-  private addWebsite(website: Website): void {
+  /** Adds (or replaces) a website and indexes its discovered URLs; fills fields old files lack. */
+  putWebsite(website: Website): void {
+    normalizeWebsite(website, this.websiteSeq + 1);
+    this.websiteSeq = Math.max(this.websiteSeq, website.seq ?? 0);
     this.websites.set(website.parentUniqueId, website);
     this.discoveredUrls.set(website.parentUniqueId, new Map(website.discoveredUrls.map((entry) => [entry.uniqueId, entry])));
   }
+
+  deleteWebsite(parentUniqueId: string): boolean {
+    this.discoveredUrls.delete(parentUniqueId);
+    return this.websites.delete(parentUniqueId);
+  }
+}
+
+/** 2025-01-01T00:00:00Z: the time given to seed records that carry none. */
+const SEED_EPOCH_MS = 1735689600000;
+
+function normalizeWebsite(website: Website, seq: number): void {
+  website.createdAt ??= SEED_EPOCH_MS;
+  website.updatedAt ??= website.createdAt;
+  website.seq ??= seq;
+  website.discoveredUrls.forEach((entry, index) => {
+    entry.seq ??= index + 1;
+    entry.createdAt ??= website.createdAt;
+    entry.updatedAt ??= entry.createdAt;
+    entry.retryCount ??= 0;
+  });
 }

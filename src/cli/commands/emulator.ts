@@ -13,6 +13,7 @@ interface EmulatorFlags {
   failRate?: string;
   putCreates?: boolean;
   storeAsSent?: boolean;
+  kbProcessingMs?: string;
 }
 
 export function registerEmulatorCommand(program: Command): void {
@@ -29,6 +30,7 @@ export function registerEmulatorCommand(program: Command): void {
     .option('--fail-rate <0..1>', 'share of requests that fail with a 503 or a dropped connection')
     .option('--put-creates', 'let PUT /ai-agents/tools/{name} create an unknown tool (the seed reading) instead of answering 404')
     .option('--store-as-sent', 'store records exactly as sent, instead of filling defaults, sorting sets and adding _id/__v as a real server does')
+    .option('--kb-processing-ms <ms>', 'how long indexing a website\'s discovered URLs takes (default 1500; 0 is instant)')
     .action(async (flags: EmulatorFlags) => runEmulator(flags));
 }
 
@@ -44,6 +46,7 @@ async function runEmulator(flags: EmulatorFlags): Promise<void> {
     failRate: flags.failRate === undefined ? undefined : parseNumber(flags.failRate, '--fail-rate', { min: 0, max: 1 }),
     putCreates: flags.putCreates === true,
     storeAsSent: flags.storeAsSent === true,
+    kb: flags.kbProcessingMs === undefined ? undefined : { kbProcessingMs: parseNumber(flags.kbProcessingMs, '--kb-processing-ms', { integer: true, min: 0 }) },
     quiet: false,
   };
   // Loaded here, not at the top, so other commands do not pay for the server's modules.

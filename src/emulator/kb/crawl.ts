@@ -1,0 +1,125 @@
+// The scrape's crawl: breadth-first from the start URL, same origin only, each URL once, links of
+// a page taken in sorted order, so the same site always gives the same discovered URLs in the same
+// order. Bounded by maxDepth (link hops from the start), maxPages (discovered URLs), a timeout per
+// fetch and one for the whole crawl (which then ends with what it found), and a cap on the URLs it
+// remembers, so no site can make it hang or grow without end.
+import { readHtml, readSitemap } from './html.js';
+
+export interface FetchedPage {
+  status: number;
+  contentType: string;
+  body: string;
+  /** The Location of a redirect. */
+  location?: string;
+}
+
+/** Fetches one URL, or throws an Error whose message says why it could not. */
+export type PageFetcher = (url: string, timeoutMs: number) => Promise<FetchedPage>;
+
+export interface CrawlSettings {
+  start: URL;
+  maxDepth: number;
+  maxPages: number;
+  /** The reference's substring filters: only URLs containing one of `include`, none of `exclude`. */
+  include: readonly string[];
+  exclude: readonly string[];
+  fetchSitemap: boolean;
+  fetchTimeoutMs: number;
+  crawlTimeoutMs: number;
+}
+
+export interface CrawledPage {
+  url: string;
+  title: string;
+  description: string;
+  content: string;
+}
+
+export interface CrawlResult {
+  pages: CrawledPage[];
+  /** True when the whole-crawl time bound ended it. */
+  cutShort: boolean;
+  sitemap: { found: boolean; url: string; urls: string[] } | undefined;
+}
+
+/** The start URL could not be fetched: nothing was crawled. */
+export class CrawlFailed extends Error {}
+
+const PARALLEL_FETCHES = 4;
+const MAX_REMEMBERED_URLS = 100_000;
+
+export async function crawl(settings: CrawlSettings, fetchPage: PageFetcher, now: () => number = Date.now): Promise<CrawlResult> {
+  const deadline = now() + settings.crawlTimeoutMs;
+  const startUrl = normalize(settings.start.href, settings.start.href) ?? settings.start.href;
+  const queue: Array<{ url: string; depth: number }> = [{ url: startUrl, depth: 0 }];
+  const seen = new Set<string>([startUrl]);
+  const pages: CrawledPage[] = [];
+  const wanted = (url: string): boolean =>
+    (settings.include.length === 0 || settings.include.some((part) => url.includes(part))) && !settings.exclude.some((part) => url.includes(part));
+  const enqueue = (href: string, base: string, depth: number): void => {
+    const url = normalize(href, base);
+    if (url === undefined || new URL(url).origin !== settings.start.origin || seen.has(url) || !wanted(url) || seen.size >= MAX_REMEMBERED_URLS) return;
+    seen.add(url);
+    queue.push({ url, depth });
+  };
+  let head = 0;
+  let cutShort = false;
+  while (head < queue.length && pages.length < settings.maxPages) {
+    const left = deadline - now();
+    if (left <= 0) {
+      cutShort = true;
+      break;
+    }
+    const batch = queue.slice(head, head + PARALLEL_FETCHES);
+    head += batch.length;
+    const timeout = Math.min(settings.fetchTimeoutMs, left);
+    const results = await Promise.all(batch.map((item) => fetchPage(item.url, timeout).catch((err: unknown) => err as Error)));
+    batch.forEach((item, index) => {
+      const result = results[index] as FetchedPage | Error;
+      const isStart = item.url === startUrl;
+      if (result instanceof Error) {
+        if (isStart) throw new CrawlFailed(`cannot fetch ${item.url}: ${result.message}`);
+        return;
+      }
+      if (result.status >= 300 && result.status < 400 && result.location !== undefined) {
+        enqueue(result.location, item.url, item.depth);
+        return;
+      }
+      if (result.status < 200 || result.status >= 300) {
+        if (isStart) throw new CrawlFailed(`${item.url} answered HTTP ${result.status}`);
+        return;
+      }
+      const isHtml = /html/i.test(result.contentType);
+      const facts = isHtml ? readHtml(result.body) : { title: '', description: '', content: result.body.slice(0, 500), hrefs: [] };
+      if (pages.length < settings.maxPages && wanted(item.url)) {
+        pages.push({ url: item.url, title: facts.title, description: facts.description, content: facts.content });
+      }
+      if (item.depth < settings.maxDepth) {
+        const links = [...new Set(facts.hrefs.map((href) => normalize(href, item.url)).filter((url): url is string => url !== undefined))].sort();
+        for (const link of links) enqueue(link, item.url, item.depth + 1);
+      }
+    });
+  }
+  const sitemap = settings.fetchSitemap ? await readSiteMap(settings, fetchPage, Math.max(1, Math.min(settings.fetchTimeoutMs, deadline - now()))) : undefined;
+  return { pages, cutShort, sitemap };
+}
+
+async function readSiteMap(settings: CrawlSettings, fetchPage: PageFetcher, timeoutMs: number): Promise<CrawlResult['sitemap']> {
+  const url = new URL('/sitemap.xml', settings.start).href;
+  try {
+    const answer = await fetchPage(url, timeoutMs);
+    if (answer.status !== 200) return { found: false, url, urls: [] };
+    return { found: true, url, urls: readSitemap(answer.body).slice(0, settings.maxPages) };
+  } catch {
+    return { found: false, url, urls: [] };
+  }
+}
+
+/** An absolute http(s) URL without its fragment, or undefined for mailto:, javascript: and the like. */
+function normalize(href: string, base: string): string | undefined {
+  if (!URL.canParse(href, base)) return undefined;
+  const url = new URL(href, base);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  url.hash = '';
+  return url.href;
+}

@@ -1,0 +1,170 @@
+// Knowledge base, whole sources: scrape a website (a real, bounded crawl; see kb/crawl.ts), delete
+// one, list them, poll their status and re-index one. The scrape's answer names the new website's
+// id `crawlId` (the only id field the reference's scrape answer has); that id is the
+// `{parentUniqueId}` of the discovered-urls routes and the `{uniqueId}` of delete and of the list.
+import { randomUUID } from 'node:crypto';
+import { ApiError, badRequest, notFound } from '../errors.js';
+import { findWebsite, type KbContext } from '../kb/context.js';
+import { crawl, CrawlFailed, type CrawlSettings } from '../kb/crawl.js';
+import { fetcherFor } from '../kb/fetchers.js';
+import { pageOf, paginationKey, readPageRequest } from '../kb/paging.js';
+import { presentSource } from '../kb/present.js';
+import { websiteStatus } from '../kb/progress.js';
+import type { ApiRequest, ApiResponse, Route } from '../router.js';
+import type { DiscoveredUrl, Website } from '../store.js';
+import { optionalBoolean, rejectUnknownKeys, requireObjectBody, requireStringArray } from '../validate.js';
+import type { JsonObject } from '../../core/api-types.js';
+import { resyncWebsite, timeParameter } from './knowledge-base.js';
+
+const KB_PATH = '/ai-agents/agent-builder/knowledge-base';
+const SCRAPE_KEYS = new Set(['url', 'maxDepth', 'maxPages', 'include', 'exclude', 'fetchSitemap']);
+const POLL_KEYS = new Set(['uniqueId']);
+
+export function knowledgeBaseSourceRoutes(kb: KbContext): Route[] {
+  return [
+    // Listed before `website/:uniqueId`, so `website/scrape` is never taken for a website id.
+    { pattern: `${KB_PATH}/website/scrape`, methods: { POST: (request) => scrape(kb, request) } },
+    { pattern: `${KB_PATH}/website/:uniqueId`, methods: { DELETE: (request) => deleteWebsite(kb, request) } },
+    { pattern: KB_PATH, methods: { GET: (request) => listSources(kb, request) } },
+    { pattern: `${KB_PATH}/status/poll`, methods: { POST: (request) => pollSources(kb, request) } },
+    { pattern: `${KB_PATH}/:sourceType/:uniqueId/sync`, methods: { PATCH: (request) => resyncSource(kb, request) } },
+  ];
+}
+
+async function scrape(kb: KbContext, request: ApiRequest): Promise<ApiResponse> {
+  const settings = readScrapeBody(requireObjectBody(request.body), kb);
+  const fetcher = fetcherFor(settings.start);
+  if (!fetcher) {
+    throw badRequest(
+      `The emulator does not reach the network: it crawls http://127.0.0.1:<port>, http://localhost:<port> and its demo site https://docs.example.com, not ${settings.start.origin}.`,
+    );
+  }
+  const startedAt = kb.clock.now();
+  let result;
+  try {
+    result = await crawl(settings, fetcher);
+  } catch (err) {
+    if (err instanceof CrawlFailed) throw new ApiError(500, 'ERR_KB_INDEXING_FAILED', `Failed to scrape website: ${err.message}`);
+    throw err;
+  }
+  const now = kb.clock.now();
+  const discoveredUrls: DiscoveredUrl[] = result.pages.map((page, index) => ({
+    uniqueId: randomUUID(),
+    url: page.url,
+    status: 'discovered',
+    seq: index + 1,
+    title: page.title,
+    description: page.description,
+    content: page.content,
+    createdAt: now,
+    updatedAt: now,
+    lastCrawledAt: now,
+    retryCount: 0,
+  }));
+  const website: Website = {
+    parentUniqueId: randomUUID(),
+    url: settings.start.href,
+    discoveredUrls,
+    lastBatchId: null,
+    maxDepth: settings.maxDepth,
+    maxPages: settings.maxPages,
+    createdAt: now,
+    updatedAt: now,
+  };
+  kb.store.putWebsite(website);
+  kb.store.changed();
+  const sitemap = result.sitemap ?? { found: false, urls: [] };
+  return {
+    status: 200,
+    body: {
+      success: true,
+      message: result.cutShort ? 'Website scrape completed (stopped at the crawl time bound)' : 'Website scrape completed successfully',
+      data: {
+        crawlId: website.parentUniqueId,
+        crawlDuration: now - startedAt,
+        status: 'completed',
+        sitemap: { ...sitemap, totalUrls: sitemap.urls.length },
+      },
+    },
+  };
+}
+
+/** ScrapePagesDto: `url` required; maxDepth 1–10 (default 3); maxPages 1–10000 (default 100). */
+function readScrapeBody(body: JsonObject, kb: KbContext): CrawlSettings {
+  rejectUnknownKeys(body, SCRAPE_KEYS, '');
+  const url = body.url;
+  if (url === undefined || url === null) throw badRequest("'url' is required.");
+  if (typeof url !== 'string' || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw badRequest('Invalid URL format');
+  return {
+    start: new URL(url),
+    maxDepth: boundedInteger(body.maxDepth, 'maxDepth', 1, 10, 3),
+    maxPages: boundedInteger(body.maxPages, 'maxPages', 1, 10_000, 100),
+    include: body.include === undefined ? [] : requireStringArray(body.include, 'include'),
+    exclude: body.exclude === undefined ? [] : requireStringArray(body.exclude, 'exclude'),
+    fetchSitemap: optionalBoolean(body, 'fetchSitemap') ?? false,
+    fetchTimeoutMs: kb.config.kbFetchTimeoutMs,
+    crawlTimeoutMs: kb.config.kbCrawlTimeoutMs,
+  };
+}
+
+function boundedInteger(value: unknown, field: string, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw badRequest(`'${field}' must be a whole number from ${min} to ${max}.`);
+  return value;
+}
+
+function deleteWebsite(kb: KbContext, request: ApiRequest): ApiResponse {
+  const id = request.params.uniqueId ?? '';
+  if (!kb.store.deleteWebsite(id)) throw notFound('ERR_KB_NOT_FOUND', `Website '${id}' does not exist in this app's knowledge base.`);
+  kb.store.changed();
+  return {
+    status: 200,
+    // No agent refers to a website in the emulator, so there is never an agent to remove it from.
+    body: { success: true, message: 'Website and all associated data deleted successfully', data: { uniqueId: id, deletedFromAgents: false, vectorsDeleted: true } },
+  };
+}
+
+/**
+ * `GET /ai-agents/agent-builder/knowledge-base`: websites, newest first, cursor paged. The reference
+ * marks `start` and `end` required without saying what they mean, so they are checked to be
+ * numbers and otherwise not used; `startTime`/`endTime` filter on createdAt.
+ */
+function listSources(kb: KbContext, request: ApiRequest): ApiResponse {
+  const missing = ['start', 'end'].filter((name) => request.query.get(name) === null);
+  if (missing.length > 0) throw badRequest(`The query parameters 'start' and 'end' are required (numbers); missing ${missing.map((name) => `'${name}'`).join(' and ')}.`);
+  timeParameter(request.query, 'start');
+  timeParameter(request.query, 'end');
+  const startTime = timeParameter(request.query, 'startTime');
+  const endTime = timeParameter(request.query, 'endTime');
+  const page = readPageRequest(request.query);
+  const websites = [...kb.store.websites.values()].sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0) || (b.seq ?? 0) - (a.seq ?? 0));
+  const keep = (website: Website): boolean =>
+    (startTime === undefined || (website.createdAt ?? 0) > startTime) && (endTime === undefined || (website.createdAt ?? 0) < endTime);
+  const { data, meta } = pageOf(websites, (website) => paginationKey(website.createdAt, website.seq), keep, page);
+  const now = kb.clock.now();
+  return { status: 200, body: { data: data.map((website) => presentSource(website, kb.store.appId, now)), meta } };
+}
+
+/** `{uniqueId: [...]}` → `{success, data: {id: inSync|indexing|indexed|failed}}`; unknown ids left out. */
+function pollSources(kb: KbContext, request: ApiRequest): ApiResponse {
+  const body = requireObjectBody(request.body);
+  rejectUnknownKeys(body, POLL_KEYS, '');
+  if (body.uniqueId === undefined || body.uniqueId === null) throw badRequest("'uniqueId' is required (an array of source ids).");
+  const now = kb.clock.now();
+  const data: Record<string, string> = {};
+  for (const id of requireStringArray(body.uniqueId, 'uniqueId')) {
+    const website = kb.store.websites.get(id);
+    if (website) data[id] = websiteStatus(website, now);
+  }
+  return { status: 200, body: { success: true, data } };
+}
+
+/** The emulator holds only websites, so any other source type is a 404. */
+function resyncSource(kb: KbContext, request: ApiRequest): ApiResponse {
+  const sourceType = request.params.sourceType ?? '';
+  const id = request.params.uniqueId ?? '';
+  if (sourceType !== 'website') throw notFound('ERR_KB_NOT_FOUND', `No ${sourceType} source '${id}' in this app's knowledge base (the emulator holds websites only).`);
+  findWebsite(kb.store, id);
+  resyncWebsite(kb, id);
+  return { status: 200, body: { success: true, message: 'Re-indexing started' } };
+}
