@@ -51,6 +51,8 @@ export interface CallContext {
 /** What a create or update left on the server. */
 export interface CallOutcome {
   remoteId: string;
+  /** Spec fields the call found out (a website's matched URLs), recorded in the state over the plan's. */
+  recorded?: JsonObject;
 }
 
 /** One entry of a kind's server list, read into the shape the diff compares. */
@@ -147,6 +149,8 @@ export interface Kind<Spec extends object = JsonObject> {
 export type RemoveOutcome = 'deleted' | 'gone';
 
 export interface Removal {
+  /** Whether this entry (its stored spec) can be deleted; absent means every entry can. */
+  applies?(spec: JsonObject): boolean;
   /** The call, for plans and progress lines before it is sent: `DELETE /ai-agents/tools/x`. */
   describe(remoteId: string, key: string): string;
   /** Sends the DELETE; safe to repeat. A 404 means it is already gone, which is success ('gone'). */

@@ -262,7 +262,7 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
           : await kind.update(ctx, resource.spec, resource.key, change.remoteId, changedFieldsOf(kind.fields, change.before, change.after, jsonEqual));
     // Deferred: nobody waits for it now. A crash before it is durable leaves the create pending
     // (adopted next time) or the update to be sent again (harmless); it is not reported before.
-    const recording = input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: outcome.remoteId, spec: change.after, appliedAt: now().toISOString() }, { deferred: true });
+    const recording = input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: outcome.remoteId, spec: outcome.recorded ? { ...change.after, ...outcome.recorded } : change.after, appliedAt: now().toISOString() }, { deferred: true });
     const item: DoneItem = { ...base, remoteId: outcome.remoteId, call: wire.lastCall, ms: Math.round(performance.now() - started), retries, ...(adoptId ? { adopted: true } : {}) };
     return { ok: true, item, recording };
   } catch (err) {
