@@ -37,6 +37,7 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, in
   const retries = parseCount(opts.retries, '--retries', 0, 100);
   const timeoutMs = parseCount(opts.timeout, '--timeout', 1, 3600) * 1000;
   const lockWaitMs = lockTimeoutMs(opts.lockTimeout);
+  if (opts.wait === true) (await import('./apply-wait.js')).waitTimeoutSeconds(opts); // a bad value refuses before any call
   const saved = planfile ? await (await import('../io/files/plan-file.js')).readPlanFile(planfile) : undefined;
   if (saved && opts.env === undefined && typeof saved.environment === 'string') opts.env = saved.environment;
 
@@ -79,12 +80,14 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, in
       const none = { created: 0, updated: 0, deleted: 0, forgotten: 0 };
       if (json) process.stdout.write(JSON.stringify({ ok: true, environment: computed.plan.environment, summary: none }) + '\n');
       else process.stdout.write(`\n${(await import('../render/apply-summary.js')).applyCompleteLine(none, computed.plan.prune)}\n`);
+      if (opts.wait === true) await (await import('./apply-wait.js')).waitAfterApply(loaded, session, client, opts, interrupts.stop);
       return;
     }
     if (ask && !(await confirm(json ? process.stderr : process.stdout))) cancelled(json);
     interrupts.enterGracefulPhase();
     await recordRefresh(session, computed);
     await execute(loaded, computed, session, { concurrency, json, opts, client, interrupts });
+    if (opts.wait === true && !interrupts.received()) await (await import('./apply-wait.js')).waitAfterApply(loaded, session, client, opts, interrupts.stop);
   } catch (err) {
     failure = err;
     throw err;
