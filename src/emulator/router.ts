@@ -24,6 +24,8 @@ export interface Route {
   /** Path below `/v3`, with `:name` segments for parameters. */
   pattern: string;
   methods: Partial<Record<Method, Handler>>;
+  /** The reference declares no body for it (e.g. PATCH …/{sourceType}/{uniqueId}/sync): an empty body is fine. */
+  bodyOptional?: boolean;
 }
 
 export interface RouteMatch {
@@ -31,12 +33,14 @@ export interface RouteMatch {
   params: Record<string, string>;
   /** PUT, POST and PATCH carry a JSON body; the server reads it only for those. */
   takesBody: boolean;
+  bodyOptional: boolean;
 }
 
 interface CompiledRoute {
   segments: readonly string[];
   methods: Partial<Record<string, Handler>>;
   allowed: readonly string[];
+  bodyOptional: boolean;
 }
 
 const BODY_METHODS = new Set(['PUT', 'POST', 'PATCH']);
@@ -49,6 +53,7 @@ export class Router {
       segments: route.pattern.split('/').slice(1),
       methods: route.methods,
       allowed: Object.keys(route.methods),
+      bodyOptional: route.bodyOptional === true,
     }));
   }
 
@@ -61,7 +66,7 @@ export class Router {
       if (!params) continue;
       const handler = route.methods[method];
       if (!handler) throw methodNotAllowed(method, route.allowed);
-      return { handler, params, takesBody: BODY_METHODS.has(method) };
+      return { handler, params, takesBody: BODY_METHODS.has(method), bodyOptional: route.bodyOptional };
     }
     throw apiNotFound(pathname);
   }

@@ -89,7 +89,7 @@ async function serveApi(deps: PipelineDeps, expectedKey: Buffer, punctual: Punct
       throw serviceUnavailable();
     }
     let requestBody: unknown;
-    if (match.takesBody) {
+    if (match.takesBody && !(match.bodyOptional && !hasBody(req))) {
       const raw = await readRawBody(req);
       let text: string;
       try {

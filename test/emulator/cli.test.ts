@@ -110,6 +110,14 @@ describe('agentsync emulator (CLI)', () => {
     expect(await running.exited).toBe(0);
   });
 
+  it('--kb-processing-ms sets how long indexing discovered URLs takes', async () => {
+    const running = await startCli(['--port', '0', '--kb-processing-ms', '0']);
+    const config = (await (await fetch(`${new URL(running.url).origin}/__emulator/config`)).json()) as { kbProcessingMs: number };
+    expect(config.kbProcessingMs).toBe(0);
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(0);
+  });
+
   it('flushes --data on SIGTERM so a restarted emulator keeps the data', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'agentsync-cli-'));
     try {
@@ -136,6 +144,8 @@ describe('agentsync emulator (CLI)', () => {
     [['--latency', '-5'], '--latency'],
     [['--rate-limit', '0'], '--rate-limit'],
     [['--app-id', ''], '--app-id'],
+    [['--kb-processing-ms', '-1'], '--kb-processing-ms'],
+    [['--kb-processing-ms', 'soon'], '--kb-processing-ms'],
   ])('rejects %j with exit 1 and a one-line error', (args, flag) => {
     const result = runCli(args);
     expect(result.status).toBe(1);

@@ -187,6 +187,7 @@ describe('--fail-rate', () => {
       { putCreates: 'yes' }, { createStatus: 202 }, { timestamps: 'unix' }, { agentList: 'none' }, { storeAsSent: 'no' },
       // A valid change beside a bad one is refused too, so a 400 never half-applies.
       { latencyMs: 0, createStatus: 204 }, { putCreates: true, failRate: -1 },
+      { kbProcessingMs: -1 }, { kbFailFraction: 2 }, { kbFailUrls: 'x' }, { kbCursorForever: 1 }, { kbFetchTimeoutMs: 0 }, { kbProcessingMs: 0, kbThrottleNext: 1.5 },
     ];
     for (const body of bad) {
       const reply = await emu.admin('POST', '/config', body);
@@ -196,6 +197,8 @@ describe('--fail-rate', () => {
     expect((await emu.admin('GET', '/config')).json).toEqual({
       latencyMs: 5, failRate: 0, rateLimitPerMinute: null, failMode: 'mixed', failNext: 0,
       putCreates: false, createStatus: 200, timestamps: 'iso', agentList: 'full', storeAsSent: false,
+      kbProcessingMs: 1500, kbFailUrls: [], kbFailFraction: 0, kbCursorForever: false, kbThrottleNext: 0,
+      kbThrottleRetryAfterSeconds: 1, kbFetchTimeoutMs: 5000, kbCrawlTimeoutMs: 30000,
     });
   });
 });

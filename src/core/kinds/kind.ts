@@ -201,7 +201,21 @@ export function keyOfAddress(address: string): string {
   return dot === -1 ? address : address.slice(dot + 1);
 }
 
-/** True when the error a Wire rejected with is an HTTP answer with this status. */
+/**
+ * A create that made something on the server and then failed (a website scraped, its URLs not
+ * processed): the executor records the remote id and `recorded` before reporting `cause`, so the
+ * next run updates it instead of making a second one.
+ */
+export class PartlyDone extends Error {
+  constructor(
+    readonly remoteId: string,
+    readonly recorded: JsonObject,
+    override readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
 /** A 2xx answer that cannot be right; status 200 so callers treat it as "the server answered". */
 export class UnexpectedAnswer extends Error {
   readonly status = 200;

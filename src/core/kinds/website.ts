@@ -8,7 +8,7 @@
 // process call is harmless, so an interrupted one is simply sent again.
 import type { WebsiteSpec } from '../desired.js';
 import { ADDRESS_KEY_PATTERN } from '../schema.js';
-import { answeredStatus, isObject, sendDelete, stringField, UnexpectedAnswer, type CallContext, type CallOutcome, type Kind } from './kind.js';
+import { answeredStatus, isObject, PartlyDone, sendDelete, stringField, UnexpectedAnswer, type CallContext, type CallOutcome, type Kind } from './kind.js';
 import type { FieldTable } from './fields.js';
 import { matchWebsite } from './website-match.js';
 import { discoveredUrlsPath, readDiscoveredUrls, websitePath } from './website-urls.js';
@@ -64,9 +64,17 @@ async function processSeed(ctx: CallContext, spec: WebsiteSpec, key: string): Pr
   return { remoteId: batchId };
 }
 
+/** Marks a website whose processing never completed: the next plan shows an update, which processes it. */
+export const NOT_PROCESSED = 'not processed yet';
+
 async function scrapeAndProcess(ctx: CallContext, spec: WebsiteSpec, key: string): Promise<CallOutcome> {
   const websiteId = await scrape(ctx, spec);
-  return processWebsite(ctx, spec, key, websiteId);
+  try {
+    return await processWebsite(ctx, spec, key, websiteId);
+  } catch (err) {
+    // The website exists now: its id is kept, so a rerun processes it instead of scraping a second one.
+    throw new PartlyDone(websiteId, { matchedUrls: NOT_PROCESSED }, err);
+  }
 }
 
 /** A new crawl replaces the old website: the new one is processed first, then the old one deleted (a 404 is fine). */

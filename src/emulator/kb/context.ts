@@ -12,6 +12,8 @@ export interface KbContext {
   config: KbConfig;
   /** `webhookUrl` must be a URL; the emulator sends no webhooks, so it points at a fixed placeholder. */
   webhookBaseUrl: () => string;
+  /** Aborted by close(): running crawls end at once instead of keeping the process alive. */
+  stop: AbortSignal;
 }
 
 let batchSequence = 0;

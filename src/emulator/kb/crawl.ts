@@ -13,8 +13,8 @@ export interface FetchedPage {
   location?: string;
 }
 
-/** Fetches one URL, or throws an Error whose message says why it could not. */
-export type PageFetcher = (url: string, timeoutMs: number) => Promise<FetchedPage>;
+/** Fetches one URL, or throws an Error whose message says why it could not. `stop` aborts it. */
+export type PageFetcher = (url: string, timeoutMs: number, stop: AbortSignal) => Promise<FetchedPage>;
 
 export interface CrawlSettings {
   start: URL;
@@ -26,6 +26,8 @@ export interface CrawlSettings {
   fetchSitemap: boolean;
   fetchTimeoutMs: number;
   crawlTimeoutMs: number;
+  /** Aborted when the emulator closes, so no crawl outlives it. */
+  stop: AbortSignal;
 }
 
 export interface CrawledPage {
@@ -65,6 +67,7 @@ export async function crawl(settings: CrawlSettings, fetchPage: PageFetcher, now
   let head = 0;
   let cutShort = false;
   while (head < queue.length && pages.length < settings.maxPages) {
+    if (settings.stop.aborted) throw new CrawlFailed('the emulator is stopping');
     const left = deadline - now();
     if (left <= 0) {
       cutShort = true;
@@ -73,7 +76,7 @@ export async function crawl(settings: CrawlSettings, fetchPage: PageFetcher, now
     const batch = queue.slice(head, head + PARALLEL_FETCHES);
     head += batch.length;
     const timeout = Math.min(settings.fetchTimeoutMs, left);
-    const results = await Promise.all(batch.map((item) => fetchPage(item.url, timeout).catch((err: unknown) => err as Error)));
+    const results = await Promise.all(batch.map((item) => fetchPage(item.url, timeout, settings.stop).catch((err: unknown) => err as Error)));
     batch.forEach((item, index) => {
       const result = results[index] as FetchedPage | Error;
       const isStart = item.url === startUrl;
@@ -107,7 +110,7 @@ export async function crawl(settings: CrawlSettings, fetchPage: PageFetcher, now
 async function readSiteMap(settings: CrawlSettings, fetchPage: PageFetcher, timeoutMs: number): Promise<CrawlResult['sitemap']> {
   const url = new URL('/sitemap.xml', settings.start).href;
   try {
-    const answer = await fetchPage(url, timeoutMs);
+    const answer = await fetchPage(url, timeoutMs, settings.stop);
     if (answer.status !== 200) return { found: false, url, urls: [] };
     return { found: true, url, urls: readSitemap(answer.body).slice(0, settings.maxPages) };
   } catch {

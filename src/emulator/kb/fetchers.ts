@@ -20,9 +20,9 @@ const demoFetcher: PageFetcher = (url) => {
   return Promise.resolve(answer);
 };
 
-const loopbackFetcher: PageFetcher = async (url, timeoutMs) => {
+const loopbackFetcher: PageFetcher = async (url, timeoutMs, stop) => {
   let response: Response;
-  const signal = AbortSignal.timeout(timeoutMs);
+  const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), stop]);
   try {
     response = await fetch(url, { redirect: 'manual', signal, headers: { 'user-agent': 'agentsync-emulator-crawler' } });
   } catch (err) {
@@ -58,7 +58,8 @@ async function readCapped(response: Response, limit: number): Promise<string> {
 }
 
 function reason(err: unknown, timeoutMs: number): string {
-  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return `no answer within ${timeoutMs} ms`;
+  if (err instanceof Error && err.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
+  if (err instanceof Error && err.name === 'AbortError') return 'the emulator is stopping';
   const cause = err instanceof Error ? (err.cause as { code?: string; message?: string } | undefined) : undefined;
   // undici says only "fetch failed"; the cause says why (ECONNREFUSED, a port fetch refuses, …).
   if (cause?.code) return `${cause.code}${cause.message ? ` (${cause.message})` : ''}`;

@@ -47,10 +47,17 @@ export function readPageRequest(query: URLSearchParams): PageRequest {
  * One page of `items` (already in list order) that pass `keep`. O(position + limit) plus a look
  * past each end for the next/previous marker.
  */
-export function pageOf<T>(items: readonly T[], keyOf: (item: T) => string, keep: (item: T) => boolean, request: PageRequest): { data: T[]; meta: PageMeta } {
+export function pageOf<T>(
+  items: readonly T[],
+  keyOf: (item: T) => string,
+  keep: (item: T) => boolean,
+  request: PageRequest,
+  /** The cursor's index, found faster than a scan when the caller knows the order; -1 when absent. */
+  locate: (cursor: string) => number = (cursor) => items.findIndex((item) => keyOf(item) === cursor),
+): { data: T[]; meta: PageMeta } {
   let at = -1;
   if (request.cursor !== undefined) {
-    at = items.findIndex((item) => keyOf(item) === request.cursor);
+    at = locate(request.cursor);
     if (at < 0) throw badRequest(`'cursor' "${request.cursor}" names no record of this list (was it re-crawled or deleted?).`);
   }
   const data: T[] = [];
@@ -79,4 +86,19 @@ export function pageOf<T>(items: readonly T[], keyOf: (item: T) => string, keep:
 function anyKept<T>(items: readonly T[], from: number, to: number, keep: (item: T) => boolean): boolean {
   for (let i = from; i < to; i++) if (keep(items[i] as T)) return true;
   return false;
+}
+
+/** Index of the record with this cursor in a list sorted by ascending `seq`, by binary search; -1 when none. */
+export function locateBySeq<T>(items: readonly T[], seqOf: (item: T) => number, keyOf: (item: T) => string, cursor: string): number {
+  const seq = Number(cursor.slice(cursor.lastIndexOf('.') + 1));
+  let low = 0;
+  let high = items.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const value = seqOf(items[mid] as T);
+    if (value === seq) return keyOf(items[mid] as T) === cursor ? mid : -1;
+    if (value < seq) low = mid + 1;
+    else high = mid - 1;
+  }
+  return -1;
 }

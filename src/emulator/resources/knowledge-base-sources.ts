@@ -27,7 +27,7 @@ export function knowledgeBaseSourceRoutes(kb: KbContext): Route[] {
     { pattern: `${KB_PATH}/website/:uniqueId`, methods: { DELETE: (request) => deleteWebsite(kb, request) } },
     { pattern: KB_PATH, methods: { GET: (request) => listSources(kb, request) } },
     { pattern: `${KB_PATH}/status/poll`, methods: { POST: (request) => pollSources(kb, request) } },
-    { pattern: `${KB_PATH}/:sourceType/:uniqueId/sync`, methods: { PATCH: (request) => resyncSource(kb, request) } },
+    { pattern: `${KB_PATH}/:sourceType/:uniqueId/sync`, methods: { PATCH: (request) => resyncSource(kb, request) }, bodyOptional: true },
   ];
 }
 
@@ -104,6 +104,7 @@ function readScrapeBody(body: JsonObject, kb: KbContext): CrawlSettings {
     fetchSitemap: optionalBoolean(body, 'fetchSitemap') ?? false,
     fetchTimeoutMs: kb.config.kbFetchTimeoutMs,
     crawlTimeoutMs: kb.config.kbCrawlTimeoutMs,
+    stop: kb.stop,
   };
 }
 

@@ -5,7 +5,7 @@
 import { API_ERROR_CODES, type ProcessUrlsResponse } from '../../core/api-types.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { findWebsite, newBatchId, type KbContext } from '../kb/context.js';
-import { pageOf, paginationKey, readPageRequest } from '../kb/paging.js';
+import { locateBySeq, pageOf, paginationKey, readPageRequest } from '../kb/paging.js';
 import { presentDiscoveredUrl } from '../kb/present.js';
 import { skip, startProcessing, statusAt } from '../kb/progress.js';
 import type { ApiRequest, ApiResponse, Route } from '../router.js';
@@ -48,7 +48,9 @@ function listDiscoveredUrls(kb: KbContext, request: ApiRequest): ApiResponse {
     (startTime === undefined || (entry.createdAt ?? 0) > startTime) &&
     (endTime === undefined || (entry.createdAt ?? 0) < endTime);
   const keyOf = (entry: DiscoveredUrl): string => paginationKey(entry.createdAt, entry.seq);
-  const { data, meta } = pageOf(website.discoveredUrls, keyOf, keep, page);
+  // Discovered URLs are stored in ascending seq (discovery order), so the cursor is found by binary search.
+  const locate = (cursor: string): number => locateBySeq(website.discoveredUrls, (entry) => entry.seq ?? 0, keyOf, cursor);
+  const { data, meta } = pageOf(website.discoveredUrls, keyOf, keep, page, locate);
   if (kb.config.kbCursorForever) {
     // The fault: the next cursor is the one just sent, so a client that follows it never ends.
     const last = data[data.length - 1];
