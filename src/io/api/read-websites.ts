@@ -9,7 +9,7 @@ import { isApiError } from './api-error.js';
 import type { ApiClient, CallOptions } from './client.js';
 
 /** Websites read at once: enough to hide latency, few enough to stay inside a rate budget. */
-export const WEBSITE_READ_CONCURRENCY = 8;
+export const WEBSITE_READ_CONCURRENCY = 16;
 
 export interface WebsiteTarget {
   address: string;
