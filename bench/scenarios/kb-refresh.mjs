@@ -7,6 +7,7 @@ import process from 'node:process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { URLSearchParams } from 'node:url';
 import { applyArgs, emulatorEnv } from '../lib/cli.mjs';
 import { EMULATOR_API_KEY, startEmulatorProcess } from '../lib/emulator.mjs';
 import { expectExit, measure, median } from '../lib/measure.mjs';
