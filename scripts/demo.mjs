@@ -34,7 +34,8 @@ async function main() {
   const env = { ...process.env, COMETCHAT_API_KEY: apiKey, AGENTSYNC_BASE_URL: emulator.url };
   const common = ['--file', 'agents.yaml', '--env', 'local', '--state', join(stateDir, 'local.state.json')];
   try {
-    const applied = await run(['apply', '--auto-approve', ...common], env);
+    // --wait: the website declared by URL is crawled and indexed before the plan runs.
+    const applied = await run(['apply', '--auto-approve', '--wait', ...common], env);
     if (applied !== 0) return applied;
     return await run(['plan', ...common], env);
   } finally {

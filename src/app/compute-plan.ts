@@ -12,6 +12,8 @@ import type { State } from '../core/state.js';
 import type { ApiClient } from '../io/api/client.js';
 import { digestDesired, type PlanBasis } from '../io/files/plan-file.js';
 import { readServer } from '../io/api/read-server.js';
+import { readWebsites } from '../io/api/read-websites.js';
+import { resolveWebsites } from '../core/website-plan.js';
 import { createDigester, digestAhead, newSalt } from '../io/state/digest.js';
 
 export interface ComputedPlan {
@@ -21,6 +23,8 @@ export interface ComputedPlan {
   /** The state entries the refresh changed; a saved plan carries them so apply sees the same state. */
   overlay: RefreshOverlay;
   scope: PlanScope;
+  /** Each URL website's matched-URL fingerprint, for a saved plan (core/website-plan.ts). */
+  matched: Record<string, string>;
 }
 
 export interface PlanSource {
@@ -40,12 +44,21 @@ export async function computePlan(desired: Desired, state: State | null, source:
   const scope = source.scope ?? NO_SCOPE;
   // An unknown --target is refused before anything is read from the server.
   if (scope.targets.length > 0) selectTargets(desired, Object.keys(state?.resources ?? {}), scope.targets);
-  if (!source.client) return { plan: planChanges({ desired, state, digest, scope }), salt, overlay: {}, scope };
-  const snapshot = await readServer(source.client);
+  if (!source.client) {
+    const offline = resolveWebsites(desired, state);
+    return { plan: planChanges({ desired: offline.desired, state, digest, scope }), salt, overlay: {}, scope, matched: offline.matched };
+  }
+  // The two lists and every website's discovered URLs (CONTRACT §11), all at once.
+  const [snapshot, websites] = await Promise.all([readServer(source.client), readWebsites(source.client, state)]);
+  snapshot.website = websites.listing;
   const sensitive = new Map(desired.resources.map((r) => [r.address, r.sensitive]));
   const refreshed = refreshState({ state, snapshot, digest, sensitiveOf: (address) => sensitive.get(address) ?? [] });
   const gone = goneFromServer(state, refreshed.overlay);
-  return { plan: planChanges({ desired, state: refreshed.state, digest, refresh: refreshed, scope, goneFromServer: gone }), salt, overlay: refreshed.overlay, scope };
+  const sites = resolveWebsites(desired, refreshed.state, websites.urls);
+  const refresh = { ...refreshed, warnings: [...refreshed.warnings, ...sites.warnings] };
+  const plan = planChanges({ desired: sites.desired, state: refreshed.state, digest, refresh, scope, goneFromServer: gone });
+  if (sites.reports.length > 0) plan.websites = sites.reports;
+  return { plan, salt, overlay: refreshed.overlay, scope, matched: sites.matched };
 }
 
 /** What a saved plan remembers of its refresh, so that applying it needs no second one. */
@@ -55,13 +68,15 @@ export interface SavedRefresh {
   adopt: Record<string, string>;
   /** Absent in plans made before --prune and --target existed: neither. */
   scope?: PlanScope;
+  /** URL websites' matched-URL fingerprints as the plan saw them; absent in older plans. */
+  matched?: Record<string, string>;
 }
 
 export function savedRefreshOf(computed: ComputedPlan): SavedRefresh {
   const adopt: Record<string, string> = {};
   for (const change of computed.plan.changes) if (change.action === 'create' && change.adopt) adopt[change.address] = change.adopt.remoteId;
   const { prune, targets } = computed.scope;
-  return { refreshed: computed.plan.refreshed, overlay: computed.overlay, adopt, scope: { prune, targets: [...targets] } };
+  return { refreshed: computed.plan.refreshed, overlay: computed.overlay, adopt, scope: { prune, targets: [...targets] }, matched: computed.matched };
 }
 
 /** The plan a saved plan file stands for: the same manifest and state, seen through its refresh. */
@@ -69,9 +84,11 @@ export function replanSaved(desired: Desired, state: State, saved: SavedRefresh)
   const digest = createDigester(state.salt);
   const scope = saved.scope ?? NO_SCOPE;
   const gone = goneFromServer(state, saved.overlay);
-  const plan = planChanges({ desired, state: applyOverlay(state, saved.overlay), digest, adopt: saved.adopt, scope, goneFromServer: gone });
+  const seen = applyOverlay(state, saved.overlay);
+  const sites = resolveWebsites(desired, seen, undefined, saved.matched);
+  const plan = planChanges({ desired: sites.desired, state: seen, digest, adopt: saved.adopt, scope, goneFromServer: gone });
   plan.refreshed = saved.refreshed;
-  return { plan, salt: state.salt, overlay: saved.overlay, scope };
+  return { plan, salt: state.salt, overlay: saved.overlay, scope, matched: sites.matched };
 }
 
 /**

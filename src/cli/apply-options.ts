@@ -10,6 +10,9 @@ export interface ApplyOptions extends ManifestOptions, ScopeOptions {
   retries: string;
   timeout: string;
   lockTimeout?: string;
+  /** `--wait`: poll until the websites finish indexing (CONTRACT §11). */
+  wait?: boolean;
+  waitTimeout?: string;
 }
 
 /** apply's options as commander gives them: -e may name several environments. */

@@ -17,7 +17,7 @@ import { loadManifestAndStore, type LoadedManifest } from './pipeline.js';
 import { formatPlan, printWarnings } from './render-plan.js';
 import { lockTimeoutMs, useColor } from './options.js';
 import type { ApplyOptions } from './apply-options.js';
-import { connectApi, parseCount } from './api-connect.js';
+import { connectApi, parseCount, type ApiConnection } from './api-connect.js';
 import { refuseScopeWithPlanFile, scopeOf } from './scope-options.js';
 import { planTarget } from './plan-target.js';
 import { watchInterrupts, type InterruptWatch } from './interrupt.js';
@@ -39,6 +39,7 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, in
   const retries = parseCount(opts.retries, '--retries', 0, 100);
   const timeoutMs = parseCount(opts.timeout, '--timeout', 1, 3600) * 1000;
   const lockWaitMs = lockTimeoutMs(opts.lockTimeout);
+  if (opts.wait === true) (await import('./apply-wait.js')).waitTimeoutSeconds(opts); // a bad value refuses before any call
   const saved = planfile ? await (await import('../io/files/plan-file.js')).readPlanFile(planfile) : undefined;
   if (saved && opts.env === undefined && typeof saved.environment === 'string') opts.env = saved.environment;
 
@@ -97,9 +98,28 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, in
     const none = outcome.result.counts;
     if (json) process.stdout.write(JSON.stringify({ ok: true, environment: outcome.plan.environment, summary: none }) + '\n');
     else process.stdout.write(`\n${applyCompleteLine(none, outcome.plan.prune)}\n`);
+    if (opts.wait === true) await waitForWebsites(loaded, connection, opts, interrupts);
     return;
   }
   report(outcome.result, json, opts);
+  // report() threw if anything failed; an interrupted apply does not go on to wait.
+  if (opts.wait === true && !interrupts.received()) await waitForWebsites(loaded, connection, opts, interrupts);
+}
+
+/**
+ * `--wait` (CONTRACT §11): after the apply, with the state lock already released (indexing can take
+ * many minutes, and nothing here writes the state), poll the websites the state now records.
+ */
+async function waitForWebsites(loaded: LoadedManifest, connection: ApiConnection, opts: ApplyOptions, interrupts: InterruptWatch): Promise<void> {
+  const state = await loaded.store.read(loaded.target);
+  if (state === null) return;
+  const { waitAfterApply } = await import('./apply-wait.js');
+  const client = await connection.open();
+  try {
+    await waitAfterApply(loaded, state, client, opts, interrupts.stop);
+  } finally {
+    await client.close();
+  }
 }
 
 async function checkSavedPlan(loaded: LoadedManifest, saved: PlanFile, planfile: string): Promise<void> {

@@ -17,6 +17,7 @@ import { registerSendCommand } from './commands/send.js';
 import { registerEmulatorCommand } from './commands/emulator.js';
 import { registerFmtCommand } from './commands/fmt.js';
 import { registerCompletionCommand } from './commands/completion.js';
+import { registerKbCommand } from './commands/kb.js';
 
 
 export function buildProgram(): Command {
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerStateCommand(program);
   registerSchemaCommand(program);
   registerSendCommand(program);
+  registerKbCommand(program);
   registerEmulatorCommand(program);
   registerCompletionCommand(program);
   return program;

@@ -54,7 +54,9 @@ export function buildDesired(manifest: Manifest, environment: DesiredEnvironment
     .filter((key) => here(websiteMap[key]!))
     .sort(byKey)
     .map((key) => {
-      const { environments: _only, ...spec } = websiteMap[key]!;
+      const { environments: _only, ...written } = websiteMap[key]!;
+      // exclude is a set (kept in manifest order by the schema, so its errors point at their items).
+      const spec = written.exclude === undefined ? written : { ...written, exclude: [...new Set(written.exclude)].sort() };
       return { type: 'website', key, address: addressOf('website', key), spec, sensitive: sensitive('website', key) };
     });
 

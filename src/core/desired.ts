@@ -14,8 +14,13 @@ export type ToolSpec = Omit<ManifestTool, 'description' | 'parameters' | 'enviro
 };
 /** What POST/PATCH `/ai-agents/agents` sends. Set-like arrays are sorted and de-duplicated. */
 export type AgentSpec = Omit<ManifestAgent, 'environments'>;
-/** The website to process; only `exclude` is sent. */
-export type WebsiteSpec = Omit<ManifestWebsite, 'environments'>;
+/**
+ * A website: `url` (+ crawl settings, `exclude` as URL globs) or the seed's `parentUniqueId` +
+ * `exclude` of ids. `matchedUrls` is never written in a manifest: it is a fingerprint of the
+ * discovered URLs the globs matched (filled from the server at plan time, recorded by apply), so a
+ * changed set of matched URLs is an update (core/kinds/website-match.ts).
+ */
+export type WebsiteSpec = Omit<ManifestWebsite, 'environments'> & { matchedUrls?: string };
 
 /**
  * Sensitive locations inside a spec, as key paths (e.g. ['integrationMeta', 'headers']).

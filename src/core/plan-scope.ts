@@ -1,7 +1,8 @@
 // What a plan covers beyond "the manifest against the state": `--prune` (resources left out of the
 // manifest are deleted instead of forgotten) and `--target` (only some addresses, plus what they
 // need). Pure; core/diff.ts applies both.
-import type { DesiredResource, Desired } from './desired.js';
+import type { JsonObject } from './api-types.js';
+import type { DesiredResource, Desired, ResourceType } from './desired.js';
 import { UserError } from './errors.js';
 import { keyOfAddress, kindOf, parseAddress } from './kinds/index.js';
 import { normalizeSpec } from './normalize.js';
@@ -34,7 +35,7 @@ export function leftoverChanges(
     if (wanted.has(address)) return;
     const base = { type: current.type, address, key: keyOfAddress(address), remoteId: current.remoteId, before: normalizeSpec(current.type, current.spec) };
     if (gone === undefined) changes.push({ action: 'forget', ...base });
-    else if (kindOf(current.type).remove === undefined) changes.push({ action: 'forget', ...base, undeletable: true });
+    else if (!canRemove(current.type, current.spec)) changes.push({ action: 'forget', ...base, undeletable: true });
     else changes.push({ action: 'delete', ...base, ...(alreadyGone ? { gone: true } : {}) });
   };
   for (const [address, current] of Object.entries(recorded)) leftover(address, current, false);
@@ -96,4 +97,10 @@ export function limitToTargets(plan: Plan, selected: ReadonlySet<string>): Plan 
     warnings: [...plan.warnings, warning],
     summary: summarize(changes),
   };
+}
+
+/** Whether --prune can delete this entry on the server (a kind may delete only some of its entries). */
+function canRemove(type: ResourceType, spec: JsonObject): boolean {
+  const removal = kindOf(type).remove;
+  return removal !== undefined && (removal.applies?.(spec) ?? true);
 }

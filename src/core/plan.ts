@@ -107,6 +107,8 @@ export interface Plan {
   moves?: PlanMove[];
   /** Where the plan applies, for the header; set by the command that shows it. */
   target?: PlanTarget;
+  /** Websites declared by URL that the refresh read: how many URLs each exclude glob matches. */
+  websites?: WebsiteReport[];
 }
 
 /** The base URL a plan applies to (credentials masked), and the variable that overrode it, if any. */
@@ -121,6 +123,17 @@ export interface PlanMove {
   to: string;
   type: ResourceType;
   remoteId: string;
+}
+
+/** Per website declared by URL, what its exclude globs match among its discovered URLs. */
+export interface WebsiteReport {
+  address: string;
+  /** Discovered URLs read from the server. */
+  urls: number;
+  /** URLs left out by at least one glob. */
+  excluded: number;
+  /** Per glob, the URLs it matches (a URL matched by two globs counts for both). */
+  globs: { glob: string; excludes: number }[];
 }
 
 export const SENSITIVE_PLACEHOLDER = '(sensitive)';

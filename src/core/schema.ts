@@ -4,6 +4,7 @@
 import * as z from 'zod';
 import { REGIONS, TOOL_NAME_PATTERN, type JsonValue } from './api-types.js';
 import { APP_ID_PATTERN } from './base-url.js';
+import { urlGlobProblem } from './url-glob.js';
 import { LINT_RULE_IDS, LINT_SETTINGS, type LintRuleId, type LintSetting } from './lint/rule-ids.js';
 
 const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
@@ -154,11 +155,39 @@ export const agentSchema = z
 
 export const websiteSchema = z
   .strictObject({
-    parentUniqueId: z.string().min(1).describe('The knowledge-base website id.'),
-    exclude: nameSet.describe('Discovered-URL ids to exclude from crawling; may be [].'),
+    url: httpUrl.optional().describe('The site to crawl (POST …/website/scrape when new). Give url or parentUniqueId, not both.'),
+    maxDepth: z.number().int('maxDepth must be a whole number').min(1, 'maxDepth must be from 1 to 10').max(10, 'maxDepth must be from 1 to 10').optional().describe('Crawl depth from url (1–10; the server defaults to 3).'),
+    maxPages: z.number().int('maxPages must be a whole number').min(1, 'maxPages must be from 1 to 10000').max(10_000, 'maxPages must be from 1 to 10000').optional().describe('Crawl page limit (1–10000; the server defaults to 100).'),
+    parentUniqueId: z.string().min(1).optional().describe('The id of a website already in the knowledge base (the seed form).'),
+    // Not a nameSet: sorting here would make a glob's error point at another item. build-desired sorts it.
+    exclude: z
+      .array(z.string())
+      .optional()
+      .describe('With url: URL globs to leave out (** across path segments, * within one). With parentUniqueId: discovered-URL ids (required, may be []).'),
     environments: resourceEnvironments,
   })
-  .describe('A knowledge-base website whose discovered URLs are processed.');
+  .superRefine((site, ctx) => {
+    const hasUrl = site.url !== undefined;
+    if (hasUrl && site.parentUniqueId !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['parentUniqueId'], message: 'give url or parentUniqueId, not both (url scrapes a new website; parentUniqueId names one that exists)' });
+    } else if (!hasUrl && site.parentUniqueId === undefined) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'a website needs url (a site to crawl) or parentUniqueId (a website already in the knowledge base)' });
+    }
+    if (!hasUrl) {
+      for (const field of ['maxDepth', 'maxPages'] as const) {
+        if (site[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${field} is a crawl setting: it needs url` });
+      }
+      if (site.parentUniqueId !== undefined && site.exclude === undefined) ctx.addIssue({ code: 'custom', path: ['exclude'], message: 'missing required key "exclude" (with parentUniqueId: a list of discovered-URL ids, may be [])' });
+      return;
+    }
+    const written: unknown = site.exclude;
+    if (!Array.isArray(written)) return;
+    written.forEach((glob: unknown, index) => {
+      const problem = typeof glob === 'string' ? urlGlobProblem(glob) : undefined;
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', path: ['exclude', index], message: `${JSON.stringify(glob)} is not a valid URL glob: ${problem}` });
+    });
+  }, { when: isObjectPayload })
+  .describe('A knowledge-base website: a url to crawl with URL globs to leave out, or the parentUniqueId of one that exists with discovered-URL ids to leave out.');
 
 export const notifySchema = z
   .strictObject({

@@ -3,7 +3,7 @@
 // serializes to the same bytes.
 import type { JsonValue, Region } from '../core/api-types.js';
 import type { ResourceType, SpecJson } from '../core/desired.js';
-import { SENSITIVE_PLACEHOLDER, type Action, type Change, type FieldChange, type PendingWarning, type Plan, type PlanMove, type PlanSummary } from '../core/plan.js';
+import { SENSITIVE_PLACEHOLDER, type Action, type Change, type FieldChange, type PendingWarning, type Plan, type PlanMove, type PlanSummary, type WebsiteReport } from '../core/plan.js';
 import { isDigest, setMember } from '../core/redact.js';
 
 export const PLAN_FORMAT_VERSION = 1;
@@ -62,6 +62,8 @@ export interface PlanJson {
   pending: PendingWarning[];
   /** State entries renamed by `moved:` (CONTRACT §10.3); absent when none, so other plans keep the contract's keys. */
   moves?: PlanMove[];
+  /** Websites declared by URL that the refresh read: URL counts and what each exclude glob matches. */
+  websites?: WebsiteReport[];
 }
 
 export function planToJson(plan: Plan): PlanJson {
@@ -80,6 +82,7 @@ export function planToJson(plan: Plan): PlanJson {
     summary: { create, update, delete: deletes, forget, noop },
     pending: plan.pending.map(({ address, type, since, action }) => ({ address, type, since, action })),
     ...(plan.moves?.length ? { moves: plan.moves.map(({ from, to, type, remoteId }) => ({ from, to, type, remoteId })) } : {}),
+    ...(plan.websites?.length ? { websites: plan.websites.map(({ address, urls, excluded, globs }) => ({ address, urls, excluded, globs: globs.map((g) => ({ ...g })) })) } : {}),
   };
 }
 

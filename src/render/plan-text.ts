@@ -1,6 +1,6 @@
 // The plan as a person reads it in a terminal, in Terraform's conventions: a legend of the symbols
 // used, one block per changed resource with its field diffs, warnings, then the one summary line.
-import type { Change, DeleteChange, ForgetChange, Plan, PlanTarget, UpdateChange } from '../core/plan.js';
+import type { Change, DeleteChange, ForgetChange, Plan, PlanTarget, UpdateChange, WebsiteReport } from '../core/plan.js';
 import { hasChanges } from '../core/plan.js';
 import { palette, type Palette } from './color.js';
 import type { DiffLine } from './line-diff.js';
@@ -30,6 +30,7 @@ export function renderPlanText(plan: Plan, { color }: PlanTextOptions): string {
     for (const change of changed) out.push(...resourceBlock(change, paint), '');
   }
   if (plan.moves?.length) out.push(...plan.moves.map((move) => `${RESOURCE_INDENT}${paint.yellow('→')} ${paint.bold(printableLine(moveText(move)))}`), '');
+  if (plan.websites?.length) out.push(...websiteLines(plan.websites, paint), '');
   for (const pending of plan.pending) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(pendingWarningText(pending))}`), '');
   out.push(hasChanges(plan) ? `${paint.bold('Plan:')}${summaryLine(plan.summary, plan.prune, plan.moves?.length).slice('Plan:'.length)}` : paint.green(noChangesLine(plan.environment)));
   return out.join('\n') + '\n';
@@ -135,4 +136,18 @@ function textLine(line: DiffLine, paint: Palette): string {
       throw new Error(`unknown line ${JSON.stringify(_exhaustive)}`);
     }
   }
+}
+
+/** Per website declared by URL: its discovered URLs and what each exclude glob matches (CONTRACT §11). */
+function websiteLines(reports: readonly WebsiteReport[], paint: Palette): string[] {
+  const out = ['Knowledge base (discovered URLs on the server):'];
+  for (const report of reports) {
+    out.push(`${RESOURCE_INDENT}${paint.bold(report.address)}: ${report.urls} URL${report.urls === 1 ? '' : 's'}, ${report.excluded} excluded`);
+    const width = Math.max(0, ...report.globs.map(({ glob }) => JSON.stringify(glob).length));
+    for (const { glob, excludes } of report.globs) {
+      const line = `${FIELD_INDENT}${printableLine(JSON.stringify(glob)).padEnd(width)}  excludes ${excludes}`;
+      out.push(excludes === 0 ? paint.yellow(`${line} (matches nothing)`) : line);
+    }
+  }
+  return out;
 }

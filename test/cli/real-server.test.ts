@@ -171,7 +171,8 @@ describe.each([
     expect(moved.code).toBe(0);
     expect(moved.stdout).toContain(`Moved agent.support to agent.front_desk (remote id ${uid})`);
     expect((await cli('plan')).stdout).toContain('No changes.');
-    expect(await emu.requests()).toHaveLength(2); // the plan's two list calls, nothing else
+    // The plan's two list calls and one page of the website's discovered URLs (CONTRACT §11), nothing else.
+    expect((await emu.requests()).map((r) => r.method)).toEqual(['GET', 'GET', 'GET']);
     const wrongType = await cli('state', 'mv', 'agent.front_desk', 'tool.front_desk');
     expect(wrongType.code).toBe(1);
     expect(wrongType.stderr).toMatch(/keeps its type/);

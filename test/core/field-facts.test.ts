@@ -29,7 +29,8 @@ describe('the field tables', () => {
     const schemaKeys = Object.keys(SCHEMAS[type].shape).filter((key) => !MANIFEST_ONLY.has(key));
     const tableKeys = factsOf(KINDS[type].fields).map(([field]) => field);
     // Tools are named by their manifest key; the spec carries it as `name`.
-    const expected = type === 'tool' ? [...schemaKeys, 'name'] : schemaKeys;
+    // A website records the URLs its globs matched (never written in a manifest).
+    const expected = type === 'tool' ? [...schemaKeys, 'name'] : type === 'website' ? [...schemaKeys, 'matchedUrls'] : schemaKeys;
     expect(tableKeys.sort()).toEqual(expected.sort());
   });
 

@@ -11,7 +11,9 @@ export function registerApplyCommand(program: Command): void {
     .option('--auto-approve', 'apply without asking (required when stdin is not a terminal)')
     .option('--concurrency <n>', 'requests in flight at once', '10')
     .option('--retries <n>', 'retries per call for rate limits and transient failures', '5')
-    .option('--timeout <seconds>', 'how long to wait for each response before retrying it (PUT/PATCH) or failing', '30');
+    .option('--timeout <seconds>', 'how long to wait for each response before retrying it (PUT/PATCH) or failing', '30')
+    .option('--wait', 'after applying, wait until the knowledge-base websites finish indexing (failed URLs exit 1)')
+    .option('--wait-timeout <seconds>', 'how long --wait waits before giving up', '1800');
   addLockTimeoutOption(cmd);
   addScopeOptions(cmd);
   addVarOptions(cmd);

@@ -51,6 +51,8 @@ export interface CallContext {
 /** What a create or update left on the server. */
 export interface CallOutcome {
   remoteId: string;
+  /** Spec fields the call found out (a website's matched URLs), recorded in the state over the plan's. */
+  recorded?: JsonObject;
 }
 
 /** One entry of a kind's server list, read into the shape the diff compares. */
@@ -147,6 +149,8 @@ export interface Kind<Spec extends object = JsonObject> {
 export type RemoveOutcome = 'deleted' | 'gone';
 
 export interface Removal {
+  /** Whether this entry (its stored spec) can be deleted; absent means every entry can. */
+  applies?(spec: JsonObject): boolean;
   /** The call, for plans and progress lines before it is sent: `DELETE /ai-agents/tools/x`. */
   describe(remoteId: string, key: string): string;
   /** Sends the DELETE; safe to repeat. A 404 means it is already gone, which is success ('gone'). */
@@ -197,7 +201,21 @@ export function keyOfAddress(address: string): string {
   return dot === -1 ? address : address.slice(dot + 1);
 }
 
-/** True when the error a Wire rejected with is an HTTP answer with this status. */
+/**
+ * A create that made something on the server and then failed (a website scraped, its URLs not
+ * processed): the executor records the remote id and `recorded` before reporting `cause`, so the
+ * next run updates it instead of making a second one.
+ */
+export class PartlyDone extends Error {
+  constructor(
+    readonly remoteId: string,
+    readonly recorded: JsonObject,
+    override readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
 /** A 2xx answer that cannot be right; status 200 so callers treat it as "the server answered". */
 export class UnexpectedAnswer extends Error {
   readonly status = 200;

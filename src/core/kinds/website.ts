@@ -1,19 +1,36 @@
-// Knowledge-base websites: the only call is "process the discovered URLs, except these", which is
-// both create and update. There is no endpoint to read one back, so websites are never refreshed,
-// and re-sending the call is harmless, so an interrupted one is simply sent again.
+// Knowledge-base websites, in two forms (CONTRACT §11):
+// - `url` (+ maxDepth, maxPages, `exclude` as URL globs): a new one is scraped, its id recorded;
+//   then every page of its discovered URLs is read, the globs give the ids to leave out, and
+//   processing starts. An update reads and processes again; --prune deletes it.
+// - the seed's `parentUniqueId` + `exclude` of ids: only "process, except these", which is both
+//   create and update, its batch id recorded.
+// Both are refreshed by reading their discovered URLs (io/api/read-websites.ts). Re-sending a
+// process call is harmless, so an interrupted one is simply sent again.
 import type { WebsiteSpec } from '../desired.js';
 import { ADDRESS_KEY_PATTERN } from '../schema.js';
-import { answeredStatus, isObject, seg, stringField, UnexpectedAnswer, type CallContext, type CallOutcome, type Kind } from './kind.js';
+import { answeredStatus, isObject, PartlyDone, sendDelete, stringField, UnexpectedAnswer, type CallContext, type CallOutcome, type Kind } from './kind.js';
 import type { FieldTable } from './fields.js';
+import { matchWebsite } from './website-match.js';
+import { discoveredUrlsPath, readDiscoveredUrls, websitePath } from './website-urls.js';
 
-/** The website's field facts (CONTRACT §10.2). Websites cannot be read back, so nothing is "returned". */
+/** The website's field facts (CONTRACT §10.2). A discovered-URL listing returns none of them. */
 const WEBSITE_FIELDS: FieldTable<WebsiteSpec> = {
-  parentUniqueId: { returned: 'always' },
-  exclude: { default: () => [], set: true, returned: 'always' },
+  url: { returned: 'maybe' },
+  maxDepth: { returned: 'maybe' },
+  maxPages: { returned: 'maybe' },
+  parentUniqueId: { returned: 'maybe' },
+  exclude: { default: () => [], set: true, returned: 'maybe' },
+  matchedUrls: { returned: 'maybe' },
 };
+
+/** Changing one of these is a different crawl: scraped anew, the old website deleted. */
+const CRAWL_FIELDS = ['url', 'maxDepth', 'maxPages'] as const;
+
+export const SCRAPE_PATH = '/ai-agents/agent-builder/knowledge-base/website/scrape';
 
 export const websiteKind: Kind<WebsiteSpec> = {
   type: 'website',
+  // The seed form's id is the batch id; a url website's is the website id (the label stays for the seed's output).
   remoteIdLabel: 'batchId',
   keyPattern: ADDRESS_KEY_PATTERN,
   createIsRepeatable: true,
@@ -21,36 +38,106 @@ export const websiteKind: Kind<WebsiteSpec> = {
   fields: WEBSITE_FIELDS,
   // The batch id of an earlier processing cannot be read back; the next change processes again.
   importedRemoteId: '(imported)',
-  create: (ctx, spec) => processUrls(ctx, spec),
-  update: (ctx, spec) => processUrls(ctx, spec),
-  describe: (_action, spec) => processPath(spec),
+  create: (ctx, spec, key) => (spec.url === undefined ? processSeed(ctx, spec, key) : scrapeAndProcess(ctx, spec, key)),
+  update: (ctx, spec, key, remoteId, changed) => {
+    if (spec.url === undefined) return processSeed(ctx, spec, key);
+    // A website first written in the seed form has no crawl of ours to keep.
+    if (changed?.has('parentUniqueId') === true) return scrapeAndProcess(ctx, spec, key);
+    if (CRAWL_FIELDS.some((field) => changed?.has(field) === true)) return recrawl(ctx, spec, key, remoteId);
+    return processWebsite(ctx, spec, key, remoteId);
+  },
+  remove: {
+    // Only a website agentsync scraped is ours to delete; the seed form's is only forgotten.
+    applies: (spec) => typeof spec.url === 'string',
+    describe: (remoteId) => `DELETE ${websitePath(remoteId)}`,
+    send: (ctx, remoteId) => sendDelete(ctx, websitePath(remoteId)),
+  },
+  describe: (action, spec, _key, remoteId) => {
+    if (spec.url === undefined) return `POST ${discoveredUrlsPath(spec.parentUniqueId ?? '')}/process`;
+    return action === 'create' || remoteId === undefined ? `POST ${SCRAPE_PATH}` : `POST ${discoveredUrlsPath(remoteId)}/process`;
+  },
 };
 
-function processPath(spec: WebsiteSpec): string {
-  return `POST /ai-agents/agent-builder/knowledge-base/website/${seg(spec.parentUniqueId)}/discovered-urls/process`;
+/** The seed form: process the named website except the named ids. */
+async function processSeed(ctx: CallContext, spec: WebsiteSpec, key: string): Promise<CallOutcome> {
+  const batchId = await sendProcess(ctx, spec.parentUniqueId ?? '', spec.exclude ?? [], key);
+  return { remoteId: batchId };
 }
 
-async function processUrls(ctx: CallContext, spec: WebsiteSpec): Promise<CallOutcome> {
-  const path = processPath(spec).slice('POST '.length);
+/** Marks a website whose processing never completed: the next plan shows an update, which processes it. */
+export const NOT_PROCESSED = 'not processed yet';
+
+async function scrapeAndProcess(ctx: CallContext, spec: WebsiteSpec, key: string): Promise<CallOutcome> {
+  const websiteId = await scrape(ctx, spec);
+  try {
+    return await processWebsite(ctx, spec, key, websiteId);
+  } catch (err) {
+    // The website exists now: its id is kept, so a rerun processes it instead of scraping a second one.
+    throw new PartlyDone(websiteId, { matchedUrls: NOT_PROCESSED }, err);
+  }
+}
+
+/** A new crawl replaces the old website: the new one is processed first, then the old one deleted (a 404 is fine). */
+async function recrawl(ctx: CallContext, spec: WebsiteSpec, key: string, oldId: string): Promise<CallOutcome> {
+  const outcome = await scrapeAndProcess(ctx, spec, key);
+  if (outcome.remoteId !== oldId) await sendDelete(ctx, websitePath(oldId));
+  return outcome;
+}
+
+/** Reads every page of the website's URLs, resolves the globs, and starts processing the rest. */
+async function processWebsite(ctx: CallContext, spec: WebsiteSpec, key: string, websiteId: string): Promise<CallOutcome> {
+  const urls = await readDiscoveredUrls((path) => ctx.wire.send({ method: 'GET', path }), websiteId, `website.${key}`);
+  const match = matchWebsite(spec.exclude ?? [], urls);
+  // Nothing left to index (every URL excluded, or none found) is what the manifest asks for, not
+  // an error: the server would answer 404, so the call is not sent.
+  if (match.processIds.length > 0) await sendProcess(ctx, websiteId, match.excludeIds, key);
+  return { remoteId: websiteId, recorded: { matchedUrls: match.fingerprint } };
+}
+
+/** `POST …/website/scrape`; the id is `data.crawlId` in the reference, other names accepted. */
+async function scrape(ctx: CallContext, spec: WebsiteSpec): Promise<string> {
+  const body: Record<string, unknown> = { url: spec.url };
+  if (spec.maxDepth !== undefined) body.maxDepth = spec.maxDepth;
+  if (spec.maxPages !== undefined) body.maxPages = spec.maxPages;
+  const answer = await ctx.wire.send({ method: 'POST', path: SCRAPE_PATH, body });
+  const id = scrapedId(answer);
+  if (id === undefined) throw new UnexpectedAnswer(`POST ${SCRAPE_PATH} answered without the new website's id (data.crawlId)`);
+  return id;
+}
+
+export function scrapedId(answer: unknown): string | undefined {
+  if (!isObject(answer)) return undefined;
+  const data = isObject(answer.data) ? answer.data : {};
+  for (const source of [data, answer]) {
+    for (const name of ['crawlId', 'uniqueId', 'parentUniqueId', 'id']) {
+      const id = stringField(source, name);
+      if (id !== undefined) return id;
+    }
+  }
+  return undefined;
+}
+
+async function sendProcess(ctx: CallContext, websiteId: string, exclude: readonly string[], key: string): Promise<string> {
+  const path = `${discoveredUrlsPath(websiteId)}/process`;
   let answer: unknown;
   try {
-    answer = await ctx.wire.send({ method: 'POST', path, body: { exclude: [...spec.exclude] } });
+    answer = await ctx.wire.send({ method: 'POST', path, body: { exclude: [...exclude] } });
   } catch (err) {
     // The public reference answers 404 when no discovered URL is left to process; say so plainly.
-    if (answeredStatus(err, 404)) throw new NothingToProcess(err);
+    if (answeredStatus(err, 404)) throw new NothingToProcess(err, key);
     throw err;
   }
   const data = isObject(answer) && isObject(answer.data) ? answer.data : undefined;
   const batchId = data ? stringField(data, 'batchId') : undefined;
   if (batchId === undefined) throw new UnexpectedAnswer(`POST ${path} answered without a "batchId"`);
-  return { remoteId: batchId };
+  return batchId;
 }
 
 /** The 404 of the process call, with what it means; keeps the status so nothing retries it. */
 export class NothingToProcess extends Error {
   readonly status = 404;
   readonly code = 'NOTHING_TO_PROCESS';
-  constructor(cause: unknown) {
-    super('the server has no discovered URL left to process for this website (every one is excluded, or the website does not exist)', { cause });
+  constructor(cause: unknown, key: string) {
+    super(`website.${key}: the server has no discovered URL left to process for this website (every one is excluded, or the website does not exist)`, { cause });
   }
 }

@@ -11,6 +11,7 @@ import type { Desired, DesiredResource } from '../../core/desired.js';
 import { isUserError } from '../../core/errors.js';
 import { jsonEqual } from '../../core/json-equal.js';
 import { changedFieldsOf } from '../../core/kinds/fields.js';
+import { PartlyDone } from '../../core/kinds/kind.js';
 import { kindFor, kindOf, newRunMemory, type RunMemory } from '../../core/kinds/index.js';
 import type { Change, CreateChange, DeleteChange, ForgetChange, Plan, UpdateChange } from '../../core/plan.js';
 import type { StateSession } from '../state/store.js';
@@ -262,10 +263,16 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
           : await kind.update(ctx, resource.spec, resource.key, change.remoteId, changedFieldsOf(kind.fields, change.before, change.after, jsonEqual));
     // Deferred: nobody waits for it now. A crash before it is durable leaves the create pending
     // (adopted next time) or the update to be sent again (harmless); it is not reported before.
-    const recording = input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: outcome.remoteId, spec: change.after, appliedAt: now().toISOString() });
+    const recording = input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: outcome.remoteId, spec: outcome.recorded ? { ...change.after, ...outcome.recorded } : change.after, appliedAt: now().toISOString() });
     const item: DoneItem = { ...base, remoteId: outcome.remoteId, call: wire.lastCall, ms: Math.round(performance.now() - started), retries, ...(adoptId ? { adopted: true } : {}) };
     return { ok: true, item, recording };
-  } catch (err) {
+  } catch (caught) {
+    let err = caught;
+    if (caught instanceof PartlyDone) {
+      // Something was made before the failure: record it, so the next run updates rather than duplicates.
+      await input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: caught.remoteId, spec: { ...change.after, ...caught.recorded }, appliedAt: now().toISOString() });
+      err = caught.cause;
+    }
     const failure = failureOf(err, wire.lastCall);
     const mayDuplicate = change.action === 'create' && adoptId === undefined && !kind.createIsRepeatable;
     // A create the server provably never saw, or answered with a client error, created nothing.

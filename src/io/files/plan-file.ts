@@ -43,7 +43,7 @@ export interface SavedPlanInfo {
   /** Finer checks, so a stale plan can say what changed (absent in plan files from before 0.2). */
   checks?: PlanChecks;
   /** What the plan's refresh saw (state entries it changed, creates it adopts), so apply needs no second read. */
-  refresh?: { refreshed: boolean; overlay: RefreshOverlay; adopt: Record<string, string>; scope?: { prune: boolean; targets: readonly string[] } };
+  refresh?: { refreshed: boolean; overlay: RefreshOverlay; adopt: Record<string, string>; scope?: { prune: boolean; targets: readonly string[] }; matched?: Record<string, string> };
   /** sha256 of canonicalJson of the whole file without this field; catches a hand-edited file. */
   digest: string;
 }

@@ -1,0 +1,74 @@
+// `agentsync kb status [ADDRESS]` (CONTRACT §11): each website's discovered URLs counted by status,
+// and, when asked, every URL with its status and the exclude glob (or id) that left it out. The
+// websites are those in the state (only they have an id on the server), read several at a time.
+import { UserError } from '../core/errors.js';
+import { parseAddress } from '../core/kinds/index.js';
+import { matchIds, matchWebsite } from '../core/kinds/website-match.js';
+import { URL_STATUSES, type DiscoveredUrl } from '../core/kinds/website-urls.js';
+import type { State } from '../core/state.js';
+import { escapeControl } from '../core/terminal-safe.js';
+import type { ApiClient } from '../io/api/client.js';
+import { mapBounded, readOne, WEBSITE_READ_CONCURRENCY, websiteIdOf } from '../io/api/read-websites.js';
+
+export interface KbUrlStatus {
+  url: string;
+  id: string;
+  status: string;
+  /** The exclude glob (or, in the seed form, `id`) that left it out; absent when it is indexed. */
+  excludedBy?: string;
+}
+
+export interface KbWebsiteStatus {
+  address: string;
+  websiteId: string;
+  /** false when the server answered 404: deleted outside agentsync. */
+  found: boolean;
+  total: number;
+  /** Every status of the reference, 0 when none; other statuses a server sends are added. */
+  counts: Record<string, number>;
+  urls?: KbUrlStatus[];
+}
+
+/** The websites to report: ADDRESS alone (it must be a website in the state), or every one in the state. */
+export function websitesToReport(state: State | null, address: string | undefined): string[] {
+  const all = Object.keys(state?.resources ?? {}).filter((key) => state?.resources[key]?.type === 'website').sort();
+  if (address === undefined) return all;
+  const parsed = parseAddress(address);
+  if (parsed === undefined || parsed.type !== 'website') throw new UserError('usage', `"${escapeControl(address)}" is not a website address; website addresses look like website.<key>`);
+  if (!all.includes(address)) {
+    const known = all.length === 0 ? 'the state has no websites (apply first)' : `the state has ${all.join(', ')}`;
+    throw new UserError('usage', `${escapeControl(address)} is not in the state: ${known}`);
+  }
+  return [address];
+}
+
+export async function readKbStatus(client: ApiClient, state: State, addresses: readonly string[], withUrls: boolean): Promise<KbWebsiteStatus[]> {
+  return mapBounded(addresses, WEBSITE_READ_CONCURRENCY, async (address) => {
+    const entry = state.resources[address];
+    const websiteId = entry ? websiteIdOf(entry) : undefined;
+    if (!entry || websiteId === undefined) throw new UserError('state_invalid', `${address} has no website id in the state`);
+    const urls = await readOne(client, { address, websiteId });
+    if (urls === undefined) return { address, websiteId, found: false, total: 0, counts: emptyCounts() };
+    const exclude = Array.isArray(entry.spec.exclude) ? entry.spec.exclude.filter((item): item is string => typeof item === 'string') : [];
+    return statusOf(address, websiteId, urls, typeof entry.spec.url === 'string' ? exclude : undefined, exclude, withUrls);
+  });
+}
+
+function statusOf(address: string, websiteId: string, urls: readonly DiscoveredUrl[], globs: readonly string[] | undefined, ids: readonly string[], withUrls: boolean): KbWebsiteStatus {
+  const counts = emptyCounts();
+  for (const entry of urls) counts[entry.status] = (counts[entry.status] ?? 0) + 1;
+  const report: KbWebsiteStatus = { address, websiteId, found: true, total: urls.length, counts };
+  if (!withUrls) return report;
+  const excludedBy = globs !== undefined ? matchWebsite(globs, urls).excludedBy : matchIds(ids, urls).excludedBy;
+  report.urls = urls.map((entry, i) => {
+    const by = excludedBy[i] ?? -1;
+    const row: KbUrlStatus = { url: entry.url, id: entry.id, status: entry.status };
+    if (by >= 0) row.excludedBy = globs !== undefined ? (globs[by] ?? '') : 'id';
+    return row;
+  });
+  return report;
+}
+
+function emptyCounts(): Record<string, number> {
+  return Object.fromEntries(URL_STATUSES.map((status) => [status, 0]));
+}

@@ -1,0 +1,53 @@
+// `apply --wait` at the end of an apply (CONTRACT §11): waits for the manifest's websites to finish
+// indexing, shows progress, lists failed URLs. A separate function with one call site in
+// apply-run.ts, so it moves with the apply orchestration. The polling is app/kb-wait.ts.
+import { UserError } from '../core/errors.js';
+import type { ApiClient } from '../io/api/client.js';
+import type { State } from '../core/state.js';
+import type { ApplyOptions } from './apply-options.js';
+import { parseCount } from './api-connect.js';
+import { useColor } from './options.js';
+import type { LoadedManifest } from './pipeline.js';
+
+/** Poll interval; AGENTSYNC_KB_POLL_MS exists for tests (a real server needs no faster polling). */
+const DEFAULT_POLL_MS = 2000;
+
+export function waitTimeoutSeconds(opts: ApplyOptions): number {
+  return parseCount(opts.waitTimeout ?? '1800', '--wait-timeout', 1, 86_400);
+}
+
+export async function waitAfterApply(loaded: LoadedManifest, state: State, client: ApiClient, opts: ApplyOptions, signal?: AbortSignal): Promise<void> {
+  const addresses = loaded.desired.resources.filter((r) => r.type === 'website').map((r) => r.address);
+  if (addresses.length === 0) return;
+  const [{ waitForIndexing }, { createKbProgress, renderKbWaitResult, CI_PROGRESS_INTERVAL_MS }] = await Promise.all([import('../app/kb-wait.js'), import('../render/kb-progress.js')]);
+  const timeoutSeconds = waitTimeoutSeconds(opts);
+  // With --json, stdout carries only the result; the wait's lines go to stderr.
+  const out = opts.json === true ? process.stderr : process.stdout;
+  const color = opts.json === true ? false : useColor(opts, process.stdout);
+  const progress = createKbProgress({ tty: out.isTTY === true, color, write: (text) => out.write(text), intervalMs: envMs('AGENTSYNC_KB_PROGRESS_INTERVAL_MS') ?? CI_PROGRESS_INTERVAL_MS });
+  out.write('\nWaiting for the knowledge base to finish indexing…\n');
+  let result;
+  try {
+    result = await waitForIndexing(client, state, addresses, {
+      timeoutMs: timeoutSeconds * 1000,
+      pollMs: envMs('AGENTSYNC_KB_POLL_MS') ?? DEFAULT_POLL_MS,
+      onProgress: (counts, elapsedMs) => progress.update(counts, elapsedMs),
+      ...(signal ? { signal } : {}),
+    });
+  } finally {
+    progress.finish();
+  }
+  out.write(renderKbWaitResult(result, color, timeoutSeconds));
+  if (result.timedOut) {
+    throw new UserError('apply_failed', `indexing did not finish within --wait-timeout ${timeoutSeconds}s (${result.counts.remaining} URLs remaining); the apply itself is complete and recorded; follow it with \`agentsync kb status\``);
+  }
+  if (result.failed.length > 0) {
+    throw new UserError('apply_failed', `indexing finished with ${result.failed.length} failed URL${result.failed.length === 1 ? '' : 's'} (listed above); the apply itself is complete and recorded`);
+  }
+}
+
+function envMs(name: string): number | undefined {
+  const text = process.env[name];
+  if (text === undefined || !/^\d+$/.test(text)) return undefined;
+  return Number(text);
+}

@@ -1,0 +1,88 @@
+// A website's discovered URLs, read page by page (`GET …/website/{id}/discovered-urls`, cursor +
+// limit, `meta.next`). Pure: the caller hands in how to GET a path (the apply's Wire, or the API
+// client for refresh and `kb status`), so both read pages the same way. Only the id, the URL and
+// the status of each record are kept (a page also carries 500-character content previews), so
+// memory is about 100 bytes a URL whatever the server sends.
+import { UserError } from '../errors.js';
+import { isObject, seg } from './kind.js';
+
+export interface DiscoveredUrl {
+  id: string;
+  url: string;
+  status: string;
+}
+
+/** The reference's page size limit ("at most 100"). */
+export const URL_PAGE_LIMIT = 100;
+/**
+ * A server that pages forever is an error, not a hang. A crawl holds at most 10,000 pages
+ * (ScrapePagesDto.maxPages), 100 pages of 100; the bound leaves ten times that.
+ */
+export const MAX_URL_PAGES = 1000;
+
+/** The statuses a discovered URL may have (CONTRACT §11, the reference's enum). */
+export const URL_STATUSES = ['discovered', 'processing', 'processed', 'failed', 'skipped'] as const;
+/** Statuses that are not final yet: `--wait` waits until no URL has one. */
+export const UNFINISHED_STATUSES: ReadonlySet<string> = new Set(['discovered', 'processing']);
+
+export type GetPage = (path: string) => Promise<unknown>;
+
+export function websitePath(websiteId: string): string {
+  return `/ai-agents/agent-builder/knowledge-base/website/${seg(websiteId)}`;
+}
+
+export function discoveredUrlsPath(websiteId: string): string {
+  return `${websitePath(websiteId)}/discovered-urls`;
+}
+
+/**
+ * Every discovered URL of a website, following `meta.next` until a page has none. A cursor seen
+ * before, or more than MAX_URL_PAGES pages, is an error naming the website; so is an answer that
+ * is not `{data: [...]}` or an entry without an id and a URL (skipping it would lose a URL).
+ */
+export async function readDiscoveredUrls(get: GetPage, websiteId: string, what: string, maxPages = MAX_URL_PAGES): Promise<DiscoveredUrl[]> {
+  const base = discoveredUrlsPath(websiteId);
+  const urls: DiscoveredUrl[] = [];
+  const seen = new Set<string>();
+  let query = new URLSearchParams({ limit: String(URL_PAGE_LIMIT) }).toString();
+  for (let page = 1; ; page++) {
+    const path = `${base}?${query}`;
+    const answer = await get(path);
+    const data = isObject(answer) && Array.isArray(answer.data) ? answer.data : undefined;
+    if (data === undefined) throw new UserError('api_error', `${what}: GET ${base} did not answer {data: [...]} on page ${page}`, { call: `GET ${path}` });
+    for (const entry of data) urls.push(readEntry(entry, what, base));
+    const cursor = nextCursor(answer as Record<string, unknown>);
+    if (cursor === undefined) return urls;
+    if (seen.has(cursor.cursor)) throw new UserError('api_error', `${what}: the server answered the same cursor twice while listing discovered URLs (page ${page + 1}), so the list never ends; nothing was changed`, { call: `GET ${base}` });
+    if (page >= maxPages) throw new UserError('api_error', `${what}: the server still had more discovered URLs after ${maxPages} pages of ${URL_PAGE_LIMIT}; stopped reading (a server that pages forever)`, { call: `GET ${base}` });
+    seen.add(cursor.cursor);
+    const params: Record<string, string> = { limit: String(URL_PAGE_LIMIT), cursor: cursor.cursor };
+    if (cursor.affix !== undefined) params.affix = cursor.affix;
+    query = new URLSearchParams(params).toString();
+  }
+}
+
+/** The reference names the id `urlId`; the seed and the poll/sync bodies say `uniqueId`. Either is read. */
+function readEntry(entry: unknown, what: string, base: string): DiscoveredUrl {
+  const record = isObject(entry) ? entry : {};
+  const id = text(record.urlId) ?? text(record.uniqueId) ?? text(record.id) ?? text(record._id);
+  const url = text(record.url);
+  if (id === undefined || url === undefined) throw new UserError('api_error', `${what}: GET ${base} answered a discovered URL without an id or a url`, { call: `GET ${base}` });
+  return { id, url, status: text(record.status) ?? 'discovered' };
+}
+
+/** `meta.next: {cursor, affix}` (the reference), or a bare cursor string; undefined on the last page. */
+function nextCursor(answer: Record<string, unknown>): { cursor: string; affix?: string } | undefined {
+  const meta = isObject(answer.meta) ? answer.meta : undefined;
+  const next = meta?.next;
+  if (typeof next === 'string' && next !== '') return { cursor: next };
+  if (!isObject(next)) return undefined;
+  const cursor = text(next.cursor) ?? (typeof next.cursor === 'number' ? String(next.cursor) : undefined);
+  if (cursor === undefined) return undefined;
+  const affix = text(next.affix);
+  return affix === undefined ? { cursor } : { cursor, affix };
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

@@ -1,0 +1,48 @@
+// Websites declared by URL, before the diff (CONTRACT §11): the discovered URLs read by the refresh
+// say which URLs the `exclude` globs match now. That fingerprint becomes the desired spec's
+// `matchedUrls`, so a page newly matched (or no longer matched) is an update; and the plan reports
+// how many URLs each glob matches, warning about a glob that matches none. Without a listing (an
+// offline plan, a website not scraped yet) the state's fingerprint stands: nothing is assumed.
+import type { Desired, DesiredResource } from './desired.js';
+import type { DiscoveredUrl } from './kinds/website-urls.js';
+import { matchWebsite } from './kinds/website-match.js';
+import type { WebsiteReport } from './plan.js';
+import type { State } from './state.js';
+
+export interface ResolvedWebsites {
+  /** The desired manifest with each URL website's `matchedUrls` filled in (the same object when none). */
+  desired: Desired;
+  reports: WebsiteReport[];
+  warnings: string[];
+  /** address → fingerprint, for a saved plan to replay without reading the server again. */
+  matched: Record<string, string>;
+}
+
+/** `listings`: address → discovered URLs, for the websites the refresh read; absent when offline. */
+export function resolveWebsites(desired: Desired, state: State | null, listings?: ReadonlyMap<string, readonly DiscoveredUrl[]>, saved?: Readonly<Record<string, string>>): ResolvedWebsites {
+  const reports: WebsiteReport[] = [];
+  const warnings: string[] = [];
+  const matched: Record<string, string> = {};
+  let changed = false;
+  const resources = desired.resources.map((resource): DesiredResource => {
+    if (resource.type !== 'website' || resource.spec.url === undefined) return resource;
+    const urls = listings?.get(resource.address);
+    let fingerprint: string | undefined;
+    if (urls !== undefined) {
+      const match = matchWebsite(resource.spec.exclude ?? [], urls);
+      fingerprint = match.fingerprint;
+      reports.push({ address: resource.address, urls: urls.length, excluded: match.excludeIds.length, globs: match.counts });
+      for (const { glob, excludes } of match.counts) {
+        if (excludes === 0) warnings.push(`${resource.address}: exclude glob ${JSON.stringify(glob)} matches none of its ${urls.length} discovered URLs`);
+      }
+    } else {
+      const recorded = saved?.[resource.address] ?? state?.resources[resource.address]?.spec.matchedUrls;
+      fingerprint = typeof recorded === 'string' ? recorded : undefined;
+    }
+    if (fingerprint === undefined) return resource;
+    matched[resource.address] = fingerprint;
+    changed = true;
+    return { ...resource, spec: { ...resource.spec, matchedUrls: fingerprint } };
+  });
+  return { desired: changed ? { ...desired, resources } : desired, reports, warnings, matched };
+}

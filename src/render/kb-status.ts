@@ -1,0 +1,29 @@
+// `agentsync kb status`: per website its URL counts by status; with --urls every URL, its status
+// and what excluded it. JSON is the same data.
+import type { KbWebsiteStatus } from '../app/kb-status.js';
+import { palette } from './color.js';
+import { printableLine } from './plan-fields.js';
+
+export function renderKbStatusText(websites: readonly KbWebsiteStatus[], color: boolean): string {
+  const paint = palette(color);
+  if (websites.length === 0) return 'No websites in the state.\n';
+  const out: string[] = [];
+  for (const site of websites) {
+    if (!site.found) {
+      out.push(`${paint.bold(site.address)}: ${paint.yellow('deleted on the server (404)')}`, '');
+      continue;
+    }
+    const counts = Object.entries(site.counts).map(([status, n]) => `${n} ${status}`).join(', ');
+    out.push(`${paint.bold(site.address)}: ${site.total} URL${site.total === 1 ? '' : 's'} (${counts})`);
+    for (const row of site.urls ?? []) {
+      const excluded = row.excludedBy === undefined ? '' : paint.dim(`  excluded by ${row.excludedBy === 'id' ? 'its id' : JSON.stringify(row.excludedBy)}`);
+      out.push(`  ${row.status.padEnd(10)}  ${printableLine(row.url)}${excluded}`);
+    }
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+export function kbStatusToJson(websites: readonly KbWebsiteStatus[]): string {
+  return JSON.stringify({ websites }, null, 2) + '\n';
+}
