@@ -54,6 +54,10 @@ export async function runApplyMany(planfile: string | undefined, opts: ManyApply
   const outputs = new Map<string, EnvironmentOutput>();
   const loaded = await loadEnvironments(opts, (environment, message) => outputs.get(environment)?.warning(message));
   if (loaded.single !== undefined) return runOne(loaded.single);
+  if (opts.wait === true) {
+    // Each environment's indexing progress would share one terminal line; waiting is per environment.
+    throw new UserError('usage', '--wait follows the indexing of one environment; with several, run agentsync apply -e NAME --wait for each (or agentsync kb status -e NAME afterwards)');
+  }
   if (planfile !== undefined) {
     throw new UserError('usage', `a saved plan holds one environment; apply ${planfile} on its own (agentsync apply ${planfile}), without several -e or --all-environments`);
   }

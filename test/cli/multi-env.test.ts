@@ -316,7 +316,7 @@ describe('apply over several environments', () => {
     expect(Object.keys(us.resources).sort()).toEqual(['tool.t_common', 'tool.t_us']);
   });
 
-  it('refuses without --auto-approve when stdin is not a terminal, and a saved plan with several environments, before any call', async () => {
+  it('refuses without --auto-approve when stdin is not a terminal, a saved plan and --wait with several environments, before any call', async () => {
     await writeManifest();
     const ask = await cli('apply', '--all-environments');
     expect(ask.code).toBe(1);
@@ -324,6 +324,9 @@ describe('apply over several environments', () => {
     const saved = await cli('apply', 'plan.json', '-e', 'us,eu', '--auto-approve');
     expect(saved.code).toBe(1);
     expect(saved.stderr).toBe('Error: a saved plan holds one environment; apply plan.json on its own (agentsync apply plan.json), without several -e or --all-environments\n');
+    const wait = await cli('apply', '--all-environments', '--auto-approve', '--wait');
+    expect(wait.code).toBe(1);
+    expect(wait.stderr).toBe('Error: --wait follows the indexing of one environment; with several, run agentsync apply -e NAME --wait for each (or agentsync kb status -e NAME afterwards)\n');
     for (const name of NAMES) expect(await requests(name)).toEqual([]);
   });
 
