@@ -44,7 +44,7 @@ describe(nodeHasCache ? `the compile cache on Node ${process.version}` : `no com
     const afterCold = await filesUnder(cacheDir);
     const warm = await runCli(['validate', '-f', example], { env });
     const uncached = await runCli(['validate', '-f', example], { env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } });
-    expect(cold).toEqual({ code: 0, stdout: expect.stringContaining('is valid') as string, stderr: '' });
+    expect(cold).toEqual({ code: 0, signal: null, stdout: expect.stringContaining('is valid') as string, stderr: '' });
     expect(warm).toEqual(cold);
     expect(uncached).toEqual(cold);
     if (nodeHasCache) {
@@ -74,7 +74,7 @@ describe(nodeHasCache ? `the compile cache on Node ${process.version}` : `no com
     await mkdir(cacheDir);
     await chmod(cacheDir, 0o777);
     const run = await runCli(['validate', '-f', example], { env });
-    expect(run).toEqual({ code: 0, stdout: expect.stringContaining('is valid') as string, stderr: '' });
+    expect(run).toEqual({ code: 0, signal: null, stdout: expect.stringContaining('is valid') as string, stderr: '' });
     expect(await filesUnder(cacheDir)).toEqual([]);
   });
 
@@ -86,7 +86,7 @@ describe(nodeHasCache ? `the compile cache on Node ${process.version}` : `no com
     const blocker = join(tmp, 'a-file');
     await writeFile(blocker, 'not a directory');
     const run = await runCli(['validate', '-f', example], { env: { ...env, TMPDIR: blocker } });
-    expect(run).toEqual({ code: 0, stdout: expect.stringContaining('is valid') as string, stderr: '' });
+    expect(run).toEqual({ code: 0, signal: null, stdout: expect.stringContaining('is valid') as string, stderr: '' });
   });
 
   it('lets many first runs race: every one succeeds with the same output', async () => {
