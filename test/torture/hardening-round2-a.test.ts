@@ -3,7 +3,8 @@
 // the middle of an apply, and `${NAME:-}` / an empty baseUrl. The built CLI runs as a child process
 // against the in-process emulator over real HTTP, on real files.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import Module from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cliEnv, CLI, collect, ROOT, runCli, type CliResult } from '../support/cli.js';
@@ -122,45 +123,29 @@ describe('a reader that hangs up (| head) never crashes a command or cuts an app
   });
 });
 
-describe('the compiled-code cache stays small, private and symlink-safe', () => {
+// With NODE_COMPILE_CACHE set, Node 22.1+ opens that folder itself before agentsync runs (its own
+// rules, the user's choice); agentsync's own default folder, private and symlink-checked, is
+// tested on Node 22 and 24 by test/cli/code-cache.test.ts. Here, on Node 20, no cache is written.
+const nodeHasCompileCache = typeof (Module as unknown as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+describe.skipIf(nodeHasCompileCache)('the compiled-code cache stays small, private and symlink-safe', () => {
   const example = join(ROOT, 'examples', 'minimal.yaml');
   const cacheRun = (args: string[], cacheDir: string): Promise<CliResult> => runCli(args, { env: { NODE_COMPILE_CACHE: cacheDir } });
-  const binFiles = (dir: string): string[] => readdirSync(dir).filter((name) => name.endsWith('.bin'));
 
-  it('adds no file for a typo or an option value before the command', async () => {
+  // Node 20 has no compile cache: nothing is written, whatever commands, typos or option values run.
+  it('does not grow with typos, option values before the command, or repeated runs', async () => {
     const cacheDir = ws.path('cache-typos');
+    const filesNow = (): string[] => (existsSync(cacheDir) ? (readdirSync(cacheDir, { recursive: true }) as string[]).sort() : []);
+    expect((await cacheRun(['validate', '-f', example], cacheDir)).code).toBe(0);
+    const afterFirst = filesNow();
     const words = ['plna', 'aply', 'vaildate', 'staet', 'exprot', 'imoprt', 'shcema', 'fmtt', 'initt', 'sned', 'no-such-thing', 'z'];
     for (const word of words) expect((await cacheRun([word], cacheDir)).code).toBe(1);
     for (const env of ['staging', 'prod', 'qa', 'dev']) {
       const run = await cacheRun(['-e', env, 'validate', '-f', example], cacheDir);
       expect(run.code, run.stderr).not.toBeNull();
     }
-    const names = binFiles(cacheDir).map((name) => name.replace(/^.*-([a-z]+)(\.partial)?\.bin$/, '$1'));
-    // One cache for every unknown word and one for validate, however many runs.
-    expect(names.sort()).toEqual(['other', 'validate']);
-    expect(statSync(cacheDir).mode & 0o777).toBe(0o700);
-  });
-
-  it('prunes the folder to a bounded number of files, oldest first, and stale temporary files', async () => {
-    const cacheDir = ws.path('cache-full');
-    mkdirSync(cacheDir, { mode: 0o700 });
-    const old = new Date(Date.now() - 3_600_000);
-    // Caches of 60 other installations (other paths, other Nodes), each written an hour ago.
-    for (let i = 0; i < 60; i++) {
-      const file = join(cacheDir, `agentsync-other${i}-v0.0.${i}-x64-1-1-plan.bin`);
-      writeFileSync(file, Buffer.alloc(1024, i));
-      utimesSync(file, old, old);
-    }
-    const stale = join(cacheDir, 'agentsync-x-v0-x64-1-1-plan.bin.4242.tmp');
-    writeFileSync(stale, 'half a cache');
-    utimesSync(stale, old, old);
-    expect((await cacheRun(['validate', '-f', example], cacheDir)).code).toBe(0);
-    const left = binFiles(cacheDir);
-    expect(left.length).toBeLessThanOrEqual(32);
-    // The cache just written is kept; the pruned ones are the oldest.
-    expect(left.filter((name) => name.endsWith('-validate.bin'))).toHaveLength(1);
-    expect(existsSync(stale)).toBe(false);
-    expect((await cacheRun(['validate', '-f', example], cacheDir)).code).toBe(0);
+    expect(filesNow()).toEqual(afterFirst);
+    expect(afterFirst).toEqual([]);
   });
 
   it('never writes through a symlinked cache folder', async () => {
