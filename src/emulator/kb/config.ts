@@ -3,7 +3,7 @@
 // --kb-processing-ms`) or at runtime through `POST /__emulator/config` with the same names.
 import type { JsonObject } from '../../core/api-types.js';
 import { badRequest } from '../errors.js';
-import { globProblem } from './url-glob.js';
+import { urlGlobProblem } from '../../core/url-glob.js';
 
 export interface KbConfig {
   /** Time from process/sync until every URL of the batch is final; URLs finish evenly spread over it. */
@@ -58,7 +58,7 @@ export function kbConfigProblems(values: Partial<Record<keyof KbConfig, unknown>
   if (globs !== undefined) {
     if (!Array.isArray(globs) || globs.some((glob) => typeof glob !== 'string')) problems.push("'kbFailUrls' must be an array of URL globs");
     else for (const glob of globs as string[]) {
-      const problem = globProblem(glob);
+      const problem = urlGlobProblem(glob);
       if (problem) problems.push(`'kbFailUrls' has ${JSON.stringify(glob)}: ${problem}`);
     }
   }

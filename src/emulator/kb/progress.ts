@@ -4,7 +4,8 @@
 // URLs are indexing, and a data file restored later carries on where it was.
 import type { DiscoveredUrl, DiscoveredUrlStatus, Website } from '../store.js';
 import type { KbConfig } from './config.js';
-import { globToRegExp, stableFraction } from './url-glob.js';
+import { compileUrlGlob } from '../../core/url-glob.js';
+import { stableFraction } from './stable-fraction.js';
 
 export function statusAt(entry: DiscoveredUrl, now: number): DiscoveredUrlStatus {
   if (entry.status !== 'processing' || entry.finishesAt === undefined || now < entry.finishesAt) return entry.status;
@@ -16,10 +17,10 @@ export function statusAt(entry: DiscoveredUrl, now: number): DiscoveredUrlStatus
  * client polling in between sees the processed count climb.
  */
 export function startProcessing(entries: readonly DiscoveredUrl[], now: number, config: Readonly<KbConfig>): void {
-  const failGlobs = config.kbFailUrls.map(globToRegExp);
+  const failGlobs = config.kbFailUrls.map(compileUrlGlob);
   const n = entries.length;
   entries.forEach((entry, index) => {
-    const fails = failGlobs.some((glob) => glob.test(entry.url)) || stableFraction(entry.url) < config.kbFailFraction;
+    const fails = failGlobs.some((glob) => glob.matches(entry.url)) || stableFraction(entry.url) < config.kbFailFraction;
     entry.status = 'processing';
     entry.finishesAt = now + Math.round((config.kbProcessingMs * (index + 1)) / n);
     entry.outcome = fails ? 'failed' : 'processed';
