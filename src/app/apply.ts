@@ -139,7 +139,7 @@ async function commitForSummary(session: StateSession): Promise<string | undefin
 }
 
 /** The result of an apply with nothing to do: the same shape as any other, so callers need no special case. */
-export function nothingToDo(plan: Pick<Plan, 'environment' | 'prune'>): ApplyResult {
+function nothingToDo(plan: Pick<Plan, 'environment' | 'prune'>): ApplyResult {
   return {
     environment: plan.environment,
     ok: true,
