@@ -6,6 +6,7 @@ import { UserError } from '../core/errors.js';
 import { checkBaseUrl, createApiClient, type ApiClient } from '../io/api/client.js';
 import { isLoopbackHost } from '../core/base-url.js';
 import { EMULATOR_API_KEY } from '../core/starter-manifest.js';
+import { keepWasmOnBaselineCompiler } from '../io/runtime/wasm-baseline.js';
 
 export interface ApiConnection {
   baseUrl: string;
@@ -32,6 +33,7 @@ export function connectApi(environment: DesiredEnvironment, limits: ClientLimits
   return {
     baseUrl,
     async open() {
+      keepWasmOnBaselineCompiler();
       return createApiClient({ baseUrl, apiKey, concurrency: limits.concurrency, retries: limits.retries, timeouts });
     },
   };
