@@ -53,3 +53,28 @@ export function childProcessOnFirstUse() {
     },
   };
 }
+
+/**
+ * undici's Pool loads its HTTP/2 client, which requires node:http2 (and with it tls and http) when
+ * it loads, for the protocol constants it names. agentsync never speaks HTTP/2 (undici does only
+ * when asked to), so this hands undici those constants, copied from the building Node, and a
+ * `connect` that loads the real module if it is ever called: ~10 ms off every command that reads
+ * the server.
+ */
+export function http2OnFirstConnect() {
+  return {
+    name: 'http2-on-first-connect',
+    setup(build) {
+      build.onResolve({ filter: /^(node:)?http2$/ }, (args) =>
+        args.importer.includes('node_modules/undici/') ? { path: 'http2', namespace: 'http2-on-first-connect' } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'http2-on-first-connect' }, async () => {
+        const { constants } = await import('node:http2');
+        return {
+          contents: `let real;\nmodule.exports = { constants: ${JSON.stringify(constants)}, connect: (...args) => (real ??= require("node:http2")).connect(...args) };\n`,
+          loader: 'js',
+        };
+      });
+    },
+  };
+}

@@ -16,7 +16,7 @@
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { assertNoDynamicImport, builtinImportsAsRequire, childProcessOnFirstUse, versionDefine } from './bundle-plugins.mjs';
+import { assertNoDynamicImport, builtinImportsAsRequire, childProcessOnFirstUse, http2OnFirstConnect, versionDefine } from './bundle-plugins.mjs';
 import { writePublicTypes } from './public-types.mjs';
 
 const require = createRequire(import.meta.url);
@@ -63,7 +63,7 @@ await build({
 const vendor = await build({
   ...common,
   entryPoints: Object.fromEntries(VENDORED.map((name) => [name, VENDOR_SHIMS[name] ? `vendor-shim:${name}` : VENDOR_ENTRIES[name]])),
-  plugins: [vendorShims()],
+  plugins: [vendorShims(), http2OnFirstConnect()],
   outdir: 'dist/cli/vendor',
   metafile: true,
 });
