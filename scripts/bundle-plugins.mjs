@@ -1,6 +1,7 @@
 // The esbuild pieces that scripts/bundle.mjs (the npm package) and scripts/sea.mjs (the single-file
 // binary) share.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { URL } from 'node:url';
 
 /** The version every bundle has compiled in (src/io/runtime/package-version.ts), from package.json. */
@@ -75,6 +76,27 @@ export function http2OnFirstConnect() {
           loader: 'js',
         };
       });
+    },
+  };
+}
+
+/**
+ * `undici` is undici's Pool alone, the one thing agentsync uses of it. undici's index also loads
+ * fetch, WebSocket, the cookie and cache code and Node's own copy of undici: about 70 ms at every
+ * start of a command that reads the server (BENCHMARKS.md, "Start-up of the commands that read the
+ * server"). For the npm package's vendor file and the single executable alike.
+ */
+export function undiciPoolOnly() {
+  const pool = createRequire(import.meta.url).resolve('undici/lib/dispatcher/pool.js');
+  return {
+    name: 'undici-pool-only',
+    setup(build) {
+      build.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici', namespace: 'undici-pool-only' }));
+      build.onLoad({ filter: /.*/, namespace: 'undici-pool-only' }, () => ({
+        contents: `module.exports = { Pool: require(${JSON.stringify(pool)}) };\n`,
+        loader: 'js',
+        resolveDir: import.meta.dirname,
+      }));
     },
   };
 }

@@ -16,19 +16,11 @@
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { assertNoDynamicImport, builtinImportsAsRequire, childProcessOnFirstUse, http2OnFirstConnect, versionDefine } from './bundle-plugins.mjs';
+import { assertNoDynamicImport, builtinImportsAsRequire, childProcessOnFirstUse, http2OnFirstConnect, undiciPoolOnly, versionDefine } from './bundle-plugins.mjs';
 import { writePublicTypes } from './public-types.mjs';
 
 const require = createRequire(import.meta.url);
 const VENDORED = ['undici', 'pg'];
-/**
- * What each vendor file is built from. agentsync uses undici's Pool and nothing else of it; undici's
- * index also loads fetch, WebSocket, the cookie and cache code and Node's own copy of undici, which
- * cost about 70 ms at every start of a command that reads the server (BENCHMARKS.md, P1/P2).
- */
-const VENDOR_ENTRIES = { undici: require.resolve('undici/lib/dispatcher/pool.js'), pg: require.resolve('pg') };
-/** A vendor file that exports less than its package's index: what it is made of (VENDOR_ENTRIES names the file). */
-const VENDOR_SHIMS = { undici: 'module.exports = { Pool: require(ENTRY) };' };
 
 // Earlier builds split ES module chunks into dist/chunks; drop them and the previous vendor files.
 rmSync('dist/chunks', { recursive: true, force: true });
@@ -62,8 +54,9 @@ await build({
 
 const vendor = await build({
   ...common,
-  entryPoints: Object.fromEntries(VENDORED.map((name) => [name, VENDOR_SHIMS[name] ? `vendor-shim:${name}` : VENDOR_ENTRIES[name]])),
-  plugins: [vendorShims(), http2OnFirstConnect()],
+  // `undici` goes through undiciPoolOnly: the vendor file is its Pool, not its index.
+  entryPoints: { undici: 'undici', pg: require.resolve('pg') },
+  plugins: [undiciPoolOnly(), http2OnFirstConnect()],
   outdir: 'dist/cli/vendor',
   metafile: true,
 });
@@ -90,21 +83,6 @@ if (cliInApi.length > 0) throw new Error(`the API bundle must not contain the CL
 rmSync('dist/index.js.map', { force: true });
 
 writePublicTypes('dist/index.d.ts', 'dist/types');
-
-/** The vendor files that export less than their package's index (VENDOR_SHIMS). */
-function vendorShims() {
-  return {
-    name: 'vendor-shims',
-    setup(build) {
-      build.onResolve({ filter: /^vendor-shim:/ }, (args) => ({ path: args.path.slice('vendor-shim:'.length), namespace: 'vendor-shim' }));
-      build.onLoad({ filter: /.*/, namespace: 'vendor-shim' }, (args) => ({
-        contents: VENDOR_SHIMS[args.path].replace('ENTRY', JSON.stringify(VENDOR_ENTRIES[args.path])),
-        loader: 'js',
-        resolveDir: import.meta.dirname,
-      }));
-    },
-  };
-}
 
 /** `import … from 'undici'` in the CLI becomes require('./vendor/undici.cjs'), run when first needed. */
 function vendorAsSeparateFiles(folder) {

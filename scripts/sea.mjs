@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import process from 'node:process';
 import { build } from 'esbuild';
-import { assertNoDynamicImport, builtinImportsAsRequire, childProcessOnFirstUse, versionDefine } from './bundle-plugins.mjs';
+import { assertNoDynamicImport, builtinImportsAsRequire, childProcessOnFirstUse, http2OnFirstConnect, undiciPoolOnly, versionDefine } from './bundle-plugins.mjs';
 
 const require = createRequire(import.meta.url);
 const { inject } = require('postject');
@@ -39,7 +39,7 @@ try {
     entryPoints: ['src/cli/entry.ts'],
     outfile: script,
     metafile: true,
-    plugins: [childProcessOnFirstUse(), builtinImportsAsRequire()],
+    plugins: [childProcessOnFirstUse(), builtinImportsAsRequire(), undiciPoolOnly(), http2OnFirstConnect()],
     define: { ...versionDefine(), 'import.meta.url': '__agentsyncBundleUrl' },
     // In a SEA, __filename is the binary itself: nothing is read beside it.
     banner: { js: 'var __agentsyncBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
