@@ -13,7 +13,7 @@ import type { ApiClient } from '../io/api/client.js';
 import { digestDesired, type PlanBasis } from '../io/files/plan-file.js';
 import { readServer } from '../io/api/read-server.js';
 import { readWebsites } from '../io/api/read-websites.js';
-import { resolveWebsites } from '../core/website-plan.js';
+import { resolveWebsites } from '../core/kinds/website-plan.js';
 import { createDigester, digestAhead, newSalt } from '../io/state/digest.js';
 
 export interface ComputedPlan {
@@ -23,7 +23,7 @@ export interface ComputedPlan {
   /** The state entries the refresh changed; a saved plan carries them so apply sees the same state. */
   overlay: RefreshOverlay;
   scope: PlanScope;
-  /** Each URL website's matched-URL fingerprint, for a saved plan (core/website-plan.ts). */
+  /** Each URL website's matched-URL fingerprint, for a saved plan (core/kinds/website-plan.ts). */
   matched: Record<string, string>;
 }
 

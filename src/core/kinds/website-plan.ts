@@ -3,11 +3,11 @@
 // `matchedUrls`, so a page newly matched (or no longer matched) is an update; and the plan reports
 // how many URLs each glob matches, warning about a glob that matches none. Without a listing (an
 // offline plan, a website not scraped yet) the state's fingerprint stands: nothing is assumed.
-import type { Desired, DesiredResource } from './desired.js';
-import type { DiscoveredUrl } from './kinds/website-urls.js';
-import { matchWebsite } from './kinds/website-match.js';
-import type { WebsiteReport } from './plan.js';
-import type { State } from './state.js';
+import type { Desired, DesiredResource } from '../desired.js';
+import type { DiscoveredUrl } from './website-urls.js';
+import { matchWebsite } from './website-match.js';
+import type { WebsiteReport } from '../plan.js';
+import type { State } from '../state.js';
 
 export interface ResolvedWebsites {
   /** The desired manifest with each URL website's `matchedUrls` filled in (the same object when none). */
