@@ -41,18 +41,9 @@ export function assertNoDynamicImport(metafile) {
  * This hands commander an object that loads the real module only if a property is ever read.
  */
 export function childProcessOnFirstUse() {
-  return {
-    name: 'child-process-on-first-use',
-    setup(build) {
-      build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-        args.importer.includes('node_modules/commander/') ? { path: 'child_process', namespace: 'on-first-use' } : undefined,
-      );
-      build.onLoad({ filter: /.*/, namespace: 'on-first-use' }, () => ({
-        contents: 'let real;\nmodule.exports = new Proxy({}, { get: (_, key) => (real ??= require("node:child_process"))[key] });\n',
-        loader: 'js',
-      }));
-    },
-  };
+  return builtinStandIn('child-process-on-first-use', 'child_process', 'node_modules/commander/', () =>
+    'let real;\nmodule.exports = new Proxy({}, { get: (_, key) => (real ??= require("node:child_process"))[key] });\n',
+  );
 }
 
 /**
@@ -63,19 +54,19 @@ export function childProcessOnFirstUse() {
  * the server.
  */
 export function http2OnFirstConnect() {
+  return builtinStandIn('http2-on-first-connect', 'http2', 'node_modules/undici/', async () => {
+    const { constants } = await import('node:http2');
+    return `let real;\nmodule.exports = { constants: ${JSON.stringify(constants)}, connect: (...args) => (real ??= require("node:http2")).connect(...args) };\n`;
+  });
+}
+
+/** Hands the files of one package (`importerPath` in their path) `contents()` wherever they require `builtin`. */
+function builtinStandIn(name, builtin, importerPath, contents) {
   return {
-    name: 'http2-on-first-connect',
+    name,
     setup(build) {
-      build.onResolve({ filter: /^(node:)?http2$/ }, (args) =>
-        args.importer.includes('node_modules/undici/') ? { path: 'http2', namespace: 'http2-on-first-connect' } : undefined,
-      );
-      build.onLoad({ filter: /.*/, namespace: 'http2-on-first-connect' }, async () => {
-        const { constants } = await import('node:http2');
-        return {
-          contents: `let real;\nmodule.exports = { constants: ${JSON.stringify(constants)}, connect: (...args) => (real ??= require("node:http2")).connect(...args) };\n`,
-          loader: 'js',
-        };
-      });
+      build.onResolve({ filter: new RegExp(`^(node:)?${builtin}$`) }, (args) => (args.importer.includes(importerPath) ? { path: builtin, namespace: name } : undefined));
+      build.onLoad({ filter: /.*/, namespace: name }, async () => ({ contents: await contents(), loader: 'js' }));
     },
   };
 }
