@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCorpus, unmatched, VALID_DIR, type ActualDiagnostic } from '../fixtures/corpus.js';
+import { loadCorpus, unmatched, VALID_DIR, type ActualDiagnostic, type Fixture } from '../fixtures/corpus.js';
 import { ROOT, runCli } from '../support/cli.js';
 
 interface ValidateJson {
@@ -12,10 +12,24 @@ interface ValidateJson {
   diagnostics: (ActualDiagnostic & { file: string; path: string })[];
 }
 
-const cliCorpus = loadCorpus().filter((f) => f.mode === 'validate');
+/**
+ * The corpus runs whole in-process (test/core/corpus.test.ts), through the use case and the JSON this
+ * command prints. The built CLI runs the fixtures whose way in is its own: arguments (-e), the
+ * environment, and bytes a reader must survive (BOM, CRLF, not UTF-8, NUL, an alias bomb, several
+ * documents, …), plus one of each kind of schema and YAML error.
+ */
+const takesItsOwnPath = (f: Fixture): boolean =>
+  f.args.length > 0 || Object.keys(f.env).length > 0 || /^(hostile-|bom-|crlf-)/.test(f.name);
+const ONE_OF_EACH_KIND = ['tool-missing-description', 'agent-unknown-tool', 'env-region-enum', 'yaml-indent-too-far', 'unset-variable', 'website-url-and-parent'];
+const cliCorpus = loadCorpus().filter((f) => f.mode === 'validate' && (takesItsOwnPath(f) || ONE_OF_EACH_KIND.includes(f.name)));
 const examples = readdirSync(join(ROOT, 'examples')).filter((name) => name.endsWith('.yaml'));
 
 describe.concurrent('validate: invalid manifests through the built CLI', () => {
+  it('runs every sampled fixture, the one of each kind included', () => {
+    expect(cliCorpus.length).toBeGreaterThanOrEqual(20);
+    for (const name of ONE_OF_EACH_KIND) expect(cliCorpus.map((f) => f.name)).toContain(name);
+  });
+
   it.each(cliCorpus.map((f) => [f.name, f] as const))('%s', async (_name, fixture) => {
     const result = await runCli(['validate', '-f', fixture.file, '--json', ...fixture.args], { env: fixture.env });
     expect(result.code).toBe(1);
