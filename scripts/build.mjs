@@ -1,0 +1,86 @@
+// Builds dist/: tsc (the per-module output and the declarations), then the bundles
+// (scripts/bundle.mjs).
+//
+//   node scripts/build.mjs              always builds (npm run build, and npm ci through `prepare`)
+//   node scripts/build.mjs --if-stale   builds only if dist/ was not built from the files as they are
+//
+// `--if-stale` is for the scripts that need a built dist/ (npm test, test:torture, test:e2e, bench,
+// sea): after `npm ci`, or a second test run with nothing edited, the 15–20 s build is already done.
+// A build records a digest of every file it reads (its inputs below, by content) and only after it
+// succeeded; a failed or interrupted build leaves no record, so the next run builds.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const INPUTS = [
+  'src',
+  'scripts/build.mjs',
+  'scripts/bundle.mjs',
+  'scripts/bundle-plugins.mjs',
+  'scripts/public-types.mjs',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
+/** What the tests, the bench and the package read; one missing means dist/ is not a whole build. */
+const OUTPUTS = [
+  'dist/cli/main.cjs',
+  'dist/cli/agentsync.cjs',
+  'dist/cli/vendor/undici.cjs',
+  'dist/cli/vendor/pg.cjs',
+  'dist/index.js',
+  'dist/types/index.d.ts',
+  'dist/emulator/index.js',
+  'dist/io/state/index.js',
+];
+// Under node_modules, not dist/: nothing that packs or tags dist/ may pick it up, and `npm ci`
+// starts without it.
+const RECORD = join(ROOT, 'node_modules', '.cache', 'agentsync', 'build-inputs.sha256');
+
+const onlyIfStale = process.argv.includes('--if-stale');
+const digest = inputsDigest();
+
+if (onlyIfStale && isCurrent(digest)) {
+  process.stdout.write('dist/ is up to date (built from these sources); `npm run build` rebuilds it.\n');
+} else {
+  rmSync(RECORD, { force: true });
+  run(join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), ['-p', 'tsconfig.build.json']);
+  run(join(ROOT, 'scripts', 'bundle.mjs'), []);
+  mkdirSync(dirname(RECORD), { recursive: true });
+  // The digest taken before the build: a file edited while it ran makes the next --if-stale build again.
+  writeFileSync(RECORD, `${digest}\n`);
+}
+
+function isCurrent(expected) {
+  if (OUTPUTS.some((file) => !existsSync(join(ROOT, file)))) return false;
+  try {
+    return readFileSync(RECORD, 'utf8').trim() === expected;
+  } catch {
+    return false;
+  }
+}
+
+/** sha256 over every input file's path and bytes, in a fixed order. */
+function inputsDigest() {
+  const hash = createHash('sha256');
+  for (const file of INPUTS.flatMap((input) => filesUnder(join(ROOT, input))).sort()) {
+    hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+function filesUnder(path) {
+  if (!existsSync(path)) return [];
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path, { withFileTypes: true }).flatMap((entry) => filesUnder(join(path, entry.name)));
+}
+
+function run(script, args) {
+  const result = spawnSync(process.execPath, [script, ...args], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
