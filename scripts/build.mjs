@@ -51,9 +51,14 @@ if (onlyIfStale && isCurrent(digest)) {
   rmSync(RECORD, { force: true });
   run(join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), ['-p', 'tsconfig.build.json']);
   run(join(ROOT, 'scripts', 'bundle.mjs'), []);
-  mkdirSync(dirname(RECORD), { recursive: true });
   // The digest taken before the build: a file edited while it ran makes the next --if-stale build again.
-  writeFileSync(RECORD, `${digest}\n`);
+  try {
+    mkdirSync(dirname(RECORD), { recursive: true });
+    writeFileSync(RECORD, `${digest}\n`);
+  } catch (err) {
+    // The build itself succeeded; without the record the next --if-stale run simply builds again.
+    process.stderr.write(`could not record the build in ${relative(ROOT, RECORD)} (${err.code ?? err.message}); the next --if-stale run builds again\n`);
+  }
 }
 
 function isCurrent(expected) {
