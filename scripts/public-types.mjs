@@ -112,7 +112,8 @@ function declaredName(statement) {
  */
 function assertSelfContained(entry) {
   const program = ts.createProgram([entry], { strict: true, noEmit: true, skipLibCheck: false, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2023, types: ['node'] });
-  const ours = program.getSourceFiles().filter((file) => file.fileName.startsWith(`${dirname(resolve(entry))}/`));
+  const folder = `${dirname(resolve(entry))}/`;
+  const ours = program.getSourceFiles().filter((file) => file.fileName.startsWith(folder));
   const diagnostics = [
     ...program.getOptionsDiagnostics(),
     ...program.getGlobalDiagnostics(),

@@ -14,9 +14,15 @@ import { renderDiagnosticsJson } from '../../src/render/diagnostics.js';
 import { loadCorpus, unmatched, type ActualDiagnostic } from '../fixtures/corpus.js';
 
 const corpus = loadCorpus();
-const environmentOf = (args: readonly string[]): string | undefined => {
-  const at = args.indexOf('-e');
-  return at >= 0 ? args[at + 1] : undefined;
+/**
+ * A fixture's CLI arguments as the use case takes them. `-e NAME` is the only one the corpus uses; any
+ * other would be ignored here while the CLI honours it, so it fails the test instead.
+ */
+const environmentOf = (args: readonly string[]): { environment?: string } => {
+  if (args.length === 0) return {};
+  const [flag, environment, ...rest] = args;
+  if (flag !== '-e' || environment === undefined || rest.length > 0) throw new Error(`the in-process corpus takes only "-e NAME" as arguments, not ${JSON.stringify(args)}`);
+  return { environment };
 };
 
 describe('invalid manifests', () => {
@@ -26,8 +32,7 @@ describe('invalid manifests', () => {
   });
 
   it.each(corpus.filter((f) => f.mode === 'validate').map((f) => [f.name, f] as const))('%s: validate --json', async (_name, fixture) => {
-    const environment = environmentOf(fixture.args);
-    const validation = await validateManifest({ file: fixture.file, env: fixture.env, ...(environment === undefined ? {} : { environment }) });
+    const validation = await validateManifest({ file: fixture.file, env: fixture.env, ...environmentOf(fixture.args) });
     expect(validation.valid).toBe(false);
     // What `validate --json` prints for it: the two keys, each diagnostic with exactly its six.
     const output = JSON.parse(renderDiagnosticsJson(validation.diagnostics)) as { valid: boolean; diagnostics: (ActualDiagnostic & Record<string, unknown>)[] };
@@ -38,9 +43,8 @@ describe('invalid manifests', () => {
   });
 
   it.each(corpus.filter((f) => f.mode === 'plan').map((f) => [f.name, f] as const))('%s: plan-mode rules', (_name, fixture) => {
-    const environment = environmentOf(fixture.args);
     const text = readFileSync(fixture.file, 'utf8').replace(/^\uFEFF/, '');
-    const result = resolveManifest(parseManifest(fixture.file, text), { env: fixture.env, mode: 'plan', ...(environment === undefined ? {} : { environment }) });
+    const result = resolveManifest(parseManifest(fixture.file, text), { env: fixture.env, mode: 'plan', ...environmentOf(fixture.args) });
     expect(hasErrors(result.diagnostics)).toBe(true);
     expect(result.desired).toBeUndefined();
     expect(unmatched(fixture.diagnostics, result.diagnostics), JSON.stringify(result.diagnostics.map(({ line, column, message }) => ({ line, column, message })), null, 1)).toEqual([]);
