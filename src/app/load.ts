@@ -6,10 +6,13 @@ import type { Desired } from '../core/desired.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { VarOverrides } from '../core/var-overrides.js';
 import { loadDesired } from '../io/manifest/load-manifest.js';
+import type { ManifestSource } from '../io/manifest/manifest-file.js';
 import { chooseStateLocation, createStateStore, type StateBackend, type StateTarget, type StateWarning } from '../io/state/index.js';
 
 export interface LoadRequest {
   file: string;
+  /** Where a relative `file` (and the state beside it) and `-f -` are read from. */
+  source?: ManifestSource;
   /** May be left out when the manifest defines only one environment. */
   environment?: string;
   /** Where `${NAME}`, the API key and AGENTSYNC_STATE_URL are looked up. */
@@ -36,6 +39,7 @@ export interface LoadedEnvironment {
 export async function loadForEnvironment(request: LoadRequest): Promise<LoadedEnvironment> {
   const { desired, warnings, text } = await loadDesired({
     file: request.file,
+    ...(request.source ? { source: request.source } : {}),
     env: request.env,
     mode: 'plan',
     ...(request.environment === undefined ? {} : { environment: request.environment }),
@@ -49,8 +53,9 @@ export async function loadForEnvironment(request: LoadRequest): Promise<LoadedEn
     manifest: desired.state,
     manifestFile: request.file,
     environment,
+    ...(request.source?.cwd === undefined ? {} : { cwd: request.source.cwd }),
   });
   const named = source === '--state' && request.stateOptionName ? request.stateOptionName : source;
-  const store = createStateStore(location, { key, source: named, ...(request.onStateWarning ? { onWarning: request.onStateWarning } : {}) });
+  const store = createStateStore(location, { key, source: named, ...(request.source?.cwd === undefined ? {} : { cwd: request.source.cwd }), ...(request.onStateWarning ? { onWarning: request.onStateWarning } : {}) });
   return { desired, warnings, store, target: { environment, appId, region }, text };
 }

@@ -6,10 +6,12 @@ import { hasErrors, ManifestError, type Diagnostic } from '../core/diagnostics.j
 import { parseManifest } from '../core/parse.js';
 import { resolveManifest } from '../core/resolve.js';
 import type { VarOverrides } from '../core/var-overrides.js';
-import { readManifestFile } from '../io/manifest/manifest-file.js';
+import { readManifestFile, type ManifestSource } from '../io/manifest/manifest-file.js';
 
 export interface ValidateRequest {
   file: string;
+  /** Where a relative `file` and `-f -` are read from. */
+  source?: ManifestSource;
   /** Check one environment; all of them when absent. */
   environment?: string;
   /** Where `${NAME}` is looked up. */
@@ -32,7 +34,7 @@ export interface Validation {
 export async function validateManifest(request: ValidateRequest): Promise<Validation> {
   let file = request.file;
   try {
-    const read = await readManifestFile(request.file);
+    const read = await readManifestFile(request.file, request.source);
     file = read.file;
     const text = read.text;
     const resolution = resolveManifest(parseManifest(file, text), {

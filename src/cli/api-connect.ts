@@ -20,8 +20,9 @@ export interface ClientLimits {
   timeoutMs?: number;
 }
 
-export function connectApi(environment: DesiredEnvironment, limits: ClientLimits, hints: { offlineHint?: boolean } = {}): ApiConnection {
-  const apiKey = process.env[environment.apiKeyEnv];
+/** `env`: where the environment's apiKeyEnv is read. */
+export function connectApi(environment: DesiredEnvironment, env: Readonly<Record<string, string | undefined>>, limits: ClientLimits, hints: { offlineHint?: boolean } = {}): ApiConnection {
+  const apiKey = env[environment.apiKeyEnv];
   if (apiKey === undefined || apiKey === '') {
     const offline = hints.offlineHint ? ', or pass --offline to plan against the state alone without reading the server' : '';
     const local = isLocal(environment.baseUrl) ? ` (for the local emulator: ${environment.apiKeyEnv}=${EMULATOR_API_KEY})` : '';

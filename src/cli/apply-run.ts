@@ -21,12 +21,14 @@ import { connectApi, parseCount, type ApiConnection } from './api-connect.js';
 import { refuseScopeWithPlanFile, scopeOf } from './scope-options.js';
 import { planTarget } from './plan-target.js';
 import { watchInterrupts, type InterruptWatch } from './interrupt.js';
-import { ExitRequest } from './run.js';
+import { ExitRequest } from './exit-request.js';
+import type { CliIo, OutputStream } from './cli-io.js';
 
-export async function runApply(planfile: string | undefined, opts: ApplyOptions): Promise<void> {
-  const interrupts = watchInterrupts({ say: (text) => process.stderr.write(text) });
+export async function runApply(planfile: string | undefined, opts: ApplyOptions, io: CliIo): Promise<void> {
+  const interrupts = watchInterrupts(io, { say: (text) => io.stderr.write(text) });
   try {
-    await applyWatched(planfile, opts, interrupts);
+    // A signal before any change ends the run at once, whatever it was waiting for.
+    await Promise.race([applyWatched(planfile, opts, io, interrupts), interrupts.halted]);
   } finally {
     interrupts.dispose();
   }
@@ -34,27 +36,27 @@ export async function runApply(planfile: string | undefined, opts: ApplyOptions)
   if (interrupts.received()) throw new ExitRequest(interrupts.exitCode());
 }
 
-async function applyWatched(planfile: string | undefined, opts: ApplyOptions, interrupts: InterruptWatch): Promise<void> {
+async function applyWatched(planfile: string | undefined, opts: ApplyOptions, io: CliIo, interrupts: InterruptWatch): Promise<void> {
   const concurrency = parseCount(opts.concurrency, '--concurrency', 1, 256);
   const retries = parseCount(opts.retries, '--retries', 0, 100);
   const timeoutMs = parseCount(opts.timeout, '--timeout', 1, 3600) * 1000;
   const lockWaitMs = lockTimeoutMs(opts.lockTimeout);
   if (opts.wait === true) (await import('./apply-wait.js')).waitTimeoutSeconds(opts); // a bad value refuses before any call
-  const saved = planfile ? await (await import('../io/files/plan-file.js')).readPlanFile(planfile) : undefined;
+  const saved = planfile ? await (await import('../io/files/plan-file.js')).readPlanFile(planfile, io.cwd) : undefined;
   if (saved && opts.env === undefined && typeof saved.environment === 'string') opts.env = saved.environment;
 
-  const loaded = await loadManifestAndStore(opts);
-  printWarnings(loaded.warnings, opts);
+  const loaded = await loadManifestAndStore(opts, io);
+  printWarnings(io, loaded.warnings, opts);
   // Everything that can refuse does so before the lock is taken and before any call.
-  const connection = connectApi(loaded.desired.environment, { concurrency, retries, timeoutMs });
+  const connection = connectApi(loaded.desired.environment, io.env, { concurrency, retries, timeoutMs });
   // A saved plan was reviewed when it was made: like Terraform, applying it does not ask again.
   const ask = !opts.autoApprove && !saved;
-  if (ask && process.stdin.isTTY !== true) {
+  if (ask && io.stdin.isTTY !== true) {
     throw new UserError('refused', 'stdin is not a terminal, so apply cannot ask for confirmation; pass --auto-approve to apply without asking');
   }
   if (saved && planfile) {
     refuseScopeWithPlanFile(opts, planfile);
-    await checkSavedPlan(loaded, saved, planfile);
+    await checkSavedPlan(loaded, saved, planfile, io);
   }
 
   const json = opts.json === true;
@@ -75,60 +77,60 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, in
       } else {
         computed = await computePlan(loaded.desired, state, { client, scope: scopeOf(opts) });
       }
-      computed.plan.target = planTarget(loaded.desired.environment);
+      computed.plan.target = planTarget(loaded.desired.environment, io.env);
       return computed;
     },
     concurrency,
     // With --json, stdout carries only the result; a plan to confirm is shown on stderr.
     onPlanned: (plan) => {
-      if (!json) process.stdout.write(formatPlan(plan, 'text', opts));
-      else if (ask) process.stderr.write(formatPlan(plan, 'text', { color: false }));
+      if (!json) io.stdout.write(formatPlan(plan, 'text', opts, io));
+      else if (ask) io.stderr.write(formatPlan(plan, 'text', { color: false }, io));
     },
-    ...(ask ? { approve: () => confirm(json ? process.stderr : process.stdout) } : {}),
+    ...(ask ? { approve: () => confirm(io, json ? io.stderr : io.stdout) } : {}),
     startExecution: (plan) => {
       interrupts.enterGracefulPhase();
-      return showProgress(plan, json, opts);
+      return showProgress(plan, json, opts, io);
     },
     stop,
     cancel,
   });
-  if (outcome.kind === 'cancelled') cancelled(json);
+  if (outcome.kind === 'cancelled') cancelled(json, io);
   if (outcome.kind === 'no-changes') {
     // Same last line as any successful apply, so scripts can rely on it.
     const none = outcome.result.counts;
-    if (json) process.stdout.write(JSON.stringify({ ok: true, environment: outcome.plan.environment, summary: none }) + '\n');
-    else process.stdout.write(`\n${applyCompleteLine(none, outcome.plan.prune)}\n`);
-    if (opts.wait === true) await waitForWebsites(loaded, connection, opts, interrupts);
+    if (json) io.stdout.write(JSON.stringify({ ok: true, environment: outcome.plan.environment, summary: none }) + '\n');
+    else io.stdout.write(`\n${applyCompleteLine(none, outcome.plan.prune)}\n`);
+    if (opts.wait === true) await waitForWebsites(loaded, connection, opts, interrupts, io);
     return;
   }
-  report(outcome.result, json, opts);
+  report(outcome.result, json, opts, io);
   // report() threw if anything failed; an interrupted apply does not go on to wait.
-  if (opts.wait === true && !interrupts.received()) await waitForWebsites(loaded, connection, opts, interrupts);
+  if (opts.wait === true && !interrupts.received()) await waitForWebsites(loaded, connection, opts, interrupts, io);
 }
 
 /**
  * `--wait` (CONTRACT §11): after the apply, with the state lock already released (indexing can take
  * many minutes, and nothing here writes the state), poll the websites the state now records.
  */
-async function waitForWebsites(loaded: LoadedManifest, connection: ApiConnection, opts: ApplyOptions, interrupts: InterruptWatch): Promise<void> {
+async function waitForWebsites(loaded: LoadedManifest, connection: ApiConnection, opts: ApplyOptions, interrupts: InterruptWatch, io: CliIo): Promise<void> {
   const state = await loaded.store.read(loaded.target);
   if (state === null) return;
   const { waitAfterApply } = await import('./apply-wait.js');
   const client = await connection.open();
   try {
-    await waitAfterApply(loaded, state, client, opts, interrupts.stop);
+    await waitAfterApply(loaded, state, client, opts, io, interrupts.stop);
   } finally {
     await client.close();
   }
 }
 
-async function checkSavedPlan(loaded: LoadedManifest, saved: PlanFile, planfile: string): Promise<void> {
+async function checkSavedPlan(loaded: LoadedManifest, saved: PlanFile, planfile: string, io: CliIo): Promise<void> {
   const { assertPlanCurrent, planChecksOf } = await import('../io/files/plan-file.js');
   const state = await loaded.store.read(loaded.target);
   // No state and no salt in the plan: the plan came from a state that is gone, which
   // assertPlanCurrent reports; any salt will do for the digest it will not get to compare.
   const salt = state?.salt ?? saved.savedPlan.basis.salt ?? newSalt();
-  assertPlanCurrent(saved, { ...planBasisOf(loaded.desired, state, salt), checks: planChecksOf(loaded.text, planTarget(loaded.desired.environment).baseUrl) }, planfile);
+  assertPlanCurrent(saved, { ...planBasisOf(loaded.desired, state, salt), checks: planChecksOf(loaded.text, planTarget(loaded.desired.environment, io.env).baseUrl) }, planfile);
 }
 
 /** The lock was taken after the staleness check; make sure nobody applied in between. */
@@ -138,9 +140,9 @@ function assertSessionMatches(state: State, basis: { lineage: string | null; ser
 }
 
 /** Asks on the terminal. Ctrl-C or Ctrl-D at the question is a "no", as any answer but yes is. */
-async function confirm(output: NodeJS.WritableStream): Promise<boolean> {
+async function confirm(io: CliIo, output: OutputStream): Promise<boolean> {
   const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: process.stdin, output });
+  const rl = createInterface({ input: io.stdin, output });
   try {
     output.write('\n');
     const answer = await rl.question("Do you want to apply these changes? Only 'yes' will be accepted: ");
@@ -155,33 +157,33 @@ async function confirm(output: NodeJS.WritableStream): Promise<boolean> {
 }
 
 /** Terraform's words for a "no": one line, exit 1, and nothing was sent. */
-function cancelled(json: boolean): never {
-  if (json) process.stdout.write(JSON.stringify({ error: { code: 'refused', message: 'Apply cancelled.' } }) + '\n');
-  process.stderr.write('Apply cancelled.\n');
+function cancelled(json: boolean, io: CliIo): never {
+  if (json) io.stdout.write(JSON.stringify({ error: { code: 'refused', message: 'Apply cancelled.' } }) + '\n');
+  io.stderr.write('Apply cancelled.\n');
   throw new ExitRequest(1);
 }
 
 /** The progress of the changes as they run; with --json it goes to stderr, as stdout carries only the result. */
-function showProgress(plan: Plan, json: boolean, opts: ApplyOptions): ExecutionWatch {
-  const out = json ? process.stderr : process.stdout;
+function showProgress(plan: Plan, json: boolean, opts: ApplyOptions, io: CliIo): ExecutionWatch {
+  const out = json ? io.stderr : io.stdout;
   const progress = createProgress({
     tty: out.isTTY === true,
-    color: json ? false : useColor(opts, process.stdout),
+    color: json ? false : useColor(opts, io.stdout, io.env),
     total: changeCount(plan.summary),
     write: (text) => out.write(text),
-    ...(out.isTTY ? { columns: (out as NodeJS.WriteStream).columns } : {}),
+    ...(out.isTTY && out.columns !== undefined ? { columns: out.columns } : {}),
   });
-  if (!json) process.stdout.write('\n');
+  if (!json) io.stdout.write('\n');
   return { onEvent: progress.onEvent, finish: () => progress.finish() };
 }
 
 /** The summary, then the exit: a failure is an error whose JSON (with --json) carries the result. */
-function report(result: ApplyResult, json: boolean, opts: ApplyOptions): void {
+function report(result: ApplyResult, json: boolean, opts: ApplyOptions, io: CliIo): void {
   const asJson = applyResultToJson(result);
-  if (!json) process.stdout.write('\n' + renderApplySummary(result, { color: useColor(opts, process.stdout) }));
+  if (!json) io.stdout.write('\n' + renderApplySummary(result, { color: useColor(opts, io.stdout, io.env) }));
   if (result.interrupted) {
     // runApply exits 130/143 once the lock is released; --json still gets the result.
-    if (json) process.stdout.write(JSON.stringify(asJson, null, 2) + '\n');
+    if (json) io.stdout.write(JSON.stringify(asJson, null, 2) + '\n');
     return;
   }
   const verdict = applyVerdict(result);
@@ -190,5 +192,5 @@ function report(result: ApplyResult, json: boolean, opts: ApplyOptions): void {
     const message = verdict.code === 'api_error' ? `${verdict.message} (see the warning above)` : verdict.message;
     throw new UserError(verdict.code, message, json ? { result: asJson } : {});
   }
-  if (json) process.stdout.write(JSON.stringify(asJson, null, 2) + '\n');
+  if (json) io.stdout.write(JSON.stringify(asJson, null, 2) + '\n');
 }

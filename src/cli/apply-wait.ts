@@ -8,6 +8,7 @@ import type { ApplyOptions } from './apply-options.js';
 import { parseCount } from './api-connect.js';
 import { useColor } from './options.js';
 import type { LoadedManifest } from './pipeline.js';
+import type { CliIo } from './cli-io.js';
 
 /** Poll interval; AGENTSYNC_KB_POLL_MS exists for tests (a real server needs no faster polling). */
 const DEFAULT_POLL_MS = 2000;
@@ -16,21 +17,21 @@ export function waitTimeoutSeconds(opts: ApplyOptions): number {
   return parseCount(opts.waitTimeout ?? '1800', '--wait-timeout', 1, 86_400);
 }
 
-export async function waitAfterApply(loaded: LoadedManifest, state: State, client: ApiClient, opts: ApplyOptions, signal?: AbortSignal): Promise<void> {
+export async function waitAfterApply(loaded: LoadedManifest, state: State, client: ApiClient, opts: ApplyOptions, io: CliIo, signal?: AbortSignal): Promise<void> {
   const addresses = loaded.desired.resources.filter((r) => r.type === 'website').map((r) => r.address);
   if (addresses.length === 0) return;
   const [{ waitForIndexing }, { createKbProgress, renderKbWaitResult, CI_PROGRESS_INTERVAL_MS }] = await Promise.all([import('../app/kb-wait.js'), import('../render/kb-progress.js')]);
   const timeoutSeconds = waitTimeoutSeconds(opts);
   // With --json, stdout carries only the result; the wait's lines go to stderr.
-  const out = opts.json === true ? process.stderr : process.stdout;
-  const color = opts.json === true ? false : useColor(opts, process.stdout);
-  const progress = createKbProgress({ tty: out.isTTY === true, color, write: (text) => out.write(text), intervalMs: envMs('AGENTSYNC_KB_PROGRESS_INTERVAL_MS') ?? CI_PROGRESS_INTERVAL_MS });
+  const out = opts.json === true ? io.stderr : io.stdout;
+  const color = opts.json === true ? false : useColor(opts, io.stdout, io.env);
+  const progress = createKbProgress({ tty: out.isTTY === true, color, write: (text) => out.write(text), intervalMs: envMs(io, 'AGENTSYNC_KB_PROGRESS_INTERVAL_MS') ?? CI_PROGRESS_INTERVAL_MS });
   out.write('\nWaiting for the knowledge base to finish indexing…\n');
   let result;
   try {
     result = await waitForIndexing(client, state, addresses, {
       timeoutMs: timeoutSeconds * 1000,
-      pollMs: envMs('AGENTSYNC_KB_POLL_MS') ?? DEFAULT_POLL_MS,
+      pollMs: envMs(io, 'AGENTSYNC_KB_POLL_MS') ?? DEFAULT_POLL_MS,
       onProgress: (counts, elapsedMs) => progress.update(counts, elapsedMs),
       ...(signal ? { signal } : {}),
     });
@@ -46,8 +47,8 @@ export async function waitAfterApply(loaded: LoadedManifest, state: State, clien
   }
 }
 
-function envMs(name: string): number | undefined {
-  const text = process.env[name];
+function envMs(io: CliIo, name: string): number | undefined {
+  const text = io.env[name];
   if (text === undefined || !/^\d+$/.test(text)) return undefined;
   return Number(text);
 }

@@ -8,23 +8,19 @@
 /** Errors that mean "nobody reads this stream any more". */
 const GONE = new Set(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END']);
 
-let installed = false;
-
-/** Makes process.stdout and process.stderr drop their output, quietly, once their reader is gone. */
-export function keepRunningWhenOutputCloses(): void {
-  if (installed) return;
-  installed = true;
-  for (const stream of [process.stdout, process.stderr]) {
+/** Makes the process's stdout and stderr (cli/entry.ts passes them) drop their output, quietly, once their reader is gone. */
+export function keepRunningWhenOutputCloses(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream): void {
+  for (const stream of [stdout, stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
       // Any other write error (EIO on a vanished terminal…) leaves the stream just as unusable;
       // there is nowhere left to report it, so the output is dropped the same way.
-      if (!GONE.has(err.code ?? '') && stream === process.stdout) process.stderr.write(`Warning: standard output failed (${err.code ?? err.message}); the rest of it is dropped.\n`);
+      if (!GONE.has(err.code ?? '') && stream === stdout) stderr.write(`Warning: standard output failed (${err.code ?? err.message}); the rest of it is dropped.\n`);
       discardFurtherWrites(stream);
     });
   }
 }
 
-function discardFurtherWrites(stream: NodeJS.WriteStream): void {
+function discardFurtherWrites(stream: NodeJS.WritableStream): void {
   const discard = (_chunk: unknown, ...rest: unknown[]): boolean => {
     // Someone may wait for the write's callback (or 'drain'); answer at once so nothing hangs.
     const callback = rest.find((r): r is () => void => typeof r === 'function');

@@ -1,9 +1,76 @@
-// The CLI proper. scripts/bundle.mjs bundles it, with zod, yaml and commander, into
+// The bin proper, and the only file of the CLI that touches `process`: it builds the run's CliIo
+// from the real process, turns SIGINT and SIGTERM into an abort, and turns runMain's answer into the
+// exit code. scripts/bundle.mjs bundles it, with zod, yaml and commander, into
 // dist/cli/agentsync.cjs, which the `agentsync` bin (cli/main.ts) loads.
-import { buildProgram } from './program.js';
+import { keepRunningWhenOutputCloses } from './closed-output.js';
+import type { CliIo, StopSignal } from './cli-io.js';
 import { runMain } from './run.js';
+
+const EXIT_CODES: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143 };
 
 // The CLI ships bundled; map stack traces back to src/ when someone asked to see them.
 if (process.env.AGENTSYNC_DEBUG === '1') process.setSourceMapsEnabled(true);
 
-void runMain(buildProgram(), process.argv);
+// A reader that goes away (`| head`) must never crash the command or cut an apply short.
+keepRunningWhenOutputCloses(process.stdout, process.stderr);
+
+const stops = watchStopSignals();
+void runMain(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  env: process.env,
+  cwd: process.cwd(),
+  signal: stops.signal,
+  trapStops: stops.trap,
+}).then((code) => {
+  // A stopped run has said what it did and recorded it; whatever it abandoned must not keep the
+  // process alive (a lock is released by its exit handler).
+  if (stops.signal.aborted) process.exit(code);
+  process.exitCode = code;
+  stops.dispose();
+});
+
+/**
+ * Until a command traps them, SIGINT and SIGTERM end the process as Node's default would (the
+ * signal is raised again with no handler). While one is trapped, the first aborts the run's signal
+ * and the second exits at once, 128 + the first signal's number.
+ */
+function watchStopSignals() {
+  const controller = new AbortController();
+  let trapped = 0;
+  let lastWords: string | undefined;
+  let first: StopSignal | undefined;
+  const onSignal = (signal: StopSignal): void => {
+    if (first !== undefined) {
+      process.stderr.write(`\nInterrupted again (${signal}): exiting now.${lastWords ? ` ${lastWords}` : ''}\n`);
+      process.exit(EXIT_CODES[first]);
+    }
+    if (trapped === 0) {
+      dispose();
+      process.kill(process.pid, signal);
+      return;
+    }
+    first = signal;
+    controller.abort(signal);
+  };
+  const onInt = (): void => onSignal('SIGINT');
+  const onTerm = (): void => onSignal('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  const dispose = (): void => {
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+  };
+  const trap: NonNullable<CliIo['trapStops']> = (words) => {
+    trapped++;
+    if (words !== undefined) lastWords = words;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      trapped--;
+    };
+  };
+  return { signal: controller.signal, trap, dispose };
+}

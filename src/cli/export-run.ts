@@ -9,29 +9,30 @@ import { PACKAGE_VERSION } from '../io/runtime/package-version.js';
 import { renderExport } from '../render/export-text.js';
 import { connectApi } from './api-connect.js';
 import { printWarnings } from './render-plan.js';
+import type { CliIo } from './cli-io.js';
 
-export async function runExport(opts: ExportOptions): Promise<void> {
+export async function runExport(opts: ExportOptions, io: CliIo): Promise<void> {
   const out = opts.out === undefined || opts.out === '-' ? undefined : opts.out;
-  const loaded = await loadEnvironment({ file: opts.file, ...(opts.env === undefined ? {} : { environment: opts.env }), env: process.env });
-  printWarnings(loaded.warnings, opts);
-  if (out !== undefined) await checkExportTarget(out, opts.force === true);
+  const loaded = await loadEnvironment({ file: opts.file, source: { cwd: io.cwd, stdin: io.stdin }, ...(opts.env === undefined ? {} : { environment: opts.env }), env: io.env });
+  printWarnings(io, loaded.warnings, opts);
+  if (out !== undefined) await checkExportTarget(out, opts.force === true, io.cwd);
   const { environment } = loaded;
-  const connection = connectApi(environment, { concurrency: 2, retries: 5 });
+  const connection = connectApi(environment, io.env, { concurrency: 2, retries: 5 });
   const exported = await exportEnvironment({
     environment,
     ...(loaded.manifestBaseUrl === undefined ? {} : { manifestBaseUrl: loaded.manifestBaseUrl }),
     connect: () => ownConnection(connection.open()),
   });
   const text = renderExport(exported, { agentsyncVersion: PACKAGE_VERSION, environment: environment.name, appId: environment.appId, region: environment.region });
-  if (out !== undefined) await writeExportFile(out, text, opts.force === true);
+  if (out !== undefined) await writeExportFile(out, text, opts.force === true, io.cwd);
   const secrets = exported.secrets.map((s) => s.name);
   if (opts.json) {
-    process.stdout.write(JSON.stringify({ out: out ?? null, counts: exported.counts, secrets, ...(out === undefined ? { manifest: text } : {}) }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ out: out ?? null, counts: exported.counts, secrets, ...(out === undefined ? { manifest: text } : {}) }, null, 2) + '\n');
     return;
   }
-  if (out === undefined) process.stdout.write(text);
-  else process.stdout.write(`Exported ${Object.entries(exported.counts).map(([type, n]) => `${n} ${type}${n === 1 ? '' : 's'}`).join(' and ')} to ${out}.\n`);
-  if (secrets.length > 0) process.stderr.write(`The export needs ${secrets.length} secret${secrets.length === 1 ? '' : 's'} set before import, plan or apply: ${secrets.join(', ')} (listed at the end of the file).\n`);
+  if (out === undefined) io.stdout.write(text);
+  else io.stdout.write(`Exported ${Object.entries(exported.counts).map(([type, n]) => `${n} ${type}${n === 1 ? '' : 's'}`).join(' and ')} to ${out}.\n`);
+  if (secrets.length > 0) io.stderr.write(`The export needs ${secrets.length} secret${secrets.length === 1 ? '' : 's'} set before import, plan or apply: ${secrets.join(', ')} (listed at the end of the file).\n`);
 }
 
 export interface ExportOptions extends ManifestOptions {

@@ -6,28 +6,29 @@ import { countOf } from '../core/plural.js';
 import { isUserError } from '../core/errors.js';
 import { readManifestFile } from '../io/manifest/manifest-file.js';
 import { rewriteFile } from '../io/files/rewrite-file.js';
-import { ExitRequest } from './run.js';
+import { ExitRequest } from './exit-request.js';
+import type { CliIo } from './cli-io.js';
 
 type Outcome = 'unchanged' | 'changed' | 'failed';
 
-export async function runFmt(files: readonly string[], opts: FmtOptions): Promise<void> {
+export async function runFmt(files: readonly string[], opts: FmtOptions, io: CliIo): Promise<void> {
   const outcomes: Outcome[] = [];
-  for (const file of files) outcomes.push(await formatOne(file, opts.check === true));
+  for (const file of files) outcomes.push(await formatOne(file, opts.check === true, io));
   const changed = outcomes.filter((o) => o === 'changed').length;
   const failed = outcomes.filter((o) => o === 'failed').length;
   if (opts.check && changed > 0) {
-    process.stderr.write(`${countOf(changed, 'file')} would be reformatted; run \`npx agentsync fmt\` to fix ${changed === 1 ? 'it' : 'them'}.\n`);
+    io.stderr.write(`${countOf(changed, 'file')} would be reformatted; run \`npx agentsync fmt\` to fix ${changed === 1 ? 'it' : 'them'}.\n`);
   }
   if (failed > 0 || (opts.check && changed > 0)) throw new ExitRequest(1);
 }
 
-async function formatOne(file: string, check: boolean): Promise<Outcome> {
+async function formatOne(file: string, check: boolean, io: CliIo): Promise<Outcome> {
   let text: string;
   try {
-    ({ text } = await readManifestFile(file));
+    ({ text } = await readManifestFile(file, { cwd: io.cwd, stdin: io.stdin }));
   } catch (err) {
     if (!isUserError(err)) throw err;
-    process.stderr.write(`Error: ${err.message}\n`);
+    io.stderr.write(`Error: ${err.message}\n`);
     return 'failed';
   }
   // The parser validate uses decides what "does not parse" means; such a file is never written.
@@ -35,16 +36,16 @@ async function formatOne(file: string, check: boolean): Promise<Outcome> {
   const firstError = parsed.diagnostics.find((d) => d.severity === 'error');
   const result = firstError === undefined ? formatManifest(text, parsed.locator.doc) : ({ ok: false, problem: `${firstError.line}:${firstError.column}: ${firstError.message}` } as const);
   if (!result.ok) {
-    process.stderr.write(`Error: cannot format ${file}: ${result.problem}; it was left unchanged\n`);
+    io.stderr.write(`Error: cannot format ${file}: ${result.problem}; it was left unchanged\n`);
     return 'failed';
   }
   if (!result.changed) return 'unchanged';
   if (check) {
-    process.stdout.write(`${file}\n`);
+    io.stdout.write(`${file}\n`);
     return 'changed';
   }
-  await rewriteFile(file, result.text);
-  process.stdout.write(`formatted ${file}\n`);
+  await rewriteFile(file, result.text, io.cwd);
+  io.stdout.write(`formatted ${file}\n`);
   return 'changed';
 }
 

@@ -10,14 +10,15 @@ import { connectApi } from './api-connect.js';
 import type { ManifestOptions } from './options.js';
 import { loadManifestAndStore } from './pipeline.js';
 import { printWarnings } from './render-plan.js';
+import type { CliIo } from './cli-io.js';
 
-export async function runImport(request: ImportRequest, opts: ManifestOptions): Promise<void> {
+export async function runImport(request: ImportRequest, opts: ManifestOptions, io: CliIo): Promise<void> {
   if (request.address !== undefined && parseAddress(request.address) === undefined) {
     throw new UserError('usage', `"${escapeControl(request.address)}" is not an address; addresses look like tool.<name>, agent.<key> or website.<key>`);
   }
-  const loaded = await loadManifestAndStore(opts);
-  printWarnings(loaded.warnings, opts);
-  const connection = connectApi(loaded.desired.environment, { concurrency: 2, retries: 5 });
+  const loaded = await loadManifestAndStore(opts, io);
+  printWarnings(io, loaded.warnings, opts);
+  const connection = connectApi(loaded.desired.environment, io.env, { concurrency: 2, retries: 5 });
   const found = await importResources({
     desired: loaded.desired,
     store: loaded.store,
@@ -30,10 +31,10 @@ export async function runImport(request: ImportRequest, opts: ManifestOptions): 
   const imported = found.imported.map((e) => `${e.address} (${escapeControl(e.remoteId)})`);
   const unmatched = found.unmatched;
   if (opts.json) {
-    process.stdout.write(JSON.stringify({ imported: imported.length, resources: imported, notFound: unmatched }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ imported: imported.length, resources: imported, notFound: unmatched }, null, 2) + '\n');
     return;
   }
-  for (const line of imported) process.stdout.write(`  ${line}\n`);
-  if (unmatched.length > 0) process.stderr.write(`Not on the server (apply will create ${unmatched.length === 1 ? 'it' : 'them'}): ${unmatched.join(', ')}\n`);
-  process.stdout.write(`Imported ${imported.length} ${imported.length === 1 ? 'resource' : 'resources'}.\n`);
+  for (const line of imported) io.stdout.write(`  ${line}\n`);
+  if (unmatched.length > 0) io.stderr.write(`Not on the server (apply will create ${unmatched.length === 1 ? 'it' : 'them'}): ${unmatched.join(', ')}\n`);
+  io.stdout.write(`Imported ${imported.length} ${imported.length === 1 ? 'resource' : 'resources'}.\n`);
 }

@@ -1,37 +1,40 @@
 // SIGINT and SIGTERM during an apply. Until changes start, stopping is as safe as a crash (the state
-// store is built for that), so the process exits at once and the lock is released on exit. Once
-// changes run, the first signal stops cleanly: no new call starts, the calls in flight get a few
-// seconds to finish and be recorded, then they are abandoned; the summary says what remains. A
-// second signal exits at once. Exit codes follow the shell's convention: 128 + the signal number.
-
+// store is built for that), so the run ends at once and the lock is released. Once changes run, the
+// first signal stops cleanly: no new call starts, the calls in flight get a few seconds to finish
+// and be recorded, then they are abandoned; the summary says what remains. A second signal exits
+// at once (cli/entry.ts). Exit codes follow the shell's convention: 128 + the signal number. The
+// signals arrive as the run's abort signal (CliIo.signal), so a test stops a run the same way.
 import { setMaxListeners } from 'node:events';
+import type { CliIo, StopSignal } from './cli-io.js';
+import { ExitRequest } from './exit-request.js';
 
 export const STOP_GRACE_MS = 5_000;
 
 const EXIT_CODES: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143 };
-export type StopSignal = 'SIGINT' | 'SIGTERM';
 
 export interface InterruptWatch {
   /** Aborted at the first signal: start nothing new. */
   readonly stop: AbortSignal;
   /** Aborted STOP_GRACE_MS after it: abandon what is still in flight. */
   readonly cancel: AbortSignal;
+  /** Rejects with the exit code's ExitRequest when a signal arrives before changes start. */
+  readonly halted: Promise<never>;
   /** The first signal received, if any. */
   received(): StopSignal | undefined;
   /** 130 for SIGINT, 143 for SIGTERM. */
   exitCode(): number;
-  /** From now on the first signal stops cleanly instead of exiting at once. */
+  /** From now on the first signal stops cleanly instead of ending the run at once. */
   enterGracefulPhase(): void;
   dispose(): void;
 }
 
 export interface InterruptOptions {
-  /** Says what happens, on stderr; called once per signal, before any exit. */
+  /** Says what happens, on stderr; called once per signal. */
   say: (text: string) => void;
   graceMs?: number;
 }
 
-export function watchInterrupts(options: InterruptOptions): InterruptWatch {
+export function watchInterrupts(io: Pick<CliIo, 'signal' | 'trapStops'>, options: InterruptOptions): InterruptWatch {
   const stop = new AbortController();
   const cancel = new AbortController();
   // Every call in flight listens to `cancel`: with --concurrency above 10 that is no leak.
@@ -40,35 +43,42 @@ export function watchInterrupts(options: InterruptOptions): InterruptWatch {
   let graceful = false;
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
   const graceMs = options.graceMs ?? STOP_GRACE_MS;
+  let halt!: (err: ExitRequest) => void;
+  const halted = new Promise<never>((_resolve, reject) => (halt = reject));
+  // Nobody awaits `halted` once the apply is over; its rejection then means nothing.
+  halted.catch(() => undefined);
+  const release = io.trapStops?.('Calls that were in flight may have reached the server; the next plan shows where things stand.');
 
-  const onSignal = (signal: StopSignal): void => {
-    if (first !== undefined || !graceful) {
-      const code = EXIT_CODES[first ?? signal];
-      options.say(first === undefined ? `\nInterrupted (${signal}) before any change was made; nothing was changed.\n` : `\nInterrupted again (${signal}): exiting now. Calls that were in flight may have reached the server; the next plan shows where things stand.\n`);
-      // The state lock is released by its exit handler; the state itself is always consistent on disk.
-      process.exit(code);
-    }
+  const onAbort = (): void => {
+    const signal: StopSignal = io.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
     first = signal;
+    if (!graceful) {
+      options.say(`\nInterrupted (${signal}) before any change was made; nothing was changed.\n`);
+      // Whatever was in flight (a read, the lock) is abandoned; the lock is released on the way out.
+      cancel.abort();
+      stop.abort();
+      halt(new ExitRequest(EXIT_CODES[signal]));
+      return;
+    }
     options.say(`\nInterrupted (${signal}): no new change will start; waiting up to ${Math.round(graceMs / 1000)} s for the calls in flight. Press Ctrl-C again to exit at once.\n`);
     stop.abort();
     graceTimer = setTimeout(() => cancel.abort(), graceMs);
   };
-  const onInt = (): void => onSignal('SIGINT');
-  const onTerm = (): void => onSignal('SIGTERM');
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
+  if (io.signal.aborted) queueMicrotask(onAbort);
+  else io.signal.addEventListener('abort', onAbort, { once: true });
 
   return {
     stop: stop.signal,
     cancel: cancel.signal,
+    halted,
     received: () => first,
     exitCode: () => (first === undefined ? 0 : EXIT_CODES[first]),
     enterGracefulPhase() {
       graceful = true;
     },
     dispose() {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
+      io.signal.removeEventListener('abort', onAbort);
+      release?.();
       if (graceTimer) clearTimeout(graceTimer);
     },
   };

@@ -19,9 +19,11 @@ import { createLimiter, createMultiOutput, failureOf, loadEnvironments, parsePar
 import { lockTimeoutMs, useColor } from './options.js';
 import { computePlan } from '../app/compute-plan.js';
 import { formatPlan } from './render-plan.js';
-import { ExitRequest } from './run.js';
+import { ExitRequest } from './exit-request.js';
+import type { CliIo } from './cli-io.js';
 
 interface ApplySettings {
+  io: CliIo;
   concurrency: number;
   retries: number;
   timeoutMs: number;
@@ -37,22 +39,23 @@ interface ApplySettings {
 /** What an environment reports once it has planned (and holds its lock), or why it could not. */
 type Planned = { plan: Plan } | { failure: EnvironmentFailure };
 
-export async function runApplyMany(planfile: string | undefined, opts: ManyApplyOptions, runOne: (environment: string) => Promise<void>): Promise<void> {
+export async function runApplyMany(planfile: string | undefined, opts: ManyApplyOptions, io: CliIo, runOne: (environment: string) => Promise<void>): Promise<void> {
   const settings: ApplySettings = {
+    io,
     concurrency: parseCount(opts.concurrency, '--concurrency', 1, 256),
     retries: parseCount(opts.retries, '--retries', 0, 100),
     timeoutMs: parseCount(opts.timeout, '--timeout', 1, 3600) * 1000,
     lockWaitMs: lockTimeoutMs(opts.lockTimeout),
     json: opts.json === true,
-    color: opts.json === true ? false : useColor(opts, process.stdout),
+    color: opts.json === true ? false : useColor(opts, io.stdout, io.env),
     autoApprove: opts.autoApprove === true,
     limit: createLimiter(parseParallel(opts.parallel)),
     scope: scopeOf(opts),
   };
   // With --json, stdout carries only the result document; everything else goes to stderr.
-  const output = createMultiOutput({ stream: settings.json ? process.stderr : process.stdout, color: settings.color });
+  const output = createMultiOutput({ stream: settings.json ? io.stderr : io.stdout, stderr: io.stderr, color: settings.color });
   const outputs = new Map<string, EnvironmentOutput>();
-  const loaded = await loadEnvironments(opts, (environment, message) => outputs.get(environment)?.warning(message));
+  const loaded = await loadEnvironments(opts, io, (environment, message) => outputs.get(environment)?.warning(message));
   if (loaded.single !== undefined) return runOne(loaded.single);
   if (opts.wait === true) {
     // Each environment's indexing progress would share one terminal line; waiting is per environment.
@@ -61,7 +64,7 @@ export async function runApplyMany(planfile: string | undefined, opts: ManyApply
   if (planfile !== undefined) {
     throw new UserError('usage', `a saved plan holds one environment; apply ${planfile} on its own (agentsync apply ${planfile}), without several -e or --all-environments`);
   }
-  if (!settings.autoApprove && process.stdin.isTTY !== true) {
+  if (!settings.autoApprove && io.stdin.isTTY !== true) {
     throw new UserError('refused', 'stdin is not a terminal, so apply cannot ask for confirmation; pass --auto-approve to apply without asking');
   }
   for (const run of loaded.runs) outputs.set(run.info.name, output.forEnvironment(run.info));
@@ -90,7 +93,7 @@ export async function runApplyMany(planfile: string | undefined, opts: ManyApply
 
   if (outcomes.some((o) => o === 'cancelled')) throw new UserError('refused', 'apply cancelled; nothing was changed');
   const finished = outcomes.filter((o): o is EnvironmentOutcome<ApplyResult> => o !== 'cancelled');
-  if (settings.json) process.stdout.write(JSON.stringify(multiApplyJson(finished), null, 2) + '\n');
+  if (settings.json) io.stdout.write(JSON.stringify(multiApplyJson(finished), null, 2) + '\n');
   else output.print(`\n${renderApplyTable(finished, { color: settings.color })}`);
   if (finished.some((o) => o.failure)) throw new ExitRequest(1);
 }
@@ -125,7 +128,7 @@ async function lockPlanExecute(
 ): Promise<EnvironmentOutcome<ApplyResult> | 'cancelled'> {
   try {
     // The key is checked before the lock, as with one environment.
-    const connection = connectApi(run.desired.environment, { concurrency: settings.concurrency, retries: settings.retries, timeoutMs: settings.timeoutMs });
+    const connection = connectApi(run.desired.environment, settings.io.env, { concurrency: settings.concurrency, retries: settings.retries, timeoutMs: settings.timeoutMs });
     const outcome = await applyPlan({
       desired: run.desired,
       store: run.store,
@@ -136,7 +139,7 @@ async function lockPlanExecute(
       concurrency: settings.concurrency,
       phase: (name, task) => (name === 'plan' ? place(task) : place(task, { first: true })),
       onPlanned: (plan) => {
-        if (!settings.json || !settings.autoApprove) out.section(formatPlan(plan, 'text', { color: settings.color }));
+        if (!settings.json || !settings.autoApprove) out.section(formatPlan(plan, 'text', { color: settings.color }, settings.io));
       },
       approve: (plan) => {
         planned.resolve({ plan });
@@ -155,7 +158,7 @@ async function lockPlanExecute(
     if (failure) out.error(failure.message);
     return { environment: run.info, value: result, ...(failure ? { failure } : {}) };
   } catch (err) {
-    const failure = failureOf(err);
+    const failure = failureOf(err, settings.io);
     planned.resolve({ failure });
     out.error(failure.message);
     return { environment: run.info, failure };
@@ -164,10 +167,10 @@ async function lockPlanExecute(
 
 /** One question for every environment that has changes, after every plan is shown. */
 async function confirm(plans: EnvironmentOutcome<Plan>[], withChanges: readonly string[], settings: ApplySettings): Promise<boolean> {
-  const out = settings.json ? process.stderr : process.stdout;
+  const out = settings.json ? settings.io.stderr : settings.io.stdout;
   out.write(`\n${renderPlanTable(plans, { color: settings.color })}`);
   const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: process.stdin, output: out });
+  const rl = createInterface({ input: settings.io.stdin, output: out });
   try {
     const which = withChanges.length === 1 ? `environment ${withChanges[0]}` : `${withChanges.length} environments (${withChanges.join(', ')})`;
     const answer = await rl.question(`\nDo you want to apply these changes to ${which}? Only 'yes' will be accepted: `);

@@ -16,14 +16,15 @@ import { ownConnection } from '../app/connection.js';
 import { planEnvironment } from '../app/plan.js';
 import { planTarget } from './plan-target.js';
 import { formatPlan } from './render-plan.js';
-import { ExitRequest } from './run.js';
+import { ExitRequest } from './exit-request.js';
+import type { CliIo } from './cli-io.js';
 
-export async function runPlanMany(opts: PlanOptions, runOne: (environment: string) => Promise<void>): Promise<void> {
+export async function runPlanMany(opts: PlanOptions, io: CliIo, runOne: (environment: string) => Promise<void>): Promise<void> {
   const format: Format = opts.json ? 'json' : parseFormat(opts.format ?? 'text');
   const parallel = parseParallel(opts.parallel);
-  const color = useColor(opts, process.stdout);
-  const output = createMultiOutput({ stream: process.stdout, color });
-  const loaded = await loadEnvironments(opts, (environment, message) => warn(environment, message));
+  const color = useColor(opts, io.stdout, io.env);
+  const output = createMultiOutput({ stream: io.stdout, stderr: io.stderr, color });
+  const loaded = await loadEnvironments(opts, io, (environment, message) => warn(environment, message));
   if (loaded.single !== undefined) return runOne(loaded.single);
   if (opts.out !== undefined) {
     throw new UserError('usage', '--out saves the plan of one environment; with several, save one plan per environment (agentsync plan -e NAME --out FILE)');
@@ -40,23 +41,23 @@ export async function runPlanMany(opts: PlanOptions, runOne: (environment: strin
     loaded.runs.map((run, index) =>
       limit(async () => {
         const output = outputs.get(run.info.name)!;
-        const outcome = await planOne(run, { offline: opts.offline === true, scope: scopeOf(opts) }, output);
-        const text = format === 'text' && outcome.value ? formatPlan(outcome.value, 'text', { color }) : undefined;
+        const outcome = await planOne(run, { offline: opts.offline === true, scope: scopeOf(opts) }, output, io);
+        const text = format === 'text' && outcome.value ? formatPlan(outcome.value, 'text', { color }, io) : undefined;
         inOrder.release(index, text === undefined ? undefined : () => output.section(text));
         return outcome;
       }),
     ),
   );
 
-  if (format === 'json') process.stdout.write(JSON.stringify(multiPlanJson(outcomes), null, 2) + '\n');
-  else if (format === 'markdown') process.stdout.write(renderMultiPlanMarkdown(outcomes));
+  if (format === 'json') io.stdout.write(JSON.stringify(multiPlanJson(outcomes), null, 2) + '\n');
+  else if (format === 'markdown') io.stdout.write(renderMultiPlanMarkdown(outcomes));
   else output.print(`\n${renderPlanTable(outcomes, { color })}`);
 
   if (outcomes.some((o) => o.failure)) throw new ExitRequest(1);
   // A plan apply would refuse fails the run, as for one environment (commands/plan.ts).
   const conflicts = outcomes.flatMap((o) => (o.value ? conflictsOf(o.value) : []));
   if (conflicts.length > 0) {
-    process.stderr.write((await import('../render/plan-conflicts.js')).conflictRefusalLine(conflicts));
+    io.stderr.write((await import('../render/plan-conflicts.js')).conflictRefusalLine(conflicts));
     throw new ExitRequest(1);
   }
   if (opts.detailedExitcode && outcomes.some((o) => o.value && hasChanges(o.value))) throw new ExitRequest(2);
@@ -68,9 +69,9 @@ interface PlanSettings {
 }
 
 /** One environment's plan, as plan does for one; any error is kept as this environment's outcome. */
-async function planOne(run: EnvironmentRun, settings: PlanSettings, out: EnvironmentOutput): Promise<EnvironmentOutcome<Plan>> {
+async function planOne(run: EnvironmentRun, settings: PlanSettings, out: EnvironmentOutput, io: CliIo): Promise<EnvironmentOutcome<Plan>> {
   try {
-    const connection = settings.offline ? undefined : connectApi(run.desired.environment, { concurrency: 2, retries: 5 }, { offlineHint: true });
+    const connection = settings.offline ? undefined : connectApi(run.desired.environment, io.env, { concurrency: 2, retries: 5 }, { offlineHint: true });
     const { plan } = await planEnvironment({
       desired: run.desired,
       store: run.store,
@@ -79,10 +80,10 @@ async function planOne(run: EnvironmentRun, settings: PlanSettings, out: Environ
       scope: settings.scope,
     });
     // Each environment's plan names where it applies, as a plan of one environment does.
-    plan.target = planTarget(run.desired.environment);
+    plan.target = planTarget(run.desired.environment, io.env);
     return { environment: run.info, value: plan };
   } catch (err) {
-    const failure = failureOf(err);
+    const failure = failureOf(err, io);
     out.error(failure.message);
     return { environment: run.info, failure };
   }

@@ -15,6 +15,7 @@ import { createProgress, type Progress } from '../render/progress.js';
 import { parseCount } from './api-connect.js';
 import type { ManyEnvironmentOptions } from './options.js';
 import { printWarnings } from './render-plan.js';
+import { isDebug, type CliIo, type OutputStream } from './cli-io.js';
 
 export const DEFAULT_PARALLEL = 4;
 
@@ -53,16 +54,16 @@ export type LoadedEnvironments = { single: string } | { single?: undefined; runs
  * before any call) and gives each its own state store. Two environments on one state would
  * overwrite each other, so that is refused, naming where the shared location came from.
  */
-export async function loadEnvironments(opts: ManyEnvironmentOptions, warn: (environment: string, message: string) => void): Promise<LoadedEnvironments> {
-  const varOverrides = await readVarOverrides(opts);
-  const { selected, desired, warnings } = await loadDesiredForEnvironments({ file: opts.file, env: process.env, select: (names) => selectEnvironments(names, opts), onSensitiveValues: hideInOutput, ...(varOverrides ? { varOverrides } : {}) });
+export async function loadEnvironments(opts: ManyEnvironmentOptions, io: CliIo, warn: (environment: string, message: string) => void): Promise<LoadedEnvironments> {
+  const varOverrides = await readVarOverrides(opts, io.cwd);
+  const { selected, desired, warnings } = await loadDesiredForEnvironments({ file: opts.file, source: { cwd: io.cwd, stdin: io.stdin }, env: io.env, select: (names) => selectEnvironments(names, opts), onSensitiveValues: hideInOutput, ...(varOverrides ? { varOverrides } : {}) });
   if (selected.length === 1) return { single: selected[0]! };
-  printWarnings(warnings, opts);
+  printWarnings(io, warnings, opts);
   const seen = new Map<string, string>();
   const runs = desired.map((d): EnvironmentRun => {
     const { name, appId, region } = d.environment;
-    const { location, key, source } = chooseStateLocation({ flag: opts.state, envUrl: process.env.AGENTSYNC_STATE_URL, manifest: d.state, manifestFile: opts.file, environment: name });
-    const store = createStateStore(location, { key, source, onWarning: (w) => warn(name, w.message) });
+    const { location, key, source } = chooseStateLocation({ flag: opts.state, envUrl: io.env.AGENTSYNC_STATE_URL, manifest: d.state, manifestFile: opts.file, environment: name, cwd: io.cwd });
+    const store = createStateStore(location, { key, source, cwd: io.cwd, onWarning: (w) => warn(name, w.message) });
     const other = seen.get(store.location);
     if (other !== undefined) {
       throw new UserError(
@@ -98,10 +99,10 @@ export function createLimiter(max: number): <T>(task: () => Promise<T>, options?
 }
 
 /** An environment's error as one line for its row; a bug says so (and, with AGENTSYNC_DEBUG=1, where). */
-export function failureOf(err: unknown): EnvironmentFailure {
+export function failureOf(err: unknown, io: CliIo): EnvironmentFailure {
   if (isUserError(err)) return { code: err.code, message: err.message.split('\n')[0] ?? err.code };
   const message = scrubOutside(err instanceof Error ? err.message : String(err));
-  if (process.env.AGENTSYNC_DEBUG === '1' && err instanceof Error && err.stack) process.stderr.write(`${scrubOutside(err.stack)}\n`);
+  if (isDebug(io) && err instanceof Error && err.stack) io.stderr.write(`${scrubOutside(err.stack)}\n`);
   return { code: 'internal_error', message: `internal error: ${message}` };
 }
 
@@ -125,7 +126,7 @@ export interface MultiOutput {
  * environment's progress. Elsewhere (CI) every line is prefixed `[env] ` and progress is one
  * plain line per change, so interleaved environments stay readable.
  */
-export function createMultiOutput(settings: { stream: NodeJS.WriteStream; color: boolean }): MultiOutput {
+export function createMultiOutput(settings: { stream: OutputStream; stderr: OutputStream; color: boolean }): MultiOutput {
   const { stream, color } = settings;
   const terminal = stream.isTTY === true;
   const live: MultiProgress | undefined = terminal ? createMultiProgress({ color, write: (text) => stream.write(text), columns: stream.columns }) : undefined;
@@ -133,7 +134,7 @@ export function createMultiOutput(settings: { stream: NodeJS.WriteStream; color:
     if (live) live.print(text, write);
     else write(text);
   };
-  const toStderr = (text: string) => process.stderr.write(text);
+  const toStderr = (text: string) => settings.stderr.write(text);
   let sections = 0;
   return {
     forEnvironment(info) {

@@ -97,6 +97,6 @@ export function lockTimeoutMs(value: string | undefined): number {
 }
 
 /** The colour decision of render/color.ts for one output stream. */
-export function useColor(options: { color?: boolean }, stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+export function useColor(options: { color?: boolean }, stream: { isTTY?: boolean }, env: Readonly<Record<string, string | undefined>>): boolean {
   return colorEnabled({ isTTY: stream.isTTY === true, noColorFlag: options.color === false, env });
 }

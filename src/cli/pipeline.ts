@@ -5,18 +5,20 @@ import { readVarOverrides } from '../io/manifest/var-overrides.js';
 import type { ManifestOptions } from './options.js';
 import { hideInOutput } from '../io/api/outside-text.js';
 import { printStateWarning } from './render-plan.js';
+import type { CliIo } from './cli-io.js';
 
 export type LoadedManifest = LoadedEnvironment;
 
-export async function loadManifestAndStore(opts: ManifestOptions): Promise<LoadedManifest> {
-  const varOverrides = await readVarOverrides(opts);
+export async function loadManifestAndStore(opts: ManifestOptions, io: CliIo): Promise<LoadedManifest> {
+  const varOverrides = await readVarOverrides(opts, io.cwd);
   return loadForEnvironment({
     file: opts.file,
+    source: { cwd: io.cwd, stdin: io.stdin },
     ...(opts.env === undefined ? {} : { environment: opts.env }),
-    env: process.env,
+    env: io.env,
     ...(opts.state === undefined ? {} : { state: opts.state }),
     ...(varOverrides ? { varOverrides } : {}),
     onSensitiveValues: hideInOutput,
-    onStateWarning: printStateWarning,
+    onStateWarning: (warning) => printStateWarning(io, warning),
   });
 }

@@ -6,6 +6,7 @@
 //     instead, for reading (a pull-request comment, a job summary); apply refuses such a file.
 import { UserError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
+import type { CliIo } from './cli-io.js';
 
 export const PLAN_FORMATS = ['text', 'json', 'markdown'] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];
@@ -44,14 +45,14 @@ function parseFormat(value: string): PlanFormat {
  * `--out FILE` for a rendering: the target is checked before anything is printed (as for a saved
  * plan); `-` and /dev/stdout print it instead.
  */
-export async function prepareRenderingOut(path: string): Promise<{ save(text: string, format: PlanFormat): Promise<void> }> {
+export async function prepareRenderingOut(path: string, cli: CliIo): Promise<{ save(text: string, format: PlanFormat): Promise<void> }> {
   const io = await import('../io/files/plan-file.js');
-  if (io.isStdoutTarget(path)) return { save: async (text) => void process.stdout.write(text) };
-  await io.checkPlanOutTarget(path);
+  if (io.isStdoutTarget(path)) return { save: async (text) => void cli.stdout.write(text) };
+  await io.checkPlanOutTarget(path, cli.cwd);
   return {
     async save(text, format) {
-      await io.writeRenderedPlan(path, text);
-      process.stdout.write(renderingSavedLine(format, path));
+      await io.writeRenderedPlan(path, text, cli.cwd);
+      cli.stdout.write(renderingSavedLine(format, path));
     },
   };
 }

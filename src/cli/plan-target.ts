@@ -5,7 +5,7 @@ import type { PlanTarget } from '../core/plan.js';
 
 export const BASE_URL_OVERRIDE = 'AGENTSYNC_BASE_URL';
 
-export function planTarget(environment: DesiredEnvironment, env: NodeJS.ProcessEnv = process.env): PlanTarget {
+export function planTarget(environment: DesiredEnvironment, env: Readonly<Record<string, string | undefined>>): PlanTarget {
   const override = env[BASE_URL_OVERRIDE];
   return { baseUrl: withoutPassword(environment.baseUrl), ...(override ? { overriddenBy: BASE_URL_OVERRIDE } : {}) };
 }

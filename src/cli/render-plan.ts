@@ -2,6 +2,7 @@
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { Plan } from '../core/plan.js';
 import { useColor, type ManifestOptions } from './options.js';
+import type { CliIo } from './cli-io.js';
 import { renderDiagnosticsText } from '../render/diagnostics.js';
 import { planToJson } from '../render/plan-json.js';
 import { renderPlanMarkdown } from '../render/plan-markdown.js';
@@ -9,14 +10,15 @@ import { renderPlanText } from '../render/plan-text.js';
 
 export type OutputOptions = Pick<ManifestOptions, 'color'>;
 
-export function formatPlan(plan: Plan, format: 'text' | 'json' | 'markdown', opts: OutputOptions): string {
+/** `io`: whose stdout decides the colour of a text plan. */
+export function formatPlan(plan: Plan, format: 'text' | 'json' | 'markdown', opts: OutputOptions, io: Pick<CliIo, 'stdout' | 'env'>): string {
   switch (format) {
     case 'json':
       return JSON.stringify(planToJson(plan), null, 2) + '\n';
     case 'markdown':
       return renderPlanMarkdown(plan);
     case 'text':
-      return renderPlanText(plan, { color: useColor(opts, process.stdout) });
+      return renderPlanText(plan, { color: useColor(opts, io.stdout, io.env) });
     default: {
       const _exhaustive: never = format;
       return _exhaustive;
@@ -24,12 +26,12 @@ export function formatPlan(plan: Plan, format: 'text' | 'json' | 'markdown', opt
   }
 }
 
-export function printWarnings(warnings: readonly Diagnostic[], opts: OutputOptions): void {
+export function printWarnings(io: CliIo, warnings: readonly Diagnostic[], opts: OutputOptions): void {
   if (warnings.length === 0) return;
-  process.stderr.write(renderDiagnosticsText(warnings, { color: useColor(opts, process.stderr), codeFrame: false }));
+  io.stderr.write(renderDiagnosticsText(warnings, { color: useColor(opts, io.stderr, io.env), codeFrame: false }));
 }
 
 /** Stale-lock takeovers and journal recoveries: worth a line, never an error. */
-export function printStateWarning(warning: { message: string }): void {
-  process.stderr.write(`Warning: ${warning.message}\n`);
+export function printStateWarning(io: CliIo, warning: { message: string }): void {
+  io.stderr.write(`Warning: ${warning.message}\n`);
 }

@@ -1,59 +1,59 @@
-// The single place where errors become exit codes and stderr text.
-import { CommanderError, type Command } from 'commander';
+// The CLI as a function: arguments and a CliIo in, an exit code out. The single place where errors
+// become exit codes and stderr text. The bin (cli/entry.ts) calls it with the real process; tests
+// and embedding programs call it with streams of their own.
+import { CommanderError } from 'commander';
 import { isUserError } from '../core/errors.js';
-import { keepRunningWhenOutputCloses } from './closed-output.js';
 import { programFlags, refuseSingleDashLongFlags } from './single-dash-flags.js';
 // An error message may echo what a user typed or a server said: escape sequences are shown, not obeyed.
 import { escapeControlKeepLines } from '../core/terminal-safe.js';
-import { hideInOutput, scrubOutside } from '../io/api/outside-text.js';
+import { scrubOutside, withSecretScope } from '../io/api/outside-text.js';
+import { isDebug, type CliIo } from './cli-io.js';
+import { buildProgram } from './program.js';
+import { ExitRequest } from './exit-request.js';
 
-/** Set by a command to ask for a non-error exit code other than 0 (plan --detailed-exitcode). */
-export class ExitRequest extends Error {
-  constructor(readonly exitCode: number) {
-    super(`exit ${exitCode}`);
-  }
-}
+export { ExitRequest };
 
 export function wantsJson(argv: readonly string[]): boolean {
   return argv.includes('--json') || argv.some((a, i) => a === '--format' && argv[i + 1] === 'json') || argv.includes('--format=json');
 }
 
-export async function runMain(program: Command, argv: readonly string[]): Promise<void> {
-  const debug = process.env.AGENTSYNC_DEBUG === '1';
-  // The default API key is hidden from outside text from the start, the manifest's secrets as soon
-  // as it is resolved (cli/pipeline.ts, commands/validate.ts, cli/multi-env.ts).
-  hideInOutput([process.env.COMETCHAT_API_KEY]);
-  // A reader that goes away (`| head`) must never crash the command or cut an apply short.
-  keepRunningWhenOutputCloses();
-  program.exitOverride();
-  try {
-    // argv[0] and argv[1] are node and the script.
-    refuseSingleDashLongFlags(argv.slice(2), programFlags(program));
-    await program.parseAsync([...argv]);
-    process.exitCode ??= 0;
-  } catch (err) {
-    process.exitCode = exitCodeFor(err, argv, debug);
-  }
+/**
+ * Runs one command line (`argv` without node and the script: `['plan', '--json']`) and resolves
+ * to its exit code. It never rejects and never exits the process. Each call has its own secrets:
+ * the default API key from the start, the manifest's as soon as it is resolved.
+ */
+export function runMain(argv: readonly string[], io: CliIo): Promise<number> {
+  return withSecretScope([io.env.COMETCHAT_API_KEY], async () => {
+    const program = buildProgram(io);
+    try {
+      refuseSingleDashLongFlags(argv, programFlags(program));
+      await program.parseAsync([...argv], { from: 'user' });
+      return 0;
+    } catch (err) {
+      return exitCodeFor(err, argv, io);
+    }
+  });
 }
 
-function exitCodeFor(err: unknown, argv: readonly string[], debug: boolean): number {
+function exitCodeFor(err: unknown, argv: readonly string[], io: CliIo): number {
   if (err instanceof ExitRequest) return err.exitCode;
   if (err instanceof CommanderError) {
     // --help and --version arrive here as "errors" with exit code 0; commander already printed them.
     return err.exitCode === 0 ? 0 : 1;
   }
+  const debug = isDebug(io);
   if (isUserError(err)) {
     if (wantsJson(argv)) {
-      process.stdout.write(JSON.stringify({ error: { code: err.code, message: err.message, ...err.details } }) + '\n');
+      io.stdout.write(JSON.stringify({ error: { code: err.code, message: err.message, ...err.details } }) + '\n');
     }
-    process.stderr.write(`Error: ${escapeControlKeepLines(err.message)}\n`);
+    io.stderr.write(`Error: ${escapeControlKeepLines(err.message)}\n`);
     // A UserError's message was made from scrubbed parts; scrubbing it again would garble addresses.
-    if (debug && err.stack) process.stderr.write(err.stack + '\n');
+    if (debug && err.stack) io.stderr.write(err.stack + '\n');
     return 1;
   }
   // A bug's message is an exception's, not ours: it may quote anything, a secret included.
   const message = scrubOutside(err instanceof Error ? err.message : String(err));
-  process.stderr.write(`Error: internal error: ${escapeControlKeepLines(message)}\n`);
-  process.stderr.write(debug && err instanceof Error && err.stack ? scrubOutside(err.stack) + '\n' : 'Run with AGENTSYNC_DEBUG=1 for a stack trace, and please report it.\n');
+  io.stderr.write(`Error: internal error: ${escapeControlKeepLines(message)}\n`);
+  io.stderr.write(debug && err instanceof Error && err.stack ? scrubOutside(err.stack) + '\n' : 'Run with AGENTSYNC_DEBUG=1 for a stack trace, and please report it.\n');
   return 1;
 }

@@ -7,12 +7,13 @@ import { isApiError } from '../io/api/api-error.js';
 import { connectApi } from './api-connect.js';
 import { loadManifestAndStore, type LoadedManifest } from './pipeline.js';
 import { printWarnings } from './render-plan.js';
+import type { CliIo } from './cli-io.js';
 
-export async function runSend(opts: SendOptions): Promise<void> {
-  const loaded = await loadManifestAndStore(opts);
-  printWarnings(loaded.warnings, opts);
+export async function runSend(opts: SendOptions, io: CliIo): Promise<void> {
+  const loaded = await loadManifestAndStore(opts, io);
+  printWarnings(io, loaded.warnings, opts);
   const receiver = await resolveReceiver(opts.to, loaded);
-  const connection = connectApi(loaded.desired.environment, { concurrency: 1, retries: 5 });
+  const connection = connectApi(loaded.desired.environment, io.env, { concurrency: 1, retries: 5 });
   const body: MessageBody = { receiver: receiver.id, receiverType: receiver.type, category: 'message', type: 'text', data: { text: opts.text } };
   if (opts.tag.length > 0) body.tags = opts.tag;
   if (opts.quote !== undefined) body.quotedMessageId = opts.quote;
@@ -20,7 +21,7 @@ export async function runSend(opts: SendOptions): Promise<void> {
   const client = await connection.open();
   try {
     const message = await client.sendMessage(body, opts.onBehalfOf ? { onBehalfOf: opts.onBehalfOf } : {});
-    process.stdout.write(opts.json ? JSON.stringify({ id: message.id, muid: message.muid ?? body.muid ?? null, receiver: receiver.id, receiverType: receiver.type }) + '\n' : `${message.id}\n`);
+    io.stdout.write(opts.json ? JSON.stringify({ id: message.id, muid: message.muid ?? body.muid ?? null, receiver: receiver.id, receiverType: receiver.type }) + '\n' : `${message.id}\n`);
   } catch (err) {
     if (isApiError(err)) throw new UserError('api_error', `sending the message failed: ${err.message}`, { status: err.status, apiCode: err.code });
     throw err;

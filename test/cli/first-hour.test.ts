@@ -277,10 +277,13 @@ describe('row 12: a state of another environment gets advice that fits', () => {
   it('says to pass this environment\'s own state, not to restore a backup', async () => {
     writeFileSync(join(dir, 'agents.yaml'), TWO_ENVS);
     expect((await cli(['apply', '-e', 'us', '--auto-approve'])).code).toBe(0);
-    const result = await cli(['plan', '-e', 'eu', '--state', '.agentsync/us.state.json']);
+    // An absolute path: the run's folder is not this process's, so a relative one would be named absolutely.
+    const usState = join(dir, '.agentsync', 'us.state.json');
+    const result = await cli(['plan', '-e', 'eu', '--state', usState]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      'Error: state file .agentsync/us.state.json cannot be used: it belongs to environment "us" (appId acme-us, region us), but this run targets environment "eu", appId "acme-eu", region "eu"; ' +
+      `Error: state file ${usState} cannot be used:` +
+        ' it belongs to environment "us" (appId acme-us, region us), but this run targets environment "eu", appId "acme-eu", region "eu"; ' +
         "pass this environment's own state file with --state (by default .agentsync/eu.state.json beside the manifest). It was left unchanged.\n",
     );
     expect(result.stderr).not.toContain('cp ');

@@ -1,7 +1,13 @@
-// The one way the tests run the built CLI (dist/cli/main.cjs): a child process with a clean,
-// explicit environment. Asynchronous on purpose: the emulator a test talks to runs in the test
-// process and must keep serving while the child runs.
+// The ways the tests run the CLI. `runCli` runs it in this process, through the same runMain the bin
+// calls, with captured streams, a clean explicit environment and a folder of its own: no child, so
+// a run costs milliseconds instead of a Node start-up. `runCliProcess`, `startCli` and
+// `runCliOnTerminal` run the built bin (dist/cli/main.cjs) as a child, for the tests whose subject
+// is the process: signals, exit codes set by the bin, EPIPE, a terminal, start-up, the package.
+// Asynchronous on purpose: the emulator a test talks to runs in the test process and must keep
+// serving while the CLI runs.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { Readable, Writable } from 'node:stream';
+import { runMain } from '../../src/cli/run.js';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,8 +84,48 @@ export function startCli(args: readonly string[], options: CliOptions = {}): Cli
   return { child, done: collect(child, options.timeoutMs) };
 }
 
-export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+/** The built bin as a child process, for tests whose subject is the process itself. */
+export function runCliProcess(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
   return startCli(args, options).done;
+}
+
+export interface InProcessOptions extends Omit<CliOptions, 'bin'> {
+  /** Aborting it is the run's SIGINT or SIGTERM (the reason names which). */
+  signal?: AbortSignal;
+  /** What the streams say they are: a terminal of this width, or (default) a pipe. */
+  tty?: { stdout?: boolean; stderr?: boolean; stdin?: boolean; columns?: number };
+}
+
+/**
+ * The CLI in this process, through runMain: the same program, commands and error handling the bin
+ * runs, with the environment cliEnv() builds and `cwd` (default: the repository root) as its folder.
+ */
+export async function runCli(args: readonly string[], options: InProcessOptions = {}): Promise<CliResult> {
+  const stdout = new CapturedStream(options.tty?.stdout === true, options.tty?.columns);
+  const stderr = new CapturedStream(options.tty?.stderr === true, options.tty?.columns);
+  const stdin = Object.assign(Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]), { isTTY: options.tty?.stdin === true });
+  const run = runMain(args, { stdout, stderr, stdin, env: cliEnv(options.env), cwd: options.cwd ?? ROOT, signal: options.signal ?? new AbortController().signal });
+  // A run that hangs ends the test with a null exit code, as a child killed after timeoutMs did.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), options.timeoutMs ?? 60_000)));
+  const code = await Promise.race([run, hung]);
+  clearTimeout(timer);
+  return { code, signal: null, stdout: stdout.text, stderr: stderr.text };
+}
+
+/** A stream that keeps what is written to it, as text. */
+class CapturedStream extends Writable {
+  text = '';
+  constructor(
+    readonly isTTY: boolean,
+    readonly columns: number | undefined,
+  ) {
+    super({ decodeStrings: false });
+  }
+  override _write(chunk: unknown, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    this.text += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
+    done();
+  }
 }
 
 /** Everything a child prints, and how it ended; SIGKILLs it after `timeoutMs`. */

@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import type { ManyApplyOptions } from '../apply-options.js';
 import { addLockTimeoutOption, addManifestOptions, addVarOptions, environmentChoice } from '../options.js';
 import { addScopeOptions } from '../scope-options.js';
+import type { CliIo } from '../cli-io.js';
 
 
-export function registerApplyCommand(program: Command): void {
+export function registerApplyCommand(program: Command, io: CliIo): void {
   const cmd = program
     .command('apply [planfile]')
     .description('Plan, show the plan, ask for confirmation, then carry it out against the API.')
@@ -20,10 +21,10 @@ export function registerApplyCommand(program: Command): void {
   addManifestOptions(cmd, { manyEnvironments: true }).action(async (planfile: string | undefined, opts: ManyApplyOptions) => {
     const { runApply } = await import('../apply-run.js');
     const choice = environmentChoice(opts);
-    if (choice.kind === 'one') return runApply(planfile, { ...opts, env: choice.env });
+    if (choice.kind === 'one') return runApply(planfile, { ...opts, env: choice.env }, io);
     // Several environments (CONTRACT §9.2); a selection that comes down to one is the apply above.
     const { runApplyMany } = await import('../multi-env-apply.js');
-    await runApplyMany(planfile, opts, (env) => runApply(planfile, { ...opts, env }));
+    await runApplyMany(planfile, opts, io, (env) => runApply(planfile, { ...opts, env }, io));
   });
 }
 

@@ -1,6 +1,7 @@
 // `agentsync emulator`: runs the local CometChat API until SIGINT or SIGTERM.
 import type { Command } from 'commander';
 import { UserError } from '../../core/errors.js';
+import type { CliIo } from '../cli-io.js';
 
 interface EmulatorFlags {
   host: string;
@@ -16,7 +17,7 @@ interface EmulatorFlags {
   kbProcessingMs?: string;
 }
 
-export function registerEmulatorCommand(program: Command): void {
+export function registerEmulatorCommand(program: Command, io: CliIo): void {
   program
     .command('emulator')
     .description('Run the local CometChat API emulator.')
@@ -31,15 +32,15 @@ export function registerEmulatorCommand(program: Command): void {
     .option('--put-creates', 'let PUT /ai-agents/tools/{name} create an unknown tool (the seed reading) instead of answering 404')
     .option('--store-as-sent', 'store records exactly as sent, instead of filling defaults, sorting sets and adding _id/__v as a real server does')
     .option('--kb-processing-ms <ms>', 'how long indexing a website\'s discovered URLs takes (default 1500; 0 is instant)')
-    .action(async (flags: EmulatorFlags) => runEmulator(flags));
+    .action(async (flags: EmulatorFlags) => runEmulator(flags, io));
 }
 
-async function runEmulator(flags: EmulatorFlags): Promise<void> {
+async function runEmulator(flags: EmulatorFlags, io: CliIo): Promise<void> {
   const options = {
     host: nonEmpty(flags.host, '--host'),
     port: parseNumber(flags.port, '--port', { integer: true, min: 0, max: 65535 }),
     appId: nonEmpty(flags.appId, '--app-id'),
-    apiKey: flags.apiKey === undefined ? undefined : nonEmpty(flags.apiKey, '--api-key'),
+    apiKey: flags.apiKey === undefined ? io.env.AGENTSYNC_EMULATOR_API_KEY || undefined : nonEmpty(flags.apiKey, '--api-key'),
     dataFile: flags.data === undefined ? undefined : nonEmpty(flags.data, '--data'),
     latencyMs: flags.latency === undefined ? undefined : parseNumber(flags.latency, '--latency', { integer: true, min: 0 }),
     rateLimitPerMinute: flags.rateLimit === undefined ? undefined : parseNumber(flags.rateLimit, '--rate-limit', { min: Number.MIN_VALUE }),
@@ -64,23 +65,16 @@ async function runEmulator(flags: EmulatorFlags): Promise<void> {
   }
   // Listen for the stop signals before announcing readiness: a caller that signals as soon as it
   // reads the ready line must find them handled, not meet the default action (an unclean exit).
-  const stopped = waitForStopSignal();
+  const release = io.trapStops?.();
+  const stopped = new Promise<void>((resolve) => (io.signal.aborted ? resolve() : io.signal.addEventListener('abort', () => resolve(), { once: true })));
   // The key is a local stand-in, and clients need it to talk to the emulator, so the ready line names it.
-  process.stdout.write(`agentsync emulator ready at ${emulator.url} (app "${emulator.appId}", API key: ${emulator.apiKey})\n`);
-  await stopped;
-  await emulator.close();
-}
-
-function waitForStopSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  io.stdout.write(`agentsync emulator ready at ${emulator.url} (app "${emulator.appId}", API key: ${emulator.apiKey})\n`);
+  try {
+    await stopped;
+    await emulator.close();
+  } finally {
+    release?.();
+  }
 }
 
 function nonEmpty(value: string, flag: string): string {

@@ -2,9 +2,10 @@
 import type { Command } from 'commander';
 import type { ExportOptions } from '../export-run.js';
 import { addManifestOptions } from '../options.js';
+import type { CliIo } from '../cli-io.js';
 
 
-export function registerExportCommand(program: Command): void {
+export function registerExportCommand(program: Command, io: CliIo): void {
   const cmd = program
     .command('export')
     .description("Write a manifest of the environment's tools and agents as they are on the server (secrets become ${secret:NAME} placeholders).")
@@ -12,6 +13,6 @@ export function registerExportCommand(program: Command): void {
     .option('--force', 'replace --out when it already exists');
   addManifestOptions(cmd).action(async (opts: ExportOptions) => {
     const { runExport } = await import('../export-run.js');
-    await runExport(opts);
+    await runExport(opts, io);
   });
 }

@@ -2,9 +2,10 @@
 // `--check` changes nothing and exits 1 when a file would change, for CI.
 import type { Command } from 'commander';
 import type { FmtOptions } from '../fmt-run.js';
+import type { CliIo } from '../cli-io.js';
 
 
-export function registerFmtCommand(program: Command): void {
+export function registerFmtCommand(program: Command, io: CliIo): void {
   program
     .command('fmt')
     .argument('[files...]', 'manifests to format (default: the -f file, agents.yaml)')
@@ -13,6 +14,6 @@ export function registerFmtCommand(program: Command): void {
     .option('--check', 'change nothing; list the files that would change and exit 1 if there are any')
     .action(async (files: string[], opts: FmtOptions) => {
       const { runFmt } = await import('../fmt-run.js');
-      await runFmt(files.length > 0 ? files : [opts.file], opts);
+      await runFmt(files.length > 0 ? files : [opts.file], opts, io);
     });
 }

@@ -1,6 +1,7 @@
 // agentsync graph: the manifest's agents, the tools and actions they name, and websites, as
 // Mermaid (default) or DOT. Reads only the manifest; a secret that is not set is not needed.
 import { Option, type Command } from 'commander';
+import type { CliIo } from '../cli-io.js';
 
 export interface GraphOptions {
   file: string;
@@ -8,17 +9,17 @@ export interface GraphOptions {
   format: 'mermaid' | 'dot';
 }
 
-export function registerGraphCommand(program: Command): void {
+export function registerGraphCommand(program: Command, io: CliIo): void {
   program
     .command('graph')
     .description('Print the agents and the tools, actions and websites they use, as Mermaid or DOT.')
     .option('-f, --file <path>', 'the manifest', 'agents.yaml')
     .option('-e, --env <name>', 'the environment (default: the only one)')
     .addOption(new Option('--format <format>', 'mermaid or dot').choices(['mermaid', 'dot']).default('mermaid'))
-    .action(async (options: GraphOptions) => runGraph(options));
+    .action(async (options: GraphOptions) => runGraph(options, io));
 }
 
-async function runGraph(options: GraphOptions): Promise<void> {
+async function runGraph(options: GraphOptions, io: CliIo): Promise<void> {
   const [{ ManifestError, hasErrors }, { UserError }, { parseManifest }, { resolveManifest }, { readManifestFile }, { manifestGraph }, render, { hideInOutput }] = await Promise.all([
     import('../../core/diagnostics.js'),
     import('../../core/errors.js'),
@@ -29,14 +30,14 @@ async function runGraph(options: GraphOptions): Promise<void> {
     import('../../render/graph.js'),
     import('../../io/api/outside-text.js'),
   ]);
-  const { file, text } = await readManifestFile(options.file);
+  const { file, text } = await readManifestFile(options.file, { cwd: io.cwd, stdin: io.stdin });
   // Validate mode: an unset ${secret:…} is a warning there, and the graph never shows values.
-  const resolution = resolveManifest(parseManifest(file, text), { env: process.env, mode: 'validate', ...(options.env === undefined ? {} : { environment: options.env }) });
+  const resolution = resolveManifest(parseManifest(file, text), { env: io.env, mode: 'validate', ...(options.env === undefined ? {} : { environment: options.env }) });
   hideInOutput(resolution.sensitiveValues);
   if (hasErrors(resolution.diagnostics)) throw new ManifestError(resolution.diagnostics);
   if (resolution.desired === undefined) {
     throw new UserError('environment_invalid', `${file} defines several environments; choose one with -e: ${resolution.environments.join(', ')}`);
   }
   const graph = manifestGraph(resolution.desired);
-  process.stdout.write(options.format === 'dot' ? render.renderGraphDot(graph) : render.renderGraphMermaid(graph));
+  io.stdout.write(options.format === 'dot' ? render.renderGraphDot(graph) : render.renderGraphMermaid(graph));
 }

@@ -1,8 +1,9 @@
 // `agentsync import [ADDRESS [REMOTE_ID]]`: adopt what already exists on the server into the state.
 import type { Command } from 'commander';
 import { addManifestOptions, type ManifestOptions } from '../options.js';
+import type { CliIo } from '../cli-io.js';
 
-export function registerImportCommand(program: Command): void {
+export function registerImportCommand(program: Command, io: CliIo): void {
   const cmd = program
     .command('import')
     .argument('[address]', 'one manifest address to adopt (default: every manifest resource not in the state)')
@@ -10,6 +11,6 @@ export function registerImportCommand(program: Command): void {
     .description('Adopt resources that already exist on the server into the state, without changing the server.');
   addManifestOptions(cmd).action(async (address: string | undefined, remoteId: string | undefined, opts: ManifestOptions) => {
     const { runImport } = await import('../import-run.js');
-    await runImport({ ...(address !== undefined ? { address } : {}), ...(remoteId !== undefined ? { remoteId } : {}) }, opts);
+    await runImport({ ...(address !== undefined ? { address } : {}), ...(remoteId !== undefined ? { remoteId } : {}) }, opts, io);
   });
 }

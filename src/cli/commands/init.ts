@@ -1,8 +1,9 @@
 // agentsync init [dir]: a starter agents.yaml, its JSON Schema, and the .gitignore line for locks.
 // It never overwrites: an existing file is skipped and reported, and the command still succeeds.
 import type { Command } from 'commander';
+import { pathIn, type CliIo } from '../cli-io.js';
 
-export function registerInitCommand(program: Command): void {
+export function registerInitCommand(program: Command, io: CliIo): void {
   program
     .command('init [dir]')
     .description('Write a starter agents.yaml, agentsync.schema.json and the .gitignore line for .agentsync/*.lock (never overwrites).')
@@ -12,7 +13,7 @@ export function registerInitCommand(program: Command): void {
         import('../../core/starter-manifest.js'),
         import('../../core/json-schema.js'),
       ]);
-      const results = await initProject(dir ?? '.', {
+      const results = await initProject(pathIn(io, dir ?? '.'), {
         manifest: starter.STARTER_MANIFEST,
         schema: JSON.stringify(manifestJsonSchema(), null, 2) + '\n',
         gitignoreLine: starter.GITIGNORE_LINE,
@@ -24,8 +25,8 @@ export function registerInitCommand(program: Command): void {
         appended: `added ${starter.GITIGNORE_LINE} to`,
         present: `already ignores ${starter.GITIGNORE_LINE}:`,
       };
-      for (const { path, outcome } of results) process.stdout.write(`${say[outcome]} ${path}\n`);
+      for (const { path, outcome } of results) io.stdout.write(`${say[outcome]} ${path}\n`);
       const { resolve } = await import('node:path');
-      process.stdout.write(starter.starterNextSteps(dir !== undefined && resolve(dir) !== process.cwd() ? dir : undefined));
+      io.stdout.write(starter.starterNextSteps(dir !== undefined && resolve(io.cwd, dir) !== resolve(io.cwd) ? dir : undefined));
     });
 }

@@ -3,13 +3,14 @@ import { addManifestOptions, addVarOptions, environmentChoice, type ManifestOpti
 import type { PlanOptions } from '../plan-options.js';
 import { addScopeOptions, scopeOf } from '../scope-options.js';
 import type * as PlanFileIo from '../../io/files/plan-file.js';
+import type { CliIo } from '../cli-io.js';
 
 
 /** The options of a plan of one environment. */
 type OnePlanOptions = Omit<PlanOptions, 'env'> & Pick<ManifestOptions, 'env'>;
 
 
-export function registerPlanCommand(program: Command): void {
+export function registerPlanCommand(program: Command, io: CliIo): void {
   const cmd = program
     .command('plan')
     .description('Read the server, compare it and the state with the manifest, and show what apply would change.')
@@ -19,18 +20,18 @@ export function registerPlanCommand(program: Command): void {
     .option('--offline', 'do not read the server: compare the manifest with the state only (needs no API key)');
   addScopeOptions(cmd);
   addVarOptions(cmd);
-  addManifestOptions(cmd, { manyEnvironments: true }).action(async (opts: PlanOptions, command: Command) => runPlan(opts, command.getOptionValueSource('format') === 'cli'));
+  addManifestOptions(cmd, { manyEnvironments: true }).action(async (opts: PlanOptions, command: Command) => runPlan(opts, command.getOptionValueSource('format') === 'cli', io));
 }
 
-async function runPlan(opts: PlanOptions, formatGiven: boolean): Promise<void> {
+async function runPlan(opts: PlanOptions, formatGiven: boolean, io: CliIo): Promise<void> {
   const choice = environmentChoice(opts);
-  if (choice.kind === 'one') return runPlanOne({ ...opts, env: choice.env }, formatGiven);
+  if (choice.kind === 'one') return runPlanOne({ ...opts, env: choice.env }, formatGiven, io);
   // Several environments (CONTRACT §9.2); a selection that comes down to one runs the plan below.
   const { runPlanMany } = await import('../multi-env-plan.js');
-  await runPlanMany(opts, (env) => runPlanOne({ ...opts, env }, formatGiven));
+  await runPlanMany(opts, io, (env) => runPlanOne({ ...opts, env }, formatGiven, io));
 }
 
-async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean): Promise<void> {
+async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo): Promise<void> {
   const output = await import('../plan-output.js');
   const { format, out: outChoice } = output.choosePlanOutput({ ...opts, formatGiven });
   const [{ loadManifestAndStore }, { planBasisOf, savedRefreshOf }, planUseCase, { conflictsOf, hasChanges }, render, { ExitRequest }] = await Promise.all([
@@ -39,14 +40,14 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean): Promise<v
     import('../../app/plan.js'),
     import('../../core/plan.js'),
     import('../render-plan.js'),
-    import('../run.js'),
+    import('../exit-request.js'),
   ]);
-  const loaded = await loadManifestAndStore(opts);
-  render.printWarnings(loaded.warnings, opts);
-  const out = outChoice?.kind === 'saved-plan' ? await prepareOut(outChoice.path) : null;
-  const rendering = outChoice?.kind === 'rendering' ? await output.prepareRenderingOut(outChoice.path) : null;
+  const loaded = await loadManifestAndStore(opts, io);
+  render.printWarnings(io, loaded.warnings, opts);
+  const out = outChoice?.kind === 'saved-plan' ? await prepareOut(outChoice.path, io) : null;
+  const rendering = outChoice?.kind === 'rendering' ? await output.prepareRenderingOut(outChoice.path, io) : null;
   // Refresh needs the key; checking it before reading the state keeps a missing key a one-line error.
-  const connection = opts.offline ? undefined : (await import('../api-connect.js')).connectApi(loaded.desired.environment, { concurrency: 2, retries: 5 }, { offlineHint: true });
+  const connection = opts.offline ? undefined : (await import('../api-connect.js')).connectApi(loaded.desired.environment, io.env, { concurrency: 2, retries: 5 }, { offlineHint: true });
   const { ownConnection } = await import('../../app/connection.js');
   const computed = await planUseCase.planEnvironment({
     desired: loaded.desired,
@@ -56,44 +57,44 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean): Promise<v
     scope: scopeOf(opts),
   });
   const { state } = computed;
-  computed.plan.target = (await import('../plan-target.js')).planTarget(loaded.desired.environment);
-  const rendered = render.formatPlan(computed.plan, format, opts);
+  computed.plan.target = (await import('../plan-target.js')).planTarget(loaded.desired.environment, io.env);
+  const rendered = render.formatPlan(computed.plan, format, opts, io);
   // With --out - the plan file goes to stdout, so the readable plan moves to stderr (and a JSON
   // plan is not printed twice: the plan file is the JSON plan plus `savedPlan`).
-  if (rendering) await rendering.save(render.formatPlan(computed.plan, format, { color: false }), format);
-  else if (!out?.toStdout) process.stdout.write(rendered);
-  else if (format !== 'json') process.stderr.write(rendered);
+  if (rendering) await rendering.save(render.formatPlan(computed.plan, format, { color: false }, io), format);
+  else if (!out?.toStdout) io.stdout.write(rendered);
+  else if (format !== 'json') io.stderr.write(rendered);
   if (out) {
     const { planToJson } = await import('../../render/plan-json.js');
     const { PACKAGE_VERSION } = await import('../../io/runtime/package-version.js');
-    const planFile = out.io.buildPlanFile(planToJson(computed.plan), {
+    const planFile = out.files.buildPlanFile(planToJson(computed.plan), {
       agentsyncVersion: PACKAGE_VERSION,
       createdAt: new Date().toISOString(),
       ...planBasisOf(loaded.desired, state, computed.salt),
-      checks: out.io.planChecksOf(loaded.text, computed.plan.target.baseUrl),
+      checks: out.files.planChecksOf(loaded.text, computed.plan.target.baseUrl),
       refresh: savedRefreshOf(computed),
     });
-    if (out.toStdout) process.stdout.write(out.io.serializePlanFile(planFile));
+    if (out.toStdout) io.stdout.write(out.files.serializePlanFile(planFile));
     else {
-      await out.io.writePlanFile(out.path, planFile);
-      if (format === 'text') process.stdout.write(`\nSaved the plan to ${out.path}. Apply exactly it with: agentsync apply ${out.path}\n`);
+      await out.files.writePlanFile(out.path, planFile, io.cwd);
+      if (format === 'text') io.stdout.write(`\nSaved the plan to ${out.path}. Apply exactly it with: agentsync apply ${out.path}\n`);
     }
   }
   // A plan apply would refuse fails, with or without --detailed-exitcode: a PR check must turn red.
   const conflicts = conflictsOf(computed.plan);
   if (conflicts.length > 0) {
-    process.stderr.write((await import('../../render/plan-conflicts.js')).conflictRefusalLine(conflicts));
+    io.stderr.write((await import('../../render/plan-conflicts.js')).conflictRefusalLine(conflicts));
     throw new ExitRequest(1);
   }
   if (opts.detailedExitcode && hasChanges(computed.plan)) throw new ExitRequest(2);
 }
 
 /** Where --out goes; a target that cannot be written is refused before the plan is printed. */
-async function prepareOut(path: string | undefined): Promise<{ io: typeof PlanFileIo; path: string; toStdout: boolean } | null> {
+async function prepareOut(path: string | undefined, io: CliIo): Promise<{ files: typeof PlanFileIo; path: string; toStdout: boolean } | null> {
   if (path === undefined) return null;
-  const io = await import('../../io/files/plan-file.js');
-  const toStdout = io.isStdoutTarget(path);
-  if (!toStdout) await io.checkPlanOutTarget(path);
-  return { io, path, toStdout };
+  const files = await import('../../io/files/plan-file.js');
+  const toStdout = files.isStdoutTarget(path);
+  if (!toStdout) await files.checkPlanOutTarget(path, io.cwd);
+  return { files, path, toStdout };
 }
 

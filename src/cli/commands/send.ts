@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import type { SendOptions } from '../send-run.js';
 import { addManifestOptions } from '../options.js';
+import type { CliIo } from '../cli-io.js';
 
 
-export function registerSendCommand(program: Command): void {
+export function registerSendCommand(program: Command, io: CliIo): void {
   const cmd = program
     .command('send')
     .description('Send a chat message with POST /messages and print its id.')
@@ -15,6 +16,6 @@ export function registerSendCommand(program: Command): void {
     .option('--muid <id>', 'your unique id for the message');
   addManifestOptions(cmd).action(async (opts: SendOptions) => {
     const { runSend } = await import('../send-run.js');
-    await runSend(opts);
+    await runSend(opts, io);
   });
 }

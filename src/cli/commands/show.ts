@@ -2,6 +2,7 @@
 // file: no manifest, no state, no network, no API key.
 import { Option, type Command } from 'commander';
 import { useColor } from '../options.js';
+import type { CliIo } from '../cli-io.js';
 
 export interface ShowOptions {
   format: 'text' | 'markdown' | 'json';
@@ -9,7 +10,7 @@ export interface ShowOptions {
   color?: boolean;
 }
 
-export function registerShowCommand(program: Command): void {
+export function registerShowCommand(program: Command, io: CliIo): void {
   program
     .command('show')
     .argument('<planfile>', 'a plan saved with `agentsync plan --out FILE`')
@@ -17,10 +18,10 @@ export function registerShowCommand(program: Command): void {
     .addOption(new Option('--format <format>', 'text, markdown or json').choices(['text', 'markdown', 'json']).default('text'))
     .option('--json', 'the same as --format json')
     .option('--no-color', 'no colours')
-    .action(async (planfile: string, options: ShowOptions) => runShow(planfile, options));
+    .action(async (planfile: string, options: ShowOptions) => runShow(planfile, options, io));
 }
 
-async function runShow(path: string, options: ShowOptions): Promise<void> {
+async function runShow(path: string, options: ShowOptions, io: CliIo): Promise<void> {
   const [{ readPlanFile }, { planFromJson }, { renderPlanText }, { renderPlanMarkdown }, { savedPlanHeader }] = await Promise.all([
     import('../../io/files/plan-file.js'),
     import('../../core/plan-from-json.js'),
@@ -28,17 +29,17 @@ async function runShow(path: string, options: ShowOptions): Promise<void> {
     import('../../render/plan-markdown.js'),
     import('../../render/saved-plan.js'),
   ]);
-  const { savedPlan, ...planJson } = await readPlanFile(path);
+  const { savedPlan, ...planJson } = await readPlanFile(path, io.cwd);
   if (options.json === true || options.format === 'json') {
-    process.stdout.write(JSON.stringify(planJson, null, 2) + '\n');
+    io.stdout.write(JSON.stringify(planJson, null, 2) + '\n');
     return;
   }
   const plan = planFromJson(planJson, path);
   if (savedPlan.checks) plan.target = { baseUrl: savedPlan.checks.baseUrl };
   if (options.format === 'markdown') {
-    process.stdout.write(renderPlanMarkdown(plan));
+    io.stdout.write(renderPlanMarkdown(plan));
     return;
   }
-  process.stdout.write(savedPlanHeader({ path, createdAt: savedPlan.createdAt, agentsyncVersion: savedPlan.agentsyncVersion }));
-  process.stdout.write(renderPlanText(plan, { color: useColor(options, process.stdout) }));
+  io.stdout.write(savedPlanHeader({ path, createdAt: savedPlan.createdAt, agentsyncVersion: savedPlan.agentsyncVersion }));
+  io.stdout.write(renderPlanText(plan, { color: useColor(options, io.stdout, io.env) }));
 }

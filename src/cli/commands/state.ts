@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { addLockTimeoutOption, addManifestOptions, lockTimeoutMs, type ManifestOptions } from '../options.js';
 import type { StateBackend, StateTarget, StateWarning } from '../../io/state/index.js';
+import type { CliIo } from '../cli-io.js';
 
 interface LockingOptions extends ManifestOptions {
   lockTimeout?: string;
@@ -17,20 +18,20 @@ interface MigrateOptions extends LockingOptions {
 /** State commands print no colour, so they do not offer --no-color. */
 const withOptions = (cmd: Command): Command => addManifestOptions(cmd, { color: false });
 
-export function registerStateCommand(program: Command): void {
+export function registerStateCommand(program: Command, io: CliIo): void {
   const state = program.command('state').description('Inspect the state, forget or rename one entry, or copy it to another backend.');
   withOptions(state.command('list').description('List the resources in the state: address, type and remote id.')).action(
-    async (opts: ManifestOptions, cmd: Command) => runList(await openStore(opts, cmd), opts),
+    async (opts: ManifestOptions, cmd: Command) => runList(await openStore(opts, cmd, io), opts, io),
   );
   withOptions(state.command('show').argument('<address>', 'tool.<name>, agent.<key> or website.<key>'))
     .description('Show what the state holds for one address.')
-    .action(async (address: string, opts: ManifestOptions, cmd: Command) => runShow(await openStore(opts, cmd), address, opts));
+    .action(async (address: string, opts: ManifestOptions, cmd: Command) => runShow(await openStore(opts, cmd, io), address, opts, io));
   withOptions(addLockTimeoutOption(state.command('rm').argument('<address>', 'tool.<name>, agent.<key> or website.<key>')))
     .description('Forget one address: it stays on the server, but agentsync no longer manages it.')
-    .action(async (address: string, opts: LockingOptions, cmd: Command) => runRm(await openStore(opts, cmd), address, opts));
+    .action(async (address: string, opts: LockingOptions, cmd: Command) => runRm(await openStore(opts, cmd, io), address, opts, io));
   withOptions(addLockTimeoutOption(state.command('mv').argument('<from>', 'the address in the state').argument('<to>', 'its new address (the renamed manifest key)')))
     .description('Rename an address in the state, so that renaming a manifest key is not a delete plus a create. No call is made.')
-    .action(async (from: string, to: string, opts: LockingOptions, cmd: Command) => runMv(await openStore(opts, cmd), from, to, opts));
+    .action(async (from: string, to: string, opts: LockingOptions, cmd: Command) => runMv(await openStore(opts, cmd, io), from, to, opts, io));
   withOptions(
     addLockTimeoutOption(
       state
@@ -40,7 +41,7 @@ export function registerStateCommand(program: Command): void {
     ),
   )
     .description('Copy the state to another file or database, keeping its lineage and serial.')
-    .action(async (opts: MigrateOptions, cmd: Command) => runMigrate(await openStore(opts, cmd), opts));
+    .action(async (opts: MigrateOptions, cmd: Command) => runMigrate(await openStore(opts, cmd, io), opts, io));
 }
 
 interface Located {
@@ -49,52 +50,54 @@ interface Located {
   target: Partial<StateTarget>;
 }
 
-const onWarning = (w: StateWarning) => process.stderr.write(`Warning: ${w.message}\n`);
 
-async function openStore(opts: ManifestOptions, cmd: Command): Promise<Located> {
+/** Stale-lock takeovers and journal recoveries: worth a line on stderr, never an error. */
+const warnOn = (io: CliIo) => (w: StateWarning) => io.stderr.write(`Warning: ${w.message}\n`);
+
+async function openStore(opts: ManifestOptions, cmd: Command, io: CliIo): Promise<Located> {
   const [{ locateState }, { createStateStore }] = await Promise.all([import('../../io/state/locate.js'), import('../../io/state/index.js')]);
   const fileGiven = cmd.getOptionValueSource('file') === 'cli';
-  const { location, key, source, target } = await locateState({ file: opts.file, fileGiven, env: opts.env, state: opts.state });
-  return { store: createStateStore(location, { key, source, onWarning }), key, target };
+  const { location, key, source, target } = await locateState({ file: opts.file, fileGiven, env: opts.env, state: opts.state, processEnv: io.env, cwd: io.cwd });
+  return { store: createStateStore(location, { key, source, cwd: io.cwd, onWarning: warnOn(io) }), key, target };
 }
 
-async function runList({ store, target }: Located, opts: ManifestOptions): Promise<void> {
+async function runList({ store, target }: Located, opts: ManifestOptions, io: CliIo): Promise<void> {
   const [{ listState }, render] = await Promise.all([import('../../app/state.js'), import('../../render/state-text.js')]);
   const listing = await listState(store, target);
   if (opts.json) {
-    process.stdout.write(render.stateListJson(listing, store.location));
+    io.stdout.write(render.stateListJson(listing, store.location));
     return;
   }
   const printed = render.renderStateList(listing, store.location);
-  process.stdout.write(printed.stdout);
-  process.stderr.write(printed.stderr);
+  io.stdout.write(printed.stdout);
+  io.stderr.write(printed.stderr);
 }
 
-async function runShow({ store, target }: Located, address: string, opts: ManifestOptions): Promise<void> {
+async function runShow({ store, target }: Located, address: string, opts: ManifestOptions, io: CliIo): Promise<void> {
   const [{ showStateEntry }, { renderStateEntry }] = await Promise.all([import('../../app/state.js'), import('../../render/state-text.js')]);
   const entry = await showStateEntry(store, target, address);
   if (opts.json) {
-    process.stdout.write(JSON.stringify({ address, ...(entry.resource ?? {}), ...(entry.pending ? { pending: entry.pending } : {}) }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ address, ...(entry.resource ?? {}), ...(entry.pending ? { pending: entry.pending } : {}) }, null, 2) + '\n');
     return;
   }
-  process.stdout.write(renderStateEntry(entry));
+  io.stdout.write(renderStateEntry(entry));
 }
 
-async function runRm({ store, target }: Located, address: string, opts: LockingOptions): Promise<void> {
+async function runRm({ store, target }: Located, address: string, opts: LockingOptions, io: CliIo): Promise<void> {
   const [{ forgetEntry }, { renderForgotten }] = await Promise.all([import('../../app/state.js'), import('../../render/state-text.js')]);
   const removed = await forgetEntry(store, target, address, lockTimeoutMs(opts.lockTimeout));
-  process.stdout.write(opts.json ? JSON.stringify({ removed }, null, 2) + '\n' : renderForgotten(removed, store.location));
+  io.stdout.write(opts.json ? JSON.stringify({ removed }, null, 2) + '\n' : renderForgotten(removed, store.location));
 }
 
-async function runMv({ store, target }: Located, from: string, to: string, opts: LockingOptions): Promise<void> {
+async function runMv({ store, target }: Located, from: string, to: string, opts: LockingOptions, io: CliIo): Promise<void> {
   const [{ moveEntry }, { renderMoved }] = await Promise.all([import('../../app/state.js'), import('../../render/state-text.js')]);
   const moved = await moveEntry(store, target, from, to, lockTimeoutMs(opts.lockTimeout));
-  process.stdout.write(opts.json ? JSON.stringify({ moved }, null, 2) + '\n' : renderMoved(moved, store.location));
+  io.stdout.write(opts.json ? JSON.stringify({ moved }, null, 2) + '\n' : renderMoved(moved, store.location));
 }
 
-async function runMigrate({ store, key, target }: Located, opts: MigrateOptions): Promise<void> {
+async function runMigrate({ store, key, target }: Located, opts: MigrateOptions, io: CliIo): Promise<void> {
   const [{ createStateStore }, { copyState }, { renderMigrated }] = await Promise.all([import('../../io/state/index.js'), import('../../app/state.js'), import('../../render/state-text.js')]);
-  const destination = createStateStore(opts.to, { key, source: '--to', onWarning });
+  const destination = createStateStore(opts.to, { key, source: '--to', cwd: io.cwd, onWarning: warnOn(io) });
   const result = await copyState(store, destination, target, { force: opts.force === true, lockTimeoutMs: lockTimeoutMs(opts.lockTimeout) });
-  process.stdout.write(opts.json ? JSON.stringify({ formatVersion: 1, migrated: result }, null, 2) + '\n' : renderMigrated(result));
+  io.stdout.write(opts.json ? JSON.stringify({ formatVersion: 1, migrated: result }, null, 2) + '\n' : renderMigrated(result));
 }

@@ -1,44 +1,46 @@
 // agentsync validate: parse and validate the manifest, print every diagnostic. Never touches the network.
 import type { Command } from 'commander';
 import { addManifestOptions, addVarOptions, useColor, type ManifestOptions } from '../options.js';
+import type { CliIo } from '../cli-io.js';
 
-export function registerValidateCommand(program: Command): void {
+export function registerValidateCommand(program: Command, io: CliIo): void {
   addManifestOptions(addVarOptions(program.command('validate').description('Parse and validate the manifest, and print every problem found.')), { state: false }).action(
     async (options: ManifestOptions) => {
-      await runValidate(options);
+      await runValidate(options, io);
     },
   );
 }
 
-async function runValidate(options: ManifestOptions): Promise<void> {
+async function runValidate(options: ManifestOptions, io: CliIo): Promise<void> {
   const [{ validateManifest }, render, { ExitRequest }, { hideInOutput }, { readVarOverrides }] = await Promise.all([
     import('../../app/validate.js'),
     import('../../render/diagnostics.js'),
-    import('../run.js'),
+    import('../exit-request.js'),
     import('../../io/api/outside-text.js'),
     import('../../io/manifest/var-overrides.js'),
   ]);
-  const varOverrides = await readVarOverrides(options);
-  const annotations = process.env.GITHUB_ACTIONS === 'true' ? await import('../../render/annotations.js') : undefined;
+  const varOverrides = await readVarOverrides(options, io.cwd);
+  const annotations = io.env.GITHUB_ACTIONS === 'true' ? await import('../../render/annotations.js') : undefined;
   const { valid, diagnostics, environments, file } = await validateManifest({
     file: options.file,
-    env: process.env,
+    source: { cwd: io.cwd, stdin: io.stdin },
+    env: io.env,
     ...(varOverrides ? { varOverrides } : {}),
     ...(options.env === undefined ? {} : { environment: options.env }),
     onSensitiveValues: hideInOutput,
   });
 
   if (options.json) {
-    process.stdout.write(render.renderDiagnosticsJson(diagnostics));
+    io.stdout.write(render.renderDiagnosticsJson(diagnostics));
   } else {
-    const color = useColor(options, process.stderr);
-    process.stderr.write(render.renderDiagnosticsText(diagnostics, { codeFrame: process.stderr.isTTY === true, color }));
+    const color = useColor(options, io.stderr, io.env);
+    io.stderr.write(render.renderDiagnosticsText(diagnostics, { codeFrame: io.stderr.isTTY === true, color }));
     if (valid) {
       const which = environments.length === 1 ? `environment ${environments[0]}` : `environments ${environments.join(', ')}`;
-      process.stdout.write(`${file} is valid (${which}).\n`);
+      io.stdout.write(`${file} is valid (${which}).\n`);
     }
   }
   // On a GitHub runner the same diagnostics become annotations on the PR's lines (stderr when stdout is JSON).
-  if (annotations) (options.json ? process.stderr : process.stdout).write(annotations.renderGithubAnnotations(diagnostics, 'validate'));
+  if (annotations) (options.json ? io.stderr : io.stdout).write(annotations.renderGithubAnnotations(diagnostics, 'validate'));
   if (!valid) throw new ExitRequest(1);
 }

@@ -5,16 +5,36 @@
 // keys, field paths, JSON keys) is never rewritten: a secret that happens to be an ordinary word
 // (`billing`) must not turn `agent.billing_bot` into `agent.(sensitive)_bot`. Sensitive fields
 // never reach output as values in the first place: plans carry their digests, shown as (sensitive).
+//
+// The secrets belong to one run: a CLI run (cli/run.ts) or one library call (src/index.ts) opens a
+// scope with `withSecretScope`, and everything below it, however deep in the API client, scrubs with
+// that scope's secrets. An AsyncLocalStorage carries the scope rather than a parameter because the
+// scrubbing happens where an error is made, many calls below anything that knows about the run;
+// two runs in one process (tests, a server using the library) never see each other's secrets.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Scrubber } from '../../core/scrub.js';
 
-const secrets = new Scrubber();
+const scopes = new AsyncLocalStorage<Scrubber>();
 
-/** Registers values never to print: the API keys at start-up, the manifest's secrets once it is resolved. */
-export function hideInOutput(values: Iterable<string | undefined>): void {
-  secrets.add(values);
+/** Runs `task` with a secret scope of its own, starting with `initial` (the API key, say). */
+export function withSecretScope<T>(initial: Iterable<string | undefined>, task: () => Promise<T>): Promise<T> {
+  const scrubber = new Scrubber();
+  scrubber.add(initial);
+  return scopes.run(scrubber, task);
 }
 
-/** Outside text with every registered secret (raw, percent-encoded, JSON-escaped) and URL credential masked. */
+/**
+ * Registers values never to print in the current scope: the API keys at start-up, the manifest's
+ * secrets once it is resolved. Outside any scope there is nobody to print for, so nothing is kept.
+ */
+export function hideInOutput(values: Iterable<string | undefined>): void {
+  scopes.getStore()?.add(values);
+}
+
+/** An empty scrubber still masks the user:password part of URLs. */
+const outsideAnyScope = new Scrubber();
+
+/** Outside text with every secret of the current scope (raw, percent-encoded, JSON-escaped) and URL credential masked. */
 export function scrubOutside(text: string): string {
-  return secrets.scrub(text);
+  return (scopes.getStore() ?? outsideAnyScope).scrub(text);
 }

@@ -1,15 +1,16 @@
 // Writing an exported manifest: never over an existing file unless asked (--force), and never as a
 // half-written file (io/files/atomic-file.ts).
+import { pathForRun } from './run-path.js';
 import { lstat } from 'node:fs/promises';
 import { UserError } from '../../core/errors.js';
 import { createFileAtomically, hasCode, replaceFileAtomically } from './atomic-file.js';
 import { fileError } from './file-errors.js';
 
 /** Refuses before anything is read from the server, so a forgotten --force costs nothing. */
-export async function checkExportTarget(path: string, force: boolean): Promise<void> {
+export async function checkExportTarget(path: string, force: boolean, cwd?: string): Promise<void> {
   if (force) return;
   try {
-    await lstat(path);
+    await lstat(pathForRun(cwd, path));
   } catch (err) {
     if (hasCode(err, 'ENOENT')) return;
     throw fileError(err, path, 'write');
@@ -17,10 +18,11 @@ export async function checkExportTarget(path: string, force: boolean): Promise<v
   throw exists(path);
 }
 
-export async function writeExportFile(path: string, text: string, force: boolean): Promise<void> {
+export async function writeExportFile(path: string, text: string, force: boolean, cwd?: string): Promise<void> {
   // 0o666 less the umask: a manifest is meant to be shared, and it holds no secret.
-  if (force) await replaceFileAtomically(path, text, { mode: 0o666 });
-  else if (!(await createFileAtomically(path, text, { mode: 0o666 }))) throw exists(path);
+  const at = pathForRun(cwd, path);
+  if (force) await replaceFileAtomically(at, text, { mode: 0o666 });
+  else if (!(await createFileAtomically(at, text, { mode: 0o666 }))) throw exists(path);
 }
 
 function exists(path: string): UserError {

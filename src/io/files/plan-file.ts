@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { pathForRun } from './run-path.js';
 import { canonicalJson } from '../../core/canonical.js';
 import { redactSpec } from '../../core/redact.js';
 import type { Desired } from '../../core/desired.js';
@@ -92,14 +93,14 @@ export function isStdoutTarget(path: string): boolean {
  * device, FIFO, socket, directory or symlink is never replaced. Called before the plan is printed,
  * and again by writePlanFile.
  */
-export async function checkPlanOutTarget(path: string): Promise<void> {
+export async function checkPlanOutTarget(path: string, cwd?: string): Promise<void> {
   let info;
   try {
-    info = await lstat(path);
+    info = await lstat(pathForRun(cwd, path));
   } catch (err) {
     if (!hasCode(err, 'ENOENT')) throw fileError(err, path, 'write');
     const dir = dirname(path);
-    const folder = await stat(dir).catch((e: unknown) => Promise.reject(fileError(e, path, 'write')));
+    const folder = await stat(pathForRun(cwd, dir)).catch((e: unknown) => Promise.reject(fileError(e, path, 'write')));
     if (!folder.isDirectory()) throw outError(path, `${dir} is not a folder`);
     return;
   }
@@ -117,23 +118,24 @@ function outError(path: string, why: string): UserError {
 }
 
 /** Atomic, 0600, and never through a symlink or over anything but a regular file. */
-export async function writePlanFile(path: string, planFile: PlanFile): Promise<void> {
-  await checkPlanOutTarget(path);
-  await replaceFileAtomically(path, serializePlanFile(planFile), { mode: 0o600 });
+export async function writePlanFile(path: string, planFile: PlanFile, cwd?: string): Promise<void> {
+  await checkPlanOutTarget(path, cwd);
+  await replaceFileAtomically(pathForRun(cwd, path), serializePlanFile(planFile), { mode: 0o600 });
 }
 
 /** A plan rendered for reading (`--format text|markdown --out`): atomic, never over a non-file. */
-export async function writeRenderedPlan(path: string, text: string): Promise<void> {
-  await checkPlanOutTarget(path);
-  await replaceFileAtomically(path, text, { mode: 0o644 });
+export async function writeRenderedPlan(path: string, text: string, cwd?: string): Promise<void> {
+  await checkPlanOutTarget(path, cwd);
+  await replaceFileAtomically(pathForRun(cwd, path), text, { mode: 0o644 });
 }
 
-export async function readPlanFile(path: string): Promise<PlanFile> {
+/** `cwd`: the folder a relative `path` is in (default: the process's); messages name `path` as given. */
+export async function readPlanFile(path: string, cwd?: string): Promise<PlanFile> {
   let text: string;
   let handle;
   try {
     // O_NONBLOCK and the type check: a FIFO or a device given as the plan must not hang the run.
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    handle = await open(pathForRun(cwd, path), constants.O_RDONLY | constants.O_NONBLOCK);
     if (!(await handle.stat()).isFile()) throw new UserError('plan_invalid', `cannot read plan file ${path}: it is not a regular file`);
     text = await handle.readFile('utf8');
   } catch (err) {

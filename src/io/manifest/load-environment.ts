@@ -8,7 +8,7 @@ import { UserError } from '../../core/errors.js';
 import { parseManifest } from '../../core/parse.js';
 import { resolveManifest } from '../../core/resolve.js';
 import { normalizeBaseUrl } from '../../core/base-url.js';
-import { readManifestFile } from './manifest-file.js';
+import { readManifestFile, type ManifestSource } from './manifest-file.js';
 
 export interface LoadedEnvironment {
   /** What to connect to: AGENTSYNC_BASE_URL applies, as for every command. */
@@ -18,8 +18,8 @@ export interface LoadedEnvironment {
   warnings: Diagnostic[];
 }
 
-export async function loadEnvironment(options: { file: string; environment?: string; env: Readonly<Record<string, string | undefined>> }): Promise<LoadedEnvironment> {
-  const { file, text } = await readManifestFile(options.file);
+export async function loadEnvironment(options: { file: string; source?: ManifestSource; environment?: string; env: Readonly<Record<string, string | undefined>> }): Promise<LoadedEnvironment> {
+  const { file, text } = await readManifestFile(options.file, options.source);
   const parsed = parseManifest(file, text);
   const value = parsed.value === undefined ? undefined : { version: parsed.value.version, environments: parsed.value.environments };
   const sites = parsed.sites.filter((site) => site.path[0] === 'environments');

@@ -5,11 +5,13 @@ import type { Desired } from '../../core/desired.js';
 import { UserError } from '../../core/errors.js';
 import { parseManifest, type ParsedManifest } from '../../core/parse.js';
 import { mergeRuns, resolveManifest, type ResolveMode } from '../../core/resolve.js';
-import { readManifestFile } from './manifest-file.js';
+import { readManifestFile, type ManifestSource } from './manifest-file.js';
 import type { VarValue } from '../../core/schema.js';
 
 export interface LoadOptions {
   file: string;
+  /** Where relative paths and `-f -` are read from. */
+  source?: ManifestSource;
   environment?: string;
   env: Readonly<Record<string, string | undefined>>;
   mode: ResolveMode;
@@ -30,7 +32,7 @@ export interface LoadedManifest {
 }
 
 export async function loadDesired(options: LoadOptions): Promise<LoadedManifest> {
-  const { file, text } = await readManifestFile(options.file);
+  const { file, text } = await readManifestFile(options.file, options.source);
   const parsed = parseOnce(file, text);
   if (options.environment === undefined) assertOneEnvironment(parsed);
   const resolution = resolveManifest(parsed, {
@@ -49,6 +51,7 @@ export async function loadDesired(options: LoadOptions): Promise<LoadedManifest>
 
 export interface LoadManyOptions {
   file: string;
+  source?: ManifestSource;
   env: Readonly<Record<string, string | undefined>>;
   /** Picks environments from the names the manifest defines; throws a UserError for a name it does not define. */
   select: (names: readonly string[]) => string[];
@@ -72,7 +75,7 @@ export interface LoadedManifests {
  * down to one environment is not resolved here: the one-environment path does that.
  */
 export async function loadDesiredForEnvironments(options: LoadManyOptions): Promise<LoadedManifests> {
-  const { file, text } = await readManifestFile(options.file);
+  const { file, text } = await readManifestFile(options.file, options.source);
   const parsed = parseOnce(file, text);
   const envs = parsed.value?.environments;
   const names = envs !== null && typeof envs === 'object' && !Array.isArray(envs) ? Object.keys(envs) : [];

@@ -2,6 +2,7 @@
 // pipe or /dev/stdin reports size 0), bytes must be UTF-8, a BOM is dropped. `-f -` reads stdin.
 // Content problems become diagnostics (ManifestError) so they print like any other.
 import { open, type FileHandle } from 'node:fs/promises';
+import { pathForRun } from '../files/run-path.js';
 import { ManifestError, type Diagnostic } from '../../core/diagnostics.js';
 import { UserError } from '../../core/errors.js';
 
@@ -16,11 +17,23 @@ export interface ManifestFile {
   text: string;
 }
 
-export async function readManifestFile(file: string): Promise<ManifestFile> {
-  if (file === STDIN_PATH) return { file: STDIN_NAME, text: decodeUtf8(STDIN_NAME, await readCapped(STDIN_NAME, process.stdin)) };
+/**
+ * Where a run reads its manifest from: relative paths are relative to `cwd`, and `-f -` reads
+ * `stdin`. Messages keep naming the file as it was given.
+ */
+export interface ManifestSource {
+  cwd?: string;
+  stdin?: AsyncIterable<Uint8Array | string>;
+}
+
+export async function readManifestFile(file: string, source: ManifestSource = {}): Promise<ManifestFile> {
+  if (file === STDIN_PATH) {
+    if (source.stdin === undefined) throw new UserError('usage', 'the manifest cannot be read from stdin here (-f -): there is no stdin');
+    return { file: STDIN_NAME, text: decodeUtf8(STDIN_NAME, await readCapped(STDIN_NAME, source.stdin)) };
+  }
   let handle;
   try {
-    handle = await open(file, 'r');
+    handle = await open(pathForRun(source.cwd, file), 'r');
   } catch (err) {
     throw new UserError('manifest_unreadable', `cannot read manifest ${file}: ${reasonOf(err)}`, { file });
   }

@@ -6,6 +6,7 @@ import { UserError } from '../../core/errors.js';
 import { copyIntoFile } from './file-copy.js';
 import { createFileStateStore } from './file-store.js';
 import { defaultStatePath } from './paths.js';
+import { pathForRun } from '../files/run-path.js';
 import { isPostgresUrl, looksLikeUrl, parsePgUrl, type PgUrl } from './pg/url.js';
 import type { StateBackend, StateStoreOptions, StateWarning } from './store.js';
 
@@ -14,6 +15,8 @@ export interface CreateStateStoreOptions extends StateStoreOptions {
   key: string;
   /** Where the location came from (`--state`, …), for the one message that cannot quote it. */
   source?: string;
+  /** The folder a relative file path is in (default: the process's); messages name the path as given. */
+  cwd?: string;
 }
 
 export function createStateStore(location: string, options: CreateStateStoreOptions): StateBackend {
@@ -22,7 +25,7 @@ export function createStateStore(location: string, options: CreateStateStoreOpti
     const scheme = location.slice(0, location.indexOf(':'));
     throw new UserError('usage', `a state URL must start with postgres:// or postgresql:// (got a ${scheme}:// URL from ${options.source ?? '--state'}); anything else is a file path`);
   }
-  return fileBackend(location, options);
+  return fileBackend(pathForRun(options.cwd, location), { ...options, shownAs: location });
 }
 
 export interface StateLocationInput {
@@ -34,6 +37,8 @@ export interface StateLocationInput {
   manifest?: { url?: string | undefined; key?: string | undefined } | undefined;
   manifestFile: string;
   environment: string;
+  /** The folder a relative manifest path is in (default: the process's). */
+  cwd?: string;
 }
 
 export interface StateLocation {
@@ -52,7 +57,7 @@ export function chooseStateLocation(input: StateLocationInput): StateLocation {
   if (nonEmpty(input.envUrl)) return { location: input.envUrl, key, source: 'AGENTSYNC_STATE_URL' };
   const fromManifest = input.manifest?.url;
   if (nonEmpty(fromManifest)) {
-    const location = looksLikeUrl(fromManifest) ? fromManifest : path.resolve(path.dirname(input.manifestFile), fromManifest);
+    const location = looksLikeUrl(fromManifest) ? fromManifest : path.resolve(pathForRun(input.cwd, path.dirname(input.manifestFile)), fromManifest);
     return { location, key, source: `state.url in ${input.manifestFile}` };
   }
   return { location: defaultStatePath(input.manifestFile, input.environment), key, source: 'the default' };
@@ -79,7 +84,7 @@ function lazyPgStore(url: PgUrl, key: string, options: StateStoreOptions): State
   };
 }
 
-function fileBackend(statePath: string, options: StateStoreOptions): StateBackend {
+function fileBackend(statePath: string, options: StateStoreOptions & { shownAs?: string }): StateBackend {
   const store = createFileStateStore(statePath, options);
   const warn = options.onWarning ?? ((_w: StateWarning) => undefined);
   return {

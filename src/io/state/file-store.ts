@@ -19,7 +19,8 @@ import { serializeState } from './serialize.js';
 import type { StateStore, StateStoreOptions, StateTarget, StateWarning } from './store.js';
 import { countOf } from '../../core/plural.js';
 
-export function createFileStateStore(statePath: string, options: StateStoreOptions = {}): StateStore {
+/** `shownAs`: how messages name the state (the path as the user gave it), when `statePath` differs. */
+export function createFileStateStore(statePath: string, options: StateStoreOptions & { shownAs?: string } = {}): StateStore {
   const warn = options.onWarning ?? ((_w: StateWarning) => undefined);
   // Reading (plan) and opening (apply) both report a torn last journal line, and a command that
   // does both (apply PLANFILE) reports it once.
@@ -30,7 +31,7 @@ export function createFileStateStore(statePath: string, options: StateStoreOptio
     warn({ code: 'journal_torn_tail', message: `ignored an incomplete last line in ${files.journal}, cut short when a run was killed` });
   };
   return {
-    location: statePath,
+    location: options.shownAs ?? statePath,
 
     async read(target) {
       const files = stateFiles(await resolveStatePath(statePath));

@@ -9,6 +9,7 @@ import { parseManifest } from '../../core/parse.js';
 import type { Region } from '../../core/api-types.js';
 import { UserError } from '../../core/errors.js';
 import { readManifestFile } from '../manifest/manifest-file.js';
+import { pathForRun } from '../files/run-path.js';
 import { hasCode } from './atomic-write.js';
 import { chooseStateLocation, type StateLocation } from './factory.js';
 import { isPostgresUrl } from './pg/url.js';
@@ -22,6 +23,8 @@ export interface LocateOptions {
   state?: string;
   /** The process environment, for AGENTSYNC_STATE_URL and the `state` block's ${NAME}s. */
   processEnv?: Readonly<Record<string, string | undefined>>;
+  /** The folder relative paths are relative to (default: the process's). */
+  cwd?: string;
 }
 
 export interface LocatedState extends StateLocation {
@@ -33,7 +36,7 @@ export async function locateState(opts: LocateOptions): Promise<LocatedState> {
   const processEnv = opts.processEnv ?? process.env;
   const envUrl = processEnv.AGENTSYNC_STATE_URL;
   const explicit = opts.state ?? (envUrl === '' ? undefined : envUrl);
-  const tree = await readManifestTree(opts.file, explicit === undefined || opts.fileGiven);
+  const tree = await readManifestTree(opts.file, explicit === undefined || opts.fileGiven, opts.cwd);
   if (tree === null) {
     // A location without a manifest: nothing to check against except an explicit -e.
     const location = explicit!;
@@ -47,22 +50,22 @@ export async function locateState(opts: LocateOptions): Promise<LocatedState> {
   const environment = chooseEnvironment(opts.file, Object.keys(environments), opts.env);
   const target = literalTarget(environment, environments[environment]);
   const manifest = stateBlock(opts.file, tree.state, environments[environment], environment, processEnv);
-  return { ...chooseStateLocation({ flag: opts.state, envUrl, manifest, manifestFile: opts.file, environment }), target };
+  return { ...chooseStateLocation({ flag: opts.state, envUrl, manifest, manifestFile: opts.file, environment, ...(opts.cwd === undefined ? {} : { cwd: opts.cwd }) }), target };
 }
 
 /**
  * The manifest as a plain value; null when it is absent and not required. The file gets the same
  * hostile-file checks and YAML parse as everywhere else, but not the schema.
  */
-async function readManifestTree(file: string, required: boolean): Promise<Record<string, unknown> | null> {
+async function readManifestTree(file: string, required: boolean, cwd: string | undefined): Promise<Record<string, unknown> | null> {
   try {
-    await stat(file);
+    await stat(pathForRun(cwd, file));
   } catch (err) {
     if (!hasCode(err, 'ENOENT')) throw new UserError('manifest_unreadable', `cannot read manifest ${file}: ${(err as Error).message}`, { file });
     if (!required) return null;
     throw new UserError('manifest_unreadable', `cannot read manifest ${file}: no such file (pass -f <file>, or the state with --state <path|url>)`, { file });
   }
-  const { text } = await readManifestFile(file);
+  const { text } = await readManifestFile(file, cwd === undefined ? {} : { cwd });
   const parsed = parseManifest(file, text);
   if (hasErrors(parsed.diagnostics)) throw new ManifestError(parsed.diagnostics);
   return isRecord(parsed.value) ? parsed.value : {};
