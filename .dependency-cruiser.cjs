@@ -45,7 +45,7 @@ module.exports = {
       name: 'cli-and-library-use-app',
       severity: 'error',
       comment: 'The CLI and the library reach the server reader, refresh and the state copy through app/ use cases, never by wiring them again themselves (the executor: see one-apply).',
-      from: { path: '^src/(cli/|index\\.ts$)' },
+      from: { path: '^src/(cli/|library/|index\\.ts$)' },
       to: { path: '^src/(io/api/read-server|io/state/migrate|core/refresh)\\.ts$' },
     },
     {

@@ -1,6 +1,10 @@
-// Small on purpose: the recommended sets, plus the rules that keep `any` out of src/.
+// Small on purpose: the recommended sets, the rules that keep `any` out of src/, and the one that
+// keeps the CLI a function (only the bin touches the process).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+const PROCESS_MESSAGE =
+  'Only the bin (src/cli/entry.ts, src/cli/main.ts) touches the process: take streams, env, cwd and the stop signal from the run\'s CliIo (src/cli/cli-io.ts), or do it in io/.';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/out/'] },
@@ -12,6 +16,17 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
+    },
+  },
+  {
+    // The CLI, the use cases, the renderers and the library run inside somebody else's process
+    // (a test, a server using the library): the process is handed to them, never reached for.
+    files: ['src/cli/**/*.ts', 'src/app/**/*.ts', 'src/render/**/*.ts', 'src/library/**/*.ts', 'src/index.ts'],
+    ignores: ['src/cli/entry.ts', 'src/cli/main.ts'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'process', message: PROCESS_MESSAGE }],
+      'no-restricted-imports': ['error', { paths: [{ name: 'node:process', message: PROCESS_MESSAGE }, { name: 'process', message: PROCESS_MESSAGE }] }],
+      'no-console': 'error',
     },
   },
 );

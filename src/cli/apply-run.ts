@@ -4,13 +4,11 @@
 import { UserError } from '../core/errors.js';
 import type { ApplyResult } from '../core/apply-types.js';
 import { changeCount, type Plan } from '../core/plan.js';
-import type { State } from '../core/state.js';
-import type { PlanFile } from '../io/files/plan-file.js';
-import { newSalt } from '../io/state/digest.js';
 import { applyPlan, type ExecutionWatch } from '../app/apply.js';
 import { applyVerdict } from '../app/apply-verdict.js';
 import { ownConnection } from '../app/connection.js';
-import { computePlan, planBasisOf, replanSaved, type ComputedPlan } from '../app/compute-plan.js';
+import { computePlan, type ComputedPlan } from '../app/compute-plan.js';
+import { assertSavedPlanCurrent, planFromSavedFile } from '../app/saved-plan.js';
 import { createProgress } from '../render/progress.js';
 import { applyCompleteLine, applyResultToJson, renderApplySummary } from '../render/apply-summary.js';
 import { loadManifestAndStore, type LoadedManifest } from './pipeline.js';
@@ -19,7 +17,7 @@ import { lockTimeoutMs, useColor } from './options.js';
 import type { ApplyOptions } from './apply-options.js';
 import { connectApi, parseCount, type ApiConnection } from './api-connect.js';
 import { refuseScopeWithPlanFile, scopeOf } from './scope-options.js';
-import { planTarget } from './plan-target.js';
+import { planTarget } from '../core/plan-target.js';
 import { watchInterrupts, type InterruptWatch } from './interrupt.js';
 import { ExitRequest } from './exit-request.js';
 import type { CliIo, OutputStream } from './cli-io.js';
@@ -56,7 +54,7 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, io
   }
   if (saved && planfile) {
     refuseScopeWithPlanFile(opts, planfile);
-    await checkSavedPlan(loaded, saved, planfile, io);
+    await assertSavedPlanCurrent(loaded, saved, planfile, planTarget(loaded.desired.environment, io.env).baseUrl);
   }
 
   const json = opts.json === true;
@@ -71,9 +69,8 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, io
     plan: async (state, client) => {
       let computed: ComputedPlan;
       if (saved && planfile) {
-        assertSessionMatches(state, saved.savedPlan.basis, planfile);
         // A saved plan is applied as it was made: its refresh is in the file, not read again.
-        computed = replanSaved(loaded.desired, state, saved.savedPlan.refresh ?? { refreshed: false, overlay: {}, adopt: {} });
+        computed = planFromSavedFile(loaded, state, saved, planfile);
       } else {
         computed = await computePlan(loaded.desired, state, { client, scope: scopeOf(opts) });
       }
@@ -122,21 +119,6 @@ async function waitForWebsites(loaded: LoadedManifest, connection: ApiConnection
   } finally {
     await client.close();
   }
-}
-
-async function checkSavedPlan(loaded: LoadedManifest, saved: PlanFile, planfile: string, io: CliIo): Promise<void> {
-  const { assertPlanCurrent, planChecksOf } = await import('../io/files/plan-file.js');
-  const state = await loaded.store.read(loaded.target);
-  // No state and no salt in the plan: the plan came from a state that is gone, which
-  // assertPlanCurrent reports; any salt will do for the digest it will not get to compare.
-  const salt = state?.salt ?? saved.savedPlan.basis.salt ?? newSalt();
-  assertPlanCurrent(saved, { ...planBasisOf(loaded.desired, state, salt), checks: planChecksOf(loaded.text, planTarget(loaded.desired.environment, io.env).baseUrl) }, planfile);
-}
-
-/** The lock was taken after the staleness check; make sure nobody applied in between. */
-function assertSessionMatches(state: State, basis: { lineage: string | null; serial: number }, planfile: string): void {
-  const fresh = basis.lineage === null ? Object.keys(state.resources).length === 0 && state.serial === 0 : state.lineage === basis.lineage && state.serial === basis.serial;
-  if (!fresh) throw new UserError('plan_stale', `saved plan ${planfile} is stale: the state changed while waiting for the lock; run \`agentsync plan --out ${planfile}\` again`);
 }
 
 /** Asks on the terminal. Ctrl-C or Ctrl-D at the question is a "no", as any answer but yes is. */

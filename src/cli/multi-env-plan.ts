@@ -14,7 +14,7 @@ import { createLimiter, createMultiOutput, failureOf, loadEnvironments, parsePar
 import { useColor } from './options.js';
 import { ownConnection } from '../app/connection.js';
 import { planEnvironment } from '../app/plan.js';
-import { planTarget } from './plan-target.js';
+import { planTarget } from '../core/plan-target.js';
 import { formatPlan } from './render-plan.js';
 import { ExitRequest } from './exit-request.js';
 import type { CliIo } from './cli-io.js';

@@ -57,14 +57,16 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo)
     scope: scopeOf(opts),
   });
   const { state } = computed;
-  computed.plan.target = (await import('../plan-target.js')).planTarget(loaded.desired.environment, io.env);
+  computed.plan.target = (await import('../../core/plan-target.js')).planTarget(loaded.desired.environment, io.env);
   const rendered = render.formatPlan(computed.plan, format, opts, io);
   // With --out - the plan file goes to stdout, so the readable plan moves to stderr (and a JSON
   // plan is not printed twice: the plan file is the JSON plan plus `savedPlan`).
   if (rendering) await rendering.save(render.formatPlan(computed.plan, format, { color: false }, io), format);
   else if (!out?.toStdout) io.stdout.write(rendered);
   else if (format !== 'json') io.stderr.write(rendered);
-  if (out) {
+  // A plan apply would refuse is not saved: a file is a promise that `apply FILE` carries it out.
+  const conflicts = conflictsOf(computed.plan);
+  if (out && conflicts.length === 0) {
     const { planToJson } = await import('../../render/plan-json.js');
     const { PACKAGE_VERSION } = await import('../../io/runtime/package-version.js');
     const planFile = out.files.buildPlanFile(planToJson(computed.plan), {
@@ -81,9 +83,9 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo)
     }
   }
   // A plan apply would refuse fails, with or without --detailed-exitcode: a PR check must turn red.
-  const conflicts = conflictsOf(computed.plan);
   if (conflicts.length > 0) {
     io.stderr.write((await import('../../render/plan-conflicts.js')).conflictRefusalLine(conflicts));
+    if (out) io.stderr.write(`The plan was not saved to ${out.path}.\n`);
     throw new ExitRequest(1);
   }
   if (opts.detailedExitcode && hasChanges(computed.plan)) throw new ExitRequest(2);

@@ -1,7 +1,7 @@
 // Where a plan applies, for its header: the effective base URL, with any password masked, and
 // whether AGENTSYNC_BASE_URL overrode the manifest (an easy thing to forget in a shell).
-import type { DesiredEnvironment } from '../core/desired.js';
-import type { PlanTarget } from '../core/plan.js';
+import type { DesiredEnvironment } from './desired.js';
+import type { PlanTarget } from './plan.js';
 
 export const BASE_URL_OVERRIDE = 'AGENTSYNC_BASE_URL';
 

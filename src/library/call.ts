@@ -1,0 +1,100 @@
+// What every library function shares: the defaults it takes from the host process, the secret
+// scope of the call (its errors are scrubbed with the secrets this call resolved, never another
+// call's), and the manifest and state found exactly as the CLI finds them.
+import type { DesiredEnvironment } from '../core/desired.js';
+import { UserError } from '../core/errors.js';
+import { loadForEnvironment, type LoadedEnvironment } from '../app/load.js';
+import { createApiClient, type ApiClient } from '../io/api/index.js';
+import { hideInOutput, withSecretScope } from '../io/api/outside-text.js';
+import { hostCwd, hostEnv } from '../io/runtime/host.js';
+import type { StateWarning } from '../io/state/index.js';
+
+export interface LoadOptions {
+  /** The manifest. Default `agents.yaml`, relative to `cwd`. */
+  file?: string;
+  /** The environment; may be left out when the manifest defines only one. */
+  environment?: string;
+  /**
+   * The variables `${NAME}` reads, and where the API key, AGENTSYNC_BASE_URL and
+   * AGENTSYNC_STATE_URL are looked up. Default `process.env`.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The folder relative paths (the manifest, the state, files written) are in. Default `process.cwd()`. */
+  cwd?: string;
+}
+
+export interface ClientOptions {
+  /** Default: the variable the environment's `apiKeyEnv` names (COMETCHAT_API_KEY unless set). */
+  apiKey?: string;
+  /** Requests in flight at most. Default 10. */
+  concurrency?: number;
+  /** Retries after a failed attempt, where retrying is safe. Default 5. */
+  retries?: number;
+  /** Longest wait for one whole answer, in milliseconds. Default 30 000. */
+  timeoutMs?: number;
+}
+
+export interface StateOptions {
+  /** A state file, or a `postgres://` URL. Default as the CLI: AGENTSYNC_STATE_URL, the manifest's `state.url`, `.agentsync/<env>.state.json` beside the manifest. */
+  state?: string;
+  /** Stale-lock takeovers and journal recoveries; ignored unless given. */
+  onWarning?: (warning: StateWarning) => void;
+}
+
+export function envOf(options: Pick<LoadOptions, 'env'>): Readonly<Record<string, string | undefined>> {
+  return options.env ?? hostEnv();
+}
+
+export function cwdOf(options: Pick<LoadOptions, 'cwd'>): string {
+  return options.cwd ?? hostCwd();
+}
+
+/**
+ * Runs one library call in a secret scope of its own: the given API key and the default one from
+ * the start, the manifest's secrets as soon as they are resolved.
+ */
+export function inCall<T>(options: LoadOptions & Pick<ClientOptions, 'apiKey'>, task: () => Promise<T>): Promise<T> {
+  return withSecretScope([options.apiKey, envOf(options).COMETCHAT_API_KEY], task);
+}
+
+/** A client for an environment's API; close() it when done. */
+export function createClient(environment: DesiredEnvironment, options: ClientOptions & Pick<LoadOptions, 'env'> = {}): ApiClient {
+  const apiKey = options.apiKey ?? envOf(options)[environment.apiKeyEnv];
+  if (apiKey === undefined || apiKey === '') {
+    throw new UserError('config_invalid', `the API key is missing: set ${environment.apiKeyEnv} (or pass apiKey) to the REST API key of app "${environment.appId}"`);
+  }
+  hideInOutput([apiKey]);
+  return createApiClient({
+    baseUrl: environment.baseUrl,
+    apiKey,
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    ...(options.retries === undefined ? {} : { retries: options.retries }),
+    ...(options.timeoutMs === undefined ? {} : { timeouts: { responseMs: options.timeoutMs } }),
+  });
+}
+
+/** The manifest and the state store, found as the CLI finds them (app/load.ts). */
+export function loadWithStore(options: LoadOptions & StateOptions): Promise<LoadedEnvironment & { file: string }> {
+  const file = options.file ?? 'agents.yaml';
+  return loadForEnvironment({
+    file,
+    source: { cwd: cwdOf(options) },
+    env: envOf(options),
+    ...(options.environment === undefined ? {} : { environment: options.environment }),
+    ...(options.state === undefined ? {} : { state: options.state }),
+    ...(options.onWarning ? { onStateWarning: options.onWarning } : {}),
+    onSensitiveValues: hideInOutput,
+    stateOptionName: 'the state option',
+  }).then((loaded) => ({ ...loaded, file }));
+}
+
+/** Runs `task` with a client: the caller's (left open) or one made here (closed after). */
+export async function withClient<T>(environment: DesiredEnvironment, options: ClientOptions & Pick<LoadOptions, 'env'> & { client?: ApiClient }, task: (client: ApiClient) => Promise<T>): Promise<T> {
+  if (options.client) return task(options.client);
+  const client = createClient(environment, options);
+  try {
+    return await task(client);
+  } finally {
+    await client.close();
+  }
+}

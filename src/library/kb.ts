@@ -1,0 +1,56 @@
+// The knowledge base as the CLI reads it: `kb status` and the wait of `apply --wait`.
+import { UserError } from '../core/errors.js';
+import { readKbStatus, websitesToReport, type KbWebsiteStatus } from '../app/kb-status.js';
+import { waitForIndexing as waitUseCase, type KbCounts, type KbWaitResult } from '../app/kb-wait.js';
+import type { ApiClient } from '../io/api/index.js';
+import { inCall, loadWithStore, withClient, type ClientOptions, type LoadOptions, type StateOptions } from './call.js';
+
+export type { KbCounts, KbWaitResult, KbWebsiteStatus };
+
+export interface KbOptions extends LoadOptions, ClientOptions, StateOptions {
+  /** One website (`website.<key>`); default: every website in the state. */
+  address?: string;
+  client?: ApiClient;
+}
+
+/** `agentsync kb status`: per website, how many discovered URLs are in each status. `urls: true` lists them. */
+export function kbStatus(options: KbOptions & { urls?: boolean } = {}): Promise<KbWebsiteStatus[]> {
+  return inCall(options, async () => {
+    const loaded = await loadWithStore(options);
+    const state = await loaded.store.read(loaded.target);
+    const addresses = websitesToReport(state, options.address);
+    if (state === null || addresses.length === 0) return [];
+    return withClient(loaded.desired.environment, { ...options, concurrency: options.concurrency ?? 8 }, (client) => readKbStatus(client, state, addresses, options.urls === true));
+  });
+}
+
+export interface WaitOptions extends KbOptions {
+  /** Give up after this long (the result then says `timedOut`). Default 30 minutes. */
+  timeoutMs?: number;
+  /** Between polls. Default 2 s. */
+  pollMs?: number;
+  onProgress?: (counts: KbCounts, elapsedMs: number) => void;
+  /** Stops waiting early; what is known so far is returned. */
+  signal?: AbortSignal;
+}
+
+/**
+ * `apply --wait` on its own: waits until the websites the state records (or `address`) finish
+ * indexing. Resolves with the counts and the failed URLs; a failed URL is not an exception.
+ */
+export function waitForIndexing(options: WaitOptions = {}): Promise<KbWaitResult> {
+  return inCall(options, async () => {
+    const loaded = await loadWithStore(options);
+    const state = await loaded.store.read(loaded.target);
+    if (state === null) throw new UserError('usage', `no state at ${loaded.store.location}: nothing has been applied yet`);
+    const addresses = options.address === undefined ? loaded.desired.resources.filter((r) => r.type === 'website').map((r) => r.address) : websitesToReport(state, options.address);
+    return withClient(loaded.desired.environment, { ...options, concurrency: options.concurrency ?? 8 }, (client) =>
+      waitUseCase(client, state, addresses, {
+        timeoutMs: options.timeoutMs ?? 30 * 60_000,
+        pollMs: options.pollMs ?? 2000,
+        onProgress: options.onProgress ?? (() => undefined),
+        ...(options.signal ? { signal: options.signal } : {}),
+      }),
+    );
+  });
+}
