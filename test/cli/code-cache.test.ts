@@ -8,7 +8,7 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli } from '../support/cli.js';
+import { ROOT, runCliProcess as runCli } from '../support/cli.js';
 
 /** Node 22.1+ has the public compile cache; Node 20 has none, and then neither has agentsync. */
 const nodeHasCache = typeof (Module as unknown as { enableCompileCache?: unknown }).enableCompileCache === 'function';

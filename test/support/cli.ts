@@ -104,12 +104,23 @@ export async function runCli(args: readonly string[], options: InProcessOptions 
   const stdout = new CapturedStream(options.tty?.stdout === true, options.tty?.columns);
   const stderr = new CapturedStream(options.tty?.stderr === true, options.tty?.columns);
   const stdin = Object.assign(Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]), { isTTY: options.tty?.stdin === true });
+  // A warning Node emits during the run (TimeoutOverflowWarning, MaxListenersExceededWarning…) is
+  // the run's, and a child would have printed it on its stderr: it is kept there here too.
+  const onWarning = (warning: Error): void => void stderr.write(`(node:${process.pid}) ${warning.name}: ${warning.message}\n`);
+  process.on('warning', onWarning);
   const run = runMain(args, { stdout, stderr, stdin, env: cliEnv(options.env), cwd: options.cwd ?? ROOT, signal: options.signal ?? new AbortController().signal });
   // A run that hangs ends the test with a null exit code, as a child killed after timeoutMs did.
   let timer: ReturnType<typeof setTimeout> | undefined;
   const hung = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), options.timeoutMs ?? 60_000)));
-  const code = await Promise.race([run, hung]);
-  clearTimeout(timer);
+  let code: number | null;
+  try {
+    code = await Promise.race([run, hung]);
+    // Warnings are emitted on a later tick: let any the run caused arrive first.
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    clearTimeout(timer);
+    process.off('warning', onWarning);
+  }
   return { code, signal: null, stdout: stdout.text, stderr: stderr.text };
 }
 

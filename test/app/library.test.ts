@@ -1,0 +1,178 @@
+// The library functions that do what the CLI does beyond plan and apply: a saved plan applied,
+// export and import, the state operations, kb status and wait. Each runs against the emulator over
+// real HTTP with real files, in its own folder (`cwd`), and is checked against what the server and
+// the state now hold. Also: two calls never share secrets.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import * as api from '../../src/index.js';
+import { buildPlanFile, serializePlanFile, type PlanFile } from '../../src/io/files/plan-file.js';
+import { runCli } from '../support/cli.js';
+import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
+
+let emu: TestEmulator;
+let dir: string;
+let env: Record<string, string>;
+beforeAll(async () => {
+  emu = await startTestEmulator({ kb: { kbProcessingMs: 0 } });
+});
+afterAll(() => emu.close());
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'agentsync-library-'));
+  await emu.reset();
+  env = { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emu.url };
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const MANIFEST = `version: 1
+environments:
+  local: { appId: local, region: us }
+tools:
+  weather: { displayName: Weather, executionText: Looking it up, description: Today's weather, parameters: {} }
+agents:
+  helper: { name: Helper, integrationType: llm, integrateWith: gpt-4o, actions: [weather] }
+`;
+
+async function project(text = MANIFEST): Promise<void> {
+  await writeFile(join(dir, 'agents.yaml'), text);
+}
+
+const agentNames = async (): Promise<string[]> => (await emu.get<{ name: string }[]>('/ai-agents/agents')).map((a) => a.name).sort();
+
+describe('applySavedPlan', () => {
+  it('applies exactly the plan the CLI saved, from a folder that is not the process\'s', async () => {
+    await project();
+    expect((await runCli(['plan', '--out', 'plan.json'], { cwd: dir, env })).code).toBe(0);
+    const outcome = await api.applySavedPlan({ planFile: 'plan.json', cwd: dir, env });
+    expect(outcome.result.counts).toMatchObject({ created: 2 });
+    expect(outcome.result.failed).toEqual([]);
+    expect(await agentNames()).toContain('Helper');
+    // The file is spent: the state moved on, so applying it again is refused as stale.
+    await expect(api.applySavedPlan({ planFile: 'plan.json', cwd: dir, env })).rejects.toMatchObject({ code: 'plan_stale' });
+  });
+
+  it('refuses a file whose changes were edited, even with its digest recomputed, and changes nothing', async () => {
+    await project();
+    await api.apply({ cwd: dir, env });
+    await project(MANIFEST.replace('name: Helper', 'name: Helper Two'));
+    expect((await runCli(['plan', '--out', 'plan.json'], { cwd: dir, env })).code).toBe(0);
+    const file = JSON.parse(await readFile(join(dir, 'plan.json'), 'utf8')) as PlanFile & { changes: { action: string; fields: unknown[] }[] };
+    // What `show` would render as "No changes": every change turned into a no-op, and the file's
+    // digest recomputed, as anyone can (it is an unkeyed sha256).
+    const { savedPlan, ...planJson } = file;
+    const { digest: _digest, kind: _kind, ...info } = savedPlan;
+    const noChanges = { create: 0, update: 0, delete: 0, forget: 0, noop: file.changes.length };
+    const forged = buildPlanFile({ ...planJson, summary: noChanges, changes: file.changes.map((c) => ({ ...c, action: 'no-op', fields: [] })) }, info);
+    await writeFile(join(dir, 'plan.json'), serializePlanFile(forged));
+    const shown = await runCli(['show', 'plan.json'], { cwd: dir });
+    expect(shown.stderr).toBe('');
+    expect(shown.stdout).toContain('No changes');
+    await emu.clearRequests();
+    await expect(api.applySavedPlan({ planFile: 'plan.json', cwd: dir, env })).rejects.toMatchObject({ code: 'plan_invalid', message: expect.stringContaining('agent.helper') });
+    expect(await emu.apiWrites()).toEqual([]);
+  });
+});
+
+describe('exportManifest and importResources', () => {
+  it('export writes the server as a manifest that plans to no changes, and import adopts it into a fresh state', async () => {
+    await project();
+    await api.apply({ cwd: dir, env });
+    const exported = await api.exportManifest({ cwd: dir, env, out: 'exported.yaml' });
+    // The emulator's seed holds a tool of its own besides ours.
+    expect(exported.counts).toMatchObject({ tool: 2, agent: 1 });
+    expect(await readFile(join(dir, 'exported.yaml'), 'utf8')).toBe(exported.manifest);
+    // A second folder with the exported manifest and no state: import adopts both, then nothing to do.
+    const other = await mkdtemp(join(tmpdir(), 'agentsync-library-import-'));
+    try {
+      await writeFile(join(other, 'agents.yaml'), exported.manifest);
+      const imported = await api.importResources({ cwd: other, env });
+      expect(imported.imported.map((i) => i.address)).toEqual(expect.arrayContaining(['agent.helper', 'tool.weather']));
+      expect(imported.imported).toHaveLength(3);
+      expect(imported.notFound).toEqual([]);
+      expect((await api.plan({ cwd: other, env })).hasChanges).toBe(false);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the state operations', () => {
+  it('list, show, mv, rm and migrate, as the state commands do', async () => {
+    await project();
+    await api.apply({ cwd: dir, env });
+    const listing = await api.listState({ cwd: dir, env });
+    expect(listing.resources.map((r) => r.address)).toEqual(['agent.helper', 'tool.weather']);
+    expect((await api.showState('tool.weather', { cwd: dir, env })).resource?.type).toBe('tool');
+    expect(await api.moveState('agent.helper', 'agent.assistant', { cwd: dir, env })).toMatchObject({ from: 'agent.helper', to: 'agent.assistant' });
+    expect(await api.forgetState('tool.weather', { cwd: dir, env })).toMatchObject({ address: 'tool.weather', type: 'tool' });
+    expect((await api.listState({ cwd: dir, env })).resources.map((r) => r.address)).toEqual(['agent.assistant']);
+    const migrated = await api.migrateState('copy.state.json', { cwd: dir, env });
+    expect(migrated).toMatchObject({ resources: 1 });
+    expect(JSON.parse(await readFile(join(dir, 'copy.state.json'), 'utf8'))).toMatchObject({ resources: { 'agent.assistant': { type: 'agent' } } });
+    await expect(api.showState('tool.nope', { cwd: dir, env })).rejects.toMatchObject({ code: 'usage' });
+  });
+});
+
+describe('kbStatus and waitForIndexing', () => {
+  it('report a website by URL after an apply, and wait for its indexing to finish', async () => {
+    await project(`${MANIFEST}knowledgeBase:
+  websites:
+    docs: { url: "${emu.origin}/__emulator/sites/docs/", maxPages: 5 }
+`);
+    await api.apply({ cwd: dir, env });
+    const waited = await api.waitForIndexing({ cwd: dir, env, pollMs: 20, timeoutMs: 20_000 });
+    expect(waited.timedOut).toBe(false);
+    expect(waited.counts.remaining).toBe(0);
+    expect(waited.counts.processed).toBeGreaterThan(0);
+    const status = await api.kbStatus({ cwd: dir, env });
+    expect(status).toHaveLength(1);
+    expect(status[0]).toMatchObject({ address: 'website.docs', found: true });
+    expect(status[0]!.counts.processed).toBe(waited.counts.processed);
+  });
+});
+
+describe('secrets belong to one call', () => {
+  it('two runMain calls in one process, at the same time, with different secrets, never print each other\'s', async () => {
+    const manifest = `version: 1
+environments:
+  local: { appId: local, region: us }
+agents:
+  helper: { name: Helper, integrationType: llm, integrateWith: gpt-4o, instruction: "\${secret:TOKEN}" }
+`;
+    const a = await mkdtemp(join(tmpdir(), 'agentsync-secret-a-'));
+    const b = await mkdtemp(join(tmpdir(), 'agentsync-secret-b-'));
+    try {
+      await writeFile(join(a, 'agents.yaml'), manifest);
+      await writeFile(join(b, 'agents.yaml'), manifest);
+      // Each run's base URL holds its secret in the path, which the emulator's 404 echoes back.
+      const run = (folder: string, secret: string) => runCli(['plan', '--json'], { cwd: folder, env: { COMETCHAT_API_KEY: API_KEY, TOKEN: secret, AGENTSYNC_BASE_URL: `${emu.origin}/${secret}/v3` } });
+      const [ra, rb] = await Promise.all([run(a, 'alpha-secret-1111'), run(b, 'bravo-secret-2222')]);
+      for (const [result, own] of [[ra, 'alpha-secret-1111'], [rb, 'bravo-secret-2222']] as const) {
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain('/(sensitive)/v3');
+        expect(result.stdout + result.stderr).not.toContain(own);
+      }
+      expect(ra.stdout + ra.stderr).not.toContain('bravo-secret-2222');
+      expect(rb.stdout + rb.stderr).not.toContain('alpha-secret-1111');
+    } finally {
+      await rm(a, { recursive: true, force: true });
+      await rm(b, { recursive: true, force: true });
+    }
+  });
+
+  it('an error the library throws is scrubbed with the secrets that call resolved', async () => {
+    await project(`version: 1
+environments:
+  local: { appId: local, region: us }
+agents:
+  helper: { name: Helper, integrationType: llm, integrateWith: gpt-4o, instruction: "\${secret:TOKEN}" }
+`);
+    // The base URL holds the secret in its path, which the emulator's 404 echoes back.
+    const failing = { ...env, TOKEN: 'charlie-secret-3333', AGENTSYNC_BASE_URL: `${emu.origin}/charlie-secret-3333/v3` };
+    const error = await api.plan({ cwd: dir, env: failing }).then(() => undefined, (err: unknown) => err);
+    expect(error).toBeInstanceOf(Error);
+    expect(String((error as Error).message)).toContain('/(sensitive)/v3');
+    expect(String((error as Error).message)).not.toContain('charlie-secret-3333');
+  });
+});
