@@ -11,7 +11,7 @@ import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulat
 import { waitFor } from '../support/wait.js';
 import { StateChild } from '../io/state/helpers.js';
 import { startPostgres, type PostgresServer } from '../support/postgres.mjs';
-import { runCli, startCli, type CliResult } from '../support/cli.js';
+import { runCli, type CliResult } from '../support/cli.js';
 
 let emu: TestEmulator;
 let pg: PostgresServer;
@@ -183,12 +183,12 @@ describe('PostgreSQL state through the CLI', () => {
       expectOneLine(await cli(['apply', '--auto-approve', '--state', url, '--lock-timeout', '1']), /waited 1 s/);
       expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
 
-      const waiting = startCli(['state', 'rm', 'tool.alpha', '--state', url, '--lock-timeout', '30'], { cwd: dir, env });
-      // Released only once the second process is queued on the advisory lock, so it really waits.
+      const waiting = runCli(['state', 'rm', 'tool.alpha', '--state', url, '--lock-timeout', '30'], { cwd: dir, env });
+      // Released only once the second run is queued on the advisory lock, so it really waits.
       const database = url.slice(url.lastIndexOf('/') + 1);
       await waitFor('a session waiting on the lock', async () => (await pg.admin("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted", database)).rows.length > 0, { timeoutMs: 20_000, intervalMs: 20 });
       holder.send('release');
-      const result = await waiting.done;
+      const result = await waiting;
       outputs.push(result.stdout, result.stderr);
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toContain('Removed tool.alpha');
@@ -204,10 +204,10 @@ describe('PostgreSQL state through the CLI', () => {
     const agents = Array.from({ length: 6 }, (_, i) => `agent_${i}`);
     await writeManifest('', tools, agents);
     await emu.configure({ latencyMs: 40 });
-    const run = startCli(['apply', '--auto-approve', '--concurrency', '2', '--state', url], { cwd: dir, env });
+    const run = runCli(['apply', '--auto-approve', '--concurrency', '2', '--state', url], { cwd: dir, env });
     await waitFor('twelve requests', async () => (await emu.apiRequests()).length >= 12, { intervalMs: 10 });
     expect(await pg.terminate('agentsync')).toBeGreaterThanOrEqual(1);
-    const dropped = await run.done;
+    const dropped = await run;
     outputs.push(dropped.stdout, dropped.stderr);
     expect(dropped.code).toBe(1);
     expect(dropped.stderr).toMatch(/^Error: apply stopped: lost the connection to the PostgreSQL state at postgres:\/\/agentsync:\*\*\*@.*every result recorded before this point is kept.*\d+ changes? (were|was) applied and recorded/m);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateManifest } from '../../bench/generate.mjs';
 import type { RequestLogEntry } from '../../src/emulator/index.js';
-import { assertBuilt, runCli, startCli } from '../support/cli.js';
+import { assertBuilt, runCli } from '../support/cli.js';
 import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
 import { waitFor } from '../support/wait.js';
 import { makeWorkspace, type Workspace } from './helpers.js';
@@ -127,7 +127,7 @@ describe.concurrent('faults', () => {
       await emulator.reset();
       // The storm: once the apply is under way, the limit drops to 60 a minute (one token a second)
       // for 4 s while 16 requests are in flight, then lifts. Most of those requests get a 429.
-      const { done } = startCli(['apply', '--auto-approve', '--concurrency', '16', ...args], { env: emulator.env, timeoutMs: 120_000 });
+      const done = runCli(['apply', '--auto-approve', '--concurrency', '16', ...args], { env: emulator.env, timeoutMs: 120_000 });
       try {
         // After the refresh's two list calls, once the first writes are in flight.
         await waitFor('four requests', async () => (await emulator.stats()).requests >= 4, { intervalMs: 2, timeoutMs: 60_000 });
@@ -158,7 +158,7 @@ describe.concurrent('faults', () => {
       const { args } = project('spike', yaml);
       await emulator.reset();
       await emulator.configure({ latencyMs: CLIENT_TIMEOUT_MS + 2_000 });
-      const { done } = startCli(['apply', '--auto-approve', '--concurrency', '4', '--timeout', String(CLIENT_TIMEOUT_MS / 1000), ...args], { env: emulator.env, timeoutMs: 150_000 });
+      const done = runCli(['apply', '--auto-approve', '--concurrency', '4', '--timeout', String(CLIENT_TIMEOUT_MS / 1000), ...args], { env: emulator.env, timeoutMs: 150_000 });
       try {
         // The first four requests hang past the timeout; everything after them is fast again.
         await waitFor('four requests', async () => (await emulator.stats()).requests >= 4, { timeoutMs: 60_000 });
