@@ -7,7 +7,8 @@
 // - a plan with a conflict (a create whose name the server already has) is refused, as apply
 //   refuses it without a file.
 // So applying a file does what `show` shows, or nothing.
-import equal from 'fast-deep-equal';
+import type { JsonValue } from '../core/api-types.js';
+import { jsonEqual } from '../core/json-equal.js';
 import { UserError } from '../core/errors.js';
 import type { State } from '../core/state.js';
 import { assertPlanCurrent, planChecksOf, type PlanBasis, type PlanFile } from '../io/files/plan-file.js';
@@ -65,8 +66,13 @@ function conflictedAddresses(saved: PlanFile): string[] {
   });
 }
 
-/** What the file shows against what would run, compared as JSON: the first address (or part) that differs. */
+/**
+ * What the file shows against what would run, compared as JSON data (jsonEqual, not a generic deep
+ * equal: the file is untrusted, and a key such as `valueOf` must stay data): the first address (or
+ * part) that differs.
+ */
 function firstDifference(saved: PlanFile, recomputed: object): string | undefined {
+  const equal = (a: unknown, b: unknown): boolean => jsonEqual(a as JsonValue | undefined, b as JsonValue | undefined);
   const now = JSON.parse(JSON.stringify(recomputed)) as Record<string, unknown>;
   for (const part of ['environment', 'appId', 'region', 'prune', 'moves'] as const) {
     if (!equal(saved[part], now[part])) return `its ${part} differs`;

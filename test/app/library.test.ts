@@ -72,6 +72,20 @@ describe('applySavedPlan', () => {
     await expect(api.applySavedPlan({ planFile: 'plan.json', cwd: dir, env })).rejects.toMatchObject({ code: 'plan_invalid', message: expect.stringContaining('agent.helper') });
     expect(await emu.apiWrites()).toEqual([]);
   });
+  it('compares a hostile file as data: a change holding `valueOf` and `toString` keys is one refusal, not a crash', async () => {
+    await project();
+    expect((await runCli(['plan', '--out', 'plan.json'], { cwd: dir, env })).code).toBe(0);
+    const file = JSON.parse(await readFile(join(dir, 'plan.json'), 'utf8')) as PlanFile & { changes: Record<string, unknown>[] };
+    const { savedPlan, ...planJson } = file;
+    const { digest: _digest, kind: _kind, ...info } = savedPlan;
+    const hostile = file.changes.map((c) => ({ ...c, after: { valueOf: 'x', toString: 1 } }));
+    await writeFile(join(dir, 'plan.json'), serializePlanFile(buildPlanFile({ ...planJson, changes: hostile }, info)));
+    const applied = await runCli(['apply', 'plan.json'], { cwd: dir, env });
+    expect(applied.code).toBe(1);
+    expect(applied.stderr).toMatch(/^Error: saved plan plan\.json does not match what applying it would do \(the change to \S+ differs\)/);
+    expect(applied.stderr).not.toContain('internal error');
+    expect(await emu.apiWrites()).toEqual([]);
+  });
 });
 
 describe('exportManifest and importResources', () => {
