@@ -4,7 +4,7 @@ import type { Argument, Command, Option } from 'commander';
 import { PLAN_FORMATS } from './plan-output.js';
 import type { CompletionCommand, CompletionOption } from '../render/completion.js';
 
-export type { CompletionCommand, CompletionOption } from '../render/completion.js';
+export type { CompletionCommand } from '../render/completion.js';
 
 /** Flags whose values commander does not list as choices, but which have a fixed set. */
 const KNOWN_VALUES: Readonly<Record<string, readonly string[]>> = { '--format': PLAN_FORMATS };

@@ -46,24 +46,6 @@ export interface ToolRecord {
   updatedAt: string;
 }
 
-/** Body of `POST /ai-agents/agents` (all fields) and `PATCH /ai-agents/agents/{uid}` (any subset). */
-export interface AgentBody {
-  name: string;
-  isActive: boolean;
-  integrateWith: string;
-  integrationType: IntegrationType;
-  actions: string[];
-  tools: string[];
-  icon?: string;
-  integrationMeta?: JsonObject;
-  platformTools?: string[];
-  /** The public reference's name for tools supplied by CometChat (version A). */
-  cometchatTools?: string[];
-  instruction?: string;
-  suggestions?: string[];
-  metaData?: JsonObject;
-}
-
 export interface AgentRecord {
   uid: string;
   appId: string;
@@ -124,11 +106,6 @@ export interface AgentDeleteResponse {
 /** `DELETE /ai-agents/tools/{name}`. */
 export interface ToolDeleteResponse {
   deleted: boolean;
-}
-
-/** Body of `POST …/website/{parentUniqueId}/discovered-urls/process`. */
-export interface ProcessUrlsBody {
-  exclude: string[];
 }
 
 export interface BatchResult {

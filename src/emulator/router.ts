@@ -1,7 +1,7 @@
 // Matches `/v3/...` paths against the route table. Path parameters are percent-decoded here;
 // the request log keeps the path exactly as it arrived.
 import type { IncomingHttpHeaders } from 'node:http';
-import { ApiError, apiNotFound, badRequest, methodNotAllowed } from './errors.js';
+import { apiNotFound, badRequest, methodNotAllowed } from './errors.js';
 
 export interface ApiRequest {
   params: Readonly<Record<string, string>>;
@@ -96,6 +96,3 @@ function decodeSegment(segment: string, name: string): string {
   }
 }
 
-export function isApiError(err: unknown): err is ApiError {
-  return err instanceof ApiError;
-}

@@ -12,7 +12,6 @@ export const MODES = [
   { name: 'default mode', putCreates: false },
   { name: '--put-creates mode', putCreates: true },
 ] as const;
-export type Mode = (typeof MODES)[number];
 
 export const DEMO_MANIFEST = join(import.meta.dirname, '..', 'fixtures', 'lifecycle', 'demo.yaml');
 /** The demo's one secret (a header of agent returns_bot). */

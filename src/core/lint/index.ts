@@ -12,7 +12,7 @@ import { secretLiterals } from './secret-literal.js';
 import type { LintFinding, LintRule, RuleHit } from './types.js';
 
 export type { LintFinding } from './types.js';
-export { LINT_RULE_IDS, LINT_RULES, type LintRuleId, type LintSetting } from './rule-ids.js';
+export { LINT_RULE_IDS } from './rule-ids.js';
 
 const RULES: Record<LintRuleId, LintRule> = {
   'unused-tool': unusedTools,
