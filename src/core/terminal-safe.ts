@@ -14,7 +14,6 @@ const visible = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padSta
 // and obeys it when it then starts with `::` (`::add-mask::`, `::stop-commands::`, `::error …::`).
 // A context line of an instruction's diff is indented, and so would become a command. Such a line
 // starts with `\u003a:` instead, the same visible escape as a control character.
-// eslint-disable-next-line no-control-regex
 const COMMAND_START = /^([\s\u0085\u180e\u200b]*):(?=:)/gm;
 
 function defuseCommands(text: string): string {

@@ -86,7 +86,7 @@ describe('a forged plan file shown by `show`', () => {
 
   it('prints its environment, app id, addresses, remote ids and moves as inert text', () => {
     expectInert(renderPlanText(plan, { color: false }));
-    expectInert(renderPlanText(plan, { color: true }).replace(/\u001b\[\d+m/g, ''));
+    expectInert(renderPlanText(plan, { color: true }).replace(new RegExp(`${'\u001b'}\\[\\d+m`, 'g'), ''));
     expectInert(renderPlanMarkdown(plan));
   });
 
