@@ -170,6 +170,40 @@ agents:
   });
 });
 
+describe('item 10: export writes the manifest\'s placeholders, never the secret', () => {
+  const NAME = 'Project Nightingale 7731';
+  const PROMPT = 'Answer with code word sk-prompt-8f2e9a1c77 first.';
+  const manifest = `version: 1
+environments:
+  local: { appId: local, region: us, apiKeyEnv: AGENT_HELPER_HEADERS_AUTHORIZATION }
+agents:
+  helper:
+    name: \${secret:AGENT_NAME}
+    integrationType: agent
+    integrateWith: gpt-4o
+    instruction: \${secret:PROMPT}
+    integrationMeta:
+      baseUrl: https://agent.example.com
+      headers: { Authorization: "\${secret:UPSTREAM_TOKEN}" }
+`;
+
+  it('in a name, an instruction and a header, and no placeholder is the API key variable', async () => {
+    const p = project(manifest);
+    const env = { AGENTSYNC_BASE_URL: emulator.env.AGENTSYNC_BASE_URL, AGENT_HELPER_HEADERS_AUTHORIZATION: emulator.env.COMETCHAT_API_KEY, AGENT_NAME: NAME, PROMPT, UPSTREAM_TOKEN: 'Bearer upstream-4f9e2b' };
+    const applied = await runCli(['apply', '--auto-approve', ...p.common], { env });
+    expect(applied.code, applied.stderr).toBe(0);
+    const exported = await runCli(['export', '-f', p.file], { env });
+    expect(exported.code, exported.stderr).toBe(0);
+    for (const secret of [NAME, 'nightingale', 'sk-prompt-8f2e9a1c77', 'upstream-4f9e2b', emulator.env.COMETCHAT_API_KEY]) {
+      expect(exported.stdout + exported.stderr).not.toContain(secret);
+    }
+    expect(exported.stdout).toContain('name: "${secret:AGENT_NAME}"');
+    expect(exported.stdout).toContain('instruction: "${secret:PROMPT}"');
+    expect(exported.stdout).toContain('Authorization: "${secret:UPSTREAM_TOKEN}"');
+    expect(exported.stdout).not.toContain('${secret:AGENT_HELPER_HEADERS_AUTHORIZATION}');
+  });
+});
+
 describe('item 25: JSON plans say null for the side that does not exist', () => {
   it('before: null on a create, after: null on a forget', async () => {
     const p = project(agentManifest('x'));
