@@ -84,6 +84,14 @@ fi
 tmp=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/agentsync.XXXXXX") || die "could not create a temporary folder"
 export CI=${CI:-true} NO_COLOR=${NO_COLOR:-1}
 
+# What agentsync prints quotes the pull request's manifest and the server's answers. agentsync
+# escapes them, and the runner is also told to obey no workflow command until it sees a token that
+# none of that text can know (GitHub's ::stop-commands::). Our own lines go outside the region.
+stop_token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+[ "${#stop_token}" -eq 32 ] || die "could not read /dev/urandom for the stop-commands token"
+stop_commands() { echo "::stop-commands::$stop_token"; }
+resume_commands() { echo "::$stop_token::"; }
+
 if [ "$command" = plan ] && [ -n "$plan_file" ]; then
   # The saved plan first; its markdown comes from the file itself, so the comment shows exactly it.
   "${cli[@]}" plan "${args[@]}" --out "$plan_file" --detailed-exitcode "${extra[@]}" >"$tmp/plan.txt" 2>"$tmp/stderr.txt"
@@ -97,8 +105,10 @@ elif [ "$command" = plan ]; then
   code=$?
 fi
 if [ "$command" = plan ]; then
+  stop_commands
   cat "$tmp/plan.md"
   cat "$tmp/stderr.txt" >&2
+  resume_commands
   if [ "$code" -eq 0 ] || [ "$code" -eq 2 ]; then
     cat "$tmp/plan.md" >>"$summary"
   else
@@ -110,9 +120,11 @@ else
   # With plan-file: exactly the reviewed plan; a stale one is refused (exit 1), never re-planned.
   saved=()
   [ -n "$plan_file" ] && saved=("$plan_file")
+  stop_commands
   "${cli[@]}" apply "${saved[@]}" --auto-approve "${args[@]}" "${extra[@]}" 2>"$tmp/stderr.txt" | tee "$tmp/apply.txt"
   code=${PIPESTATUS[0]}
   cat "$tmp/stderr.txt" >&2
+  resume_commands
   # Apply prints its plan first; any "Plan: N to create, …" with a non-zero N means it had work.
   has_changes=false
   grep -Eq 'Plan: .*\b[1-9][0-9]* to ' "$tmp/apply.txt" && has_changes=true

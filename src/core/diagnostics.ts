@@ -1,6 +1,7 @@
 // Diagnostics: what every stage of the manifest pipeline reports about agents.yaml. Each one points
 // at a place in the file (1-based line and column) and names the YAML path, so a user can find it.
 import { UserError } from './errors.js';
+import { escapeControl } from './terminal-safe.js';
 
 export type Severity = 'error' | 'warning';
 
@@ -46,10 +47,14 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
   );
 }
 
-/** `FILE:LINE:COL: error: message (at path)`: the one-line form, without colour or code frame. */
+/**
+ * `FILE:LINE:COL: error: message (at path)`: the one-line form, without colour or code frame. A
+ * message quotes manifest keys and values as written, so it is made one inert line here, once for
+ * every printer (a key may hold a newline, ESC, or a line that would be a GitHub workflow command).
+ */
 export function formatDiagnosticLine(d: Diagnostic): string {
-  const where = d.path === '' ? '' : ` (at ${d.path})`;
-  return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}${where}`;
+  const where = d.path === '' ? '' : ` (at ${escapeControl(d.path)})`;
+  return `${escapeControl(d.file)}:${d.line}:${d.column}: ${d.severity}: ${escapeControl(d.message)}${where}`;
 }
 
 export function countLine(diagnostics: readonly Diagnostic[]): string {

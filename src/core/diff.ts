@@ -7,7 +7,8 @@ import type { Desired, DesiredResource, Move, ResourceType } from './desired.js'
 import { diffFields } from './field-diff.js';
 import { couldBeCreatedSince, kindOf, TYPE_RANK, type RemoteRecord } from './kinds/index.js';
 import { normalizeSpec } from './normalize.js';
-import { summarize, type Change, type CreateChange, type PendingWarning, type Plan } from './plan.js';
+import { summarize, type Change, type CreateChange, type FieldChange, type PendingWarning, type Plan } from './plan.js';
+import type { FieldFact } from './kinds/fields.js';
 import { effectiveMoves } from './moved.js';
 import { leftoverChanges, limitToTargets, NO_SCOPE, selectTargets, type PlanScope } from './plan-scope.js';
 import { redactSpecShared, type Digest } from './redact.js';
@@ -155,7 +156,7 @@ function changeFor(resource: DesiredResource, current: ResourceState | undefined
   // A recorded resource of another type (a hand-edited or damaged state) has a remote id that names
   // something else, so it cannot be updated: plan a create, which replaces the record on apply.
   if (current === undefined || current.type !== type) {
-    return { action: 'create', type, address, key, after, fields: diffFields(undefined, after, resource.sensitive) };
+    return { action: 'create', type, address, key, after, fields: shownFields(type, diffFields(undefined, after, resource.sensitive)) };
   }
   const before = normalizeSpec(type, current.spec);
   if (equal(before, after)) return { action: 'no-op', type, address, key, remoteId: current.remoteId };
@@ -167,8 +168,17 @@ function changeFor(resource: DesiredResource, current: ResourceState | undefined
     remoteId: current.remoteId,
     before,
     after,
-    fields: diffFields(before, after, resource.sensitive),
+    fields: shownFields(type, diffFields(before, after, resource.sensitive)),
   };
+}
+
+/** Field changes as people read them: a bookkeeping field shows as its kind says (FieldFact.shownAs). */
+function shownFields(type: ResourceType, fields: FieldChange[]): FieldChange[] {
+  const facts = kindOf(type).fields as Readonly<Record<string, FieldFact | undefined>>;
+  return fields.map((field) => {
+    const shownAs = Object.hasOwn(facts, field.path) ? facts[field.path]?.shownAs : undefined;
+    return shownAs === undefined || field.sensitive === true ? field : shownAs(field.before, field.after);
+  });
 }
 
 function pendingWarnings(state: State | null): PendingWarning[] {

@@ -6,6 +6,10 @@ import type { JsonObject, JsonValue, Region } from './api-types.js';
 import { UserError } from './errors.js';
 import { addressOf, kindOf, RESOURCE_TYPES, type RemoteRecord, type ResourceType } from './kinds/index.js';
 import type { ServerSnapshot } from './refresh.js';
+import { scanTemplate } from './interpolate.js';
+import type { InterpolationSite } from './parse.js';
+import { DEFAULT_API_KEY_ENV } from './resolve.js';
+import { MIN_SCRUB_LENGTH } from './scrub.js';
 
 export interface ExportEnvironment {
   name: string;
@@ -25,6 +29,29 @@ export interface ExportedSecret {
   path: string;
 }
 
+/** A value the manifest read from `${secret:NAME}`: the export writes the placeholder where it finds the value. */
+export interface ManifestSecret {
+  name: string;
+  value: string;
+}
+
+/**
+ * Every `${secret:NAME}` the manifest's resources read, with its value from `env` (an unset one has
+ * none to find). Whatever an environment selects, a secret's value is the same variable's.
+ */
+export function manifestSecretsOf(sites: readonly InterpolationSite[], env: Readonly<Record<string, string | undefined>>): ManifestSecret[] {
+  const found = new Map<string, string>();
+  for (const site of sites) {
+    if (site.path[0] === 'environments' || !site.template.includes('${secret:')) continue;
+    for (const piece of scanTemplate(site.template)) {
+      if (typeof piece === 'string' || piece.kind !== 'secret') continue;
+      const value = Object.hasOwn(env, piece.name) ? env[piece.name] : undefined;
+      if (value !== undefined && value !== '') found.set(piece.name, value);
+    }
+  }
+  return [...found].map(([name, value]) => ({ name, value }));
+}
+
 /** Resources whose identity the server does not keep unique: `import` needs their remote id. */
 export interface SharedIdentity {
   address: string;
@@ -42,10 +69,14 @@ export interface ExportedManifest {
   sharedIdentities: SharedIdentity[];
 }
 
-export function exportManifest(snapshot: ServerSnapshot, environment: ExportEnvironment): ExportedManifest {
+export function exportManifest(snapshot: ServerSnapshot, environment: ExportEnvironment, manifestSecrets: readonly ManifestSecret[] = []): ExportedManifest {
   const document: JsonObject = { version: 1, environments: { [environment.name]: environmentEntry(environment) } };
   const secrets: ExportedSecret[] = [];
-  const secretNames = new Set<string>();
+  // A placeholder named like the API key variable would be refused by every later command (and
+  // would read the key into the manifest): those names are never given out.
+  const secretNames = new Set<string>([DEFAULT_API_KEY_ENV, environment.apiKeyEnv ?? DEFAULT_API_KEY_ENV, ...manifestSecrets.map((s) => s.name)]);
+  const placeholders = placeholderFinder(manifestSecrets);
+  const usedManifestSecrets = new Set<string>();
   const counts: ExportedManifest['counts'] = {};
   const unreadable: ResourceType[] = [];
   const sharedIdentities: SharedIdentity[] = [];
@@ -61,15 +92,23 @@ export function exportManifest(snapshot: ServerSnapshot, environment: ExportEnvi
     }
     if (!listing.matchable) throw new UserError('api_error', `cannot export: the server lists ${type}s without their ids, so they could not be matched again after an import`);
     const entries: [string, JsonObject][] = [];
-    const keys = assignKeys(listing.records, type);
+    // Escaped, with the manifest's placeholders in, before keys are chosen: an agent's key is a slug
+    // of its name, which must not spell a secret.
+    const records = listing.records.map((record) => escapeRecord(record, placeholders, spec.renameable));
+    const keys = assignKeys(records, type);
     for (const { record, key } of keys) {
       const address = addressOf(type, key);
+      for (const name of placeholders.namesIn(record.spec)) {
+        if (usedManifestSecrets.has(name)) continue;
+        usedManifestSecrets.add(name);
+        secrets.push({ name, address, path: pathHolding(record.spec, `\${secret:${name}}`) ?? '' });
+      }
       const namer = (path: readonly (string | number)[], label: string): string => {
         const name = uniqueName(`${type}_${key}_${label}`, secretNames);
         secrets.push({ name, address, path: path.join('.') });
         return `\${secret:${name}}`;
       };
-      const entry = spec.entry(escapeRecord(record), namer);
+      const entry = spec.entry(record, namer);
       entries.push([key, entry]);
       for (const name of spec.references?.(entry) ?? []) references.add(name);
     }
@@ -151,18 +190,66 @@ export function escapeString(text: string): string {
   return text.replaceAll('${', () => '$${');
 }
 
-function escapeValue(value: JsonValue): JsonValue {
-  if (typeof value === 'string') return escapeString(value);
-  if (Array.isArray(value)) return value.map(escapeValue);
+interface Placeholders {
+  /** The text as a manifest string: literal `${` escaped, each secret value as its `${secret:NAME}`. */
+  write(text: string): string;
+  /** The secret names whose placeholders a written value holds. */
+  namesIn(value: JsonValue): string[];
+}
+
+/** Finds the manifest's secret values in server text (the longest first where two start together). */
+function placeholderFinder(manifestSecrets: readonly ManifestSecret[]): Placeholders {
+  // A value too short to be told from ordinary text would turn common words into placeholders.
+  const known = manifestSecrets.filter((s) => s.value.trim().length >= MIN_SCRUB_LENGTH).sort((a, b) => b.value.length - a.value.length);
+  const write = (text: string): string => {
+    let out = '';
+    let from = 0;
+    for (;;) {
+      let at = -1;
+      let found: ManifestSecret | undefined;
+      for (const secret of known) {
+        const index = text.indexOf(secret.value, from);
+        if (index !== -1 && (at === -1 || index < at)) [at, found] = [index, secret];
+      }
+      if (found === undefined) return out + escapeString(text.slice(from));
+      out += `${escapeString(text.slice(from, at))}\${secret:${found.name}}`;
+      from = at + found.value.length;
+    }
+  };
+  const namesIn = (value: JsonValue): string[] => {
+    const text = JSON.stringify(value);
+    return known.filter((s) => text.includes(`\${secret:${s.name}}`)).map((s) => s.name);
+  };
+  return { write, namesIn };
+}
+
+/** The dotted path of the first string that holds `text`. */
+function pathHolding(value: JsonValue, text: string, path: readonly (string | number)[] = []): string | undefined {
+  if (typeof value === 'string') return value.includes(text) ? path.join('.') : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  const entries: [string | number, JsonValue][] = Array.isArray(value) ? value.map((item, i) => [i, item]) : Object.entries(value);
+  for (const [key, member] of entries) {
+    const found = pathHolding(member, text, [...path, key]);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function escapeValue(value: JsonValue, placeholders: Placeholders): JsonValue {
+  if (typeof value === 'string') return placeholders.write(value);
+  if (Array.isArray(value)) return value.map((item) => escapeValue(item, placeholders));
   if (value !== null && typeof value === 'object') {
     // fromEntries defines own properties, so a key like `__proto__` stays data. Keys are never interpolated.
-    return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, escapeValue(member)]));
+    return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, escapeValue(member, placeholders)]));
   }
   return value;
 }
 
-function escapeRecord(record: RemoteRecord): RemoteRecord {
-  return { ...record, spec: escapeValue(record.spec) as JsonObject };
+/** A kind keyed by a renameable slug (agents) takes its key from the written name; a tool's key is its name as the server has it. */
+function escapeRecord(record: RemoteRecord, placeholders: Placeholders, renameable: boolean): RemoteRecord {
+  const escaped: RemoteRecord = { ...record, spec: escapeValue(record.spec, placeholders) as JsonObject };
+  if (renameable && record.identity !== undefined) escaped.identity = placeholders.write(record.identity);
+  return escaped;
 }
 
 function setIn(document: JsonObject, path: readonly string[], value: JsonObject): void {

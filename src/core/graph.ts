@@ -1,8 +1,9 @@
 // The manifest's resources and their references as a graph (CONTRACT §12): agents point at the
 // tools and actions they list. Built from Desired for `agentsync graph`, and from a plan's records
 // for the markdown plan's graph of what changes. Pure data; render/graph.ts draws it.
-import type { Action, Change, Plan } from './plan.js';
-import type { Desired, SpecJson } from './desired.js';
+import { SENSITIVE_PLACEHOLDER, type Action, type Change, type Plan } from './plan.js';
+import { isSensitivePath, touchesSensitive } from './redact.js';
+import type { Desired, SensitivePath, SpecJson } from './desired.js';
 
 export type GraphNodeKind = 'agent' | 'tool' | 'action' | 'website' | 'external';
 
@@ -31,9 +32,24 @@ export interface Graph {
 export function manifestGraph(desired: Desired): Graph {
   const nodes: GraphNode[] = [];
   const records = new Map<string, SpecJson>();
-  for (const resource of desired.resources) records.set(resource.address, resource.spec as unknown as SpecJson);
-  for (const resource of desired.resources) nodes.push(nodeOf(resource.type, resource.address, resource.spec as unknown as SpecJson));
+  for (const resource of desired.resources) {
+    const shown = hideSensitive(resource.spec as unknown as SpecJson, resource.sensitive);
+    records.set(resource.address, shown);
+    nodes.push(nodeOf(resource.type, resource.address, shown));
+  }
   return withEdges(nodes, records, (name) => (records.has(`tool.${name}`) ? `tool.${name}` : undefined));
+}
+
+/**
+ * What the graph reads (an agent's name, its tools and actions) where ${secret:…} filled it: hidden,
+ * as the plan's graph, built from redacted records, hides it. A hidden list draws no edges.
+ */
+function hideSensitive(spec: SpecJson, sensitive: readonly SensitivePath[]): SpecJson {
+  if (sensitive.length === 0) return spec;
+  const shown: SpecJson = { ...spec };
+  if (isSensitivePath(['name'], sensitive)) shown.name = SENSITIVE_PLACEHOLDER;
+  for (const list of ['tools', 'actions']) if (touchesSensitive([list], sensitive)) shown[list] = [];
+  return shown;
 }
 
 /** The changed resources, and the unchanged tools their agents name (for context). */

@@ -10,14 +10,24 @@ const CONTROL_BUT_TAB_NEWLINE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 const visible = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
-/** Every C0 control (tab and newline included), DEL and every C1 control, as `\uXXXX`. */
-export function escapeControl(text: string): string {
-  return text.replace(CONTROL, visible);
+// The GitHub Actions runner trims a log line's leading whitespace (.NET's, so Unicode spaces too)
+// and obeys it when it then starts with `::` (`::add-mask::`, `::stop-commands::`, `::error …::`).
+// A context line of an instruction's diff is indented, and so would become a command. Such a line
+// starts with `\u003a:` instead, the same visible escape as a control character.
+const COMMAND_START = /^([\s\u0085\u180e\u200b]*):(?=:)/gm;
+
+function defuseCommands(text: string): string {
+  return text.replace(COMMAND_START, '$1\\u003a');
 }
 
-/** As escapeControl, but tab and newline stay: for text printed as (possibly several) lines. */
+/** Every C0 control (tab and newline included), DEL and every C1 control, as `\uXXXX`; never a workflow command. */
+export function escapeControl(text: string): string {
+  return defuseCommands(text.replace(CONTROL, visible));
+}
+
+/** As escapeControl, but tab and newline stay: for text printed as (possibly several) lines, none of them a command. */
 export function escapeControlKeepLines(text: string): string {
-  return text.replace(CONTROL_BUT_TAB_NEWLINE, visible);
+  return defuseCommands(text.replace(CONTROL_BUT_TAB_NEWLINE, visible));
 }
 
 /**

@@ -1,6 +1,7 @@
 // GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`), which the runner turns
 // into annotations on the pull request's lines. Printed by validate and lint when GITHUB_ACTIONS=true.
 import { sortDiagnostics, type Diagnostic } from '../core/diagnostics.js';
+import { escapeControl } from '../core/terminal-safe.js';
 
 export interface Annotated extends Diagnostic {
   /** The lint rule, shown in the annotation's title. */
@@ -24,9 +25,13 @@ export function isGithubActions(env: Readonly<Record<string, string | undefined>
   return env.GITHUB_ACTIONS === 'true';
 }
 
-/** The runner's own escaping (actions/toolkit `escapeData`): a message stays one command. */
+/**
+ * The runner's own escaping (actions/toolkit `escapeData`), after every control character (a
+ * newline and CR included) is shown as `\uXXXX`: the runner would decode `%0A` back into the
+ * annotation, and an ESC would reach the log and the PR's annotation as it is.
+ */
 function escapeData(text: string): string {
-  return text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
+  return escapeControl(text).replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
 }
 
 function escapeProperty(text: string): string {

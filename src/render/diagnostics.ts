@@ -1,5 +1,6 @@
 // Diagnostics as text (FILE:LINE:COL lines, a code frame on a terminal, a count) or as JSON.
 import { countLine, formatDiagnosticLine, sortDiagnostics, type Diagnostic } from '../core/diagnostics.js';
+import { escapeControl } from '../core/terminal-safe.js';
 
 export interface TextOptions {
   /** Show the source line and a caret under each diagnostic (only on a terminal). */
@@ -28,7 +29,7 @@ export function renderDiagnosticsText(diagnostics: readonly Diagnostic[], option
 
 function codeFrame(d: Diagnostic, paint: (code: string, s: string) => string): string[] {
   const gutter = String(d.line);
-  const text = (d.lineText ?? '').replace(/\t/g, ' ');
+  const text = escapeControl((d.lineText ?? '').replace(/\t/g, ' '));
   const shown = text.length > 160 ? text.slice(0, 157) + '…' : text;
   const caretAt = Math.min(Math.max(d.column - 1, 0), shown.length);
   return [

@@ -66,6 +66,6 @@ function mermaidText(text: string): string {
 }
 
 function dotText(text: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters have no place in a label
-  return text.replace(/[\\"]/g, (ch) => `\\${ch}`).replace(/[\u0000-\u001f\u007f]/g, ' ');
+  // eslint-disable-next-line no-control-regex -- control characters (C1 too) have no place in a label
+  return text.replace(/[\\"]/g, (ch) => `\\${ch}`).replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 }

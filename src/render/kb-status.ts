@@ -2,7 +2,7 @@
 // and what excluded it. JSON is the same data.
 import type { KbWebsiteStatus } from '../app/kb-status.js';
 import { palette } from './color.js';
-import { printableLine } from './plan-fields.js';
+import { printableText } from './plan-fields.js';
 
 export function renderKbStatusText(websites: readonly KbWebsiteStatus[], color: boolean): string {
   const paint = palette(color);
@@ -10,14 +10,15 @@ export function renderKbStatusText(websites: readonly KbWebsiteStatus[], color: 
   const out: string[] = [];
   for (const site of websites) {
     if (!site.found) {
-      out.push(`${paint.bold(site.address)}: ${paint.yellow('deleted on the server (404)')}`, '');
+      out.push(`${paint.bold(printableText(site.address))}: ${paint.yellow('deleted on the server (404)')}`, '');
       continue;
     }
-    const counts = Object.entries(site.counts).map(([status, n]) => `${n} ${status}`).join(', ');
-    out.push(`${paint.bold(site.address)}: ${site.total} URL${site.total === 1 ? '' : 's'} (${counts})`);
+    // Statuses are the server's words: any it sends beyond the reference's are counted under their own name.
+    const counts = Object.entries(site.counts).map(([status, n]) => `${n} ${printableText(status)}`).join(', ');
+    out.push(`${paint.bold(printableText(site.address))}: ${site.total} URL${site.total === 1 ? '' : 's'} (${counts})`);
     for (const row of site.urls ?? []) {
-      const excluded = row.excludedBy === undefined ? '' : paint.dim(`  excluded by ${row.excludedBy === 'id' ? 'its id' : JSON.stringify(row.excludedBy)}`);
-      out.push(`  ${row.status.padEnd(10)}  ${printableLine(row.url)}${excluded}`);
+      const excluded = row.excludedBy === undefined ? '' : paint.dim(`  excluded by ${row.excludedBy === 'id' ? 'its id' : printableText(JSON.stringify(row.excludedBy))}`);
+      out.push(`  ${printableText(row.status).padEnd(10)}  ${printableText(row.url)}${excluded}`);
     }
     out.push('');
   }

@@ -5,7 +5,7 @@ import { movedEntryText, stateMvCommand } from '../core/moved.js';
 import type { JsonValue } from '../core/api-types.js';
 import { canonicalJson } from '../core/canonical.js';
 import { kindOf, RESOURCE_TYPES, type ResourceType } from '../core/kinds/index.js';
-import { escapeControlKeepLines } from '../core/terminal-safe.js';
+import { escapeControl, escapeControlKeepLines } from '../core/terminal-safe.js';
 import { SENSITIVE_PLACEHOLDER, type CreateChange, type DeleteChange, type FieldChange, type PendingWarning, type PlanSummary } from '../core/plan.js';
 import { diffLines, type DiffLine } from './line-diff.js';
 
@@ -18,7 +18,9 @@ export type FieldView =
 export const REMOTE_ID_LABEL = Object.fromEntries(RESOURCE_TYPES.map((type) => [type, kindOf(type).remoteIdLabel])) as Record<ResourceType, string>;
 
 export function viewField(field: FieldChange): FieldView {
-  const { path, before, after } = field;
+  const { before, after } = field;
+  // A path names free-form keys (metaData's), which a manifest or a server chose.
+  const path = printableText(field.path);
   if (!field.sensitive && (isMultiline(before) || isMultiline(after))) {
     const oldText = typeof before === 'string' ? before : undefined;
     const newText = typeof after === 'string' ? after : undefined;
@@ -104,12 +106,18 @@ export function summaryLine(summary: PlanSummary, prune: boolean, moves = 0): st
 }
 
 export function noChangesLine(environment: string): string {
-  return `No changes. Environment "${environment}" matches the manifest.`;
+  return `No changes. Environment "${printableText(environment)}" matches the manifest.`;
 }
 
 export function skippedText(count: number): string {
   return `… ${count} unchanged line${count === 1 ? '' : 's'}`;
 }
 
-/** A raw line of user text, with control characters (ESC, CR, …) made visible instead of obeyed. */
+/**
+ * Text from outside that may span lines (a warning, a message), with control characters (ESC, CR,
+ * …) made visible instead of obeyed, and no line a GitHub workflow command.
+ */
 export const printableLine = escapeControlKeepLines;
+
+/** One piece of text from outside inside a line (an address, an environment name, a remote id): one line, inert. */
+export const printableText = escapeControl;

@@ -24,8 +24,9 @@ export interface PlanJsonChange {
   /** Absent for creates: nothing exists yet. */
   remoteId?: string;
   /**
-   * The whole record before and after the change (absent on the side where it does not exist, and
-   * for no-ops), with every sensitive value as "(sensitive)": what policy tools (OPA/conftest) read.
+   * The whole record before and after the change, with every sensitive value as "(sensitive)": what
+   * policy tools (OPA/conftest) read. The side that does not exist is `null` (a create's before, a
+   * delete's or forget's after), as in Terraform's JSON; a no-op has neither.
    */
   before?: JsonValue;
   after?: JsonValue;
@@ -93,6 +94,7 @@ function changeToJson(change: Change): PlanJsonChange {
       return {
         ...base,
         fields: change.fields.map(fieldToJson),
+        before: null,
         after: recordToJson(change.after),
         ...(change.conflict ? { conflict: { ...change.conflict } } : {}),
         ...(change.adopt ? { adopt: { ...change.adopt } } : {}),
@@ -102,9 +104,9 @@ function changeToJson(change: Change): PlanJsonChange {
     case 'no-op':
       return { ...base, fields: [], remoteId: change.remoteId };
     case 'delete':
-      return { ...base, fields: [], remoteId: change.remoteId, before: recordToJson(change.before), ...(change.gone ? { gone: true as const } : {}) };
+      return { ...base, fields: [], remoteId: change.remoteId, before: recordToJson(change.before), after: null, ...(change.gone ? { gone: true as const } : {}) };
     case 'forget':
-      return { ...base, fields: [], remoteId: change.remoteId, before: recordToJson(change.before), ...(change.undeletable ? { undeletable: true as const } : {}) };
+      return { ...base, fields: [], remoteId: change.remoteId, before: recordToJson(change.before), after: null, ...(change.undeletable ? { undeletable: true as const } : {}) };
     default: {
       const _exhaustive: never = change;
       throw new Error(`unknown change ${JSON.stringify(_exhaustive)}`);

@@ -6,7 +6,7 @@ import { hasChanges } from '../core/plan.js';
 import type { DiffLine } from './line-diff.js';
 import { changedGraphMarkdown } from './plan-graph.js';
 import { codeSpan, htmlText, longestRun, markdownText } from './markdown-safe.js';
-import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, noChangesLine, pendingWarningText, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, viewField, type FieldView } from './plan-fields.js';
+import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, noChangesLine, pendingWarningText, printableText, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, viewField, type FieldView } from './plan-fields.js';
 
 export interface PlanMarkdownOptions {
   /** Hard limit on the output's length in UTF-16 code units. */
@@ -111,13 +111,13 @@ function describe(change: Change): { sign: string; label: string; lines: string[
       return {
         sign: '-',
         label: `delete (${REMOTE_ID_LABEL[change.type]} ${change.remoteId})`,
-        lines: [`- ${change.address}`, `  ${deleteText(change)}`],
+        lines: [`- ${printableText(change.address)}`, `  ${deleteText(change)}`],
       };
     case 'forget':
       return {
         sign: '-',
         label: `forget (${REMOTE_ID_LABEL[change.type]} ${change.remoteId})`,
-        lines: [`- ${change.address}`, change.undeletable ? `  ${undeletableText(change.type)}` : '  stays on the server; only dropped from state'],
+        lines: [`- ${printableText(change.address)}`, change.undeletable ? `  ${undeletableText(change.type)}` : '  stays on the server; only dropped from state'],
       };
     case 'no-op':
       return { sign: ' ', label: 'no change', lines: [] };
@@ -149,11 +149,11 @@ function diffBlockLines(view: FieldView): string[] {
 function diffBlockLine(line: DiffLine): string {
   switch (line.kind) {
     case 'same':
-      return `      ${line.text}`;
+      return `      ${printableText(line.text)}`;
     case 'removed':
-      return `-     ${line.text}`;
+      return `-     ${printableText(line.text)}`;
     case 'added':
-      return `+     ${line.text}`;
+      return `+     ${printableText(line.text)}`;
     case 'skipped':
       return `      ${skippedText(line.count)}`;
     default: {

@@ -5,7 +5,7 @@ import { hasChanges } from '../core/plan.js';
 import { palette, type Palette } from './color.js';
 import type { DiffLine } from './line-diff.js';
 import type { DriftEntry } from '../core/refresh.js';
-import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, moveText, noChangesLine, pendingWarningText, printableLine, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, viewField, type FieldView } from './plan-fields.js';
+import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, moveText, noChangesLine, pendingWarningText, printableLine, printableText, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, viewField, type FieldView } from './plan-fields.js';
 
 export interface PlanTextOptions {
   color: boolean;
@@ -26,19 +26,24 @@ export function renderPlanText(plan: Plan, { color }: PlanTextOptions): string {
   if (changed.length > 0) {
     out.push(...legend(changed, paint), '');
     // With a target line above, the environment is already named.
-    out.push(plan.target ? 'agentsync will perform the following actions:' : `agentsync will perform the following actions in environment "${plan.environment}" (app ${plan.appId}, region ${plan.region}):`, '');
+    out.push(plan.target ? 'agentsync will perform the following actions:' : `agentsync will perform the following actions in environment ${whereText(plan)}:`, '');
     for (const change of changed) out.push(...resourceBlock(change, paint), '');
   }
-  if (plan.moves?.length) out.push(...plan.moves.map((move) => `${RESOURCE_INDENT}${paint.yellow('→')} ${paint.bold(printableLine(moveText(move)))}`), '');
+  if (plan.moves?.length) out.push(...plan.moves.map((move) => `${RESOURCE_INDENT}${paint.yellow('→')} ${paint.bold(printableText(moveText(move)))}`), '');
   if (plan.websites?.length) out.push(...websiteLines(plan.websites, paint), '');
   for (const pending of plan.pending) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(pendingWarningText(pending))}`), '');
   out.push(hasChanges(plan) ? `${paint.bold('Plan:')}${summaryLine(plan.summary, plan.prune, plan.moves?.length).slice('Plan:'.length)}` : paint.green(noChangesLine(plan.environment)));
   return out.join('\n') + '\n';
 }
 
+/** `"local" (app local, region us)`: from a plan file, so any of it may be hostile. */
+function whereText(plan: Plan): string {
+  return `"${printableText(plan.environment)}" (app ${printableText(plan.appId)}, region ${printableText(plan.region)})`;
+}
+
 /** `Target: environment "local" (app local, region us) at http://127.0.0.1:4010/v3, from AGENTSYNC_BASE_URL`. */
 function targetLine(plan: Plan, target: PlanTarget, paint: Palette): string {
-  const where = `Target: environment "${plan.environment}" (app ${plan.appId}, region ${plan.region}) at ${printableLine(target.baseUrl)}`;
+  const where = `Target: environment ${whereText(plan)} at ${printableText(target.baseUrl)}`;
   return paint.dim(where) + (target.overriddenBy ? paint.yellow(`, from ${target.overriddenBy}`) : '');
 }
 
@@ -47,10 +52,10 @@ function driftLines(drift: readonly DriftEntry[], paint: Palette): string[] {
   const lines = [paint.bold(DRIFT_HEADING), ''];
   for (const entry of drift) {
     if (entry.kind === 'deleted') {
-      lines.push(`${RESOURCE_INDENT}${paint.red('-')} ${paint.bold(entry.address)} ${paint.dim(DELETED_ON_SERVER)}`);
+      lines.push(`${RESOURCE_INDENT}${paint.red('-')} ${paint.bold(printableText(entry.address))} ${paint.dim(DELETED_ON_SERVER)}`);
       continue;
     }
-    lines.push(`${RESOURCE_INDENT}${paint.yellow('~')} ${paint.bold(entry.address)}`, ...entry.fields.flatMap((f) => fieldLines(viewField(f), paint)));
+    lines.push(`${RESOURCE_INDENT}${paint.yellow('~')} ${paint.bold(printableText(entry.address))}`, ...entry.fields.flatMap((f) => fieldLines(viewField(f), paint)));
   }
   return lines;
 }
@@ -69,21 +74,21 @@ function resourceBlock(change: Change, paint: Palette): string[] {
   switch (change.action) {
     case 'create':
       return [
-        `${RESOURCE_INDENT}${paint.green('+')} ${paint.bold(change.address)}`,
-        ...(change.conflict ? [`${FIELD_INDENT}${paint.red(paint.bold(printableLine(conflictText(change))))}`] : []),
-        ...(change.adopt ? [`${FIELD_INDENT}${paint.dim(printableLine(adoptText(change.type, change.adopt.remoteId)))}`] : []),
+        `${RESOURCE_INDENT}${paint.green('+')} ${paint.bold(printableText(change.address))}`,
+        ...(change.conflict ? [`${FIELD_INDENT}${paint.red(paint.bold(printableText(conflictText(change))))}`] : []),
+        ...(change.adopt ? [`${FIELD_INDENT}${paint.dim(printableText(adoptText(change.type, change.adopt.remoteId)))}`] : []),
         ...change.fields.flatMap((f) => fieldLines(viewField(f), paint)),
       ];
     case 'update':
       return [
-        `${RESOURCE_INDENT}${paint.yellow('~')} ${paint.bold(change.address)} ${remoteIdNote(change, paint)}`,
+        `${RESOURCE_INDENT}${paint.yellow('~')} ${paint.bold(printableText(change.address))} ${remoteIdNote(change, paint)}`,
         ...change.fields.flatMap((f) => fieldLines(viewField(f), paint)),
       ];
     case 'delete':
-      return [`${RESOURCE_INDENT}${paint.red('-')} ${paint.bold(change.address)} ${remoteIdNote(change, paint)} ${paint.red(deleteText(change))}`];
+      return [`${RESOURCE_INDENT}${paint.red('-')} ${paint.bold(printableText(change.address))} ${remoteIdNote(change, paint)} ${paint.red(deleteText(change))}`];
     case 'forget': {
       const why = change.undeletable ? ` ${paint.dim(undeletableText(change.type))}` : '';
-      return [`${RESOURCE_INDENT}${paint.red('-')} ${paint.bold(change.address)} ${remoteIdNote(change, paint)}${why}`];
+      return [`${RESOURCE_INDENT}${paint.red('-')} ${paint.bold(printableText(change.address))} ${remoteIdNote(change, paint)}${why}`];
     }
     case 'no-op':
       return [];
@@ -95,7 +100,7 @@ function resourceBlock(change: Change, paint: Palette): string[] {
 }
 
 function remoteIdNote(change: UpdateChange | DeleteChange | ForgetChange, paint: Palette): string {
-  return paint.dim(`(${REMOTE_ID_LABEL[change.type]} ${printableLine(change.remoteId)})`);
+  return paint.dim(`(${REMOTE_ID_LABEL[change.type]} ${printableText(change.remoteId)})`);
 }
 
 function fieldLines(view: FieldView, paint: Palette): string[] {
@@ -142,10 +147,10 @@ function textLine(line: DiffLine, paint: Palette): string {
 function websiteLines(reports: readonly WebsiteReport[], paint: Palette): string[] {
   const out = ['Knowledge base (discovered URLs on the server):'];
   for (const report of reports) {
-    out.push(`${RESOURCE_INDENT}${paint.bold(report.address)}: ${report.urls} URL${report.urls === 1 ? '' : 's'}, ${report.excluded} excluded`);
+    out.push(`${RESOURCE_INDENT}${paint.bold(printableText(report.address))}: ${report.urls} URL${report.urls === 1 ? '' : 's'}, ${report.excluded} excluded`);
     const width = Math.max(0, ...report.globs.map(({ glob }) => JSON.stringify(glob).length));
     for (const { glob, excludes } of report.globs) {
-      const line = `${FIELD_INDENT}${printableLine(JSON.stringify(glob)).padEnd(width)}  excludes ${excludes}`;
+      const line = `${FIELD_INDENT}${printableText(JSON.stringify(glob)).padEnd(width)}  excludes ${excludes}`;
       out.push(excludes === 0 ? paint.yellow(`${line} (matches nothing)`) : line);
     }
   }

@@ -303,3 +303,41 @@ describe('action.yml: apply what was reviewed (plan-file)', () => {
     expect(plan.stderr).toBe('::error title=agentsync::plan-file needs exactly one environment (got "all environments")\n');
   });
 });
+
+describe('action.yml: untrusted output cannot issue workflow commands', () => {
+  // The manifest comes from the pull request, and the server's answers from outside: what agentsync
+  // prints runs inside `::stop-commands::<random token>` … `::<token>::`, so even a line that slipped
+  // past the escaping would be shown, not obeyed.
+  const hostile = (last: string) =>
+    manifest(['lookup']).replace('helper: { name: Helper,', `helper: { instruction: ${JSON.stringify(['Hi', '::add-mask::x', '  ::error::pwned', last].join('\n'))}, name: Helper,`);
+
+  /** The token of the one stop-commands region, checking that nothing outside it is a command. */
+  function stopRegion(stdout: string): string {
+    const lines = stdout.split('\n');
+    const start = lines.findIndex((line) => /^::stop-commands::[0-9a-f]{32}$/.test(line));
+    expect(start, stdout).toBeGreaterThanOrEqual(0);
+    const token = (lines[start] ?? '').slice('::stop-commands::'.length);
+    const end = lines.indexOf(`::${token}::`);
+    expect(end, stdout).toBeGreaterThan(start);
+    const outside = [...lines.slice(0, start), ...lines.slice(end + 1)];
+    expect(outside.filter((line) => /^\s*::/.test(line))).toEqual([]);
+    return token;
+  }
+
+  it('wraps a plan and an apply, each with a fresh token', async () => {
+    await writeFile(join(workspace(), 'agents.yaml'), hostile('one'));
+    const plan = await runAction({ environments: 'local' }, withKey);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('Plan: 2 to create');
+    const planToken = stopRegion(plan.stdout);
+    const apply = await runAction({ command: 'apply' }, { ...withKey, event: 'push' });
+    expect(apply.code).toBe(0);
+    expect(apply.stdout).toContain('Apply complete');
+    expect(stopRegion(apply.stdout)).not.toBe(planToken);
+    await writeFile(join(workspace(), 'agents.yaml'), hostile('two'));
+    const update = await runAction({ environments: 'local' }, withKey);
+    expect(update.outputs.exitcode).toBe('2');
+    stopRegion(update.stdout);
+    expect(update.stdout).toContain('\\u003a:error::pwned');
+  });
+});

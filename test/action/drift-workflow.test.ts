@@ -1,4 +1,4 @@
-// examples/drift-nightly.yml's steps run for real: `npx agentsync` is the built CLI against the
+// examples/drift-nightly.yml's steps run for real: `npx --no-install agentsync` is the built CLI against the
 // emulator, `gh` is a stand-in that records its calls. One issue is opened, then updated, then
 // closed when the app matches the manifest again; an error fails the job.
 import { spawn } from 'node:child_process';
@@ -22,7 +22,7 @@ beforeAll(async () => {
   emu = await startTestEmulator();
   dir = await mkdtemp(join(tmpdir(), 'agentsync-drift-'));
   await writeFile(join(dir, 'agents.yaml'), MANIFEST);
-  await writeFile(join(dir, 'npx'), `#!/bin/sh\n[ "$1" = agentsync ] && shift\nexec "${process.execPath}" "${join(ROOT, 'dist', 'cli', 'main.cjs')}" "$@"\n`);
+  await writeFile(join(dir, 'npx'), `#!/bin/sh\n[ "$1" = --no-install ] && shift; [ "$1" = agentsync ] && shift\nexec "${process.execPath}" "${join(ROOT, 'dist', 'cli', 'main.cjs')}" "$@"\n`);
   // gh: every call on its own line; `issue list` answers with $OPEN_ISSUE (empty: none open).
   await writeFile(join(dir, 'gh'), '#!/bin/sh\necho "$*" >>"$GH_LOG"\ncase "$1 $2" in "issue list") echo "${OPEN_ISSUE:-}";; esac\n');
   await chmod(join(dir, 'npx'), 0o755);

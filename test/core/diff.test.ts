@@ -138,10 +138,10 @@ describe('planChanges: field kinds of an update', () => {
       fields: [{ path: 'parameters.properties.city.description', before: 'City name', after: 'The city' }],
     },
     {
-      name: 'set array with a member removed',
+      name: 'ordered list with a member removed',
       address: 'agent.support',
       desired: () => desiredOf({ ...baseBody, agents: { support: { ...supportAgent, suggestions: ['Refund'] } } }),
-      fields: [{ path: 'suggestions', before: ['Refund', 'Where is my order?'], after: ['Refund'] }],
+      fields: [{ path: 'suggestions', before: ['Where is my order?', 'Refund'], after: ['Refund'] }],
     },
     {
       name: 'set array with a member added',
@@ -162,7 +162,7 @@ describe('planChanges: field kinds of an update', () => {
         const { suggestions: _removed, ...agent } = supportAgent;
         return desiredOf({ ...baseBody, agents: { support: agent } });
       },
-      fields: [{ path: 'suggestions', before: ['Refund', 'Where is my order?'] }],
+      fields: [{ path: 'suggestions', before: ['Where is my order?', 'Refund'] }],
     },
     {
       name: 'odd key in a free-form object',

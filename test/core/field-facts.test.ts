@@ -66,7 +66,7 @@ describe('the field tables', () => {
 describe('PATCH bodies', () => {
   const before = normalizeSpec('agent', { name: 'A', integrationType: 'llm', integrateWith: 'x', icon: 'https://example.com/i.png', suggestions: ['b', 'a'], metaData: { k: 1 } });
   it('carry only the fields that change, a dropped one as its empty value, never null', () => {
-    const after = normalizeSpec('agent', { name: 'A', integrationType: 'llm', integrateWith: 'x', suggestions: ['a', 'b'], metaData: { k: 2 } });
+    const after = normalizeSpec('agent', { name: 'A', integrationType: 'llm', integrateWith: 'x', suggestions: ['b', 'a'], metaData: { k: 2 } });
     const changed = changedFieldsOf(agentKind.fields, before, after, jsonEqual);
     expect([...changed].sort()).toEqual(['icon', 'metaData']);
     expect(agentPatchBody(after as unknown as AgentSpec, changed)).toEqual({ icon: '', metaData: { k: 2 } });
@@ -92,7 +92,8 @@ describe('reading a server that normalises', () => {
     actions: ['get_weather'],
     icon: '',
     instruction: 'You help customers.\nBe brief.\nNever guess.',
-    suggestions: ['Refund', 'Where is my order?'],
+    // An ordered list: a server keeps it as sent (CONTRACT §10.2).
+    suggestions: ['Where is my order?', 'Refund'],
     cometchatTools: ['calc', 'web'],
     integrationMeta: {},
     metaData: { 'a.b': 1, team: 'care' },

@@ -2,7 +2,7 @@
 // "Against a real app", which needs an account) is run in order, as written, starting from a clean
 // copy of the repository (its tracked and new files; no node_modules, no dist) in an empty folder.
 // Commands that ask a question run on a pseudo-terminal (util-linux `script`) and get "yes";
-// `npx agentsync emulator` runs in the background, as in its own terminal, until the walk ends.
+// `npx --no-install agentsync emulator` runs in the background, as in its own terminal, until the walk ends.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -68,9 +68,9 @@ describe('README quickstart', () => {
   it('lists the commands this test walks', () => {
     const commands = quickstartCommands(README).flat();
     expect(commands).toContain('npm ci');
-    expect(commands).toContain('npx agentsync init');
-    expect(commands).toContain('npx agentsync emulator');
-    expect(commands.some((c) => c.includes('npx agentsync apply -e local'))).toBe(true);
+    expect(commands).toContain('npx --no-install agentsync init');
+    expect(commands).toContain('npx --no-install agentsync emulator');
+    expect(commands.some((c) => c.includes('npx --no-install agentsync apply -e local'))).toBe(true);
   });
 
   const walkable = spawnSync('script', ['--version']).status === 0;
@@ -92,7 +92,7 @@ describe('README quickstart', () => {
             continue;
           }
           transcript.push(`$ ${command}`);
-          if (command === 'npx agentsync emulator') {
+          if (command === 'npx --no-install agentsync emulator') {
             transcript.push(await startInBackground(command, cwd, env));
             continue;
           }

@@ -16,7 +16,7 @@ describe.each([
   });
   afterAll(() => emu.close());
 
-  it('fills the empty value of every optional field not sent, adds _id and __v, and sorts sets', async () => {
+  it('fills the empty value of every optional field not sent, adds _id and __v, and sorts sets (not the ordered suggestions)', async () => {
     const reply = await emu.call('POST', '/ai-agents/agents', validLlmAgent({ actions: ['b_tool', 'a_tool'], suggestions: ['z', 'a'], platformTools: ['kb'] }));
     const { agent } = reply.json as AgentCreateResponse;
     if (storeAsSent) {
@@ -26,7 +26,7 @@ describe.each([
       expect(agent.platformTools).toEqual(['kb']);
       return;
     }
-    expect(agent).toMatchObject({ icon: '', instruction: '', metaData: {}, integrationMeta: {}, suggestions: ['a', 'z'], cometchatTools: ['kb'], actions: ['a_tool', 'b_tool'], __v: 0 });
+    expect(agent).toMatchObject({ icon: '', instruction: '', metaData: {}, integrationMeta: {}, suggestions: ['z', 'a'], cometchatTools: ['kb'], actions: ['a_tool', 'b_tool'], __v: 0 });
     expect(agent._id).toMatch(/^[0-9a-f]{24}$/);
     expect(agent).not.toHaveProperty('platformTools');
     expect((await emu.call('PATCH', `/ai-agents/agents/${agent.uid}`, { instruction: 'Hi' })).status).toBe(200);

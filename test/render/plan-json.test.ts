@@ -13,7 +13,8 @@ describe('planToJson', () => {
     expect(Object.keys(json)).toEqual(['formatVersion', 'environment', 'appId', 'region', 'refreshed', 'drift', 'warnings', 'prune', 'changes', 'summary', 'pending']);
     expect(json).toMatchObject({ formatVersion: 1, environment: 'local', appId: 'local', region: 'us', summary: { create: 2, update: 2, forget: 1, noop: 1 } });
     for (const change of json.changes) {
-      const keys = { create: ['address', 'type', 'action', 'fields', 'after'], update: ['address', 'type', 'action', 'fields', 'remoteId', 'before', 'after'], 'no-op': ['address', 'type', 'action', 'fields', 'remoteId'], delete: ['address', 'type', 'action', 'fields', 'remoteId', 'before'], forget: ['address', 'type', 'action', 'fields', 'remoteId', 'before'] };
+      // Terraform's JSON habit: the side that does not exist is null, so a policy can test for it.
+      const keys = { create: ['address', 'type', 'action', 'fields', 'before', 'after'], update: ['address', 'type', 'action', 'fields', 'remoteId', 'before', 'after'], 'no-op': ['address', 'type', 'action', 'fields', 'remoteId'], delete: ['address', 'type', 'action', 'fields', 'remoteId', 'before', 'after'], forget: ['address', 'type', 'action', 'fields', 'remoteId', 'before', 'after'] };
       expect(Object.keys(change)).toEqual(keys[change.action]);
     }
     expect(json.changes.find((c) => c.action === 'no-op')).toEqual({ address: 'website.docs', type: 'website', action: 'no-op', fields: [], remoteId: 'website-docs-id' });
@@ -23,11 +24,15 @@ describe('planToJson', () => {
   it('carries each change\'s whole before and after record, sensitive values as (sensitive)', () => {
     const json = planToJson(samplePlan());
     for (const change of json.changes) {
-      for (const record of [change.before, change.after]) if (record !== undefined) expect(typeof record).toBe('object');
+      for (const record of [change.before, change.after]) if (record !== undefined && record !== null) expect(typeof record).toBe('object');
     }
     const withHeaders = json.changes.filter((c) => JSON.stringify(c.after ?? null).includes('headers'));
     expect(withHeaders.length).toBeGreaterThan(0);
     for (const change of withHeaders) expect((change.after as { integrationMeta: { headers: unknown } }).integrationMeta.headers).toBe('(sensitive)');
+    for (const change of json.changes) {
+      if (change.action === 'create') expect(change.before).toBeNull();
+      if (change.action === 'delete' || change.action === 'forget') expect(change.after).toBeNull();
+    }
     const update = json.changes.find((c) => c.action === 'update');
     expect(update?.before).toBeDefined();
     expect(update?.after).toBeDefined();

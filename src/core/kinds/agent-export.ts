@@ -55,6 +55,8 @@ export function agentEntry(record: RemoteRecord, secret: SecretNamer): JsonObjec
 
 type Path = readonly (string | number)[];
 
+const MANIFEST_PLACEHOLDER = /^\$\{secret:[A-Za-z_][A-Za-z0-9_]*\}$/;
+
 /**
  * A copy with credentials replaced by placeholders, at any depth, arrays included: every string
  * under a key the facts name whole (integrationMeta's `headers`), and every string under a
@@ -79,7 +81,9 @@ function hideSecrets(value: JsonValue, path: Path, secret: SecretNamer, facts: S
 
 /** Every non-empty string inside, named after its path from `label` (`headers.Authorization` → HEADERS_AUTHORIZATION). */
 function hideAll(value: JsonValue, path: Path, secret: SecretNamer, label: readonly (string | number)[]): JsonValue {
-  if (typeof value === 'string') return value === '' ? value : secret(path, label.join('_'));
+  // A whole `${secret:NAME}` is the manifest's own placeholder (export-manifest wrote it; a literal
+  // `${` from the server is escaped as `$${`): it stays, under the name the manifest gave it.
+  if (typeof value === 'string') return value === '' || MANIFEST_PLACEHOLDER.test(value) ? value : secret(path, label.join('_'));
   if (Array.isArray(value)) return value.map((item, i) => hideAll(item, [...path, i], secret, [...label, i + 1]));
   if (isObject(value)) {
     return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, hideAll(member as JsonValue, [...path, key], secret, [...label, key])]));

@@ -15,7 +15,8 @@ export const AGENT_FIELDS: FieldTable<AgentSpec> = {
   platformTools: { readAs: ['cometchatTools'], empty: () => [], set: true, returned: 'maybe' },
   icon: { empty: () => '', returned: 'always' },
   instruction: { empty: () => '', returned: 'always' },
-  suggestions: { empty: () => [], set: true, returned: 'maybe' },
+  // An ordered list (CONTRACT §10.2): users see the prompts in this order, so it is not a set.
+  suggestions: { empty: () => [], returned: 'maybe' },
   integrationMeta: { empty: () => ({}), secrets: { wholeKeys: ['headers'], credentialKeys: true }, returned: 'always' },
   metaData: { empty: () => ({}), secrets: { credentialKeys: true }, returned: 'always' },
 };

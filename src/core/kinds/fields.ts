@@ -40,6 +40,18 @@ export interface FieldFact {
   returned: 'always' | 'maybe';
   /** Sent only when the spec says so; e.g. a tool's `parameters` when it is executed. */
   sentWhen?: (spec: JsonObject) => boolean;
+  /**
+   * How a change of the field reads in a plan when the field itself is bookkeeping (a website's
+   * `matchedUrls` fingerprint): the change still counts, but people see this instead.
+   */
+  shownAs?: (before: JsonValue | undefined, after: JsonValue | undefined) => ShownChange;
+}
+
+/** A field change as a plan shows it (core/plan.ts FieldChange, without its sensitivity). */
+export interface ShownChange {
+  path: string;
+  before?: JsonValue;
+  after?: JsonValue;
 }
 
 /** One fact per spec field: a field of the spec type with no entry is a compile error. */

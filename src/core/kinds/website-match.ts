@@ -2,7 +2,9 @@
 // each glob matched (for the plan), and a fingerprint of the matched set (`matchedUrls` in the
 // spec), so that a page newly matched by a glob, or one that no longer is, makes an update.
 // Linear: each URL is tried against each glob once (core/url-glob.ts never backtracks).
+import type { JsonValue } from '../api-types.js';
 import { compileGlobSet, type GlobSet } from '../url-glob.js';
+import type { ShownChange } from './fields.js';
 import type { DiscoveredUrl } from './website-urls.js';
 
 export interface GlobCount {
@@ -72,4 +74,21 @@ export function fingerprintOf(ids: readonly string[]): string {
   }
   const hex = (n: number): string => n.toString(16).padStart(8, '0');
   return `${sorted.length} URL${sorted.length === 1 ? '' : 's'} #${hex(a)}${hex(b)}`;
+}
+
+/**
+ * A changed fingerprint as a plan shows it: the number of URLs the globs exclude on each side
+ * (the hash means nothing to a reader). The same number of other URLs says so, so that the update
+ * still reads as one. Anything else (`not processed yet`) is shown as it is.
+ */
+export function showMatchedUrls(before: JsonValue | undefined, after: JsonValue | undefined): ShownChange {
+  const count = (value: JsonValue | undefined): JsonValue | undefined => {
+    const match = typeof value === 'string' ? /^(\d+) URLs? #[0-9a-f]{16}$/.exec(value) : null;
+    return match ? Number(match[1]) : value;
+  };
+  const shown: ShownChange = { path: 'excluded URLs' };
+  const [was, is] = [count(before), count(after)];
+  if (was !== undefined) shown.before = was;
+  if (is !== undefined) shown.after = was === is && typeof is === 'number' ? `${is} (other URLs)` : is;
+  return shown;
 }

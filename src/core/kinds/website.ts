@@ -10,7 +10,7 @@ import type { WebsiteSpec } from '../desired.js';
 import { ADDRESS_KEY_PATTERN } from '../schema.js';
 import { answeredStatus, isObject, PartlyDone, sendDelete, stringField, UnexpectedAnswer, type CallContext, type CallOutcome, type Kind } from './kind.js';
 import type { FieldTable } from './fields.js';
-import { matchWebsite } from './website-match.js';
+import { matchWebsite, showMatchedUrls } from './website-match.js';
 import { discoveredUrlsPath, readDiscoveredUrls, websitePath } from './website-urls.js';
 
 /** The website's field facts (CONTRACT §10.2). A discovered-URL listing returns none of them. */
@@ -20,7 +20,7 @@ const WEBSITE_FIELDS: FieldTable<WebsiteSpec> = {
   maxPages: { returned: 'maybe' },
   parentUniqueId: { returned: 'maybe' },
   exclude: { default: () => [], set: true, returned: 'maybe' },
-  matchedUrls: { returned: 'maybe' },
+  matchedUrls: { returned: 'maybe', shownAs: showMatchedUrls },
 };
 
 /** Changing one of these is a different crawl: scraped anew, the old website deleted. */

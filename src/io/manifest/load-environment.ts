@@ -4,15 +4,21 @@
 import { hasErrors, ManifestError, type Diagnostic } from '../../core/diagnostics.js';
 import { defaultBaseUrl } from '../../core/base-url.js';
 import type { DesiredEnvironment } from '../../core/desired.js';
+import { manifestSecretsOf, type ManifestSecret } from '../../core/export-manifest.js';
 import { UserError } from '../../core/errors.js';
 import { parseManifest } from '../../core/parse.js';
 import { resolveManifest } from '../../core/resolve.js';
 import { normalizeBaseUrl } from '../../core/base-url.js';
 import { readManifestFile, type ManifestSource } from './manifest-file.js';
 
+/** The environment an export reads, with the values its manifest takes from secrets (never written back). */
+export interface ExportSourceEnvironment extends DesiredEnvironment {
+  manifestSecrets: readonly ManifestSecret[];
+}
+
 export interface LoadedEnvironment {
   /** What to connect to: AGENTSYNC_BASE_URL applies, as for every command. */
-  environment: DesiredEnvironment;
+  environment: ExportSourceEnvironment;
   /** The base URL the manifest itself gives, when it is not the regional default. */
   manifestBaseUrl?: string;
   warnings: Diagnostic[];
@@ -34,8 +40,11 @@ export async function loadEnvironment(options: { file: string; source?: Manifest
   const own = desired.environment;
   const manifestBaseUrl = own.baseUrl === defaultBaseUrl(own.appId, own.region) ? undefined : own.baseUrl;
   const baseUrl = override === undefined || override === '' ? own.baseUrl : normalizeBaseUrl(override);
+  // The resources are not resolved, but where they read a secret is known, so the export can write
+  // the same placeholder where it finds that value on the server.
+  const manifestSecrets = manifestSecretsOf(parsed.sites, env).filter((secret) => secret.name !== own.apiKeyEnv);
   return {
-    environment: { ...own, baseUrl },
+    environment: { ...own, baseUrl, manifestSecrets },
     ...(manifestBaseUrl === undefined ? {} : { manifestBaseUrl }),
     warnings: resolution.diagnostics.filter((d) => d.severity === 'warning'),
   };
