@@ -3,7 +3,7 @@
 // id `crawlId` (the only id field the reference's scrape answer has); that id is the
 // `{parentUniqueId}` of the discovered-urls routes and the `{uniqueId}` of delete and of the list.
 import { randomUUID } from 'node:crypto';
-import { ApiError, badRequest, notFound } from '../errors.js';
+import { ApiError, badRequest, DropConnection, notFound } from '../errors.js';
 import { findWebsite, type KbContext } from '../kb/context.js';
 import { crawl, CrawlFailed, type CrawlSettings } from '../kb/crawl.js';
 import { fetcherFor } from '../kb/fetchers.js';
@@ -73,6 +73,11 @@ async function scrape(kb: KbContext, request: ApiRequest): Promise<ApiResponse> 
   };
   kb.store.putWebsite(website);
   kb.store.changed();
+  if (kb.config.kbScrapeDropNext > 0) {
+    // The fault: the website is stored, but its answer is lost (a reset connection, a client timeout).
+    kb.config.kbScrapeDropNext--;
+    throw new DropConnection('kbScrapeDropNext');
+  }
   const sitemap = result.sitemap ?? { found: false, urls: [] };
   return {
     status: 200,
