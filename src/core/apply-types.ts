@@ -42,6 +42,11 @@ export interface ApplyFailure {
 
 export interface FailedItem extends ApplyEventBase {
   failure: ApplyFailure;
+  /**
+   * What the change made on the server before it failed (a website scraped, its URLs not
+   * processed), recorded in the state under this id so that the next apply finishes it.
+   */
+  madeRemoteId?: string;
 }
 
 export interface NotAttemptedItem extends ApplyEventBase {

@@ -1,6 +1,6 @@
 // The end of an apply: forgotten resources with their remote ids, the notify outcome, and either
 // the contract's one-line success summary or a failure summary of done / failed / not attempted.
-import type { ApplyCounts, ApplyFailure, ApplyResult, DoneItem } from '../core/apply-types.js';
+import type { ApplyCounts, ApplyFailure, ApplyResult, DoneItem, FailedItem } from '../core/apply-types.js';
 import { palette } from './color.js';
 import { countOf } from '../core/plural.js';
 import { escapeControl } from '../core/terminal-safe.js';
@@ -44,7 +44,7 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
   if (result.failed.length > 0) lines.push('Failed:');
   for (const item of result.failed) {
     lines.push(`  ${SIGN[item.action]} ${item.address}: ${failureText(item.failure)}`);
-    if (item.failure.maybeCreated) lines.push(`    The request may have reached the server; the next plan warns that a duplicate may exist.`);
+    lines.push(...failedDetail(item));
   }
   if (result.notAttempted.length > 0) {
     lines.push('Not attempted:');
@@ -99,6 +99,14 @@ function interruptedLines(result: ApplyResult, paint: ReturnType<typeof palette>
   return lines;
 }
 
+/** What the server holds after a failed change, beyond the failed call itself. */
+function failedDetail(item: FailedItem): string[] {
+  if (item.madeRemoteId !== undefined) {
+    return [`    It exists on the server now (remote id ${escapeControl(item.madeRemoteId)}) and is recorded in the state; the next apply finishes it.`];
+  }
+  return item.failure.maybeCreated ? ['    The request may have reached the server; the next plan warns that a duplicate may exist.'] : [];
+}
+
 export function failureText(failure: ApplyFailure): string {
   const answer = failure.status === 0 ? `failed (${failure.code})` : `answered ${statusWithCode(failure.status, failure.code)}`;
   const tries = failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
@@ -120,7 +128,7 @@ export function applyResultToJson(result: ApplyResult): Record<string, unknown> 
     environment: result.environment,
     summary: { created, updated, deleted, forgotten, failed: result.failed.length, notAttempted: result.notAttempted.length },
     done: result.done.map(({ address, action, remoteId }) => ({ address, action, remoteId })),
-    failed: result.failed.map(({ address, action, failure }) => ({ address, action, ...failure })),
+    failed: result.failed.map(({ address, action, failure, madeRemoteId }) => ({ address, action, ...failure, ...(madeRemoteId === undefined ? {} : { madeRemoteId }) })),
     notAttempted: result.notAttempted.map(({ address, action }) => ({ address, action })),
     notify: result.notify,
     ...(result.moved ? { moved: result.moved } : {}),

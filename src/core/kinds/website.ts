@@ -7,6 +7,7 @@
 // Both are refreshed by reading their discovered URLs (io/api/read-websites.ts). Re-sending a
 // process call is harmless, so an interrupted one is simply sent again.
 import type { WebsiteSpec } from '../desired.js';
+import { isUserError } from '../errors.js';
 import { ADDRESS_KEY_PATTERN } from '../schema.js';
 import { answeredStatus, isObject, PartlyDone, sendDelete, stringField, UnexpectedAnswer, type CallContext, type CallOutcome, type Kind } from './kind.js';
 import type { FieldTable } from './fields.js';
@@ -86,7 +87,15 @@ async function recrawl(ctx: CallContext, spec: WebsiteSpec, key: string, oldId: 
 
 /** Reads every page of the website's URLs, resolves the globs, and starts processing the rest. */
 async function processWebsite(ctx: CallContext, spec: WebsiteSpec, key: string, websiteId: string): Promise<CallOutcome> {
-  const urls = await readDiscoveredUrls((path) => ctx.wire.send({ method: 'GET', path }), websiteId, `website.${key}`);
+  let urls;
+  try {
+    urls = await readDiscoveredUrls((path) => ctx.wire.send({ method: 'GET', path }), websiteId, `website.${key}`);
+  } catch (err) {
+    // A listing that cannot be used (it never ends, an entry without an id) fails this website's
+    // change, like any answer it cannot accept; it is not a reason to stop the whole apply.
+    if (isUserError(err)) throw new UnusableListing(err.message, `GET ${discoveredUrlsPath(websiteId)}`);
+    throw err;
+  }
   const match = matchWebsite(spec.exclude ?? [], urls);
   // Nothing left to index (every URL excluded, or none found) is what the manifest asks for, not
   // an error: the server would answer 404, so the call is not sent.
@@ -131,6 +140,18 @@ async function sendProcess(ctx: CallContext, websiteId: string, exclude: readonl
   const batchId = data ? stringField(data, 'batchId') : undefined;
   if (batchId === undefined) throw new UnexpectedAnswer(`POST ${path} answered without a "batchId"`);
   return batchId;
+}
+
+/** Discovered URLs the server answered but that cannot be used; status 200: the server did answer. */
+export class UnusableListing extends Error {
+  readonly status = 200;
+  readonly code = 'BAD_LISTING';
+  constructor(
+    message: string,
+    readonly call: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The 404 of the process call, with what it means; keeps the status so nothing retries it. */

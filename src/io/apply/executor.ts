@@ -268,16 +268,18 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
     return { ok: true, item, recording };
   } catch (caught) {
     let err = caught;
+    let made: string | undefined;
     if (caught instanceof PartlyDone) {
       // Something was made before the failure: record it, so the next run updates rather than duplicates.
       await input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: caught.remoteId, spec: { ...change.after, ...caught.recorded }, appliedAt: now().toISOString() });
       err = caught.cause;
+      made = caught.remoteId;
     }
     const failure = failureOf(err, wire.lastCall);
     const mayDuplicate = change.action === 'create' && adoptId === undefined && !kind.createIsRepeatable;
     // A create the server provably never saw, or answered with a client error, created nothing.
     if (marksPending && !failure.maybeCreated) await input.session.record({ op: 'pending-cleared', address: change.address });
-    const item: FailedItem = { ...base, failure: { ...failure, maybeCreated: mayDuplicate && failure.maybeCreated } };
+    const item: FailedItem = { ...base, failure: { ...failure, maybeCreated: mayDuplicate && failure.maybeCreated }, ...(made === undefined ? {} : { madeRemoteId: made }) };
     emit({ kind: 'failed', ...item });
     return { ok: false, item };
   }

