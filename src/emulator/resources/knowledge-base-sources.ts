@@ -136,6 +136,10 @@ function deleteWebsite(kb: KbContext, request: ApiRequest): ApiResponse {
  * numbers and otherwise not used; `startTime`/`endTime` filter on createdAt.
  */
 function listSources(kb: KbContext, request: ApiRequest): ApiResponse {
+  if (kb.config.kbListFailNext > 0) {
+    kb.config.kbListFailNext--;
+    throw new ApiError(500, 'ERR_INTERNAL', 'Failed to read the knowledge base (injected by kbListFailNext).');
+  }
   const missing = ['start', 'end'].filter((name) => request.query.get(name) === null);
   if (missing.length > 0) throw badRequest(`The query parameters 'start' and 'end' are required (numbers); missing ${missing.map((name) => `'${name}'`).join(' and ')}.`);
   timeParameter(request.query, 'start');
