@@ -14,7 +14,7 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
     lines.push(`Forgot ${item.address} (remote id ${escapeControl(item.remoteId)}); it stays on the server.`);
   }
   for (const item of result.done.filter((d) => d.adopted)) {
-    lines.push(`Adopted ${item.address} (uid ${escapeControl(item.remoteId)}): an interrupted earlier apply had created it, so no duplicate was made.`);
+    lines.push(`Adopted ${item.address} (remote id ${escapeControl(item.remoteId)}): an interrupted earlier apply had created it, so no duplicate was made.`);
   }
   const notify = result.notify;
   if (notify.status === 'sent') lines.push(`Sent the notify message (id ${notify.messageId}).`);
@@ -58,7 +58,8 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
 export function applyCompleteLine(counts: ApplyCounts, prune: boolean, moved = 0): string {
   const deleted = prune ? ` ${counts.deleted} deleted,` : '';
   const moves = moved > 0 ? `, ${moved} moved` : '';
-  return `Apply complete: ${counts.created} created, ${counts.updated} updated,${deleted} ${counts.forgotten} forgotten${moves}.`;
+  const adopted = (counts.adopted ?? 0) > 0 ? `, ${counts.adopted} adopted` : '';
+  return `Apply complete: ${counts.created} created, ${counts.updated} updated,${deleted} ${counts.forgotten} forgotten${moves}${adopted}.`;
 }
 
 /** Every change was made and is in the journal, but the state file could not be rewritten. */
@@ -104,7 +105,8 @@ function failedDetail(item: FailedItem): string[] {
   if (item.madeRemoteId !== undefined) {
     return [`    It exists on the server now (remote id ${escapeControl(item.madeRemoteId)}) and is recorded in the state; the next apply finishes it.`];
   }
-  return item.failure.maybeCreated ? ['    The request may have reached the server; the next plan warns that a duplicate may exist.'] : [];
+  // The mark stays pending, and the next apply looks for it on the server before sending anything again.
+  return item.failure.maybeCreated ? ['    It may have been created: the request may have reached the server. It stays marked pending; the next apply looks for it on the server and adopts it instead of making a second one.'] : [];
 }
 
 export function failureText(failure: ApplyFailure): string {
@@ -122,11 +124,11 @@ export function statusWithCode(status: number, code: string): string {
 
 /** `--json` output: the result as data, with the same one-line summary for scripts that grep. */
 export function applyResultToJson(result: ApplyResult): Record<string, unknown> {
-  const { created, updated, deleted, forgotten } = result.counts;
+  const { created, updated, deleted, forgotten, adopted = 0 } = result.counts;
   return {
     ok: result.ok,
     environment: result.environment,
-    summary: { created, updated, deleted, forgotten, failed: result.failed.length, notAttempted: result.notAttempted.length },
+    summary: { created, updated, deleted, forgotten, adopted, failed: result.failed.length, notAttempted: result.notAttempted.length },
     done: result.done.map(({ address, action, remoteId }) => ({ address, action, remoteId })),
     failed: result.failed.map(({ address, action, failure, madeRemoteId }) => ({ address, action, ...failure, ...(madeRemoteId === undefined ? {} : { madeRemoteId }) })),
     notAttempted: result.notAttempted.map(({ address, action }) => ({ address, action })),

@@ -46,7 +46,7 @@ describe('apply killed with SIGKILL', () => {
     // Creates that were in flight when the process died were remembered as pending; the rerun warns
     // about each and then adopts the agent it finds instead of creating a second one.
     const warned = [...rerun.stdout.matchAll(/(agent\.a\d+): a create was sent at/g)].map((m) => m[1]);
-    const adopted = [...rerun.stdout.matchAll(/Adopted (agent\.a\d+) \(uid/g)].map((m) => m[1]);
+    const adopted = [...rerun.stdout.matchAll(/Adopted (agent\.a\d+) \(remote id/g)].map((m) => m[1]);
     expect(adopted.length).toBeGreaterThan(0);
     expect(adopted.every((address) => warned.includes(address))).toBe(true);
     expect(agents).toHaveLength(100);

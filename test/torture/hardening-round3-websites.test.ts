@@ -40,8 +40,11 @@ describe('issue 31: websites are never duplicated, orphaned or misreported', () 
   const cli = (args: string[]): Promise<CliResult> => runCli([...args, '--state', 'state.json'], { cwd: ws.dir, env: emu.env, timeoutMs: 120_000 });
   const write = (text: string): void => writeFileSync(ws.path('agents.yaml'), text);
   const state = (): StateFile => (existsSync(ws.path('state.json')) ? (JSON.parse(readFileSync(ws.path('state.json'), 'utf8')) as StateFile) : { resources: {}, pending: {} });
+  /** The websites scraped during this test (the seed's own, made long ago, left out). */
   const websitesOnServer = async (): Promise<{ uniqueId: string; sourceName: string }[]> =>
-    (await emu.get<{ data: { uniqueId: string; sourceName: string }[] }>('/ai-agents/agent-builder/knowledge-base?start=0&end=0&limit=100')).data;
+    (await emu.get<{ data: { uniqueId: string; sourceName: string; createdAt: number }[] }>('/ai-agents/agent-builder/knowledge-base?start=0&end=0&limit=100')).data.filter(
+      (site) => site.createdAt > Date.now() - 600_000,
+    );
   const writes = async (): Promise<RequestLogEntry[]> => emu.apiWrites();
   const count = (log: readonly RequestLogEntry[], method: string, path: string | RegExp): number =>
     log.filter((r) => r.method === method && (typeof path === 'string' ? r.path === path : path.test(r.path))).length;
@@ -54,7 +57,7 @@ describe('issue 31: websites are never duplicated, orphaned or misreported', () 
   beforeEach(async () => {
     ws = makeWorkspace('agentsync-r3-websites-');
     await emu.reset();
-    await emu.configure({ kbCursorForever: false, kbScrapeDropNext: 0 });
+    await emu.configure({ kbCursorForever: false, kbScrapeDropNext: 0, kbListFailNext: 0 });
     return () => ws.remove();
   });
 
@@ -80,5 +83,44 @@ describe('issue 31: websites are never duplicated, orphaned or misreported', () 
     expect(out).toContain(`It exists on the server now (remote id ${site!.uniqueId})`);
     expect(state().resources['website.docs']?.remoteId).toBe(site!.uniqueId);
     for (const key of ['a1', 'a2', 'a3']) expect(out).toContain(`+ agent.${key}`);
+  });
+
+  it('item 1: a scrape whose answer is lost is marked pending, said to be maybe created, and adopted by the next apply: one website, one scrape', async () => {
+    write(manifest({ docs: { url: DEMO, exclude: ['**/changelog*'] } }));
+    await emu.configure({ kbScrapeDropNext: 1 });
+    const first = await cli(['apply', '--auto-approve']);
+    expect(first.code).toBe(1);
+    expect(first.stdout + first.stderr).toMatch(/website\.docs[^\n]*\n\s+It may have been created/);
+    expect(state().pending['website.docs']).toBeDefined();
+    const [made, ...others] = await websitesOnServer();
+    expect(others).toEqual([]);
+
+    const plan = await cli(['plan']);
+    expect(plan.stdout).toMatch(/website\.docs: a create was sent at .* apply looks for it there first/);
+
+    const second = await cli(['apply', '--auto-approve']);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain(`Adopted website.docs (remote id ${made!.uniqueId})`);
+    expect(second.stdout).toMatch(/Apply complete: 0 created, 0 updated, 0 forgotten, 1 adopted\./);
+    const log = await writes();
+    expect(count(log, 'POST', SCRAPE)).toBe(1);
+    expect(count(log, 'POST', `/v3/ai-agents/agent-builder/knowledge-base/website/${made!.uniqueId}/discovered-urls/process`)).toBe(1);
+    expect(await websitesOnServer()).toHaveLength(1);
+    expect(state().resources['website.docs']?.remoteId).toBe(made!.uniqueId);
+    expect(state().pending).toEqual({});
+    expect((await cli(['plan'])).stdout).toContain('No changes.');
+  });
+
+  it('item 1: with the knowledge-base list unreadable, a pending scrape sends nothing and keeps its mark', async () => {
+    write(manifest({ docs: { url: DEMO } }));
+    await emu.configure({ kbScrapeDropNext: 1 });
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(1);
+    // The knowledge-base list answers 500 (a 500 is not retried).
+    await emu.configure({ kbListFailNext: 1 });
+    const blocked = await cli(['apply', '--auto-approve']);
+    expect(blocked.code).toBe(1);
+    expect(blocked.stdout + blocked.stderr).toContain('nothing was sent, so no second website was made');
+    expect(count(await writes(), 'POST', SCRAPE)).toBe(1);
+    expect(state().pending['website.docs']).toBeDefined();
   });
 });

@@ -11,8 +11,9 @@ import type { Desired, DesiredResource } from '../../core/desired.js';
 import { isUserError } from '../../core/errors.js';
 import { jsonEqual } from '../../core/json-equal.js';
 import { changedFieldsOf } from '../../core/kinds/fields.js';
-import { PartlyDone } from '../../core/kinds/kind.js';
-import { kindFor, kindOf, newRunMemory, type RunMemory } from '../../core/kinds/index.js';
+import { PartlyDone, type UnrepeatableStep } from '../../core/kinds/kind.js';
+import { kindFor, kindOf, newRunMemory, type ResourceType, type RunMemory } from '../../core/kinds/index.js';
+import type { State } from '../../core/state.js';
 import type { Change, CreateChange, DeleteChange, ForgetChange, Plan, UpdateChange } from '../../core/plan.js';
 import type { StateSession } from '../state/store.js';
 import type { ApiClient } from '../api/client.js';
@@ -97,6 +98,7 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   let stopped = false;
   const adopter = createPendingAdopter(input.client, session.state);
   const memory: RunMemory = newRunMemory();
+  const taken = takenIdsOf(session.state);
   // Results are journaled while the next call is already on its way: waiting for each fsync would
   // cost every call one. A success counts (and is printed) once its entry is durable.
   const recordings: Promise<void>[] = [];
@@ -121,7 +123,7 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
     }
     let outcome: TaskOutcome;
     try {
-      outcome = await runOne(task, { ...input, now, emit, adopter, memory, marks });
+      outcome = await runOne(task, { ...input, now, emit, adopter, memory, marks, taken });
     } catch (err) {
       // Not an API answer (a journal write failed, say): stop starting work; a bug still throws.
       journalFailed(err);
@@ -205,6 +207,27 @@ interface RunContext extends ExecuteInput {
   adopter: PendingAdopter;
   memory: RunMemory;
   marks: PendingMarksAhead;
+  /** Remote ids of a kind the state held when the run began: never adopted by another address. */
+  taken: (type: ResourceType) => ReadonlySet<string>;
+}
+
+/** The time of an earlier run's pending create mark at this address (not of a DELETE's), if any. */
+function pendingCreateSince(input: RunContext, address: string): { pendingSince?: string } {
+  const pending = input.session.state.pending[address];
+  return pending !== undefined && pending.action === undefined ? { pendingSince: pending.since } : {};
+}
+
+/** Each kind's remote ids in the state, computed once per kind on first use. */
+function takenIdsOf(state: State): (type: ResourceType) => ReadonlySet<string> {
+  const byType = new Map<ResourceType, Set<string>>();
+  return (type) => {
+    let ids = byType.get(type);
+    if (ids === undefined) {
+      ids = new Set(Object.values(state.resources).flatMap((entry) => (entry.type === type ? [entry.remoteId] : [])));
+      byType.set(type, ids);
+    }
+    return ids;
+  };
 }
 
 /** Creates marked pending ahead of their call (execute-marks.ts): repeatable ones of kinds the server can be searched for. */
@@ -253,7 +276,17 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
     },
     planned,
   );
-  const ctx = { wire, memory: input.memory };
+  // A kind's own unrepeatable call (a scrape) marks itself pending through this, just before it leaves.
+  let marked = false;
+  const unrepeatable: UnrepeatableStep = {
+    ...pendingCreateSince(input, change.address),
+    taken: input.taken(change.type),
+    mark: async () => {
+      await input.session.record({ op: 'pending', address: change.address, type: change.type, since: now().toISOString() });
+      marked = true;
+    },
+  };
+  const ctx = { wire, memory: input.memory, unrepeatable };
   try {
     const outcome =
       adoptId !== undefined
@@ -264,7 +297,8 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
     // Deferred: nobody waits for it now. A crash before it is durable leaves the create pending
     // (adopted next time) or the update to be sent again (harmless); it is not reported before.
     const recording = input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: outcome.remoteId, spec: outcome.recorded ? { ...change.after, ...outcome.recorded } : change.after, appliedAt: now().toISOString() });
-    const item: DoneItem = { ...base, remoteId: outcome.remoteId, call: wire.lastCall, ms: Math.round(performance.now() - started), retries, ...(adoptId ? { adopted: true } : {}) };
+    const adopted = adoptId !== undefined || outcome.adopted === true;
+    const item: DoneItem = { ...base, remoteId: outcome.remoteId, call: wire.lastCall, ms: Math.round(performance.now() - started), retries, ...(adopted ? { adopted } : {}) };
     return { ok: true, item, recording };
   } catch (caught) {
     let err = caught;
@@ -276,10 +310,12 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
       made = caught.remoteId;
     }
     const failure = failureOf(err, wire.lastCall);
-    const mayDuplicate = change.action === 'create' && adoptId === undefined && !kind.createIsRepeatable;
-    // A create the server provably never saw, or answered with a client error, created nothing.
-    if (marksPending && !failure.maybeCreated) await input.session.record({ op: 'pending-cleared', address: change.address });
-    const item: FailedItem = { ...base, failure: { ...failure, maybeCreated: mayDuplicate && failure.maybeCreated }, ...(made === undefined ? {} : { madeRemoteId: made }) };
+    const mayDuplicate = change.action === 'create' && adoptId === undefined && !kind.createIsRepeatable && marksPending;
+    // Once something was recorded (`made`), the mark is gone with it. Otherwise a call the server
+    // provably never saw, or answered with a client error, created nothing: this run's mark goes.
+    const unconfirmed = made === undefined && (mayDuplicate || marked) && failure.maybeCreated;
+    if (made === undefined && (marksPending || marked) && !failure.maybeCreated) await input.session.record({ op: 'pending-cleared', address: change.address });
+    const item: FailedItem = { ...base, failure: { ...failure, maybeCreated: unconfirmed }, ...(made === undefined ? {} : { madeRemoteId: made }) };
     emit({ kind: 'failed', ...item });
     return { ok: false, item };
   }
@@ -302,7 +338,11 @@ async function adoptionFor(change: CallableChange, resource: DesiredResource, in
 function countDone(done: readonly DoneItem[]): ApplyCounts {
   const counts: ApplyCounts = { created: 0, updated: 0, deleted: 0, forgotten: 0 };
   const counter = { create: 'created', update: 'updated', delete: 'deleted', forget: 'forgotten' } as const;
-  for (const item of done) counts[counter[item.action]]++;
+  for (const item of done) {
+    // An adopted create made nothing: it took over what an interrupted earlier apply had made.
+    if (item.action === 'create' && item.adopted === true) counts.adopted = (counts.adopted ?? 0) + 1;
+    else counts[counter[item.action]]++;
+  }
   return counts;
 }
 
