@@ -64,6 +64,8 @@ export interface ApplyCounts {
   updated: number;
   deleted: number;
   forgotten: number;
+  /** Creates an interrupted earlier apply had already made: found on the server and adopted, not made again. */
+  adopted?: number;
 }
 
 export interface ApplyResult {

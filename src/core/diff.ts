@@ -65,7 +65,7 @@ export function planChanges({ desired, state: stored, digest, refresh, adopt, sc
     prune: scope.prune,
     changes,
     summary: summarize(changes),
-    pending: pendingWarnings(state),
+    pending: pendingWarnings(state, changes),
   };
   if (moves.length > 0) plan.moves = moves.map((move) => ({ ...move, type: recorded[move.to]?.type ?? 'agent', remoteId: recorded[move.to]?.remoteId ?? '' }));
   if (scope.targets.length === 0) return plan;
@@ -171,8 +171,11 @@ function changeFor(resource: DesiredResource, current: ResourceState | undefined
   };
 }
 
-function pendingWarnings(state: State | null): PendingWarning[] {
-  const warnings = Object.entries(state?.pending ?? {}).map(([address, pending]): PendingWarning => ({
+/** The state's pending marks, except creates the plan already adopts: their change says what happens. */
+function pendingWarnings(state: State | null, changes: readonly Change[]): PendingWarning[] {
+  const adopted = new Set(changes.flatMap((change) => (change.action === 'create' && change.adopt !== undefined ? [change.address] : [])));
+  const marks = Object.entries(state?.pending ?? {}).filter(([address, pending]) => pending.action !== undefined || !adopted.has(address));
+  const warnings = marks.map(([address, pending]): PendingWarning => ({
     address,
     type: pending.type,
     since: pending.since,

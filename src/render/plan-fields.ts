@@ -55,8 +55,8 @@ export function pendingWarningText(pending: PendingWarning, quote: (text: string
     );
   }
   return (
-    `${quote(pending.address)}: a create was sent at ${quote(pending.since)} but its result was never recorded; ` +
-    'a duplicate may exist on the server. Check the server, then `agentsync state rm` or re-run.'
+    `${quote(pending.address)}: a create was sent at ${quote(pending.since)} but its result was never recorded, so a duplicate may exist on the server; ` +
+    'apply looks for it there first and adopts it instead of creating it again.'
   );
 }
 
