@@ -23,7 +23,7 @@ function manifest(websites: Record<string, Site>, agents: string[] = [], moved: 
     lines.push('agents:');
     for (const key of agents) lines.push(`  ${key}:`, `    name: Agent ${key}`, '    integrationType: llm', '    integrateWith: gpt-4o');
   }
-  lines.push('knowledgeBase:', '  websites:');
+  if (Object.keys(websites).length > 0) lines.push('knowledgeBase:', '  websites:');
   for (const [key, site] of Object.entries(websites)) lines.push(`    ${key}:`, `      url: ${site.url}`, `      exclude: ${JSON.stringify(site.exclude ?? [])}`);
   if (moved.length > 0) lines.push(`moved: [${moved.map((m) => `{ from: ${m.from}, to: ${m.to} }`).join(', ')}]`);
   return lines.join('\n') + '\n';
@@ -122,5 +122,30 @@ describe('issue 31: websites are never duplicated, orphaned or misreported', () 
     expect(blocked.stdout + blocked.stderr).toContain('nothing was sent, so no second website was made');
     expect(count(await writes(), 'POST', SCRAPE)).toBe(1);
     expect(state().pending['website.docs']).toBeDefined();
+  });
+
+  it('item 24: an interrupted agent create is one account: the plan adopts it without a duplicate warning, and the summary counts it adopted', async () => {
+    write(manifest({}, ['keep']));
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    // What a killed apply leaves: the agent made on the server, only a pending mark in the state.
+    const made = await emu.call('POST', '/ai-agents/agents', { name: 'Agent a1', integrationType: 'llm', integrateWith: 'gpt-4o', isActive: true, tools: [], actions: [] });
+    expect(made.status).toBeLessThan(300);
+    const uid = (made.json as { agent?: { uid: string }; uid?: string }).agent?.uid ?? (made.json as { uid: string }).uid;
+    const file = JSON.parse(readFileSync(ws.path('state.json'), 'utf8')) as StateFile & { serial: number };
+    file.pending['agent.a1'] = { type: 'agent', since: new Date(Date.now() - 60_000).toISOString() } as StateFile['pending'][string];
+    writeFileSync(ws.path('state.json'), JSON.stringify(file));
+    write(manifest({}, ['keep', 'a1']));
+    await emu.clearRequests();
+
+    const plan = await cli(['plan']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain(`an interrupted earlier apply created it (uid ${uid})`);
+    expect(plan.stdout).not.toContain('a duplicate may exist');
+    const applied = await cli(['apply', '--auto-approve']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain(`Adopted agent.a1 (remote id ${uid})`);
+    expect(applied.stdout).toContain('Apply complete: 0 created, 0 updated, 0 forgotten, 1 adopted.');
+    const log = await writes();
+    expect(log.map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH /v3/ai-agents/agents/${uid}`]);
   });
 });
