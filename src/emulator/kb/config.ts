@@ -22,6 +22,8 @@ export interface KbConfig {
   kbScrapeDropNext: number;
   /** The next this many knowledge-base list calls (`GET …/knowledge-base`) answer 500. */
   kbListFailNext: number;
+  /** The next this many website DELETEs answer 500 and delete nothing. */
+  kbDeleteFailNext: number;
   /** A crawl's bound per page fetch, and for the whole crawl (it then ends with what it found). */
   kbFetchTimeoutMs: number;
   kbCrawlTimeoutMs: number;
@@ -36,13 +38,14 @@ export const DEFAULT_KB_CONFIG: Readonly<KbConfig> = Object.freeze({
   kbThrottleRetryAfterSeconds: 1,
   kbScrapeDropNext: 0,
   kbListFailNext: 0,
+  kbDeleteFailNext: 0,
   kbFetchTimeoutMs: 5000,
   kbCrawlTimeoutMs: 30_000,
 });
 
 export const KB_CONFIG_KEYS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_KB_CONFIG));
 
-const WHOLE_NUMBER_KEYS = ['kbProcessingMs', 'kbThrottleNext', 'kbThrottleRetryAfterSeconds', 'kbScrapeDropNext', 'kbListFailNext'] as const;
+const WHOLE_NUMBER_KEYS = ['kbProcessingMs', 'kbThrottleNext', 'kbThrottleRetryAfterSeconds', 'kbScrapeDropNext', 'kbListFailNext', 'kbDeleteFailNext'] as const;
 const POSITIVE_KEYS = ['kbFetchTimeoutMs', 'kbCrawlTimeoutMs'] as const;
 
 /** Problems with KB values, as short phrases; empty when all are valid. */

@@ -121,6 +121,10 @@ function boundedInteger(value: unknown, field: string, min: number, max: number,
 
 function deleteWebsite(kb: KbContext, request: ApiRequest): ApiResponse {
   const id = request.params.uniqueId ?? '';
+  if (kb.config.kbDeleteFailNext > 0) {
+    kb.config.kbDeleteFailNext--;
+    throw new ApiError(500, 'ERR_INTERNAL', `Failed to delete website '${id}' (injected by kbDeleteFailNext).`);
+  }
   if (!kb.store.deleteWebsite(id)) throw notFound('ERR_KB_NOT_FOUND', `Website '${id}' does not exist in this app's knowledge base.`);
   kb.store.changed();
   return {
