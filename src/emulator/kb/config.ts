@@ -24,6 +24,8 @@ export interface KbConfig {
   kbListFailNext: number;
   /** The next this many website DELETEs answer 500 and delete nothing. */
   kbDeleteFailNext: number;
+  /** The next this many discovered-URL process calls answer 500 and start nothing. */
+  kbProcessFailNext: number;
   /** A crawl's bound per page fetch, and for the whole crawl (it then ends with what it found). */
   kbFetchTimeoutMs: number;
   kbCrawlTimeoutMs: number;
@@ -39,13 +41,14 @@ export const DEFAULT_KB_CONFIG: Readonly<KbConfig> = Object.freeze({
   kbScrapeDropNext: 0,
   kbListFailNext: 0,
   kbDeleteFailNext: 0,
+  kbProcessFailNext: 0,
   kbFetchTimeoutMs: 5000,
   kbCrawlTimeoutMs: 30_000,
 });
 
 export const KB_CONFIG_KEYS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_KB_CONFIG));
 
-const WHOLE_NUMBER_KEYS = ['kbProcessingMs', 'kbThrottleNext', 'kbThrottleRetryAfterSeconds', 'kbScrapeDropNext', 'kbListFailNext', 'kbDeleteFailNext'] as const;
+const WHOLE_NUMBER_KEYS = ['kbProcessingMs', 'kbThrottleNext', 'kbThrottleRetryAfterSeconds', 'kbScrapeDropNext', 'kbListFailNext', 'kbDeleteFailNext', 'kbProcessFailNext'] as const;
 const POSITIVE_KEYS = ['kbFetchTimeoutMs', 'kbCrawlTimeoutMs'] as const;
 
 /** Problems with KB values, as short phrases; empty when all are valid. */
