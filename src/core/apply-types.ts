@@ -47,6 +47,8 @@ export interface FailedItem extends ApplyEventBase {
    * processed), recorded in the state under this id so that the next apply finishes it.
    */
   madeRemoteId?: string;
+  /** The resource the change replaces, still on the server: kept in the state at its own address with a pending delete. */
+  superseded?: { address: string; remoteId: string };
 }
 
 export interface NotAttemptedItem extends ApplyEventBase {

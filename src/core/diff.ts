@@ -48,9 +48,10 @@ export function planChanges({ desired, state: stored, digest, refresh, adopt, sc
   }
   // What is left in state is no longer in the manifest. Usually nothing is, and counting says so
   // without building a set of the desired addresses (addresses are unique: they are map keys).
-  const gone = scope.prune ? Object.keys(goneFromServer).length : 0;
+  const deleting = pendingDeletes(state);
+  const gone = Object.keys(goneFromServer).filter((address) => scope.prune || deleting.has(address)).length;
   if (matched < Object.keys(recorded).length || gone > 0) {
-    for (const leftover of leftoverChanges(recorded, desired.resources, scope.prune ? goneFromServer : undefined)) changes.push(leftover);
+    for (const leftover of leftoverChanges(recorded, desired.resources, { prune: scope.prune, gone: goneFromServer, deleting })) changes.push(leftover);
   }
   markRenames(changes);
   // Desired resources arrive in plan order already; a linear check usually saves the sort.
@@ -106,6 +107,11 @@ function markRenames(changes: Change[]): void {
     const old = identity === undefined ? undefined : leaving.get(`${change.type}\0${identity}`);
     if (old !== undefined) change.conflict = { remoteId: old.remoteId, movedFrom: old.address };
   }
+}
+
+/** Addresses whose DELETE was sent but not confirmed: any apply finishes them. */
+function pendingDeletes(state: State | null): Set<string> {
+  return new Set(Object.entries(state?.pending ?? {}).flatMap(([address, pending]) => (pending.action === 'delete' ? [address] : [])));
 }
 
 /** A pending mark of a create (not of a DELETE) at this address. */

@@ -51,7 +51,7 @@ export function pendingWarningText(pending: PendingWarning, quote: (text: string
   if (pending.action === 'delete') {
     return (
       `${quote(pending.address)}: a delete was sent at ${quote(pending.since)} but its result was never recorded; ` +
-      'the resource may already be gone from the server. `agentsync apply --prune` sends it again, which is harmless.'
+      'the resource may already be gone from the server. `agentsync apply` sends it again, which is harmless.'
     );
   }
   return (

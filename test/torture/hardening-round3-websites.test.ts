@@ -15,6 +15,7 @@ const DEMO = 'https://docs.example.com/';
 interface Site {
   url: string;
   exclude?: string[];
+  maxPages?: number;
 }
 
 function manifest(websites: Record<string, Site>, agents: string[] = [], moved: { from: string; to: string }[] = []): string {
@@ -24,7 +25,10 @@ function manifest(websites: Record<string, Site>, agents: string[] = [], moved: 
     for (const key of agents) lines.push(`  ${key}:`, `    name: Agent ${key}`, '    integrationType: llm', '    integrateWith: gpt-4o');
   }
   if (Object.keys(websites).length > 0) lines.push('knowledgeBase:', '  websites:');
-  for (const [key, site] of Object.entries(websites)) lines.push(`    ${key}:`, `      url: ${site.url}`, `      exclude: ${JSON.stringify(site.exclude ?? [])}`);
+  for (const [key, site] of Object.entries(websites)) {
+    lines.push(`    ${key}:`, `      url: ${site.url}`, `      exclude: ${JSON.stringify(site.exclude ?? [])}`);
+    if (site.maxPages !== undefined) lines.push(`      maxPages: ${site.maxPages}`);
+  }
   if (moved.length > 0) lines.push(`moved: [${moved.map((m) => `{ from: ${m.from}, to: ${m.to} }`).join(', ')}]`);
   return lines.join('\n') + '\n';
 }
@@ -57,7 +61,7 @@ describe('issue 31: websites are never duplicated, orphaned or misreported', () 
   beforeEach(async () => {
     ws = makeWorkspace('agentsync-r3-websites-');
     await emu.reset();
-    await emu.configure({ kbCursorForever: false, kbScrapeDropNext: 0, kbListFailNext: 0 });
+    await emu.configure({ kbCursorForever: false, kbScrapeDropNext: 0, kbListFailNext: 0, kbDeleteFailNext: 0, kbProcessFailNext: 0 });
     return () => ws.remove();
   });
 
@@ -147,5 +151,71 @@ describe('issue 31: websites are never duplicated, orphaned or misreported', () 
     expect(applied.stdout).toContain('Apply complete: 0 created, 0 updated, 0 forgotten, 1 adopted.');
     const log = await writes();
     expect(log.map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH /v3/ai-agents/agents/${uid}`]);
+  });
+
+  it('item 2: a re-crawl whose old-website DELETE fails records the new website first and deletes the old one on the next apply: no third crawl', async () => {
+    write(manifest({ docs: { url: DEMO, maxPages: 50 } }));
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    const [old] = await websitesOnServer();
+    write(manifest({ docs: { url: DEMO, maxPages: 40 } }));
+    await emu.configure({ kbDeleteFailNext: 1 });
+    const first = await cli(['apply', '--auto-approve']);
+    expect(first.code).toBe(1);
+    const fresh = (await websitesOnServer()).find((site) => site.uniqueId !== old!.uniqueId);
+    expect(fresh).toBeDefined();
+    expect(state().resources['website.docs']?.remoteId).toBe(fresh!.uniqueId);
+    const out = first.stdout + first.stderr;
+    expect(out).toContain(`It exists on the server now (remote id ${fresh!.uniqueId})`);
+    expect(out).toContain(`The website it replaces (remote id ${old!.uniqueId}) is still on the server`);
+
+    await emu.clearRequests();
+    const plan = await cli(['plan']);
+    expect(plan.stdout).toMatch(new RegExp(`- website\\.docs~[^\\n]*${old!.uniqueId}`));
+    const second = await cli(['apply', '--auto-approve']);
+    expect(second.code, second.stderr + second.stdout).toBe(0);
+    const log = await writes();
+    expect(count(log, 'POST', SCRAPE)).toBe(0);
+    expect(log.map((r) => `${r.method} ${r.path}`)).toEqual([`DELETE /v3/ai-agents/agent-builder/knowledge-base/website/${old!.uniqueId}`]);
+    expect((await websitesOnServer()).map((site) => site.uniqueId)).toEqual([fresh!.uniqueId]);
+    expect(Object.keys(state().resources)).toEqual(['website.docs']);
+    expect((await cli(['plan'])).stdout).toContain('No changes.');
+  });
+
+  it('item 2: a re-crawl whose new website cannot be processed still deletes the old website, on the next plain apply', async () => {
+    write(manifest({ docs: { url: DEMO, maxPages: 50 } }));
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    const [old] = await websitesOnServer();
+    write(manifest({ docs: { url: DEMO, maxPages: 40 } }));
+    await emu.configure({ kbProcessFailNext: 1 });
+    const first = await cli(['apply', '--auto-approve']);
+    expect(first.code).toBe(1);
+    const fresh = (await websitesOnServer()).find((site) => site.uniqueId !== old!.uniqueId);
+    expect(state().resources['website.docs']?.remoteId).toBe(fresh!.uniqueId);
+
+    await emu.clearRequests();
+    const second = await cli(['apply', '--auto-approve']);
+    expect(second.code, second.stderr + second.stdout).toBe(0);
+    const log = await writes();
+    expect(count(log, 'POST', SCRAPE)).toBe(0);
+    expect(count(log, 'POST', `/v3/ai-agents/agent-builder/knowledge-base/website/${fresh!.uniqueId}/discovered-urls/process`)).toBe(1);
+    expect(count(log, 'DELETE', `/v3/ai-agents/agent-builder/knowledge-base/website/${old!.uniqueId}`)).toBe(1);
+    expect((await websitesOnServer()).map((site) => site.uniqueId)).toEqual([fresh!.uniqueId]);
+    expect((await cli(['plan'])).stdout).toContain('No changes.');
+  });
+
+  it('item 2, sibling: a --prune DELETE that failed is finished by the next plain apply, never forgotten onto the server', async () => {
+    write(manifest({ docs: { url: DEMO } }, ['keep']));
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    const [site] = await websitesOnServer();
+    write(manifest({}, ['keep']));
+    await emu.configure({ kbDeleteFailNext: 1 });
+    expect((await cli(['apply', '--auto-approve', '--prune'])).code).toBe(1);
+    expect(state().pending['website.docs']?.action).toBe('delete');
+    const plain = await cli(['apply', '--auto-approve']);
+    expect(plain.code, plain.stderr + plain.stdout).toBe(0);
+    expect(plain.stdout).not.toMatch(/Forgot website\.docs/);
+    expect(count(await writes(), 'DELETE', `/v3/ai-agents/agent-builder/knowledge-base/website/${site!.uniqueId}`)).toBe(2);
+    expect(await websitesOnServer()).toEqual([]);
+    expect(state().resources['website.docs']).toBeUndefined();
   });
 });

@@ -50,6 +50,33 @@ export interface CallContext {
   memory: RunMemory;
   /** For a call that is not safe to send twice (a scrape); absent where no state is kept. */
   unrepeatable?: UnrepeatableStep;
+  /** For a change that replaces the resource with a new one (a re-crawl); absent where no state is kept. */
+  replacement?: ReplacementSteps;
+}
+
+/**
+ * A replacement made in steps (make the new one, finish it, delete the old one), each recorded as
+ * it happens so that a failure in a later step never loses the new id or the old one.
+ */
+export interface ReplacementSteps {
+  /**
+   * Records, durably, that `newId` now stands for the resource (`recorded` over the plan's spec),
+   * and that `oldId` is superseded: kept in the state at its own address with a pending delete,
+   * which any later apply finishes, until `superseded` says it is gone.
+   */
+  replace(newId: string, recorded: JsonObject, oldId: string): Promise<void>;
+  superseded(oldId: string): Promise<void>;
+}
+
+/** Where a superseded resource waits for its delete: never a manifest address (`~` is not allowed in keys). */
+export function supersededAddress(address: string, oldId: string): string {
+  return `${address}~${encodeURIComponent(oldId)}`;
+}
+
+/** The address a superseded entry's replacement lives at; undefined for any other address. */
+export function replacementAddressOf(address: string): string | undefined {
+  const at = address.indexOf('~');
+  return at > 0 ? address.slice(0, at) : undefined;
 }
 
 /**

@@ -83,11 +83,28 @@ async function scrapeAndProcess(ctx: CallContext, spec: WebsiteSpec, key: string
   }
 }
 
-/** A new crawl replaces the old website: the new one is processed first, then the old one deleted (a 404 is fine). */
+/**
+ * A new crawl replaces the old website: the new one is processed first, then the old one deleted
+ * (a 404 is fine). The new id, and the old one's pending delete, are recorded as soon as the scrape
+ * answers, so neither a failed processing nor a failed DELETE loses a website.
+ */
 async function recrawl(ctx: CallContext, spec: WebsiteSpec, key: string, oldId: string): Promise<CallOutcome> {
-  const outcome = await scrapeAndProcess(ctx, spec, key);
-  if (outcome.remoteId !== oldId) await sendDelete(ctx, websitePath(oldId));
-  return outcome;
+  const { websiteId, adopted } = await scrapeOnce(ctx, spec, key);
+  if (websiteId === oldId) return processWebsite(ctx, spec, key, websiteId);
+  await ctx.replacement?.replace(websiteId, { matchedUrls: NOT_PROCESSED }, oldId);
+  let outcome: CallOutcome;
+  try {
+    outcome = await processWebsite(ctx, spec, key, websiteId);
+  } catch (err) {
+    throw new PartlyDone(websiteId, { matchedUrls: NOT_PROCESSED }, err);
+  }
+  try {
+    await sendDelete(ctx, websitePath(oldId));
+  } catch (err) {
+    throw new PartlyDone(websiteId, outcome.recorded ?? {}, err);
+  }
+  await ctx.replacement?.superseded(oldId);
+  return adopted ? { ...outcome, adopted } : outcome;
 }
 
 /** Reads every page of the website's URLs, resolves the globs, and starts processing the rest. */

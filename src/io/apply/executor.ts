@@ -11,7 +11,7 @@ import type { Desired, DesiredResource } from '../../core/desired.js';
 import { isUserError } from '../../core/errors.js';
 import { jsonEqual } from '../../core/json-equal.js';
 import { changedFieldsOf } from '../../core/kinds/fields.js';
-import { PartlyDone, type UnrepeatableStep } from '../../core/kinds/kind.js';
+import { PartlyDone, replacementAddressOf, supersededAddress, type ReplacementSteps, type UnrepeatableStep } from '../../core/kinds/kind.js';
 import { kindFor, kindOf, newRunMemory, type ResourceType, type RunMemory } from '../../core/kinds/index.js';
 import type { State } from '../../core/state.js';
 import type { Change, CreateChange, DeleteChange, ForgetChange, Plan, UpdateChange } from '../../core/plan.js';
@@ -158,7 +158,10 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   // Deletes come last: an agent the plan updates may stop using a tool only now being deleted. So
   // a kind others depend on is not deleted when a change of a dependant kind failed.
   const failedTypes = new Set([...failed, ...blocked].map((item) => item.type));
-  const deletable = deletes.filter((change) => ![...failedTypes].some((type) => kindOf(type).dependsOn.includes(change.type)));
+  // A superseded resource keeps serving while its replacement's change failed in this run.
+  const deletable = deletes.filter(
+    (change) => ![...failedTypes].some((type) => kindOf(type).dependsOn.includes(change.type)) && !failedAddresses.has(replacementAddressOf(change.address) ?? ''),
+  );
   if (deletable.length > 0 && !stopped) {
     const deleted = await executeDeletes(deletable, { ...input, now, emit, stopped: () => stopped, stop: () => (stopped = true) });
     done.push(...deleted.done);
@@ -194,7 +197,9 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
 
 function notAttemptedReason(change: CallableChange | DeleteChange, interrupted: boolean, deletable: boolean): string {
   if (interrupted) return 'the apply was interrupted';
-  if (change.action === 'delete' && !deletable) return 'a change of something that may still use it failed';
+  if (change.action === 'delete' && !deletable) {
+    return replacementAddressOf(change.address) === undefined ? 'a change of something that may still use it failed' : 'the change of what replaces it failed; it keeps serving until that is done';
+  }
   return 'the apply stopped after a failure';
 }
 
@@ -286,7 +291,25 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
       marked = true;
     },
   };
-  const ctx = { wire, memory: input.memory, unrepeatable };
+  let superseded: { address: string; remoteId: string } | undefined;
+  const replacement: ReplacementSteps = {
+    replace: async (newId, recorded, oldId) => {
+      const at = now().toISOString();
+      const old = input.session.state.resources[change.address];
+      const address = supersededAddress(change.address, oldId);
+      // The old one first: a crash between the two records leaves both websites known, never one lost.
+      await input.session.record({ op: 'applied', address, type: change.type, remoteId: oldId, spec: old?.spec ?? change.after, appliedAt: old?.appliedAt ?? at });
+      await input.session.record({ op: 'pending', address, type: change.type, since: at, action: 'delete' });
+      await input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: newId, spec: { ...change.after, ...recorded }, appliedAt: at });
+      superseded = { address, remoteId: oldId };
+    },
+    superseded: async () => {
+      if (superseded === undefined) return;
+      await input.session.record({ op: 'forgotten', address: superseded.address });
+      superseded = undefined;
+    },
+  };
+  const ctx = { wire, memory: input.memory, unrepeatable, replacement };
   try {
     const outcome =
       adoptId !== undefined
@@ -315,7 +338,12 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
     // provably never saw, or answered with a client error, created nothing: this run's mark goes.
     const unconfirmed = made === undefined && (mayDuplicate || marked) && failure.maybeCreated;
     if (made === undefined && (marksPending || marked) && !failure.maybeCreated) await input.session.record({ op: 'pending-cleared', address: change.address });
-    const item: FailedItem = { ...base, failure: { ...failure, maybeCreated: unconfirmed }, ...(made === undefined ? {} : { madeRemoteId: made }) };
+    const item: FailedItem = {
+      ...base,
+      failure: { ...failure, maybeCreated: unconfirmed },
+      ...(made === undefined ? {} : { madeRemoteId: made }),
+      ...(superseded === undefined ? {} : { superseded }),
+    };
     emit({ kind: 'failed', ...item });
     return { ok: false, item };
   }
