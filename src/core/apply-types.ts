@@ -1,6 +1,6 @@
 // What an apply reports while it runs (events, for progress) and when it ends (the result, for the
 // summary). Plain data: render/ turns it into text.
-import type { Action } from './plan.js';
+import type { Action, UnreadableResource } from './plan.js';
 import type { ResourceType } from './desired.js';
 
 export type AppliedAction = Exclude<Action, 'no-op'>;
@@ -95,4 +95,6 @@ export interface ApplyResult {
   unrecorded?: { items: DoneItem[]; reason: string };
   /** Every result is in the journal, but the state file could not be rewritten (set by the CLI). */
   stateNotWritten?: string;
+  /** Resources the refresh could not read, so nothing was planned or done for them: the apply is not ok. */
+  unreadable?: UnreadableResource[];
 }

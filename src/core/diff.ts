@@ -7,7 +7,7 @@ import type { Desired, DesiredResource, Move, ResourceType } from './desired.js'
 import { diffFields } from './field-diff.js';
 import { couldBeCreatedSince, kindOf, TYPE_RANK, type RemoteRecord } from './kinds/index.js';
 import { normalizeSpec } from './normalize.js';
-import { summarize, type Change, type CreateChange, type PendingWarning, type Plan } from './plan.js';
+import { summarize, type Change, type CreateChange, type PendingWarning, type Plan, type UnreadableResource } from './plan.js';
 import { effectiveMoves } from './moved.js';
 import { leftoverChanges, limitToTargets, NO_SCOPE, selectTargets, type PlanScope } from './plan-scope.js';
 import { redactSpecShared, type Digest } from './redact.js';
@@ -24,7 +24,7 @@ export interface PlanInput {
    */
   digest: Digest;
   /** The server as read before planning; absent with --offline. */
-  refresh?: Pick<Refreshed, 'drift' | 'warnings' | 'untracked'>;
+  refresh?: Pick<Refreshed, 'drift' | 'warnings' | 'untracked'> & Partial<Pick<Refreshed, 'unreadable'>>;
   /** Creates a saved plan decided to adopt (apply PLANFILE does not read the server again). */
   adopt?: Readonly<Record<string, string>>;
   /** `--prune` and `--target`; absent means neither. */
@@ -56,6 +56,8 @@ export function planChanges({ desired, state: stored, digest, refresh, adopt, sc
   markRenames(changes);
   // Desired resources arrive in plan order already; a linear check usually saves the sort.
   if (!isOrdered(changes)) changes.sort(byTypeThenAddress);
+  const unreadable = refresh?.unreadable ?? [];
+  const planned = unreadable.length === 0 ? changes : withoutUnread(changes, unreadable);
   const plan: Plan = {
     environment: desired.environment.name,
     appId: desired.environment.appId,
@@ -64,10 +66,11 @@ export function planChanges({ desired, state: stored, digest, refresh, adopt, sc
     drift: refresh?.drift ?? [],
     warnings: refresh?.warnings ?? [],
     prune: scope.prune,
-    changes,
-    summary: summarize(changes),
-    pending: pendingWarnings(state, changes),
+    changes: planned,
+    summary: summarize(planned),
+    pending: pendingWarnings(state, planned),
   };
+  if (unreadable.length > 0) plan.unreadable = [...unreadable].sort(byTypeThenAddress);
   if (moves.length > 0) plan.moves = moves.map((move) => ({ ...move, type: recorded[move.to]?.type ?? 'agent', remoteId: recorded[move.to]?.remoteId ?? '' }));
   if (scope.targets.length === 0) return plan;
   return limitToTargets(plan, selectTargets(desired, [...Object.keys(recorded), ...Object.keys(goneFromServer)], scope.targets));
@@ -107,6 +110,12 @@ function markRenames(changes: Change[]): void {
     const old = identity === undefined ? undefined : leaving.get(`${change.type}\0${identity}`);
     if (old !== undefined) change.conflict = { remoteId: old.remoteId, movedFrom: old.address };
   }
+}
+
+/** The changes without those of resources the refresh could not read: nothing is known of them. */
+function withoutUnread(changes: readonly Change[], unreadable: readonly UnreadableResource[]): Change[] {
+  const unread = new Set(unreadable.map((entry) => entry.address));
+  return changes.filter((change) => !unread.has(change.address));
 }
 
 /** Addresses whose DELETE was sent but not confirmed: any apply finishes them. */

@@ -100,6 +100,7 @@ export function limitToTargets(plan: Plan, selected: ReadonlySet<string>): Plan 
     changes,
     drift: plan.drift.filter((d) => selected.has(d.address)),
     pending: plan.pending.filter((p) => selected.has(p.address)),
+    ...(plan.unreadable ? { unreadable: plan.unreadable.filter((u) => selected.has(u.address)) } : {}),
     warnings: [...plan.warnings, warning],
     summary: summarize(changes),
   };

@@ -4,6 +4,7 @@ import type { ApplyCounts, ApplyFailure, ApplyResult, DoneItem, FailedItem } fro
 import { palette } from './color.js';
 import { countOf } from '../core/plural.js';
 import { escapeControl } from '../core/terminal-safe.js';
+import { unreadableText } from './plan-fields.js';
 
 const SIGN: Record<DoneItem['action'], string> = { create: '+', update: '~', delete: '-', forget: '-' };
 
@@ -27,9 +28,10 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
   if (result.interrupted) return [...lines, ...interruptedLines(result, paint)].join('\n') + '\n';
   const unrecorded = result.unrecorded?.items ?? [];
   const notRecorded = unrecorded.length > 0 ? `, ${unrecorded.length} applied but not recorded` : '';
+  const unread = result.unreadable?.length ? `, ${result.unreadable.length} not read from the server` : '';
   lines.push(
     paint.bold(
-      paint.red(`Apply failed: ${result.done.length} of ${countOf(result.total, 'change')} done${notRecorded}, ${result.failed.length} failed, ${result.notAttempted.length} not attempted.`),
+      paint.red(`Apply failed: ${result.done.length} of ${countOf(result.total, 'change')} done${notRecorded}, ${result.failed.length} failed, ${result.notAttempted.length} not attempted${unread}.`),
     ),
   );
   if (result.unrecorded) lines.push(`The results could not be recorded: ${result.unrecorded.reason}.`);
@@ -49,6 +51,10 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
   if (result.notAttempted.length > 0) {
     lines.push('Not attempted:');
     for (const item of result.notAttempted) lines.push(`  ${SIGN[item.action]} ${item.address}`);
+  }
+  if (result.unreadable?.length) {
+    lines.push('Not read from the server, so nothing was planned or done for:');
+    for (const entry of result.unreadable) lines.push(`  ! ${escapeControl(unreadableText(entry))}`);
   }
   lines.push('Fix the cause and run apply again: it does only what remains.');
   return lines.join('\n') + '\n';
@@ -143,6 +149,7 @@ export function applyResultToJson(result: ApplyResult): Record<string, unknown> 
     notAttempted: result.notAttempted.map(({ address, action }) => ({ address, action })),
     notify: result.notify,
     ...(result.moved ? { moved: result.moved } : {}),
+    ...(result.unreadable ? { unreadable: result.unreadable } : {}),
     ...(result.unrecorded ? { notRecorded: { reason: result.unrecorded.reason, changes: result.unrecorded.items.map(({ address, action, remoteId }) => ({ address, action, remoteId })) } } : {}),
     ...(result.stateNotWritten === undefined ? {} : { stateNotWritten: result.stateNotWritten }),
   };

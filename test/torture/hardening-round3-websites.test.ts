@@ -218,4 +218,40 @@ describe('issue 31: websites are never duplicated, orphaned or misreported', () 
     expect(await websitesOnServer()).toEqual([]);
     expect(state().resources['website.docs']).toBeUndefined();
   });
+
+  it('item 12: a website whose listing cannot be read is named with its reason, nothing is planned for it, the rest is planned and applied, and apply exits 1', async () => {
+    write(manifest({ docs: { url: DEMO } }, ['a1']));
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    const before = state().resources['website.docs'];
+    write(manifest({ docs: { url: DEMO, exclude: ['**/changelog*'] } }, ['a1', 'a2']).replace('name: Agent a1', 'name: Agent a1 renamed'));
+    await emu.configure({ kbCursorForever: true });
+    await emu.clearRequests();
+
+    const plan = await cli(['plan']);
+    expect(plan.stderr).not.toMatch(STACK_TRACE);
+    expect(plan.stdout).toMatch(/Could not be read from the server[^\n]*\n\s+! website\.docs: the server answered the same cursor twice/);
+    expect(plan.stdout).toContain('~ agent.a1');
+    expect(plan.stdout).toContain('+ agent.a2');
+    expect(plan.stdout).not.toMatch(/[~+-] website\.docs/);
+    expect(plan.stdout).toContain('Plan: 1 to create, 1 to update, 0 to forget.');
+    const json = JSON.parse((await cli(['plan', '--json'])).stdout) as { changes: { address: string }[]; unreadable: { address: string; reason: string }[] };
+    expect(json.changes.map((c) => c.address)).toEqual(['agent.a1', 'agent.a2']);
+    expect(json.unreadable.map((u) => u.address)).toEqual(['website.docs']);
+
+    await emu.clearRequests();
+    const applied = await cli(['apply', '--auto-approve']);
+    expect(applied.code).toBe(1);
+    const out = applied.stdout + applied.stderr;
+    expect(out).toContain('Apply failed: 2 of 2 changes done, 0 failed, 0 not attempted, 1 not read from the server.');
+    expect(out).toMatch(/Not read from the server[^\n]*\n\s+! website\.docs: /);
+    // What the server saw: the two agent changes, nothing for the website.
+    const log = await writes();
+    expect(log.map((r) => `${r.method} ${r.path.replace(/\/agents\/[^/]+$/, '/agents/UID')}`).sort()).toEqual(['PATCH /v3/ai-agents/agents/UID', 'POST /v3/ai-agents/agents']);
+    expect(state().resources['website.docs']).toEqual(before);
+
+    // With nothing else left to do, apply still fails while the website cannot be read.
+    const again = await cli(['apply', '--auto-approve']);
+    expect(again.code).toBe(1);
+    expect(again.stdout + again.stderr).toContain('1 not read from the server');
+  });
 });

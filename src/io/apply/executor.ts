@@ -176,7 +176,8 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
       .map((change) => ({ address: change.address, type: change.type, action: change.action, reason: notAttemptedReason(change, interrupted, deletable.includes(change as DeleteChange)) })),
   ];
   const counts = countDone(done);
-  const ok = failed.length === 0 && notAttempted.length === 0 && recordFailure === undefined;
+  const unreadable = plan.unreadable ?? [];
+  const ok = failed.length === 0 && notAttempted.length === 0 && recordFailure === undefined && unreadable.length === 0;
   const notify: NotifyOutcome = interrupted && input.desired.notify ? { status: 'skipped', reason: 'interrupted' } : await sendNotify(input, { ok, counts, done, lineage, startSerial });
   const moved = (plan.moves ?? []).map(({ from, to }) => ({ from, to }));
   return {
@@ -191,6 +192,7 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
     total,
     ...(interrupted ? { interrupted } : {}),
     ...(moved.length > 0 ? { moved } : {}),
+    ...(unreadable.length > 0 ? { unreadable: unreadable.map((entry) => ({ ...entry })) } : {}),
     ...(recordFailure === undefined ? {} : { unrecorded: { items: unrecorded, reason: recordFailure } }),
   };
 }
