@@ -57,7 +57,7 @@ export function planChanges({ desired, state: stored, digest, refresh, adopt, sc
   // Desired resources arrive in plan order already; a linear check usually saves the sort.
   if (!isOrdered(changes)) changes.sort(byTypeThenAddress);
   const unreadable = refresh?.unreadable ?? [];
-  const planned = unreadable.length === 0 ? changes : withoutUnread(changes, unreadable);
+  const planned = unreadable.length === 0 ? changes : withoutUnread(changes, unreadable, moves);
   const plan: Plan = {
     environment: desired.environment.name,
     appId: desired.environment.appId,
@@ -113,8 +113,10 @@ function markRenames(changes: Change[]): void {
 }
 
 /** The changes without those of resources the refresh could not read: nothing is known of them. */
-function withoutUnread(changes: readonly Change[], unreadable: readonly UnreadableResource[]): Change[] {
+function withoutUnread(changes: readonly Change[], unreadable: readonly UnreadableResource[], moves: readonly Move[]): Change[] {
   const unread = new Set(unreadable.map((entry) => entry.address));
+  // The refresh read the state before its moves: an unreadable entry is unknown at its new address too.
+  for (const move of moves) if (unread.has(move.from)) unread.add(move.to);
   return changes.filter((change) => !unread.has(change.address));
 }
 

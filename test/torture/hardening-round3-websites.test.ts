@@ -254,4 +254,21 @@ describe('issue 31: websites are never duplicated, orphaned or misreported', () 
     expect(again.code).toBe(1);
     expect(again.stdout + again.stderr).toContain('1 not read from the server');
   });
+
+  it('item 15: renaming a website with moved: moves its state entry and sends nothing to the server', async () => {
+    write(manifest({ docs: { url: DEMO, exclude: ['**/changelog*'] } }));
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    const before = state().resources['website.docs'];
+    write(manifest({ handbook: { url: DEMO, exclude: ['**/changelog*'] } }, [], [{ from: 'website.docs', to: 'website.handbook' }]));
+    await emu.clearRequests();
+    const plan = await cli(['plan']);
+    expect(plan.stdout).toContain('website.docs → website.handbook (moved)');
+    expect(plan.stdout).not.toMatch(/[~+-] website\./);
+    expect(plan.stdout).toContain('Plan: 0 to create, 0 to update, 0 to forget, 1 to move.');
+    const applied = await cli(['apply', '--auto-approve']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(await writes()).toEqual([]);
+    expect(state().resources).toEqual({ 'website.handbook': before });
+    expect((await cli(['plan'])).stdout).toContain('No changes.');
+  });
 });
