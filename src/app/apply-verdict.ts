@@ -22,7 +22,8 @@ export function applyVerdict(result: ApplyResult): ApplyVerdict | undefined {
     return { code: 'apply_failed', message: `${applied} applied and kept in the journal, but the state was not written: ${result.stateNotWritten}; the next run records them` };
   }
   if (!result.ok) {
-    return { code: 'apply_failed', message: `apply failed: ${result.failed.length} failed, ${result.notAttempted.length} not attempted; ${applied} applied and recorded` };
+    const unread = result.unreadable?.length ? `, ${countOf(result.unreadable.length, 'resource')} could not be read from the server (${result.unreadable.map((u) => u.reason).join('; ')})` : '';
+    return { code: 'apply_failed', message: `apply failed: ${result.failed.length} failed, ${result.notAttempted.length} not attempted${unread}; ${applied} applied and recorded` };
   }
   if (result.notify.status === 'failed') {
     // Every change is applied and recorded, but a failed call is still an error (exit 1), so a

@@ -70,7 +70,8 @@ export async function applyPlan(request: ApplyRequest): Promise<ApplyOutcome> {
     // CONTRACT §8.2: nothing is sent while a create would make a second copy of something on the server.
     const refusal = conflictRefusal(plan);
     if (refusal !== undefined) throw refusal;
-    if (!hasChanges(plan)) {
+    // A resource that could not be read is not "no changes": the run goes on, so its result says so.
+    if (!hasChanges(plan) && !plan.unreadable?.length) {
       await recordRefresh(held, computed);
       return { kind: 'no-changes', plan, result: nothingToDo(plan) };
     }

@@ -17,7 +17,7 @@ export async function runFmt(files: readonly string[], opts: FmtOptions, io: Cli
   const changed = outcomes.filter((o) => o === 'changed').length;
   const failed = outcomes.filter((o) => o === 'failed').length;
   if (opts.check && changed > 0) {
-    io.stderr.write(`${countOf(changed, 'file')} would be reformatted; run \`npx agentsync fmt\` to fix ${changed === 1 ? 'it' : 'them'}.\n`);
+    io.stderr.write(`${countOf(changed, 'file')} would be reformatted; run \`npx --no-install agentsync fmt\` to fix ${changed === 1 ? 'it' : 'them'}.\n`);
   }
   if (failed > 0 || (opts.check && changed > 0)) throw new ExitRequest(1);
 }

@@ -60,6 +60,7 @@ export async function runPlanMany(opts: PlanOptions, io: CliIo, runOne: (environ
     io.stderr.write((await import('../render/plan-conflicts.js')).conflictRefusalLine(conflicts));
     throw new ExitRequest(1);
   }
+  if (outcomes.some((o) => (o.value?.unreadable?.length ?? 0) > 0)) throw new ExitRequest(1);
   if (opts.detailedExitcode && outcomes.some((o) => o.value && hasChanges(o.value))) throw new ExitRequest(2);
 }
 

@@ -1,6 +1,6 @@
 // What an apply reports while it runs (events, for progress) and when it ends (the result, for the
 // summary). Plain data: render/ turns it into text.
-import type { Action } from './plan.js';
+import type { Action, UnreadableResource } from './plan.js';
 import type { ResourceType } from './desired.js';
 
 export type AppliedAction = Exclude<Action, 'no-op'>;
@@ -42,6 +42,13 @@ export interface ApplyFailure {
 
 export interface FailedItem extends ApplyEventBase {
   failure: ApplyFailure;
+  /**
+   * What the change made on the server before it failed (a website scraped, its URLs not
+   * processed), recorded in the state under this id so that the next apply finishes it.
+   */
+  madeRemoteId?: string;
+  /** The resource the change replaces, still on the server: kept in the state at its own address with a pending delete. */
+  superseded?: { address: string; remoteId: string };
 }
 
 export interface NotAttemptedItem extends ApplyEventBase {
@@ -59,6 +66,8 @@ export interface ApplyCounts {
   updated: number;
   deleted: number;
   forgotten: number;
+  /** Creates an interrupted earlier apply had already made: found on the server and adopted, not made again. */
+  adopted?: number;
 }
 
 export interface ApplyResult {
@@ -86,4 +95,6 @@ export interface ApplyResult {
   unrecorded?: { items: DoneItem[]; reason: string };
   /** Every result is in the journal, but the state file could not be rewritten (set by the CLI). */
   stateNotWritten?: string;
+  /** Resources the refresh could not read, so nothing was planned or done for them: the apply is not ok. */
+  unreadable?: UnreadableResource[];
 }

@@ -7,7 +7,7 @@ import type { Desired, DesiredResource, Move, ResourceType } from './desired.js'
 import { diffFields } from './field-diff.js';
 import { couldBeCreatedSince, kindOf, TYPE_RANK, type RemoteRecord } from './kinds/index.js';
 import { normalizeSpec } from './normalize.js';
-import { summarize, type Change, type CreateChange, type FieldChange, type PendingWarning, type Plan } from './plan.js';
+import { summarize, type Change, type CreateChange, type FieldChange, type PendingWarning, type Plan, type UnreadableResource } from './plan.js';
 import type { FieldFact } from './kinds/fields.js';
 import { effectiveMoves } from './moved.js';
 import { leftoverChanges, limitToTargets, NO_SCOPE, selectTargets, type PlanScope } from './plan-scope.js';
@@ -25,7 +25,7 @@ export interface PlanInput {
    */
   digest: Digest;
   /** The server as read before planning; absent with --offline. */
-  refresh?: Pick<Refreshed, 'drift' | 'warnings' | 'untracked'>;
+  refresh?: Pick<Refreshed, 'drift' | 'warnings' | 'untracked'> & Partial<Pick<Refreshed, 'unreadable'>>;
   /** Creates a saved plan decided to adopt (apply PLANFILE does not read the server again). */
   adopt?: Readonly<Record<string, string>>;
   /** `--prune` and `--target`; absent means neither. */
@@ -49,13 +49,16 @@ export function planChanges({ desired, state: stored, digest, refresh, adopt, sc
   }
   // What is left in state is no longer in the manifest. Usually nothing is, and counting says so
   // without building a set of the desired addresses (addresses are unique: they are map keys).
-  const gone = scope.prune ? Object.keys(goneFromServer).length : 0;
+  const deleting = pendingDeletes(state);
+  const gone = Object.keys(goneFromServer).filter((address) => scope.prune || deleting.has(address)).length;
   if (matched < Object.keys(recorded).length || gone > 0) {
-    for (const leftover of leftoverChanges(recorded, desired.resources, scope.prune ? goneFromServer : undefined)) changes.push(leftover);
+    for (const leftover of leftoverChanges(recorded, desired.resources, { prune: scope.prune, gone: goneFromServer, deleting })) changes.push(leftover);
   }
   markRenames(changes);
   // Desired resources arrive in plan order already; a linear check usually saves the sort.
   if (!isOrdered(changes)) changes.sort(byTypeThenAddress);
+  const unreadable = refresh?.unreadable ?? [];
+  const planned = unreadable.length === 0 ? changes : withoutUnread(changes, unreadable, moves);
   const plan: Plan = {
     environment: desired.environment.name,
     appId: desired.environment.appId,
@@ -64,10 +67,11 @@ export function planChanges({ desired, state: stored, digest, refresh, adopt, sc
     drift: refresh?.drift ?? [],
     warnings: refresh?.warnings ?? [],
     prune: scope.prune,
-    changes,
-    summary: summarize(changes),
-    pending: pendingWarnings(state),
+    changes: planned,
+    summary: summarize(planned),
+    pending: pendingWarnings(state, planned),
   };
+  if (unreadable.length > 0) plan.unreadable = [...unreadable].sort(byTypeThenAddress);
   if (moves.length > 0) plan.moves = moves.map((move) => ({ ...move, type: recorded[move.to]?.type ?? 'agent', remoteId: recorded[move.to]?.remoteId ?? '' }));
   if (scope.targets.length === 0) return plan;
   return limitToTargets(plan, selectTargets(desired, [...Object.keys(recorded), ...Object.keys(goneFromServer)], scope.targets));
@@ -107,6 +111,19 @@ function markRenames(changes: Change[]): void {
     const old = identity === undefined ? undefined : leaving.get(`${change.type}\0${identity}`);
     if (old !== undefined) change.conflict = { remoteId: old.remoteId, movedFrom: old.address };
   }
+}
+
+/** The changes without those of resources the refresh could not read: nothing is known of them. */
+function withoutUnread(changes: readonly Change[], unreadable: readonly UnreadableResource[], moves: readonly Move[]): Change[] {
+  const unread = new Set(unreadable.map((entry) => entry.address));
+  // The refresh read the state before its moves: an unreadable entry is unknown at its new address too.
+  for (const move of moves) if (unread.has(move.from)) unread.add(move.to);
+  return changes.filter((change) => !unread.has(change.address));
+}
+
+/** Addresses whose DELETE was sent but not confirmed: any apply finishes them. */
+function pendingDeletes(state: State | null): Set<string> {
+  return new Set(Object.entries(state?.pending ?? {}).flatMap(([address, pending]) => (pending.action === 'delete' ? [address] : [])));
 }
 
 /** A pending mark of a create (not of a DELETE) at this address. */
@@ -181,8 +198,11 @@ function shownFields(type: ResourceType, fields: FieldChange[]): FieldChange[] {
   });
 }
 
-function pendingWarnings(state: State | null): PendingWarning[] {
-  const warnings = Object.entries(state?.pending ?? {}).map(([address, pending]): PendingWarning => ({
+/** The state's pending marks, except creates the plan already adopts: their change says what happens. */
+function pendingWarnings(state: State | null, changes: readonly Change[]): PendingWarning[] {
+  const adopted = new Set(changes.flatMap((change) => (change.action === 'create' && change.adopt !== undefined ? [change.address] : [])));
+  const marks = Object.entries(state?.pending ?? {}).filter(([address, pending]) => pending.action !== undefined || !adopted.has(address));
+  const warnings = marks.map(([address, pending]): PendingWarning => ({
     address,
     type: pending.type,
     since: pending.since,

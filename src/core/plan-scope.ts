@@ -19,27 +19,33 @@ export interface PlanScope {
 
 export const NO_SCOPE: PlanScope = { prune: false, targets: [] };
 
-/**
- * State entries that are no longer in the manifest. Without `gone` (no --prune) each is forgotten.
- * With it each is deleted, except kinds the API cannot delete, which are forgotten with a note;
- * entries the refresh found deleted on the server (`gone`) are deleted without a call.
- */
-export function leftoverChanges(
-  recorded: Readonly<Record<string, ResourceState>>,
-  resources: readonly DesiredResource[],
-  gone: Readonly<Record<string, ResourceState>> | undefined,
-): (DeleteChange | ForgetChange)[] {
+export interface Leftovers {
+  /** `--prune`: every leftover is deleted (a kind the API cannot delete is forgotten with a note). */
+  prune: boolean;
+  /** Entries the refresh found deleted on the server: deleted without a call. */
+  gone: Readonly<Record<string, ResourceState>>;
+  /**
+   * Entries whose DELETE was started (a pending delete mark: an interrupted --prune, a website a
+   * re-crawl replaced). Any apply finishes it: forgetting would leave them on the server, untracked.
+   */
+  deleting: ReadonlySet<string>;
+}
+
+/** State entries that are no longer in the manifest: each is forgotten, or deleted (see Leftovers). */
+export function leftoverChanges(recorded: Readonly<Record<string, ResourceState>>, resources: readonly DesiredResource[], options: Leftovers): (DeleteChange | ForgetChange)[] {
   const wanted = new Set(resources.map((r) => r.address));
   const changes: (DeleteChange | ForgetChange)[] = [];
   const leftover = (address: string, current: ResourceState, alreadyGone: boolean): void => {
     if (wanted.has(address)) return;
     const base = { type: current.type, address, key: keyOfAddress(address), remoteId: current.remoteId, before: normalizeSpec(current.type, current.spec) };
-    if (gone === undefined) changes.push({ action: 'forget', ...base });
+    if (!options.prune && !options.deleting.has(address)) changes.push({ action: 'forget', ...base });
     else if (!canRemove(current.type, current.spec)) changes.push({ action: 'forget', ...base, undeletable: true });
     else changes.push({ action: 'delete', ...base, ...(alreadyGone ? { gone: true } : {}) });
   };
   for (const [address, current] of Object.entries(recorded)) leftover(address, current, false);
-  for (const [address, current] of Object.entries(gone ?? {})) if (!Object.hasOwn(recorded, address)) leftover(address, current, true);
+  for (const [address, current] of Object.entries(options.gone)) {
+    if (!Object.hasOwn(recorded, address) && (options.prune || options.deleting.has(address))) leftover(address, current, true);
+  }
   return changes;
 }
 
@@ -94,6 +100,7 @@ export function limitToTargets(plan: Plan, selected: ReadonlySet<string>): Plan 
     changes,
     drift: plan.drift.filter((d) => selected.has(d.address)),
     pending: plan.pending.filter((p) => selected.has(p.address)),
+    ...(plan.unreadable ? { unreadable: plan.unreadable.filter((u) => selected.has(u.address)) } : {}),
     warnings: [...plan.warnings, warning],
     summary: summarize(changes),
   };

@@ -109,6 +109,8 @@ export interface Plan {
   target?: PlanTarget;
   /** Websites declared by URL that the refresh read: how many URLs each exclude glob matches. */
   websites?: WebsiteReport[];
+  /** Resources the refresh could not read: left out of `changes` (nothing is planned for them); absent when none. */
+  unreadable?: UnreadableResource[];
 }
 
 /** The base URL a plan applies to (credentials masked), and the variable that overrode it, if any. */
@@ -123,6 +125,13 @@ export interface PlanMove {
   to: string;
   type: ResourceType;
   remoteId: string;
+}
+
+/** A resource whose server record the refresh could not read: nothing is planned for it. */
+export interface UnreadableResource {
+  address: string;
+  type: ResourceType;
+  reason: string;
 }
 
 /** Per website declared by URL, what its exclude globs match among its discovered URLs. */

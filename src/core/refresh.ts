@@ -10,6 +10,7 @@ import { normalizeSpec } from './normalize.js';
 import type { DriftEntry } from './plan.js';
 
 export type { DriftEntry } from './plan.js';
+import type { UnreadableResource } from './plan.js';
 import { isDigest, redactSpecShared, type Digest } from './redact.js';
 import type { ResourceState, State } from './state.js';
 
@@ -19,6 +20,8 @@ export interface KindListing {
   matchable: boolean;
   /** Why the list may hold more than was read (a page that failed, a cursor that loops): absence is then not proven. */
   incomplete?: string;
+  /** Resources (address → why) whose own read failed: nothing is known of them, so nothing is planned for them. */
+  unreadable?: Readonly<Record<string, string>>;
 }
 
 /** What the two list calls returned; kinds that cannot be read are absent. */
@@ -37,6 +40,8 @@ export interface Refreshed {
   warnings: string[];
   /** Server records that no state entry tracks, by kind and identity. */
   untracked: UntrackedIndex;
+  /** Resources whose server record could not be read, and why (CONTRACT §14.4: refresh degrades per resource). */
+  unreadable: UnreadableResource[];
 }
 
 export type UntrackedIndex = Partial<Record<ResourceType, Map<string, RemoteRecord[]>>>;
@@ -54,6 +59,7 @@ export function refreshState({ state, snapshot, digest, sensitiveOf }: RefreshIn
   const drift: DriftEntry[] = [];
   const warnings: string[] = [];
   const tracked = new Set<RemoteRecord>();
+  const unreadable: UnreadableResource[] = [];
   const indexes = new Map<ResourceType, { byRemoteId: Map<string, RemoteRecord>; byIdentity: Map<string, RemoteRecord> }>();
   for (const type of RESOURCE_TYPES) {
     const listing = snapshot[type];
@@ -65,12 +71,15 @@ export function refreshState({ state, snapshot, digest, sensitiveOf }: RefreshIn
       warnings.push(`the server's list of ${type}s ${listing.incomplete}, so it may hold more than was read: nothing missing from it is planned as deleted on the server`);
     }
     indexes.set(type, indexBy(listing.records));
+    for (const [address, reason] of Object.entries(listing.unreadable ?? {})) unreadable.push({ address, type, reason });
   }
+  const unread = new Set(unreadable.map((entry) => entry.address));
 
   for (const [address, current] of Object.entries(state?.resources ?? {})) {
     const listing = snapshot[current.type];
     const index = indexes.get(current.type);
-    if (!listing || !index || !listing.matchable) continue;
+    // What could not be read is not known to be deleted, nor changed.
+    if (!listing || !index || !listing.matchable || unread.has(address)) continue;
     const kind = kindOf(current.type);
     const record = kind.refresh?.matchBy === 'key' ? index.byIdentity.get(keyOfAddress(address)) : index.byRemoteId.get(current.remoteId);
     if (record === undefined) {
@@ -91,7 +100,7 @@ export function refreshState({ state, snapshot, digest, sensitiveOf }: RefreshIn
   }
 
   drift.sort((a, b) => TYPE_RANK[a.type] - TYPE_RANK[b.type] || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-  return { state: state && applyOverlay(state, overlay), overlay, drift, warnings, untracked: untrackedIndex(snapshot, tracked) };
+  return { state: state && applyOverlay(state, overlay), overlay, drift, warnings, untracked: untrackedIndex(snapshot, tracked), unreadable };
 }
 
 /** The state as the refresh saw it. Used again by `apply PLANFILE`, whose plan file carries the overlay. */

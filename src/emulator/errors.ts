@@ -65,3 +65,6 @@ export function errorBody(err: ApiError, path: string): AgentsApiErrorBody | Cha
   if (isAiAgentsPath(path)) return { statusCode: err.status, message: err.message, error: STATUS_CODES[err.status] ?? 'Error' };
   return { error: { code: err.code, message: err.message, devMessage: err.devMessage, source: errorSourceFor(path) } };
 }
+
+/** Thrown by a handler that has done its work and must not answer: the server drops the connection instead. */
+export class DropConnection extends Error {}

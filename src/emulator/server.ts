@@ -4,7 +4,7 @@
 // Faults are decided before the body is read, so a failed request never changes data.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkApiKey } from './auth.js';
-import { ApiError, apiNotFound, errorBody, serviceUnavailable } from './errors.js';
+import { ApiError, apiNotFound, DropConnection, errorBody, serviceUnavailable } from './errors.js';
 import { rateLimitHeaders, type Faults, type RateLimitState } from './faults.js';
 import { ClientGone, decodeBody, hasBody, parseJsonBody, parseJsonText, readRawBody } from './http/read-body.js';
 import { Punctual, sendJson } from './http/respond.js';
@@ -101,7 +101,14 @@ async function serveApi(deps: PipelineDeps, expectedKey: Buffer, punctual: Punct
       }
       deps.log.setBody(call.entry, text, true);
     }
-    return match.handler({ params: match.params, query: call.query, body: requestBody, headers: req.headers });
+    try {
+      return await match.handler({ params: match.params, query: call.query, body: requestBody, headers: req.headers });
+    } catch (err) {
+      if (!(err instanceof DropConnection)) throw err;
+      call.entry.fault = 'drop';
+      req.socket.destroy();
+      return undefined;
+    }
   });
   if (answer === undefined) return;
   // The latency counts from the request's arrival, so the handler's own time is part of it.

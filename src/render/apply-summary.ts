@@ -1,9 +1,10 @@
 // The end of an apply: forgotten resources with their remote ids, the notify outcome, and either
 // the contract's one-line success summary or a failure summary of done / failed / not attempted.
-import type { ApplyCounts, ApplyFailure, ApplyResult, DoneItem } from '../core/apply-types.js';
+import type { ApplyCounts, ApplyFailure, ApplyResult, DoneItem, FailedItem } from '../core/apply-types.js';
 import { palette } from './color.js';
 import { countOf } from '../core/plural.js';
 import { escapeControl } from '../core/terminal-safe.js';
+import { unreadableText } from './plan-fields.js';
 
 const SIGN: Record<DoneItem['action'], string> = { create: '+', update: '~', delete: '-', forget: '-' };
 
@@ -14,7 +15,7 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
     lines.push(`Forgot ${item.address} (remote id ${escapeControl(item.remoteId)}); it stays on the server.`);
   }
   for (const item of result.done.filter((d) => d.adopted)) {
-    lines.push(`Adopted ${item.address} (uid ${escapeControl(item.remoteId)}): an interrupted earlier apply had created it, so no duplicate was made.`);
+    lines.push(`Adopted ${item.address} (remote id ${escapeControl(item.remoteId)}): an interrupted earlier apply had created it, so no duplicate was made.`);
   }
   const notify = result.notify;
   if (notify.status === 'sent') lines.push(`Sent the notify message (id ${notify.messageId}).`);
@@ -27,9 +28,10 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
   if (result.interrupted) return [...lines, ...interruptedLines(result, paint)].join('\n') + '\n';
   const unrecorded = result.unrecorded?.items ?? [];
   const notRecorded = unrecorded.length > 0 ? `, ${unrecorded.length} applied but not recorded` : '';
+  const unread = result.unreadable?.length ? `, ${result.unreadable.length} not read from the server` : '';
   lines.push(
     paint.bold(
-      paint.red(`Apply failed: ${result.done.length} of ${countOf(result.total, 'change')} done${notRecorded}, ${result.failed.length} failed, ${result.notAttempted.length} not attempted.`),
+      paint.red(`Apply failed: ${result.done.length} of ${countOf(result.total, 'change')} done${notRecorded}, ${result.failed.length} failed, ${result.notAttempted.length} not attempted${unread}.`),
     ),
   );
   if (result.unrecorded) lines.push(`The results could not be recorded: ${result.unrecorded.reason}.`);
@@ -44,11 +46,15 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
   if (result.failed.length > 0) lines.push('Failed:');
   for (const item of result.failed) {
     lines.push(`  ${SIGN[item.action]} ${item.address}: ${failureText(item.failure)}`);
-    if (item.failure.maybeCreated) lines.push(`    The request may have reached the server; the next plan warns that a duplicate may exist.`);
+    lines.push(...failedDetail(item));
   }
   if (result.notAttempted.length > 0) {
     lines.push('Not attempted:');
     for (const item of result.notAttempted) lines.push(`  ${SIGN[item.action]} ${item.address}`);
+  }
+  if (result.unreadable?.length) {
+    lines.push('Not read from the server, so nothing was planned or done for:');
+    for (const entry of result.unreadable) lines.push(`  ! ${escapeControl(unreadableText(entry))}`);
   }
   lines.push('Fix the cause and run apply again: it does only what remains.');
   return lines.join('\n') + '\n';
@@ -58,7 +64,8 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
 export function applyCompleteLine(counts: ApplyCounts, prune: boolean, moved = 0): string {
   const deleted = prune ? ` ${counts.deleted} deleted,` : '';
   const moves = moved > 0 ? `, ${moved} moved` : '';
-  return `Apply complete: ${counts.created} created, ${counts.updated} updated,${deleted} ${counts.forgotten} forgotten${moves}.`;
+  const adopted = (counts.adopted ?? 0) > 0 ? `, ${counts.adopted} adopted` : '';
+  return `Apply complete: ${counts.created} created, ${counts.updated} updated,${deleted} ${counts.forgotten} forgotten${moves}${adopted}.`;
 }
 
 /** Every change was made and is in the journal, but the state file could not be rewritten. */
@@ -99,6 +106,18 @@ function interruptedLines(result: ApplyResult, paint: ReturnType<typeof palette>
   return lines;
 }
 
+/** What the server holds after a failed change, beyond the failed call itself. */
+function failedDetail(item: FailedItem): string[] {
+  const old = item.superseded;
+  const replaced = old === undefined ? [] : [`    The ${item.type} it replaces (remote id ${escapeControl(old.remoteId)}) is still on the server; the state keeps it as ${escapeControl(old.address)}, and the next apply deletes it.`];
+  if (item.madeRemoteId !== undefined) {
+    return [`    It exists on the server now (remote id ${escapeControl(item.madeRemoteId)}) and is recorded in the state; the next apply finishes it.`, ...replaced];
+  }
+  if (replaced.length > 0) return replaced;
+  // The mark stays pending, and the next apply looks for it on the server before sending anything again.
+  return item.failure.maybeCreated ? ['    It may have been created: the request may have reached the server. It stays marked pending; the next apply looks for it on the server and adopts it instead of making a second one.'] : [];
+}
+
 export function failureText(failure: ApplyFailure): string {
   const answer = failure.status === 0 ? `failed (${failure.code})` : `answered ${statusWithCode(failure.status, failure.code)}`;
   const tries = failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
@@ -114,16 +133,23 @@ export function statusWithCode(status: number, code: string): string {
 
 /** `--json` output: the result as data, with the same one-line summary for scripts that grep. */
 export function applyResultToJson(result: ApplyResult): Record<string, unknown> {
-  const { created, updated, deleted, forgotten } = result.counts;
+  const { created, updated, deleted, forgotten, adopted = 0 } = result.counts;
   return {
     ok: result.ok,
     environment: result.environment,
-    summary: { created, updated, deleted, forgotten, failed: result.failed.length, notAttempted: result.notAttempted.length },
+    summary: { created, updated, deleted, forgotten, adopted, failed: result.failed.length, notAttempted: result.notAttempted.length },
     done: result.done.map(({ address, action, remoteId }) => ({ address, action, remoteId })),
-    failed: result.failed.map(({ address, action, failure }) => ({ address, action, ...failure })),
+    failed: result.failed.map(({ address, action, failure, madeRemoteId, superseded }) => ({
+      address,
+      action,
+      ...failure,
+      ...(madeRemoteId === undefined ? {} : { madeRemoteId }),
+      ...(superseded === undefined ? {} : { superseded }),
+    })),
     notAttempted: result.notAttempted.map(({ address, action }) => ({ address, action })),
     notify: result.notify,
     ...(result.moved ? { moved: result.moved } : {}),
+    ...(result.unreadable ? { unreadable: result.unreadable } : {}),
     ...(result.unrecorded ? { notRecorded: { reason: result.unrecorded.reason, changes: result.unrecorded.items.map(({ address, action, remoteId }) => ({ address, action, remoteId })) } } : {}),
     ...(result.stateNotWritten === undefined ? {} : { stateNotWritten: result.stateNotWritten }),
   };

@@ -62,10 +62,11 @@ export function renderPlanTable(outcomes: readonly EnvironmentOutcome<Plan>[], o
 /** The closing table of `apply`: what each environment did, or why it failed (and what it did before). */
 export function renderApplyTable(outcomes: readonly EnvironmentOutcome<ApplyResult>[], options: { color: boolean }): string {
   const paint = palette(options.color);
-  // `deleted` arrives with --prune; the table shows it only when something was deleted.
+  // `deleted` arrives with --prune, `adopted` after an interrupted create; each shows only when non-zero.
   const counts = outcomes.map((o): Record<string, number> | undefined => (o.value ? { ...o.value.counts } : undefined));
   const withDelete = counts.some((c) => (c?.deleted ?? 0) > 0);
-  const keys = ['created', 'updated', ...(withDelete ? ['deleted'] : []), 'forgotten'];
+  const withAdopted = counts.some((c) => (c?.adopted ?? 0) > 0);
+  const keys = ['created', 'updated', ...(withDelete ? ['deleted'] : []), 'forgotten', ...(withAdopted ? ['adopted'] : [])];
   const titles = keys.map((key) => key[0]!.toUpperCase() + key.slice(1));
   const rows = outcomes.map((outcome, i) => {
     const c = counts[i];

@@ -6,7 +6,7 @@ import type { JsonValue } from '../core/api-types.js';
 import { canonicalJson } from '../core/canonical.js';
 import { kindOf, RESOURCE_TYPES, type ResourceType } from '../core/kinds/index.js';
 import { escapeControl, escapeControlKeepLines } from '../core/terminal-safe.js';
-import { SENSITIVE_PLACEHOLDER, type CreateChange, type DeleteChange, type FieldChange, type PendingWarning, type PlanSummary } from '../core/plan.js';
+import { SENSITIVE_PLACEHOLDER, type CreateChange, type DeleteChange, type FieldChange, type PendingWarning, type PlanSummary, type UnreadableResource } from '../core/plan.js';
 import { diffLines, type DiffLine } from './line-diff.js';
 
 export type FieldView =
@@ -53,12 +53,12 @@ export function pendingWarningText(pending: PendingWarning, quote: (text: string
   if (pending.action === 'delete') {
     return (
       `${quote(pending.address)}: a delete was sent at ${quote(pending.since)} but its result was never recorded; ` +
-      'the resource may already be gone from the server. `agentsync apply --prune` sends it again, which is harmless.'
+      'the resource may already be gone from the server. `agentsync apply` sends it again, which is harmless.'
     );
   }
   return (
-    `${quote(pending.address)}: a create was sent at ${quote(pending.since)} but its result was never recorded; ` +
-    'a duplicate may exist on the server. Check the server, then `agentsync state rm` or re-run.'
+    `${quote(pending.address)}: a create was sent at ${quote(pending.since)} but its result was never recorded, so a duplicate may exist on the server; ` +
+    'apply looks for it there first and adopts it instead of creating it again.'
   );
 }
 
@@ -105,8 +105,18 @@ export function summaryLine(summary: PlanSummary, prune: boolean, moves = 0): st
   return `Plan: ${summary.create} to create, ${summary.update} to update,${deletes} ${summary.forget} to forget${moved}.`;
 }
 
-export function noChangesLine(environment: string): string {
+export function noChangesLine(environment: string, unreadable = 0): string {
+  if (unreadable > 0) return `No changes in what could be read; ${unreadable === 1 ? '1 resource' : `${unreadable} resources`} of environment "${printableText(environment)}" could not be read from the server, so nothing is planned for ${unreadable === 1 ? 'it' : 'them'}.`;
   return `No changes. Environment "${printableText(environment)}" matches the manifest.`;
+}
+
+export const UNREADABLE_HEADING = 'Could not be read from the server (nothing is planned for these; apply fails until they can be read):';
+
+/** `website.docs: why`; the reason often starts with the address already. */
+export function unreadableText(entry: UnreadableResource): string {
+  const reason = entry.reason.startsWith(`${entry.address}: `) ? entry.reason.slice(entry.address.length + 2) : entry.reason;
+  // The reason quotes the server: one printable line, as every outside string.
+  return printableText(`${entry.address}: ${reason}`);
 }
 
 export function skippedText(count: number): string {

@@ -3,7 +3,7 @@
 // serializes to the same bytes.
 import type { JsonValue, Region } from '../core/api-types.js';
 import type { ResourceType, SpecJson } from '../core/desired.js';
-import { SENSITIVE_PLACEHOLDER, type Action, type Change, type FieldChange, type PendingWarning, type Plan, type PlanMove, type PlanSummary, type WebsiteReport } from '../core/plan.js';
+import { SENSITIVE_PLACEHOLDER, type Action, type Change, type FieldChange, type PendingWarning, type Plan, type PlanMove, type PlanSummary, type UnreadableResource, type WebsiteReport } from '../core/plan.js';
 import { isDigest, setMember } from '../core/redact.js';
 
 export const PLAN_FORMAT_VERSION = 1;
@@ -65,6 +65,8 @@ export interface PlanJson {
   moves?: PlanMove[];
   /** Websites declared by URL that the refresh read: URL counts and what each exclude glob matches. */
   websites?: WebsiteReport[];
+  /** Resources the refresh could not read, left out of `changes`; absent when none. */
+  unreadable?: UnreadableResource[];
 }
 
 export function planToJson(plan: Plan): PlanJson {
@@ -83,6 +85,7 @@ export function planToJson(plan: Plan): PlanJson {
     summary: { create, update, delete: deletes, forget, noop },
     pending: plan.pending.map(({ address, type, since, action }) => ({ address, type, since, action })),
     ...(plan.moves?.length ? { moves: plan.moves.map(({ from, to, type, remoteId }) => ({ from, to, type, remoteId })) } : {}),
+    ...(plan.unreadable?.length ? { unreadable: plan.unreadable.map(({ address, type, reason }) => ({ address, type, reason })) } : {}),
     ...(plan.websites?.length ? { websites: plan.websites.map(({ address, urls, excluded, globs }) => ({ address, urls, excluded, globs: globs.map((g) => ({ ...g })) })) } : {}),
   };
 }

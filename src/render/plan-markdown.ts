@@ -6,7 +6,7 @@ import { hasChanges } from '../core/plan.js';
 import type { DiffLine } from './line-diff.js';
 import { changedGraphMarkdown } from './plan-graph.js';
 import { codeSpan, htmlText, longestRun, markdownText } from './markdown-safe.js';
-import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, noChangesLine, pendingWarningText, printableText, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, viewField, type FieldView } from './plan-fields.js';
+import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, noChangesLine, pendingWarningText, printableText, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, UNREADABLE_HEADING, unreadableText, viewField, type FieldView } from './plan-fields.js';
 
 export interface PlanMarkdownOptions {
   /** Hard limit on the output's length in UTF-16 code units. */
@@ -21,7 +21,8 @@ export function renderPlanMarkdown(plan: Plan, { maxLength = DEFAULT_MARKDOWN_MA
   const changed = plan.changes.filter((change) => change.action !== 'no-op');
   const head = [`### agentsync plan for environment ${codeSpan(plan.environment)}`, ''];
   if (hasChanges(plan)) head.push(`**${markdownText(summaryLine(plan.summary, plan.prune, plan.moves?.length))}**`, '', ...summaryTable(plan), '');
-  else head.push(markdownText(noChangesLine(plan.environment)), '');
+  else head.push(markdownText(noChangesLine(plan.environment, plan.unreadable?.length)), '');
+  if (plan.unreadable?.length) head.push(`> [!CAUTION]\n> ${markdownText(UNREADABLE_HEADING)}\n${plan.unreadable.map((u) => `> - ${markdownText(unreadableText(u))}`).join('\n')}`, '');
 
   for (const warning of plan.warnings) head.push(`> [!WARNING]\n> ${markdownText(warning)}`, '');
   if (plan.drift.length > 0) head.push(...driftSection(plan), '');

@@ -5,7 +5,7 @@ import { hasChanges } from '../core/plan.js';
 import { palette, type Palette } from './color.js';
 import type { DiffLine } from './line-diff.js';
 import type { DriftEntry } from '../core/refresh.js';
-import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, moveText, noChangesLine, pendingWarningText, printableLine, printableText, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, viewField, type FieldView } from './plan-fields.js';
+import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, moveText, noChangesLine, pendingWarningText, printableLine, printableText, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, UNREADABLE_HEADING, unreadableText, viewField, type FieldView } from './plan-fields.js';
 
 export interface PlanTextOptions {
   color: boolean;
@@ -22,6 +22,7 @@ export function renderPlanText(plan: Plan, { color }: PlanTextOptions): string {
   const changed = plan.changes.filter((change) => change.action !== 'no-op');
   if (plan.target) out.push(targetLine(plan, plan.target, paint), '');
   for (const warning of plan.warnings) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(warning)}`), '');
+  if (plan.unreadable?.length) out.push(paint.red(paint.bold(UNREADABLE_HEADING)), ...plan.unreadable.map((u) => `${RESOURCE_INDENT}${paint.red('!')} ${printableLine(unreadableText(u))}`), '');
   if (plan.drift.length > 0) out.push(...driftLines(plan.drift, paint), '');
   if (changed.length > 0) {
     out.push(...legend(changed, paint), '');
@@ -32,7 +33,7 @@ export function renderPlanText(plan: Plan, { color }: PlanTextOptions): string {
   if (plan.moves?.length) out.push(...plan.moves.map((move) => `${RESOURCE_INDENT}${paint.yellow('→')} ${paint.bold(printableText(moveText(move)))}`), '');
   if (plan.websites?.length) out.push(...websiteLines(plan.websites, paint), '');
   for (const pending of plan.pending) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(pendingWarningText(pending))}`), '');
-  out.push(hasChanges(plan) ? `${paint.bold('Plan:')}${summaryLine(plan.summary, plan.prune, plan.moves?.length).slice('Plan:'.length)}` : paint.green(noChangesLine(plan.environment)));
+  out.push(hasChanges(plan) ? `${paint.bold('Plan:')}${summaryLine(plan.summary, plan.prune, plan.moves?.length).slice('Plan:'.length)}` : (plan.unreadable?.length ? paint.yellow(noChangesLine(plan.environment, plan.unreadable.length)) : paint.green(noChangesLine(plan.environment))));
   return out.join('\n') + '\n';
 }
 

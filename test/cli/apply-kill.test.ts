@@ -43,12 +43,16 @@ describe('apply killed with SIGKILL', () => {
     expect(rerun.stderr).not.toMatch(/Error/);
     expect(rerun.code).toBe(0);
     const agents = await emu.get<AgentRecord[]>('/ai-agents/agents');
-    // Creates that were in flight when the process died were remembered as pending; the rerun warns
-    // about each and then adopts the agent it finds instead of creating a second one.
+    // Creates that were in flight when the process died were remembered as pending; the rerun's plan
+    // says it adopts each agent it finds (one account, no separate duplicate warning: issue 31
+    // item 24), and the summary counts them adopted instead of creating a second one.
+    const planned = [...rerun.stdout.matchAll(/\+ (agent\.a\d+)\n\s+an interrupted earlier apply created it/g)].map((m) => m[1]);
     const warned = [...rerun.stdout.matchAll(/(agent\.a\d+): a create was sent at/g)].map((m) => m[1]);
-    const adopted = [...rerun.stdout.matchAll(/Adopted (agent\.a\d+) \(uid/g)].map((m) => m[1]);
+    const adopted = [...rerun.stdout.matchAll(/Adopted (agent\.a\d+) \(remote id/g)].map((m) => m[1]);
     expect(adopted.length).toBeGreaterThan(0);
-    expect(adopted.every((address) => warned.includes(address))).toBe(true);
+    expect(adopted.every((address) => planned.includes(address) || warned.includes(address))).toBe(true);
+    expect(warned.filter((address) => planned.includes(address))).toEqual([]);
+    expect(rerun.stdout).toMatch(new RegExp(`${adopted.length} adopted\\.`));
     expect(agents).toHaveLength(100);
     expect(new Set(agents.map((a) => a.name)).size).toBe(100);
 

@@ -136,7 +136,7 @@ describe('agentsync fmt', () => {
     const result = await fmt('--check', 'a.yaml', 'b.yaml');
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('a.yaml\n');
-    expect(result.stderr).toBe('1 file would be reformatted; run `npx agentsync fmt` to fix it.\n');
+    expect(result.stderr).toBe('1 file would be reformatted; run `npx --no-install agentsync fmt` to fix it.\n');
     expect(readFileSync(file('a.yaml'), 'utf8')).toBe(MESSY);
     expect(await fmt('--check', 'b.yaml')).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });

@@ -207,6 +207,7 @@ describe('--fail-rate', () => {
       putCreates: false, createStatus: 200, timestamps: 'iso', agentList: 'full', storeAsSent: false,
       kbProcessingMs: 1500, kbFailUrls: [], kbFailFraction: 0, kbCursorForever: false, kbThrottleNext: 0,
       kbThrottleRetryAfterSeconds: 1, kbFetchTimeoutMs: 5000, kbCrawlTimeoutMs: 30000,
+      kbScrapeDropNext: 0, kbListFailNext: 0, kbDeleteFailNext: 0, kbProcessFailNext: 0,
     });
   });
 });

@@ -51,7 +51,7 @@ describe('apply summary', () => {
         '  + tool.a',
         'Failed:',
         '  + agent.x: POST /ai-agents/agents failed (ECONNRESET): connection closed by the server',
-        '    The request may have reached the server; the next plan warns that a duplicate may exist.',
+        '    It may have been created: the request may have reached the server. It stays marked pending; the next apply looks for it on the server and adopts it instead of making a second one.',
         'Not attempted:',
         '  ~ agent.y',
         'Fix the cause and run apply again: it does only what remains.',

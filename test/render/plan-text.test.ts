@@ -59,7 +59,7 @@ describe('renderPlanText', () => {
 
   it('warns about a pending create', () => {
     expect(renderPlanText(samplePlan(), { color: false })).toContain(
-      'Warning: agent.ghost: a create was sent at 2025-03-04T05:06:07.000Z but its result was never recorded; a duplicate may exist on the server. Check the server, then `agentsync state rm` or re-run.',
+      'Warning: agent.ghost: a create was sent at 2025-03-04T05:06:07.000Z but its result was never recorded, so a duplicate may exist on the server; apply looks for it there first and adopts it instead of creating it again.',
     );
   });
 

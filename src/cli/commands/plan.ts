@@ -88,6 +88,8 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo)
     if (out) io.stderr.write(`The plan was not saved to ${out.path}.\n`);
     throw new ExitRequest(1);
   }
+  // What could not be read was not planned: the plan is incomplete, so the check fails (after the plan is shown).
+  if ((computed.plan.unreadable?.length ?? 0) > 0) throw new ExitRequest(1);
   if (opts.detailedExitcode && hasChanges(computed.plan)) throw new ExitRequest(2);
 }
 

@@ -22,6 +22,8 @@ export interface WireRequest {
    * "already exists" answer a repeat would get. Other POSTs are retried only when provably unsent.
    */
   repeatable?: boolean;
+  /** How long one attempt may wait for its whole answer, when the call's own work takes longer than most (a crawl). */
+  timeoutMs?: number;
 }
 
 /** The transport a kind's endpoints run on. A failed call rejects with an error carrying `status` (0 when nothing came back). */
@@ -46,6 +48,49 @@ export function newRunMemory(): RunMemory {
 export interface CallContext {
   wire: Wire;
   memory: RunMemory;
+  /** For a call that is not safe to send twice (a scrape); absent where no state is kept. */
+  unrepeatable?: UnrepeatableStep;
+  /** For a change that replaces the resource with a new one (a re-crawl); absent where no state is kept. */
+  replacement?: ReplacementSteps;
+}
+
+/**
+ * A replacement made in steps (make the new one, finish it, delete the old one), each recorded as
+ * it happens so that a failure in a later step never loses the new id or the old one.
+ */
+export interface ReplacementSteps {
+  /**
+   * Records, durably, that `newId` now stands for the resource (`recorded` over the plan's spec),
+   * and that `oldId` is superseded: kept in the state at its own address with a pending delete,
+   * which any later apply finishes, until `superseded` says it is gone.
+   */
+  replace(newId: string, recorded: JsonObject, oldId: string): Promise<void>;
+  superseded(oldId: string): Promise<void>;
+}
+
+/** Where a superseded resource waits for its delete: never a manifest address (`~` is not allowed in keys). */
+export function supersededAddress(address: string, oldId: string): string {
+  return `${address}~${encodeURIComponent(oldId)}`;
+}
+
+/** The address a superseded entry's replacement lives at; undefined for any other address. */
+export function replacementAddressOf(address: string): string | undefined {
+  const at = address.indexOf('~');
+  return at > 0 ? address.slice(0, at) : undefined;
+}
+
+/**
+ * What a kind needs to send a call that must not be repeated blindly (a website's scrape): a
+ * pending mark journaled before it leaves, and, when an earlier run's mark is still there, the
+ * chance to look the result up on the server and adopt it instead of making a second one.
+ */
+export interface UnrepeatableStep {
+  /** When an earlier run sent this resource's call and never learned the answer; undefined when none did. */
+  pendingSince?: string;
+  /** Remote ids of this kind the state already holds: never adopted for another address. */
+  taken: ReadonlySet<string>;
+  /** Journals, durably, that the call is about to leave; await it before sending. */
+  mark(): Promise<void>;
 }
 
 /** What a create or update left on the server. */
@@ -53,6 +98,8 @@ export interface CallOutcome {
   remoteId: string;
   /** Spec fields the call found out (a website's matched URLs), recorded in the state over the plan's. */
   recorded?: JsonObject;
+  /** An earlier, interrupted run had made it; it was found on the server and adopted, not made again. */
+  adopted?: boolean;
 }
 
 /** One entry of a kind's server list, read into the shape the diff compares. */

@@ -8,6 +8,7 @@ import type { DiscoveredUrl } from './website-urls.js';
 import { matchWebsite } from './website-match.js';
 import type { WebsiteReport } from '../plan.js';
 import type { State } from '../state.js';
+import { effectiveMoves } from '../moved.js';
 
 export interface ResolvedWebsites {
   /** The desired manifest with each URL website's `matchedUrls` filled in (the same object when none). */
@@ -24,9 +25,13 @@ export function resolveWebsites(desired: Desired, state: State | null, listings?
   const warnings: string[] = [];
   const matched: Record<string, string> = {};
   let changed = false;
+  // A website renamed by `moved:` is still read, and recorded, under its old address until apply
+  // moves it: its listing and fingerprint are found there, so a rename is not a re-process.
+  const movedFrom = new Map(effectiveMoves(desired.moved ?? [], state?.resources ?? {}).map((move) => [move.to, move.from]));
   const resources = desired.resources.map((resource): DesiredResource => {
     if (resource.type !== 'website' || resource.spec.url === undefined) return resource;
-    const urls = listings?.get(resource.address);
+    const from = movedFrom.get(resource.address);
+    const urls = listings?.get(resource.address) ?? (from === undefined ? undefined : listings?.get(from));
     let fingerprint: string | undefined;
     if (urls !== undefined) {
       const match = matchWebsite(resource.spec.exclude ?? [], urls);
@@ -36,7 +41,7 @@ export function resolveWebsites(desired: Desired, state: State | null, listings?
         if (excludes === 0) warnings.push(`${resource.address}: exclude glob ${JSON.stringify(glob)} matches none of its ${urls.length} discovered URLs`);
       }
     } else {
-      const recorded = saved?.[resource.address] ?? state?.resources[resource.address]?.spec.matchedUrls;
+      const recorded = saved?.[resource.address] ?? (state?.resources[resource.address] ?? (from === undefined ? undefined : state?.resources[from]))?.spec.matchedUrls;
       fingerprint = typeof recorded === 'string' ? recorded : undefined;
     }
     if (fingerprint === undefined) return resource;

@@ -53,7 +53,7 @@ export async function readDiscoveredUrls(get: GetPage, websiteId: string, what: 
     for (const entry of data) urls.push(readEntry(entry, what, base));
     const cursor = nextCursor(answer as Record<string, unknown>);
     if (cursor === undefined) return urls;
-    if (seen.has(cursor.cursor)) throw new UserError('api_error', `${what}: the server answered the same cursor twice while listing discovered URLs (page ${page + 1}), so the list never ends; nothing was changed`, { call: `GET ${base}` });
+    if (seen.has(cursor.cursor)) throw new UserError('api_error', `${what}: the server answered the same cursor twice while listing discovered URLs (page ${page + 1}), so the list never ends`, { call: `GET ${base}` });
     if (page >= maxPages) throw new UserError('api_error', `${what}: the server still had more discovered URLs after ${maxPages} pages of ${URL_PAGE_LIMIT}; stopped reading (a server that pages forever)`, { call: `GET ${base}` });
     seen.add(cursor.cursor);
     const params: Record<string, string> = { limit: String(URL_PAGE_LIMIT), cursor: cursor.cursor };

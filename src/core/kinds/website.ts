@@ -5,11 +5,15 @@
 // - the seed's `parentUniqueId` + `exclude` of ids: only "process, except these", which is both
 //   create and update, its batch id recorded.
 // Both are refreshed by reading their discovered URLs (io/api/read-websites.ts). Re-sending a
-// process call is harmless, so an interrupted one is simply sent again.
+// process call is harmless, so an interrupted one is simply sent again. A scrape is not: it is
+// journaled pending before it leaves, and after a lost answer the website it made is looked up
+// (website-lookup.ts) and adopted before anything is scraped again.
 import type { WebsiteSpec } from '../desired.js';
+import { isUserError } from '../errors.js';
 import { ADDRESS_KEY_PATTERN } from '../schema.js';
 import { answeredStatus, isObject, PartlyDone, sendDelete, stringField, UnexpectedAnswer, type CallContext, type CallOutcome, type Kind } from './kind.js';
 import type { FieldTable } from './fields.js';
+import { findScrapedWebsite } from './website-lookup.js';
 import { matchWebsite, showMatchedUrls } from './website-match.js';
 import { discoveredUrlsPath, readDiscoveredUrls, websitePath } from './website-urls.js';
 
@@ -33,7 +37,8 @@ export const websiteKind: Kind<WebsiteSpec> = {
   // The seed form's id is the batch id; a url website's is the website id (the label stays for the seed's output).
   remoteIdLabel: 'batchId',
   keyPattern: ADDRESS_KEY_PATTERN,
-  createIsRepeatable: true,
+  // The scrape is not repeatable; it marks itself pending and looks itself up (ctx.unrepeatable).
+  createIsRepeatable: false,
   dependsOn: [],
   fields: WEBSITE_FIELDS,
   // The batch id of an earlier processing cannot be read back; the next change processes again.
@@ -68,25 +73,51 @@ async function processSeed(ctx: CallContext, spec: WebsiteSpec, key: string): Pr
 export const NOT_PROCESSED = 'not processed yet';
 
 async function scrapeAndProcess(ctx: CallContext, spec: WebsiteSpec, key: string): Promise<CallOutcome> {
-  const websiteId = await scrape(ctx, spec);
+  const { websiteId, adopted } = await scrapeOnce(ctx, spec, key);
   try {
-    return await processWebsite(ctx, spec, key, websiteId);
+    const outcome = await processWebsite(ctx, spec, key, websiteId);
+    return adopted ? { ...outcome, adopted } : outcome;
   } catch (err) {
     // The website exists now: its id is kept, so a rerun processes it instead of scraping a second one.
     throw new PartlyDone(websiteId, { matchedUrls: NOT_PROCESSED }, err);
   }
 }
 
-/** A new crawl replaces the old website: the new one is processed first, then the old one deleted (a 404 is fine). */
+/**
+ * A new crawl replaces the old website: the new one is processed first, then the old one deleted
+ * (a 404 is fine). The new id, and the old one's pending delete, are recorded as soon as the scrape
+ * answers, so neither a failed processing nor a failed DELETE loses a website.
+ */
 async function recrawl(ctx: CallContext, spec: WebsiteSpec, key: string, oldId: string): Promise<CallOutcome> {
-  const outcome = await scrapeAndProcess(ctx, spec, key);
-  if (outcome.remoteId !== oldId) await sendDelete(ctx, websitePath(oldId));
-  return outcome;
+  const { websiteId, adopted } = await scrapeOnce(ctx, spec, key);
+  if (websiteId === oldId) return processWebsite(ctx, spec, key, websiteId);
+  await ctx.replacement?.replace(websiteId, { matchedUrls: NOT_PROCESSED }, oldId);
+  let outcome: CallOutcome;
+  try {
+    outcome = await processWebsite(ctx, spec, key, websiteId);
+  } catch (err) {
+    throw new PartlyDone(websiteId, { matchedUrls: NOT_PROCESSED }, err);
+  }
+  try {
+    await sendDelete(ctx, websitePath(oldId));
+  } catch (err) {
+    throw new PartlyDone(websiteId, outcome.recorded ?? {}, err);
+  }
+  await ctx.replacement?.superseded(oldId);
+  return adopted ? { ...outcome, adopted } : outcome;
 }
 
 /** Reads every page of the website's URLs, resolves the globs, and starts processing the rest. */
 async function processWebsite(ctx: CallContext, spec: WebsiteSpec, key: string, websiteId: string): Promise<CallOutcome> {
-  const urls = await readDiscoveredUrls((path) => ctx.wire.send({ method: 'GET', path }), websiteId, `website.${key}`);
+  let urls;
+  try {
+    urls = await readDiscoveredUrls((path) => ctx.wire.send({ method: 'GET', path }), websiteId, `website.${key}`);
+  } catch (err) {
+    // A listing that cannot be used (it never ends, an entry without an id) fails this website's
+    // change, like any answer it cannot accept; it is not a reason to stop the whole apply.
+    if (isUserError(err)) throw new UnusableListing(err.message, `GET ${discoveredUrlsPath(websiteId)}`);
+    throw err;
+  }
   const match = matchWebsite(spec.exclude ?? [], urls);
   // Nothing left to index (every URL excluded, or none found) is what the manifest asks for, not
   // an error: the server would answer 404, so the call is not sent.
@@ -94,12 +125,32 @@ async function processWebsite(ctx: CallContext, spec: WebsiteSpec, key: string, 
   return { remoteId: websiteId, recorded: { matchedUrls: match.fingerprint } };
 }
 
+/**
+ * The website an earlier, interrupted scrape of this address made (found in the knowledge-base
+ * list), or a new scrape, journaled pending before it leaves.
+ */
+async function scrapeOnce(ctx: CallContext, spec: WebsiteSpec, key: string): Promise<{ websiteId: string; adopted: boolean }> {
+  const step = ctx.unrepeatable;
+  if (step?.pendingSince !== undefined && spec.url !== undefined) {
+    const found = await findScrapedWebsite(ctx, spec.url, `website.${key}`, step.pendingSince, step.taken);
+    if (found !== undefined) return { websiteId: found, adopted: true };
+  }
+  await step?.mark();
+  return { websiteId: await scrape(ctx, spec), adopted: false };
+}
+
+/**
+ * A scrape answers once its crawl is done (the reference's example took 120 s; maxPages goes to
+ * 10,000), so it gets far longer than the client's usual 30 s before its answer counts as lost.
+ */
+export const SCRAPE_TIMEOUT_MS = 15 * 60_000;
+
 /** `POST …/website/scrape`; the id is `data.crawlId` in the reference, other names accepted. */
 async function scrape(ctx: CallContext, spec: WebsiteSpec): Promise<string> {
   const body: Record<string, unknown> = { url: spec.url };
   if (spec.maxDepth !== undefined) body.maxDepth = spec.maxDepth;
   if (spec.maxPages !== undefined) body.maxPages = spec.maxPages;
-  const answer = await ctx.wire.send({ method: 'POST', path: SCRAPE_PATH, body });
+  const answer = await ctx.wire.send({ method: 'POST', path: SCRAPE_PATH, body, timeoutMs: SCRAPE_TIMEOUT_MS });
   const id = scrapedId(answer);
   if (id === undefined) throw new UnexpectedAnswer(`POST ${SCRAPE_PATH} answered without the new website's id (data.crawlId)`);
   return id;
@@ -131,6 +182,18 @@ async function sendProcess(ctx: CallContext, websiteId: string, exclude: readonl
   const batchId = data ? stringField(data, 'batchId') : undefined;
   if (batchId === undefined) throw new UnexpectedAnswer(`POST ${path} answered without a "batchId"`);
   return batchId;
+}
+
+/** Discovered URLs the server answered but that cannot be used; status 200: the server did answer. */
+export class UnusableListing extends Error {
+  readonly status = 200;
+  readonly code = 'BAD_LISTING';
+  constructor(
+    message: string,
+    readonly call: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The 404 of the process call, with what it means; keeps the status so nothing retries it. */

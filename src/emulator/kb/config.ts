@@ -18,6 +18,14 @@ export interface KbConfig {
   kbThrottleNext: number;
   /** The Retry-After (seconds) of those 429s; 0 lets a test storm without waiting. */
   kbThrottleRetryAfterSeconds: number;
+  /** The next this many scrapes store their website and then drop the connection: a lost answer. */
+  kbScrapeDropNext: number;
+  /** The next this many knowledge-base list calls (`GET …/knowledge-base`) answer 500. */
+  kbListFailNext: number;
+  /** The next this many website DELETEs answer 500 and delete nothing. */
+  kbDeleteFailNext: number;
+  /** The next this many discovered-URL process calls answer 500 and start nothing. */
+  kbProcessFailNext: number;
   /** A crawl's bound per page fetch, and for the whole crawl (it then ends with what it found). */
   kbFetchTimeoutMs: number;
   kbCrawlTimeoutMs: number;
@@ -30,13 +38,17 @@ export const DEFAULT_KB_CONFIG: Readonly<KbConfig> = Object.freeze({
   kbCursorForever: false,
   kbThrottleNext: 0,
   kbThrottleRetryAfterSeconds: 1,
+  kbScrapeDropNext: 0,
+  kbListFailNext: 0,
+  kbDeleteFailNext: 0,
+  kbProcessFailNext: 0,
   kbFetchTimeoutMs: 5000,
   kbCrawlTimeoutMs: 30_000,
 });
 
 export const KB_CONFIG_KEYS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_KB_CONFIG));
 
-const WHOLE_NUMBER_KEYS = ['kbProcessingMs', 'kbThrottleNext', 'kbThrottleRetryAfterSeconds'] as const;
+const WHOLE_NUMBER_KEYS = ['kbProcessingMs', 'kbThrottleNext', 'kbThrottleRetryAfterSeconds', 'kbScrapeDropNext', 'kbListFailNext', 'kbDeleteFailNext', 'kbProcessFailNext'] as const;
 const POSITIVE_KEYS = ['kbFetchTimeoutMs', 'kbCrawlTimeoutMs'] as const;
 
 /** Problems with KB values, as short phrases; empty when all are valid. */

@@ -3,7 +3,7 @@
 // id `crawlId` (the only id field the reference's scrape answer has); that id is the
 // `{parentUniqueId}` of the discovered-urls routes and the `{uniqueId}` of delete and of the list.
 import { randomUUID } from 'node:crypto';
-import { ApiError, badRequest, notFound } from '../errors.js';
+import { ApiError, badRequest, DropConnection, notFound } from '../errors.js';
 import { findWebsite, type KbContext } from '../kb/context.js';
 import { crawl, CrawlFailed, type CrawlSettings } from '../kb/crawl.js';
 import { fetcherFor } from '../kb/fetchers.js';
@@ -73,6 +73,11 @@ async function scrape(kb: KbContext, request: ApiRequest): Promise<ApiResponse> 
   };
   kb.store.putWebsite(website);
   kb.store.changed();
+  if (kb.config.kbScrapeDropNext > 0) {
+    // The fault: the website is stored, but its answer is lost (a reset connection, a client timeout).
+    kb.config.kbScrapeDropNext--;
+    throw new DropConnection('kbScrapeDropNext');
+  }
   const sitemap = result.sitemap ?? { found: false, urls: [] };
   return {
     status: 200,
@@ -116,6 +121,10 @@ function boundedInteger(value: unknown, field: string, min: number, max: number,
 
 function deleteWebsite(kb: KbContext, request: ApiRequest): ApiResponse {
   const id = request.params.uniqueId ?? '';
+  if (kb.config.kbDeleteFailNext > 0) {
+    kb.config.kbDeleteFailNext--;
+    throw new ApiError(500, 'ERR_INTERNAL', `Failed to delete website '${id}' (injected by kbDeleteFailNext).`);
+  }
   if (!kb.store.deleteWebsite(id)) throw notFound('ERR_KB_NOT_FOUND', `Website '${id}' does not exist in this app's knowledge base.`);
   kb.store.changed();
   return {
@@ -131,6 +140,10 @@ function deleteWebsite(kb: KbContext, request: ApiRequest): ApiResponse {
  * numbers and otherwise not used; `startTime`/`endTime` filter on createdAt.
  */
 function listSources(kb: KbContext, request: ApiRequest): ApiResponse {
+  if (kb.config.kbListFailNext > 0) {
+    kb.config.kbListFailNext--;
+    throw new ApiError(500, 'ERR_INTERNAL', 'Failed to read the knowledge base (injected by kbListFailNext).');
+  }
   const missing = ['start', 'end'].filter((name) => request.query.get(name) === null);
   if (missing.length > 0) throw badRequest(`The query parameters 'start' and 'end' are required (numbers); missing ${missing.map((name) => `'${name}'`).join(' and ')}.`);
   timeParameter(request.query, 'start');

@@ -69,6 +69,10 @@ export function timeParameter(query: URLSearchParams, name: string): number | un
 }
 
 function processUrls(kb: KbContext, request: ApiRequest): ApiResponse {
+  if (kb.config.kbProcessFailNext > 0) {
+    kb.config.kbProcessFailNext--;
+    throw new ApiError(500, 'ERR_INTERNAL', 'Failed to start processing (injected by kbProcessFailNext).');
+  }
   const body = requireObjectBody(request.body);
   rejectUnknownKeys(body, PROCESS_KEYS, '');
   if (body.exclude === undefined || body.exclude === null) throw badRequest("'exclude' is required (an array of discovered-URL ids, may be empty).");

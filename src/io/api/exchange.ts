@@ -115,7 +115,12 @@ export function exchange(dispatcher: Pick<Dispatcher, 'dispatch'>, request: Exch
       },
     };
     try {
-      dispatcher.dispatch({ method: request.method, path: request.path, headers: request.headers, ...(request.body !== undefined ? { body: request.body } : {}) }, handler);
+      // undici's own header and body timeouts are a backstop behind ours, so they follow a call's longer limit.
+      const backstopMs = request.timeoutMs + 5_000;
+      dispatcher.dispatch(
+        { method: request.method, path: request.path, headers: request.headers, headersTimeout: backstopMs, bodyTimeout: backstopMs, ...(request.body !== undefined ? { body: request.body } : {}) },
+        handler,
+      );
     } catch (err) {
       fail(err);
     }

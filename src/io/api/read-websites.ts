@@ -1,7 +1,7 @@
 // The websites' half of refresh (CONTRACT §11): one paged read of discovered URLs per website in
 // the state, several at a time. A 404 on a website's list means it was deleted on the server. The
 // listings also feed the plan's glob counts and `kb status`.
-import { UserError } from '../../core/errors.js';
+import { isUserError, UserError } from '../../core/errors.js';
 import type { KindListing } from '../../core/refresh.js';
 import type { ResourceState, State } from '../../core/state.js';
 import { readDiscoveredUrls, type DiscoveredUrl } from '../../core/kinds/website-urls.js';
@@ -41,13 +41,28 @@ export function websiteTargetsOf(state: State | null): WebsiteTarget[] {
   return targets;
 }
 
-/** Reads every target's discovered URLs, WEBSITE_READ_CONCURRENCY at a time; all settle before an error is thrown. */
+/**
+ * Reads every target's discovered URLs, WEBSITE_READ_CONCURRENCY at a time. A website whose list
+ * cannot be read is named in `listing.unreadable` with the reason, and the others are still read
+ * (CONTRACT §14.4): one broken listing does not stop a plan of everything else.
+ */
 export async function readWebsites(client: ApiClient, state: State | null, options: CallOptions = {}): Promise<WebsiteListings> {
   const targets = websiteTargetsOf(state);
   const result: WebsiteListings = { listing: { records: [], matchable: true }, urls: new Map(), gone: new Set() };
-  const found = await mapBounded(targets, WEBSITE_READ_CONCURRENCY, (target) => readOne(client, target, options));
+  const unreadable: Record<string, string> = {};
+  const found = await mapBounded(targets, WEBSITE_READ_CONCURRENCY, async (target) => {
+    try {
+      return await readOne(client, target, options);
+    } catch (err) {
+      if (!isUserError(err)) throw err;
+      unreadable[target.address] = err.message;
+      return null;
+    }
+  });
+  if (Object.keys(unreadable).length > 0) result.listing.unreadable = unreadable;
   targets.forEach((target, i) => {
     const urls = found[i];
+    if (urls === null) return;
     if (urls === undefined) {
       result.gone.add(target.address);
       return;

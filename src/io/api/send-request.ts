@@ -67,6 +67,8 @@ export interface CallSpec {
   maxResponseBytes?: number;
   /** A POST whose repetition is harmless (the caller handles "already exists"): retried like a PUT. */
   repeatable?: boolean;
+  /** One attempt's limit for this call instead of the client's (a scrape answers only once its crawl is done). */
+  timeoutMs?: number;
   onRetry?: (info: RetryInfo) => void;
   /** Aborting it cuts the call short: no further attempt, and the one in flight is abandoned. */
   signal?: AbortSignal;
@@ -143,6 +145,7 @@ async function attemptOnce(ctx: RequestContext, spec: CallSpec, call: string, bo
     return interrupted(call, true);
   }
   const successLimit: BodyLimit = { bytes: spec.maxResponseBytes ?? DEFAULT_RESPONSE_LIMITS[spec.method], overLimit: 'refuse' };
+  const attemptMs = spec.timeoutMs ?? ctx.attemptMs;
   let hintMs: number | undefined;
   try {
     const answer = await exchange(ctx.pool, {
@@ -153,7 +156,7 @@ async function attemptOnce(ctx: RequestContext, spec: CallSpec, call: string, bo
       limitFor: (status) => (status >= 200 && status < 300 ? successLimit : ERROR_LIMIT),
       // Before this permit is released, so that no queued request starts against a pause.
       onHead: (status, headers) => (hintMs = heedRateHeaders(ctx, status, headers)),
-      timeoutMs: Math.min(ctx.attemptMs, MAX_TIMER_MS),
+      timeoutMs: Math.min(attemptMs, MAX_TIMER_MS),
       ...(spec.signal ? { signal: spec.signal } : {}),
     });
     const ok = answer.status >= 200 && answer.status < 300;
@@ -163,7 +166,7 @@ async function attemptOnce(ctx: RequestContext, spec: CallSpec, call: string, bo
   } catch (err) {
     if (err instanceof ApiError) throw err;
     if (spec.signal?.aborted) return interrupted(call, false);
-    if (err instanceof ExchangeAborted && err.why === 'timeout') return responseTimeout(call, ctx.server, ctx.attemptMs);
+    if (err instanceof ExchangeAborted && err.why === 'timeout') return responseTimeout(call, ctx.server, attemptMs);
     return errorFromTransport(err, call, ctx.server);
   } finally {
     grant.release();

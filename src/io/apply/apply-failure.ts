@@ -2,6 +2,7 @@
 // Anything else (a journal write that failed, a bug) is not a failed call and is thrown on.
 import { isApiError } from '../api/api-error.js';
 import type { ApplyFailure } from '../../core/apply-types.js';
+import { isUserError } from '../../core/errors.js';
 import { scrubOutside } from '../api/outside-text.js';
 
 export function failureOf(err: unknown, planned: string): ApplyFailure {
@@ -10,6 +11,10 @@ export function failureOf(err: unknown, planned: string): ApplyFailure {
   if (isApiError(err)) {
     const answeredNo = err.status >= 400 && err.status < 500;
     return { call, status: err.status, code: err.code, message: err.serverMessage, attempts: err.attempts, maybeCreated: !(err.notSent || answeredNo) };
+  }
+  if (isUserError(err) && err.code === 'api_error') {
+    // A kind's verdict on answers it read (a listing that never ends): that resource's failure, not the run's.
+    return { call, status: 200, code: 'BAD_RESPONSE', message: scrubOutside(err.message), attempts: 1, maybeCreated: false };
   }
   if (isKindFailure(err)) {
     // A kind's own verdict on an answer (a 404 explained, a 2xx without the id it needs).

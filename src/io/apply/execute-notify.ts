@@ -17,7 +17,8 @@ export function notifyMuid(lineage: string, startSerial: number, planFingerprint
 
 export function notifyText(environment: string, counts: ApplyCounts, done: readonly DoneItem[]): string {
   const deleted = counts.deleted > 0 ? ` ${counts.deleted} deleted,` : '';
-  const head = `agentsync applied to ${environment}: ${counts.created} created, ${counts.updated} updated,${deleted} ${counts.forgotten} forgotten.`;
+  const adopted = (counts.adopted ?? 0) > 0 ? `, ${counts.adopted} adopted` : '';
+  const head = `agentsync applied to ${environment}: ${counts.created} created, ${counts.updated} updated,${deleted} ${counts.forgotten} forgotten${adopted}.`;
   const lines = [head];
   let length = head.length;
   const sorted = [...done].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));

@@ -11,8 +11,9 @@ import type { Desired, DesiredResource } from '../../core/desired.js';
 import { isUserError } from '../../core/errors.js';
 import { jsonEqual } from '../../core/json-equal.js';
 import { changedFieldsOf } from '../../core/kinds/fields.js';
-import { PartlyDone } from '../../core/kinds/kind.js';
-import { kindFor, kindOf, newRunMemory, type RunMemory } from '../../core/kinds/index.js';
+import { PartlyDone, replacementAddressOf, supersededAddress, type ReplacementSteps, type UnrepeatableStep } from '../../core/kinds/kind.js';
+import { kindFor, kindOf, newRunMemory, type ResourceType, type RunMemory } from '../../core/kinds/index.js';
+import type { State } from '../../core/state.js';
 import type { Change, CreateChange, DeleteChange, ForgetChange, Plan, UpdateChange } from '../../core/plan.js';
 import type { StateSession } from '../state/store.js';
 import type { ApiClient } from '../api/client.js';
@@ -97,6 +98,7 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   let stopped = false;
   const adopter = createPendingAdopter(input.client, session.state);
   const memory: RunMemory = newRunMemory();
+  const taken = takenIdsOf(session.state);
   // Results are journaled while the next call is already on its way: waiting for each fsync would
   // cost every call one. A success counts (and is printed) once its entry is durable.
   const recordings: Promise<void>[] = [];
@@ -121,7 +123,7 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
     }
     let outcome: TaskOutcome;
     try {
-      outcome = await runOne(task, { ...input, now, emit, adopter, memory, marks });
+      outcome = await runOne(task, { ...input, now, emit, adopter, memory, marks, taken });
     } catch (err) {
       // Not an API answer (a journal write failed, say): stop starting work; a bug still throws.
       journalFailed(err);
@@ -156,7 +158,10 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   // Deletes come last: an agent the plan updates may stop using a tool only now being deleted. So
   // a kind others depend on is not deleted when a change of a dependant kind failed.
   const failedTypes = new Set([...failed, ...blocked].map((item) => item.type));
-  const deletable = deletes.filter((change) => ![...failedTypes].some((type) => kindOf(type).dependsOn.includes(change.type)));
+  // A superseded resource keeps serving while its replacement's change failed in this run.
+  const deletable = deletes.filter(
+    (change) => ![...failedTypes].some((type) => kindOf(type).dependsOn.includes(change.type)) && !failedAddresses.has(replacementAddressOf(change.address) ?? ''),
+  );
   if (deletable.length > 0 && !stopped) {
     const deleted = await executeDeletes(deletable, { ...input, now, emit, stopped: () => stopped, stop: () => (stopped = true) });
     done.push(...deleted.done);
@@ -171,7 +176,8 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
       .map((change) => ({ address: change.address, type: change.type, action: change.action, reason: notAttemptedReason(change, interrupted, deletable.includes(change as DeleteChange)) })),
   ];
   const counts = countDone(done);
-  const ok = failed.length === 0 && notAttempted.length === 0 && recordFailure === undefined;
+  const unreadable = plan.unreadable ?? [];
+  const ok = failed.length === 0 && notAttempted.length === 0 && recordFailure === undefined && unreadable.length === 0;
   const notify: NotifyOutcome = interrupted && input.desired.notify ? { status: 'skipped', reason: 'interrupted' } : await sendNotify(input, { ok, counts, done, lineage, startSerial });
   const moved = (plan.moves ?? []).map(({ from, to }) => ({ from, to }));
   return {
@@ -186,13 +192,16 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
     total,
     ...(interrupted ? { interrupted } : {}),
     ...(moved.length > 0 ? { moved } : {}),
+    ...(unreadable.length > 0 ? { unreadable: unreadable.map((entry) => ({ ...entry })) } : {}),
     ...(recordFailure === undefined ? {} : { unrecorded: { items: unrecorded, reason: recordFailure } }),
   };
 }
 
 function notAttemptedReason(change: CallableChange | DeleteChange, interrupted: boolean, deletable: boolean): string {
   if (interrupted) return 'the apply was interrupted';
-  if (change.action === 'delete' && !deletable) return 'a change of something that may still use it failed';
+  if (change.action === 'delete' && !deletable) {
+    return replacementAddressOf(change.address) === undefined ? 'a change of something that may still use it failed' : 'the change of what replaces it failed; it keeps serving until that is done';
+  }
   return 'the apply stopped after a failure';
 }
 
@@ -205,6 +214,27 @@ interface RunContext extends ExecuteInput {
   adopter: PendingAdopter;
   memory: RunMemory;
   marks: PendingMarksAhead;
+  /** Remote ids of a kind the state held when the run began: never adopted by another address. */
+  taken: (type: ResourceType) => ReadonlySet<string>;
+}
+
+/** The time of an earlier run's pending create mark at this address (not of a DELETE's), if any. */
+function pendingCreateSince(input: RunContext, address: string): { pendingSince?: string } {
+  const pending = input.session.state.pending[address];
+  return pending !== undefined && pending.action === undefined ? { pendingSince: pending.since } : {};
+}
+
+/** Each kind's remote ids in the state, computed once per kind on first use. */
+function takenIdsOf(state: State): (type: ResourceType) => ReadonlySet<string> {
+  const byType = new Map<ResourceType, Set<string>>();
+  return (type) => {
+    let ids = byType.get(type);
+    if (ids === undefined) {
+      ids = new Set(Object.values(state.resources).flatMap((entry) => (entry.type === type ? [entry.remoteId] : [])));
+      byType.set(type, ids);
+    }
+    return ids;
+  };
 }
 
 /** Creates marked pending ahead of their call (execute-marks.ts): repeatable ones of kinds the server can be searched for. */
@@ -253,7 +283,35 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
     },
     planned,
   );
-  const ctx = { wire, memory: input.memory };
+  // A kind's own unrepeatable call (a scrape) marks itself pending through this, just before it leaves.
+  let marked = false;
+  const unrepeatable: UnrepeatableStep = {
+    ...pendingCreateSince(input, change.address),
+    taken: input.taken(change.type),
+    mark: async () => {
+      await input.session.record({ op: 'pending', address: change.address, type: change.type, since: now().toISOString() });
+      marked = true;
+    },
+  };
+  let superseded: { address: string; remoteId: string } | undefined;
+  const replacement: ReplacementSteps = {
+    replace: async (newId, recorded, oldId) => {
+      const at = now().toISOString();
+      const old = input.session.state.resources[change.address];
+      const address = supersededAddress(change.address, oldId);
+      // The old one first: a crash between the two records leaves both websites known, never one lost.
+      await input.session.record({ op: 'applied', address, type: change.type, remoteId: oldId, spec: old?.spec ?? change.after, appliedAt: old?.appliedAt ?? at });
+      await input.session.record({ op: 'pending', address, type: change.type, since: at, action: 'delete' });
+      await input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: newId, spec: { ...change.after, ...recorded }, appliedAt: at });
+      superseded = { address, remoteId: oldId };
+    },
+    superseded: async () => {
+      if (superseded === undefined) return;
+      await input.session.record({ op: 'forgotten', address: superseded.address });
+      superseded = undefined;
+    },
+  };
+  const ctx = { wire, memory: input.memory, unrepeatable, replacement };
   try {
     const outcome =
       adoptId !== undefined
@@ -264,20 +322,30 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
     // Deferred: nobody waits for it now. A crash before it is durable leaves the create pending
     // (adopted next time) or the update to be sent again (harmless); it is not reported before.
     const recording = input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: outcome.remoteId, spec: outcome.recorded ? { ...change.after, ...outcome.recorded } : change.after, appliedAt: now().toISOString() });
-    const item: DoneItem = { ...base, remoteId: outcome.remoteId, call: wire.lastCall, ms: Math.round(performance.now() - started), retries, ...(adoptId ? { adopted: true } : {}) };
+    const adopted = adoptId !== undefined || outcome.adopted === true;
+    const item: DoneItem = { ...base, remoteId: outcome.remoteId, call: wire.lastCall, ms: Math.round(performance.now() - started), retries, ...(adopted ? { adopted } : {}) };
     return { ok: true, item, recording };
   } catch (caught) {
     let err = caught;
+    let made: string | undefined;
     if (caught instanceof PartlyDone) {
       // Something was made before the failure: record it, so the next run updates rather than duplicates.
       await input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: caught.remoteId, spec: { ...change.after, ...caught.recorded }, appliedAt: now().toISOString() });
       err = caught.cause;
+      made = caught.remoteId;
     }
     const failure = failureOf(err, wire.lastCall);
-    const mayDuplicate = change.action === 'create' && adoptId === undefined && !kind.createIsRepeatable;
-    // A create the server provably never saw, or answered with a client error, created nothing.
-    if (marksPending && !failure.maybeCreated) await input.session.record({ op: 'pending-cleared', address: change.address });
-    const item: FailedItem = { ...base, failure: { ...failure, maybeCreated: mayDuplicate && failure.maybeCreated } };
+    const mayDuplicate = change.action === 'create' && adoptId === undefined && !kind.createIsRepeatable && marksPending;
+    // Once something was recorded (`made`), the mark is gone with it. Otherwise a call the server
+    // provably never saw, or answered with a client error, created nothing: this run's mark goes.
+    const unconfirmed = made === undefined && (mayDuplicate || marked) && failure.maybeCreated;
+    if (made === undefined && (marksPending || marked) && !failure.maybeCreated) await input.session.record({ op: 'pending-cleared', address: change.address });
+    const item: FailedItem = {
+      ...base,
+      failure: { ...failure, maybeCreated: unconfirmed },
+      ...(made === undefined ? {} : { madeRemoteId: made }),
+      ...(superseded === undefined ? {} : { superseded }),
+    };
     emit({ kind: 'failed', ...item });
     return { ok: false, item };
   }
@@ -300,7 +368,11 @@ async function adoptionFor(change: CallableChange, resource: DesiredResource, in
 function countDone(done: readonly DoneItem[]): ApplyCounts {
   const counts: ApplyCounts = { created: 0, updated: 0, deleted: 0, forgotten: 0 };
   const counter = { create: 'created', update: 'updated', delete: 'deleted', forget: 'forgotten' } as const;
-  for (const item of done) counts[counter[item.action]]++;
+  for (const item of done) {
+    // An adopted create made nothing: it took over what an interrupted earlier apply had made.
+    if (item.action === 'create' && item.adopted === true) counts.adopted = (counts.adopted ?? 0) + 1;
+    else counts[counter[item.action]]++;
+  }
   return counts;
 }
 
