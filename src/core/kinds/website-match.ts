@@ -3,6 +3,7 @@
 // spec), so that a page newly matched by a glob, or one that no longer is, makes an update.
 // Linear: each URL is tried against each glob once (core/url-glob.ts never backtracks).
 import { compileGlobSet, type GlobSet } from '../url-glob.js';
+import { normalizeUrl } from '../url-normalize.js';
 import type { DiscoveredUrl } from './website-urls.js';
 
 export interface GlobCount {
@@ -30,8 +31,9 @@ export function matchWebsite(globs: readonly string[], urls: readonly Discovered
   const processIds: string[] = [];
   urls.forEach((entry, i) => {
     let first = -1;
+    const url = normalizeUrl(entry.url); // once per URL, not once per glob
     for (let g = 0; g < set.globs.length; g++) {
-      if (!set.globs[g]!.matches(entry.url)) continue;
+      if (!set.globs[g]!.matchesNormalized(url)) continue;
       (counts[g] as GlobCount).excludes++;
       if (first === -1) first = g;
     }
