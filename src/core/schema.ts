@@ -158,7 +158,7 @@ export const MAX_EXCLUDE_GLOBS = 1000;
 
 /** A glob quoted for a diagnostic: a pathological one is thousands of characters, so only its start. */
 function quoteGlob(glob: string): string {
-  return glob.length <= 80 ? JSON.stringify(glob) : `${JSON.stringify(glob.slice(0, 60)).slice(0, -1)}…" (${glob.length} characters)`;
+  return glob.length <= 200 ? JSON.stringify(glob) : `${JSON.stringify(glob.slice(0, 60)).slice(0, -1)}…" (${glob.length} characters)`;
 }
 
 export const websiteSchema = z

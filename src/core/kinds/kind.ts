@@ -22,6 +22,10 @@ export interface WireRequest {
    * "already exists" answer a repeat would get. Other POSTs are retried only when provably unsent.
    */
   repeatable?: boolean;
+  /** The largest success answer accepted; the transport's default for the method when absent. */
+  maxResponseBytes?: number;
+  /** Told the size in bytes of the success answer, for callers that bound what several calls read. */
+  onAnswerBytes?: (bytes: number) => void;
 }
 
 /** The transport a kind's endpoints run on. A failed call rejects with an error carrying `status` (0 when nothing came back). */

@@ -86,7 +86,7 @@ async function recrawl(ctx: CallContext, spec: WebsiteSpec, key: string, oldId: 
 
 /** Reads every page of the website's URLs, resolves the globs, and starts processing the rest. */
 async function processWebsite(ctx: CallContext, spec: WebsiteSpec, key: string, websiteId: string): Promise<CallOutcome> {
-  const urls = await readDiscoveredUrls((path) => ctx.wire.send({ method: 'GET', path }), websiteId, `website.${key}`);
+  const urls = await readDiscoveredUrls((path, limits) => ctx.wire.send({ method: 'GET', path, ...limits }), websiteId, `website.${key}`);
   const match = matchWebsite(spec.exclude ?? [], urls);
   // Nothing left to index (every URL excluded, or none found) is what the manifest asks for, not
   // an error: the server would answer 404, so the call is not sent.
