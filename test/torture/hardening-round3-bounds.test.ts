@@ -10,6 +10,7 @@ import { assertBuilt, runCli } from '../support/cli.js';
 import { createApiClient } from '../../src/io/api/client.js';
 import { readOne } from '../../src/io/api/read-websites.js';
 import { readServer } from '../../src/io/api/read-server.js';
+import { API_KEY, startTestEmulator } from '../support/emulator.js';
 import { makeWorkspace, STACK_TRACE, type Workspace } from './helpers.js';
 
 let ws: Workspace;
@@ -146,6 +147,62 @@ describe('item 7: a pathological exclude glob is refused by validate, at its pos
       expect(result.code, result.stderr).toBe(1);
       expect(result.stderr).toMatch(message);
       expect(result.stderr).not.toMatch(STACK_TRACE);
+    }
+  });
+});
+
+describe('item 13: apply --wait never calls an unknown status processed', () => {
+  /** A proxy in front of the emulator that rewrites the status poll's answer with `rewrite`. */
+  async function pollRewriter(upstream: string, rewrite: (statuses: Record<string, unknown>) => Record<string, unknown>): Promise<HostileServer> {
+    return hostileServer((req, res, body) => {
+      void (async () => {
+        const answer = await fetch(`${upstream}${req.url ?? '/'}`, {
+          method: req.method ?? 'GET',
+          headers: { apikey: String(req.headers.apikey ?? ''), 'content-type': 'application/json' },
+          ...(body !== '' ? { body } : {}),
+        });
+        const text = await answer.text();
+        if (!(req.url ?? '').endsWith('/status/poll') || answer.status !== 200) {
+          res.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
+          return;
+        }
+        const parsed = JSON.parse(text) as { data: Record<string, unknown> };
+        json(res, 200, { ...parsed, data: rewrite(parsed.data) });
+      })().catch((err: unknown) => res.writeHead(502).end(String(err)));
+    });
+  }
+
+  it.each([
+    [
+      'statuses it does not know ("exploded", 42, {}) and a URL left out',
+      (statuses: Record<string, unknown>) => {
+        const ids = Object.keys(statuses).sort();
+        const out: Record<string, unknown> = { ...statuses, [ids[0] ?? '']: 'exploded', [ids[1] ?? '']: 42, [ids[2] ?? '']: {}, [ids[3] ?? '']: 'bad\u001b[2Jstatus' };
+        delete out[ids[4] ?? ''];
+        return out;
+      },
+      /indexing ended with 5 URLs in an unknown state \(1 left out of the server's answer, 4 with a status agentsync does not know: "bad\\u001b\[2Jstatus", "exploded", 42, \{\}\); 1 processed, 0 failed; the apply itself is complete and recorded; see them with `agentsync kb status --urls`/,
+    ],
+    ['an answer that names none of the URLs sent', () => ({}), /indexing ended with 6 URLs in an unknown state \(6 left out of the server's answer\); 0 processed, 0 failed;/],
+  ])('%s: reported, exit 1, never "Indexing complete"', async (_name, rewrite, message) => {
+    const emulator = await startTestEmulator({ kb: { kbProcessingMs: 0 } });
+    const proxy = await pollRewriter(emulator.origin, rewrite);
+    try {
+      const seeded = await emulator.admin('POST', '/kb/websites', { count: 6, url: 'https://six.example.com' });
+      const { parentUniqueId } = seeded.json as { parentUniqueId: string };
+      writeFileSync(ws.path('agents.yaml'), `version: 1\nenvironments:\n  local: { appId: local, region: us }\nknowledgeBase:\n  websites:\n    six: { parentUniqueId: ${parentUniqueId}, exclude: [] }\n`);
+      const result = await runCli(['apply', '--auto-approve', '--wait', '--state', 'wait.state.json'], {
+        cwd: ws.dir,
+        env: { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: proxy.url, AGENTSYNC_KB_POLL_MS: '100' },
+      });
+      expect(result.code, result.stdout + result.stderr).toBe(1);
+      expect(result.stdout).not.toContain('Indexing complete');
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).not.toContain('\u001b[2J');
+      expect(result.stderr).not.toMatch(STACK_TRACE);
+    } finally {
+      await proxy.close();
+      await emulator.close();
     }
   });
 });
