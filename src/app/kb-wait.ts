@@ -2,7 +2,10 @@
 // be indexed until none is `discovered` or `processing`, or until the deadline. Each round asks
 // only about the URLs still unfinished, in chunks, so a 10,000-URL website costs a few requests a
 // round and the polls shrink as indexing advances. Output is the caller's (render/kb-progress.ts).
+// A status it does not know, or a URL the answer leaves out, is unknown: never counted as
+// processed, and a wait that ends with any is an error, not "Indexing complete".
 import { UserError } from '../core/errors.js';
+import { oneSafeLine } from '../core/terminal-safe.js';
 import { matchIds, matchWebsite } from '../core/kinds/website-match.js';
 import { discoveredUrlsPath, UNFINISHED_STATUSES, type DiscoveredUrl } from '../core/kinds/website-urls.js';
 import { isObject } from '../core/kinds/kind.js';
@@ -16,8 +19,20 @@ export const POLL_CHUNK = 1000;
 export interface KbCounts {
   processed: number;
   failed: number;
+  /** A status agentsync does not know, or left out of the answer: neither processed nor failed. */
+  unknown: number;
   /** Still `discovered` or `processing`. */
   remaining: number;
+}
+
+/** Final statuses a URL may end in; `skipped` is counted with processed, as it always was. */
+const FINAL_STATUSES: ReadonlySet<string> = new Set(['processed', 'failed', 'skipped']);
+
+export interface UnknownUrl {
+  address: string;
+  url: string;
+  /** What the server said, printable (`"exploded"`, `42`, `{}`), or undefined when it left the URL out. */
+  said: string | undefined;
 }
 
 export interface FailedUrl {
@@ -28,6 +43,7 @@ export interface FailedUrl {
 export interface KbWaitResult {
   counts: KbCounts;
   failed: FailedUrl[];
+  unknown: UnknownUrl[];
   timedOut: boolean;
   elapsedMs: number;
 }
@@ -52,17 +68,43 @@ interface Tracked {
 export async function waitForIndexing(client: ApiClient, state: State, addresses: readonly string[], options: KbWaitOptions): Promise<KbWaitResult> {
   const started = Date.now();
   const tracked = await trackedWebsites(client, state, addresses);
-  const counts: KbCounts = { processed: 0, failed: 0, remaining: 0 };
-  const failed: FailedUrl[] = [];
+  const counts: KbCounts = { processed: 0, failed: 0, unknown: 0, remaining: 0 };
+  const seen: Seen = { failed: [], unknown: [] };
   for (const site of tracked) counts.remaining += site.unfinished.size;
   for (;;) {
-    await mapBounded(tracked, WEBSITE_READ_CONCURRENCY, (site) => pollOnce(client, site, counts, failed));
+    await mapBounded(tracked, WEBSITE_READ_CONCURRENCY, (site) => pollOnce(client, site, counts, seen));
     const elapsedMs = Date.now() - started;
     options.onProgress({ ...counts }, elapsedMs);
-    if (counts.remaining === 0) return { counts, failed, timedOut: false, elapsedMs };
-    if (elapsedMs + options.pollMs > options.timeoutMs || options.signal?.aborted === true) return { counts, failed, timedOut: true, elapsedMs };
+    if (counts.remaining === 0) {
+      if (seen.unknown.length > 0) throw unknownOutcome(counts, seen.unknown);
+      return { counts, ...seen, timedOut: false, elapsedMs };
+    }
+    if (elapsedMs + options.pollMs > options.timeoutMs || options.signal?.aborted === true) return { counts, ...seen, timedOut: true, elapsedMs };
     await sleep(options.pollMs, options.signal);
   }
+}
+
+interface Seen {
+  failed: FailedUrl[];
+  unknown: UnknownUrl[];
+}
+
+/** The wait ended, but some URLs' outcome is unknown: the apply stands, the exit code must not say all is well. */
+function unknownOutcome(counts: KbCounts, unknown: readonly UnknownUrl[]): UserError {
+  const leftOut = unknown.filter((u) => u.said === undefined).length;
+  const statuses = [...new Set(unknown.flatMap((u) => (u.said === undefined ? [] : [u.said])))].sort();
+  const parts: string[] = [];
+  if (leftOut > 0) parts.push(`${leftOut} left out of the server's answer`);
+  if (unknown.length > leftOut) {
+    const shown = statuses.slice(0, 5).join(', ') + (statuses.length > 5 ? `, and ${statuses.length - 5} more` : '');
+    parts.push(`${unknown.length - leftOut} with a status agentsync does not know: ${shown}`);
+  }
+  const urls = unknown.length === 1 ? '1 URL' : `${unknown.length} URLs`;
+  return new UserError(
+    'apply_failed',
+    `indexing ended with ${urls} in an unknown state (${parts.join(', ')}); ${counts.processed} processed, ${counts.failed} failed; the apply itself is complete and recorded; see them with \`agentsync kb status --urls\``,
+    { unknown: unknown.map((u) => ({ ...u })) },
+  );
 }
 
 async function trackedWebsites(client: ApiClient, state: State, addresses: readonly string[]): Promise<Tracked[]> {
@@ -88,8 +130,8 @@ function trackedOf(address: string, websiteId: string, urls: readonly Discovered
   return { address, websiteId, urls: byId, unfinished: new Set(byId.keys()) };
 }
 
-/** Asks about the website's unfinished URLs; a URL the answer leaves out no longer exists and is not waited for. */
-async function pollOnce(client: ApiClient, site: Tracked, counts: KbCounts, failed: FailedUrl[]): Promise<void> {
+/** Asks about the website's unfinished URLs; every URL sent ends up counted under exactly one heading. */
+async function pollOnce(client: ApiClient, site: Tracked, counts: KbCounts, seen: Seen): Promise<void> {
   const ids = [...site.unfinished];
   const path = `${discoveredUrlsPath(site.websiteId)}/status/poll`;
   for (let from = 0; from < ids.length; from += POLL_CHUNK) {
@@ -98,16 +140,33 @@ async function pollOnce(client: ApiClient, site: Tracked, counts: KbCounts, fail
     const statuses = isObject(answer) && isObject(answer.data) ? answer.data : undefined;
     if (statuses === undefined) throw new UserError('api_error', `${site.address}: POST ${path} did not answer {data: {id: status}}`);
     for (const id of chunk) {
-      const status = statuses[id];
+      const status = Object.hasOwn(statuses, id) ? statuses[id] : undefined;
       if (typeof status === 'string' && UNFINISHED_STATUSES.has(status)) continue;
       site.unfinished.delete(id);
       counts.remaining--;
+      const url = site.urls.get(id) ?? id;
       if (status === 'failed') {
         counts.failed++;
-        failed.push({ address: site.address, url: site.urls.get(id) ?? id });
-      } else if (status !== undefined) counts.processed++;
+        seen.failed.push({ address: site.address, url });
+      } else if (typeof status === 'string' && FINAL_STATUSES.has(status)) {
+        counts.processed++;
+      } else {
+        counts.unknown++;
+        seen.unknown.push({ address: site.address, url, said: status === undefined ? undefined : describe(status) });
+      }
     }
   }
+}
+
+/** A status as the server sent it, quoted like JSON and made safe to print: `"exploded"`, `42`, `{}`. */
+function describe(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return oneSafeLine(text, 60);
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -40,7 +40,25 @@ export const MAX_DEPTH = 256;
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
+/** What a YAML file must hold, in the words of the file it is (a manifest, a --var-file). */
+export interface YamlMapShape {
+  /** The error for an empty document; undefined when an empty document is an empty map. */
+  empty?: string;
+  /** The error for a document that is `kind` ("a list", "an alias", "a single value") instead of a map. */
+  notMap(kind: string): string;
+}
+
+const MANIFEST_SHAPE: YamlMapShape = {
+  empty: 'the manifest is empty; it needs at least `version: 1` and `environments`',
+  notMap: (kind) => `the manifest must be a map of keys (version, environments, tools, …), not ${kind}`,
+};
+
 export function parseManifest(file: string, text: string): ParsedManifest {
+  return parseYamlMap(file, text, MANIFEST_SHAPE);
+}
+
+/** Any YAML file that holds one map, with the manifest's bounds: control characters, aliases, depth, duplicate keys. */
+export function parseYamlMap(file: string, text: string, shape: YamlMapShape): ParsedManifest {
   const lineCounter = new LineCounter();
   const control = FORBIDDEN_CONTROL.exec(text);
   if (control) {
@@ -75,12 +93,13 @@ export function parseManifest(file: string, text: string): ParsedManifest {
 
   const contents = doc.contents;
   if (contents === null || (isScalar(contents) && contents.value === null)) {
-    diagnostics.push(locator.diagnosticAtOffset(0, [], 'the manifest is empty; it needs at least `version: 1` and `environments`'));
+    if (shape.empty === undefined) result.value = {};
+    else diagnostics.push(locator.diagnosticAtOffset(0, [], shape.empty));
     return result;
   }
   if (!isMap(contents)) {
     const kind = isSeq(contents) ? 'a list' : isAlias(contents) ? 'an alias' : 'a single value';
-    diagnostics.push(locator.diagnosticAtOffset(contents.range[0], [], `the manifest must be a map of keys (version, environments, tools, …), not ${kind}`));
+    diagnostics.push(locator.diagnosticAtOffset(contents.range[0], [], shape.notMap(kind)));
     return result;
   }
   const walker = new TreeWalker(doc, locator, diagnostics, result.sites);

@@ -153,6 +153,14 @@ export const agentSchema = z
   }, { when: isObjectPayload })
   .describe('An AI agent. The map key is its address in this manifest and is never sent.');
 
+/** A plan matches every discovered URL against each glob: with MAX_URL_GLOB_LENGTH, this bounds its cost per URL. */
+export const MAX_EXCLUDE_GLOBS = 1000;
+
+/** A glob quoted for a diagnostic: a pathological one is thousands of characters, so only its start. */
+function quoteGlob(glob: string): string {
+  return glob.length <= 200 ? JSON.stringify(glob) : `${JSON.stringify(glob.slice(0, 60)).slice(0, -1)}…" (${glob.length} characters)`;
+}
+
 export const websiteSchema = z
   .strictObject({
     url: httpUrl.optional().describe('The site to crawl (POST …/website/scrape when new). Give url or parentUniqueId, not both.'),
@@ -182,9 +190,13 @@ export const websiteSchema = z
     }
     const written: unknown = site.exclude;
     if (!Array.isArray(written)) return;
+    if (written.length > MAX_EXCLUDE_GLOBS) {
+      ctx.addIssue({ code: 'custom', path: ['exclude', MAX_EXCLUDE_GLOBS], message: `a website may have at most ${MAX_EXCLUDE_GLOBS} exclude globs (this one has ${written.length}); every discovered URL is matched against each` });
+      return;
+    }
     written.forEach((glob: unknown, index) => {
       const problem = typeof glob === 'string' ? urlGlobProblem(glob) : undefined;
-      if (problem !== undefined) ctx.addIssue({ code: 'custom', path: ['exclude', index], message: `${JSON.stringify(glob)} is not a valid URL glob: ${problem}` });
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', path: ['exclude', index], message: `${quoteGlob(glob as string)} is not a valid URL glob: ${problem}` });
     });
   }, { when: isObjectPayload })
   .describe('A knowledge-base website: a url to crawl with URL globs to leave out, or the parentUniqueId of one that exists with discovered-URL ids to leave out.');

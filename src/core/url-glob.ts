@@ -1,20 +1,35 @@
 // URL globs for a website's `exclude` (CONTRACT §11). A glob is matched against the whole URL:
 //   `**`  any characters, `/` included (across path segments), possibly none;
 //   `*`   any characters except `/` (within one path segment), possibly none;
-//   anything else matches itself, case-sensitively (`?`, `[` and `.` are plain characters).
+//   anything else matches itself, case-sensitively in the path (`?`, `[` and `.` are plain characters).
 // So `https://docs.example.com/blog/**` matches everything below `/blog/` (not `/blog` itself), and
 // `**/changelog*` matches a last segment starting with `changelog` on any host.
+//
+// Both sides are first put in one spelling (core/url-normalize.ts, RFC 3986 §6.2.2): `%62log` is
+// `blog`, the scheme and host are case-insensitive, `:443` on https is no port, `/a/../b` is `/b`.
+// So a URL cannot escape a glob by being spelled differently.
 //
 // Matching simulates the glob as an automaton over the set of positions it could be at (Thompson's
 // construction), never backtracking: each URL character costs at most one step per glob token, so
 // `**a**a**a…` against a long URL stays linear in the URL's length. A literal prefix is checked
 // first, which rejects most URLs in one comparison.
+import { normalizeGlobText, normalizeUrl } from './url-normalize.js';
+
+/**
+ * Matching costs up to (wildcards + overlapping literal states) steps per URL character, for every
+ * URL of the site at every plan: the bounds keep the worst glob validate accepts near a real one's
+ * cost. A real exclude glob is a URL prefix with a few wildcards.
+ */
+export const MAX_URL_GLOB_LENGTH = 1000;
+export const MAX_URL_GLOB_WILDCARDS = 20;
 
 type Token = { kind: 'text'; char: number } | { kind: 'star' } | { kind: 'globstar' };
 
 export interface UrlGlob {
   readonly source: string;
   matches(url: string): boolean;
+  /** For a URL already through normalizeUrl: a set of globs normalises each URL once. */
+  matchesNormalized(url: string): boolean;
 }
 
 const SLASH = '/'.charCodeAt(0);
@@ -22,10 +37,13 @@ const SLASH = '/'.charCodeAt(0);
 /** Why a glob cannot be used, as a phrase; undefined when it is fine. */
 export function urlGlobProblem(glob: string): string | undefined {
   if (glob.trim() === '') return 'a URL glob must not be empty';
+  if (glob.length > MAX_URL_GLOB_LENGTH) return `a URL glob may be at most ${MAX_URL_GLOB_LENGTH} characters long (this one has ${glob.length}); match a shorter part of the URL`;
   if (/\*{3,}/.test(glob)) return 'use * (within a path segment) or ** (across segments), not three or more stars in a row';
   // eslint-disable-next-line no-control-regex
   if (/[\s\u0000-\u001f\u007f]/.test(glob)) return 'a URL glob must not contain spaces or control characters (percent-encode them, as in the URL)';
   if (!/^(https?:\/\/|\*)/.test(glob)) return 'a URL glob is matched against whole URLs: start it with http://, https:// or * (e.g. "**/blog/**")';
+  const wildcards = glob.match(/\*{1,2}/g)?.length ?? 0;
+  if (wildcards > MAX_URL_GLOB_WILDCARDS) return `a URL glob may have at most ${MAX_URL_GLOB_WILDCARDS} wildcards (* or **; this one has ${wildcards}); one ** already spans any number of path segments`;
   return undefined;
 }
 
@@ -33,14 +51,19 @@ export function urlGlobProblem(glob: string): string | undefined {
 export function compileUrlGlob(glob: string): UrlGlob {
   const problem = urlGlobProblem(glob);
   if (problem !== undefined) throw new Error(`invalid URL glob ${JSON.stringify(glob)}: ${problem}`);
-  const tokens = tokenize(glob);
+  const text = normalizeGlobText(glob);
+  const tokens = tokenize(text);
   const firstWild = tokens.findIndex((token) => token.kind !== 'text');
-  const prefix = firstWild === -1 ? glob : glob.slice(0, firstWild);
-  if (firstWild === -1) return { source: glob, matches: (url) => url === glob };
+  if (firstWild === -1) return withNormalizing(glob, (url) => url === text);
+  const prefix = text.slice(0, firstWild);
   const simulate = matcher(tokens);
   // Every literal run must occur in a matching URL: one includes() each rejects most URLs cheaply.
-  const runs = glob.slice(prefix.length).split('*').filter((run) => run.length > 0);
-  return { source: glob, matches: (url) => url.startsWith(prefix) && runs.every((run) => url.includes(run)) && simulate(url) };
+  const runs = text.slice(prefix.length).split('*').filter((run) => run.length > 0);
+  return withNormalizing(glob, (url) => url.startsWith(prefix) && runs.every((run) => url.includes(run)) && simulate(url));
+}
+
+function withNormalizing(source: string, matchesNormalized: (url: string) => boolean): UrlGlob {
+  return { source, matchesNormalized, matches: (url) => matchesNormalized(normalizeUrl(url)) };
 }
 
 function tokenize(glob: string): Token[] {
@@ -110,7 +133,8 @@ export function compileGlobSet(globs: readonly string[]): GlobSet {
   return {
     globs: compiled,
     firstMatch(url) {
-      for (let i = 0; i < compiled.length; i++) if ((compiled[i] as UrlGlob).matches(url)) return i;
+      const normal = normalizeUrl(url);
+      for (let i = 0; i < compiled.length; i++) if ((compiled[i] as UrlGlob).matchesNormalized(normal)) return i;
       return -1;
     },
   };

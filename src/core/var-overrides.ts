@@ -1,8 +1,8 @@
 // `--var NAME=VALUE` and `--var-file FILE` (Terraform's habit): values that replace the selected
 // environment's `vars` for one run. The file is applied first, then each --var in order, so the
 // command line wins, as in Terraform.
-import { LineCounter, parseDocument } from 'yaml';
 import { UserError } from './errors.js';
+import { parseYamlMap, type YamlMapShape } from './parse.js';
 import { varValueSchema, type VarValue } from './schema.js';
 
 /** The names `${var.NAME}` can read. */
@@ -22,24 +22,25 @@ export function parseVarFlags(flags: readonly string[]): VarOverrides {
   return out;
 }
 
-/** A YAML map of NAME: value (text, number, boolean, list or map), as `vars` holds. */
+const VAR_FILE_SHAPE: YamlMapShape = {
+  notMap: (kind) => `a var file must be a map of NAME: value, like an environment's vars, not ${kind}`,
+};
+
+/**
+ * A YAML map of NAME: value (text, number, boolean, list or map), as `vars` holds. Read with the
+ * manifest's own walk, so an alias bomb, deep nesting or a duplicate key is refused the same way.
+ */
 export function parseVarFile(file: string, text: string): VarOverrides {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const error = doc.errors[0];
-  if (error) {
-    const { line, col } = lineCounter.linePos(error.pos[0]);
-    throw new UserError('usage', `--var-file ${file}:${line}:${col}: ${error.message.split('\n')[0] ?? 'not valid YAML'}`);
-  }
-  const value: unknown = doc.toJS({ maxAliasCount: 100 });
-  if (value === null || value === undefined) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw new UserError('usage', `--var-file ${file} must be a map of NAME: value, like an environment's vars`);
+  const parsed = parseYamlMap(file, text, VAR_FILE_SHAPE);
+  const error = parsed.diagnostics.find((d) => d.severity === 'error');
+  if (error !== undefined) throw new UserError('usage', `--var-file ${file}:${error.line}:${error.column}: ${error.message}`);
+  const value = parsed.value ?? {};
   const out: VarOverrides = {};
-  for (const [name, member] of Object.entries(value as Record<string, unknown>)) {
+  for (const [name, member] of Object.entries(value)) {
     checkName(name, `--var-file ${file}:`);
-    const parsed = varValueSchema.safeParse(member);
-    if (!parsed.success) throw new UserError('usage', `--var-file ${file}: ${name} must be text, a number, a boolean, a list or a map`);
-    out[name] = parsed.data;
+    const checked = varValueSchema.safeParse(member);
+    if (!checked.success) throw new UserError('usage', `--var-file ${file}: ${name} must be text, a number, a boolean, a list or a map`);
+    out[name] = checked.data;
   }
   return out;
 }

@@ -7,6 +7,8 @@ import { printableLine } from './plan-fields.js';
 export interface KbCountsView {
   processed: number;
   failed: number;
+  /** Neither processed nor failed: a status agentsync does not know, or left out of the answer. */
+  unknown?: number;
   remaining: number;
 }
 
@@ -27,7 +29,13 @@ export interface KbProgress {
 export const CI_PROGRESS_INTERVAL_MS = 10_000;
 
 export function kbProgressLine(counts: KbCountsView, elapsedMs: number): string {
-  return `Indexing: ${counts.processed} processed, ${counts.failed} failed, ${counts.remaining} remaining (${Math.round(elapsedMs / 1000)}s)`;
+  return `Indexing: ${countsText(counts)}, ${counts.remaining} remaining (${Math.round(elapsedMs / 1000)}s)`;
+}
+
+/** `3 processed, 1 failed`, with `, 2 unknown` only when there are any (never folded into processed). */
+function countsText(counts: KbCountsView): string {
+  const unknown = counts.unknown ?? 0;
+  return `${counts.processed} processed, ${counts.failed} failed${unknown > 0 ? `, ${unknown} unknown` : ''}`;
 }
 
 export function createKbProgress(options: KbProgressOptions): KbProgress {
@@ -63,12 +71,15 @@ export interface KbWaitView {
 /** The lines after the wait: finished (with the failed URLs listed), or stopped at the timeout. */
 export function renderKbWaitResult(result: KbWaitView, color: boolean, timeoutSeconds: number): string {
   const paint = palette(color);
-  const { processed, failed, remaining } = result.counts;
+  const { remaining } = result.counts;
   const out: string[] = [];
   if (result.timedOut) {
-    out.push(paint.yellow(`Indexing not finished after ${timeoutSeconds}s (--wait-timeout): ${processed} processed, ${failed} failed, ${remaining} remaining.`));
+    out.push(paint.yellow(`Indexing not finished after ${timeoutSeconds}s (--wait-timeout): ${countsText(result.counts)}, ${remaining} remaining.`));
+  } else if ((result.counts.unknown ?? 0) > 0) {
+    // Not "complete": what became of those URLs is unknown (app/kb-wait.ts reports them as an error).
+    out.push(paint.yellow(`Indexing ended: ${countsText(result.counts)} (${Math.round(result.elapsedMs / 1000)}s).`));
   } else {
-    out.push(`Indexing complete: ${processed} processed, ${failed} failed (${Math.round(result.elapsedMs / 1000)}s).`);
+    out.push(`Indexing complete: ${countsText(result.counts)} (${Math.round(result.elapsedMs / 1000)}s).`);
   }
   if (result.failed.length > 0) {
     out.push(paint.red(`Failed URLs (${result.failed.length}):`));

@@ -24,7 +24,9 @@ const cases: [glob: string, url: string, expected: boolean][] = [
   ['https://a.com/*/x/**/y', 'https://a.com/p/x/y', false],
   ['https://a.com/*/x/**/y', 'https://a.com/p/x//y', true],
   ['https://a.com/*/x/**/y', 'https://a.com/p/x/q/r/y', true],
-  ['https://A.com/', 'https://a.com/', false],
+  // The host is case-insensitive (RFC 3986 §6.2.2.1); the path is not.
+  ['https://A.com/', 'https://a.com/', true],
+  ['https://a.com/A', 'https://a.com/a', false],
 ];
 
 describe('URL globs', () => {
@@ -63,7 +65,7 @@ describe('URL globs', () => {
   });
 
   it('stays linear on a glob that would make a backtracking matcher explode', () => {
-    const glob = `https://a.com/${'**a'.repeat(30)}**b`;
+    const glob = `https://a.com/${'**a'.repeat(19)}**b`; // the most wildcards validate accepts
     const url = `https://a.com/${'a'.repeat(20_000)}`;
     const started = performance.now();
     expect(compileUrlGlob(glob).matches(url)).toBe(false);

@@ -25,8 +25,9 @@ describe('parseVarFile', () => {
 
   it.each([
     ['a: [\n', /^--var-file v\.yaml:2:1: /],
-    ['- a\n- b\n', /^--var-file v\.yaml must be a map of NAME: value/],
-    ['a: 1\na: 2\n', /^--var-file v\.yaml:2:1: Map keys must be unique/],
+    ['- a\n- b\n', /^--var-file v\.yaml:1:1: a var file must be a map of NAME: value, like an environment's vars, not a list$/],
+    ['a: 1\na: 2\n', /^--var-file v\.yaml:2:1: duplicate key "a"/],
+    ['a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n', /^--var-file v\.yaml:4:\d+: aliases expand to more than 10000 nodes/],
     ['a: null\n', /^--var-file v\.yaml: a must be text, a number, a boolean, a list or a map$/],
     ['"bad name": 1\n', /^--var-file v\.yaml: "bad name" is not a var name/],
   ])('refuses %j', (text, message) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readDiscoveredUrls } from '../../src/core/kinds/website-urls.js';
+import { MAX_DISCOVERED_URL_BYTES, MAX_DISCOVERED_URL_CHARS, MAX_DISCOVERED_URLS, readDiscoveredUrls, URL_PAGE_BYTES, type PageLimits } from '../../src/core/kinds/website-urls.js';
 import { fingerprintOf, matchWebsite } from '../../src/core/kinds/website-match.js';
 
 /** A server of `total` URLs in pages of the asked limit, cursor = the last id of the page. */
@@ -41,6 +41,40 @@ describe('reading discovered URLs', () => {
     let n = 0;
     const endless = async (): Promise<unknown> => ({ data: [], meta: { next: { cursor: String(n++) } } });
     await expect(readDiscoveredUrls(endless, 'w', 'website.docs', 50)).rejects.toThrow('still had more discovered URLs after 50 pages');
+  });
+
+  it('bounds the URLs kept, whatever each page holds: a server that ignores limit is refused on the page that passes the bound', async () => {
+    let pages = 0;
+    // 100,000 entries a page with a new cursor each time: before the bound this read 5 pages (and, with no end, ran out of memory).
+    const flood = async (): Promise<unknown> => {
+      pages++;
+      const data = Array.from({ length: 100_000 }, (_, k) => ({ urlId: `p${pages}-${k}`, url: `https://d.com/${pages}/${k}` }));
+      return { data, meta: pages < 5 ? { next: { cursor: `c${pages}` } } : {} };
+    };
+    await expect(readDiscoveredUrls(flood, 'w', 'website.docs')).rejects.toThrow(
+      `website.docs: the server listed more than ${MAX_DISCOVERED_URLS.toLocaleString('en-US')} discovered URLs (page 2); stopped reading: a crawl finds at most 10,000 pages, so the server is not paging as asked (limit=100)`,
+    );
+    expect(pages).toBe(2);
+  });
+
+  it('bounds the text kept: a few enormous URLs are refused too', async () => {
+    const huge = 'x'.repeat(1024 * 1024);
+    let page = 0;
+    const giants = async (): Promise<unknown> => ({ data: Array.from({ length: 10 }, (_, k) => ({ urlId: `g${page}-${k}`, url: `https://d.com/${huge}` })), meta: { next: { cursor: String(++page) } } });
+    await expect(readDiscoveredUrls(giants, 'w', 'website.docs')).rejects.toThrow(`website.docs: the discovered URLs hold more than ${MAX_DISCOVERED_URL_CHARS / (1024 * 1024)} M characters of text (page 4); stopped reading`);
+  });
+
+  it('asks each page for at most URL_PAGE_BYTES and stops when the answers add up past the bound', async () => {
+    const asked: number[] = [];
+    let page = 0;
+    const heavy = async (_path: string, limits: PageLimits): Promise<unknown> => {
+      asked.push(limits.maxResponseBytes);
+      limits.onAnswerBytes(URL_PAGE_BYTES);
+      return { data: [{ urlId: `h${page}`, url: 'https://d.com/h' }], meta: { next: { cursor: String(++page) } } };
+    };
+    await expect(readDiscoveredUrls(heavy, 'w', 'website.docs')).rejects.toThrow(`website.docs: the discovered-URL pages add up to more than ${MAX_DISCOVERED_URL_BYTES / (1024 * 1024)} MB; stopped reading`);
+    expect(asked[0]).toBe(URL_PAGE_BYTES);
+    expect(asked.length).toBe(MAX_DISCOVERED_URL_BYTES / URL_PAGE_BYTES);
   });
 
   it('refuses an answer that is not a page, or an entry without an id', async () => {

@@ -30,3 +30,16 @@ describe('apply --wait progress', () => {
     expect(stopped).toBe('Indexing not finished after 60s (--wait-timeout): 1 processed, 0 failed, 5 remaining.\n');
   });
 });
+
+describe('apply --wait with URLs in an unknown state (issue 31 item 13)', () => {
+  it('counts them apart from processed, in the live line and in the result, and never says complete', () => {
+    const written: string[] = [];
+    const progress = createKbProgress({ tty: false, color: false, write: (text) => written.push(text), intervalMs: 10_000 });
+    progress.update({ processed: 1, failed: 0, unknown: 3, remaining: 0 }, 1000);
+    expect(written).toEqual(['Indexing: 1 processed, 0 failed, 3 unknown, 0 remaining (1s)\n']);
+    const ended = renderKbWaitResult({ counts: { processed: 1, failed: 0, unknown: 3, remaining: 0 }, failed: [], timedOut: false, elapsedMs: 1000 }, false, 60);
+    expect(ended).toBe('Indexing ended: 1 processed, 0 failed, 3 unknown (1s).\n');
+    const stopped = renderKbWaitResult({ counts: { processed: 0, failed: 0, unknown: 2, remaining: 5 }, failed: [], timedOut: true, elapsedMs: 60_000 }, false, 60);
+    expect(stopped).toBe('Indexing not finished after 60s (--wait-timeout): 0 processed, 0 failed, 2 unknown, 5 remaining.\n');
+  });
+});

@@ -24,6 +24,10 @@ export interface WireRequest {
   repeatable?: boolean;
   /** How long one attempt may wait for its whole answer, when the call's own work takes longer than most (a crawl). */
   timeoutMs?: number;
+  /** The largest success answer accepted; the transport's default for the method when absent. */
+  maxResponseBytes?: number;
+  /** Told the size in bytes of the success answer, for callers that bound what several calls read. */
+  onAnswerBytes?: (bytes: number) => void;
 }
 
 /** The transport a kind's endpoints run on. A failed call rejects with an error carrying `status` (0 when nothing came back). */

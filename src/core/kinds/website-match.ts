@@ -5,6 +5,7 @@
 import type { JsonValue } from '../api-types.js';
 import { compileGlobSet, type GlobSet } from '../url-glob.js';
 import type { ShownChange } from './fields.js';
+import { normalizeUrl } from '../url-normalize.js';
 import type { DiscoveredUrl } from './website-urls.js';
 
 export interface GlobCount {
@@ -32,8 +33,9 @@ export function matchWebsite(globs: readonly string[], urls: readonly Discovered
   const processIds: string[] = [];
   urls.forEach((entry, i) => {
     let first = -1;
+    const url = normalizeUrl(entry.url); // once per URL, not once per glob
     for (let g = 0; g < set.globs.length; g++) {
-      if (!set.globs[g]!.matches(entry.url)) continue;
+      if (!set.globs[g]!.matchesNormalized(url)) continue;
       (counts[g] as GlobCount).excludes++;
       if (first === -1) first = g;
     }

@@ -111,7 +111,7 @@ async function recrawl(ctx: CallContext, spec: WebsiteSpec, key: string, oldId: 
 async function processWebsite(ctx: CallContext, spec: WebsiteSpec, key: string, websiteId: string): Promise<CallOutcome> {
   let urls;
   try {
-    urls = await readDiscoveredUrls((path) => ctx.wire.send({ method: 'GET', path }), websiteId, `website.${key}`);
+    urls = await readDiscoveredUrls((path, limits) => ctx.wire.send({ method: 'GET', path, ...limits }), websiteId, `website.${key}`);
   } catch (err) {
     // A listing that cannot be used (it never ends, an entry without an id) fails this website's
     // change, like any answer it cannot accept; it is not a reason to stop the whole apply.

@@ -1,8 +1,9 @@
 // The scrape's crawl: breadth-first from the start URL, same origin only, each URL once, links of
 // a page taken in sorted order, so the same site always gives the same discovered URLs in the same
 // order. Bounded by maxDepth (link hops from the start), maxPages (discovered URLs), a timeout per
-// fetch and one for the whole crawl (which then ends with what it found), and a cap on the URLs it
-// remembers, so no site can make it hang or grow without end.
+// fetch and one for the whole crawl (which then ends with what it found, cutting off the fetches in
+// flight), and a cap on the URLs it remembers, so no site can make it hang or grow without end.
+import { abortReason, deadline } from './deadline.js';
 import { readHtml, readSitemap } from './html.js';
 
 export interface FetchedPage {
@@ -51,6 +52,16 @@ const PARALLEL_FETCHES = 4;
 const MAX_REMEMBERED_URLS = 100_000;
 
 export async function crawl(settings: CrawlSettings, fetchPage: PageFetcher, now: () => number = Date.now): Promise<CrawlResult> {
+  // The whole-crawl bound aborts the fetches in flight too, not only the next batch.
+  const whole = deadline(settings.crawlTimeoutMs, settings.stop, `the crawl's ${settings.crawlTimeoutMs} ms bound ended it`);
+  try {
+    return await crawlWithin({ ...settings, stop: whole.signal }, fetchPage, now, () => whole.expired());
+  } finally {
+    whole.clear();
+  }
+}
+
+async function crawlWithin(settings: CrawlSettings, fetchPage: PageFetcher, now: () => number, expired: () => boolean): Promise<CrawlResult> {
   const deadline = now() + settings.crawlTimeoutMs;
   const startUrl = normalize(settings.start.href, settings.start.href) ?? settings.start.href;
   const queue: Array<{ url: string; depth: number }> = [{ url: startUrl, depth: 0 }];
@@ -67,9 +78,9 @@ export async function crawl(settings: CrawlSettings, fetchPage: PageFetcher, now
   let head = 0;
   let cutShort = false;
   while (head < queue.length && pages.length < settings.maxPages) {
-    if (settings.stop.aborted) throw new CrawlFailed('the emulator is stopping');
+    if (settings.stop.aborted && !expired()) throw new CrawlFailed(abortReason(settings.stop));
     const left = deadline - now();
-    if (left <= 0) {
+    if (left <= 0 || expired()) {
       cutShort = true;
       break;
     }
@@ -103,6 +114,8 @@ export async function crawl(settings: CrawlSettings, fetchPage: PageFetcher, now
       }
     });
   }
+  // Fetches cut off by the bound end the loop like finished ones: the crawl was still cut short.
+  if (expired()) cutShort = true;
   const sitemap = settings.fetchSitemap ? await readSiteMap(settings, fetchPage, Math.max(1, Math.min(settings.fetchTimeoutMs, deadline - now()))) : undefined;
   return { pages, cutShort, sitemap };
 }

@@ -2,6 +2,7 @@
 // real HTTP, and the demo host in-process; anything else is refused before a byte is sent.
 import { DEMO_SITE_HOST, demoSitePage } from './demo-site.js';
 import type { FetchedPage, PageFetcher } from './crawl.js';
+import { abortReason, deadline, type Deadline } from './deadline.js';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 /** A page bigger than this is read only this far: a crawl keeps a 500-character preview anyway. */
@@ -21,22 +22,27 @@ const demoFetcher: PageFetcher = (url) => {
 };
 
 const loopbackFetcher: PageFetcher = async (url, timeoutMs, stop) => {
-  let response: Response;
-  const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), stop]);
+  // One bound for the headers and the whole body: a page that trickles is cut off at timeoutMs.
+  const bound = deadline(timeoutMs, stop, `no answer within ${timeoutMs} ms`);
   try {
-    response = await fetch(url, { redirect: 'manual', signal, headers: { 'user-agent': 'agentsync-emulator-crawler' } });
-  } catch (err) {
-    throw new Error(reason(err, timeoutMs), { cause: err });
+    let response: Response;
+    try {
+      response = await fetch(url, { redirect: 'manual', signal: bound.signal, headers: { 'user-agent': 'agentsync-emulator-crawler' } });
+    } catch (err) {
+      throw new Error(reason(err, bound), { cause: err });
+    }
+    const page: FetchedPage = { status: response.status, contentType: response.headers.get('content-type') ?? '', body: '' };
+    const location = response.headers.get('location');
+    if (location !== null) page.location = location;
+    try {
+      page.body = await readCapped(response, MAX_PAGE_BYTES);
+    } catch (err) {
+      throw new Error(reason(err, bound), { cause: err });
+    }
+    return page;
+  } finally {
+    bound.clear();
   }
-  const page: FetchedPage = { status: response.status, contentType: response.headers.get('content-type') ?? '', body: '' };
-  const location = response.headers.get('location');
-  if (location !== null) page.location = location;
-  try {
-    page.body = await readCapped(response, MAX_PAGE_BYTES);
-  } catch (err) {
-    throw new Error(reason(err, timeoutMs), { cause: err });
-  }
-  return page;
 };
 
 async function readCapped(response: Response, limit: number): Promise<string> {
@@ -57,9 +63,8 @@ async function readCapped(response: Response, limit: number): Promise<string> {
   return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
 }
 
-function reason(err: unknown, timeoutMs: number): string {
-  if (err instanceof Error && err.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
-  if (err instanceof Error && err.name === 'AbortError') return 'the emulator is stopping';
+function reason(err: unknown, bound: Deadline): string {
+  if (bound.signal.aborted) return abortReason(bound.signal);
   const cause = err instanceof Error ? (err.cause as { code?: string; message?: string } | undefined) : undefined;
   // undici says only "fetch failed"; the cause says why (ECONNREFUSED, a port fetch refuses, …).
   if (cause?.code) return `${cause.code}${cause.message ? ` (${cause.message})` : ''}`;

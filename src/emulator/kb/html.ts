@@ -1,6 +1,8 @@
 // Just enough HTML reading for a crawl: the title, the meta description, a text preview and the
-// targets of <a href>. Regular expressions, not a parser: the emulator crawls test and demo sites,
-// and a page it misreads only loses links, never crashes the crawl.
+// targets of <a href>. One pass of a linear tokenizer (html-tokens.ts), not regular expressions
+// over the page: a hostile page cannot make it slow, and a page it misreads only loses links,
+// never crashes the crawl.
+import { htmlTokens } from './html-tokens.js';
 
 export interface PageFacts {
   title: string;
@@ -11,34 +13,55 @@ export interface PageFacts {
 }
 
 const PREVIEW_CHARS = 500;
+/** Text of these is never shown on the page, so it is not part of the preview. */
+const HIDDEN = new Set(['script', 'style', 'title']);
 
 export function readHtml(html: string): PageFacts {
-  const title = decodeEntities(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? '').trim();
-  const description = decodeEntities(metaDescription(html)).trim();
-  const text = html
-    .replace(/<(script|style|head)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  let title: string | undefined;
+  let titleText: string | undefined;
+  let description: string | undefined;
+  let inHead = false;
+  let hidden = false;
+  const text: string[] = [];
   const hrefs: string[] = [];
-  for (const match of html.matchAll(/<a\s[^>]*?href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi)) {
-    hrefs.push(decodeEntities(match[1] ?? match[2] ?? match[3] ?? ''));
+  for (const token of htmlTokens(html)) {
+    if (token.kind === 'text') {
+      if (titleText !== undefined) titleText += token.text;
+      if (!inHead && !hidden) text.push(token.text);
+      continue;
+    }
+    hidden = token.kind === 'start' && HIDDEN.has(token.name);
+    if (token.kind === 'end') {
+      if (token.name === 'head') inHead = false;
+      if (token.name === 'title' && titleText !== undefined) [title, titleText] = [title ?? titleText, undefined];
+      continue;
+    }
+    if (token.name === 'head') inHead = true;
+    else if (token.name === 'body') inHead = false;
+    else if (token.name === 'title' && title === undefined) titleText = '';
+    else if (token.name === 'a' && token.attributes.has('href')) hrefs.push(decodeEntities(token.attributes.get('href') ?? ''));
+    else if (token.name === 'meta' && description === undefined && token.attributes.get('name')?.toLowerCase() === 'description') description = token.attributes.get('content') ?? '';
   }
-  return { title, description, content: decodeEntities(text).slice(0, PREVIEW_CHARS), hrefs };
+  const preview = decodeEntities(text.join(' ').replace(/\s+/g, ' ').trim()).slice(0, PREVIEW_CHARS);
+  return { title: decodeEntities(title ?? '').trim(), description: decodeEntities(description ?? '').trim(), content: preview, hrefs };
 }
 
 /** The `<loc>` entries of a sitemap. */
 export function readSitemap(xml: string): string[] {
-  return [...xml.matchAll(/<loc>\s*([^<]+?)\s*<\/loc>/gi)].map((match) => decodeEntities(match[1] ?? ''));
-}
-
-function metaDescription(html: string): string {
-  for (const match of html.matchAll(/<meta\s[^>]*>/gi)) {
-    const tag = match[0];
-    if (!/name\s*=\s*["']?description["']?/i.test(tag)) continue;
-    return /content\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(tag)?.slice(1).find((value) => value !== undefined) ?? '';
+  const locations: string[] = [];
+  let loc: string | undefined;
+  for (const token of htmlTokens(xml)) {
+    if (token.kind === 'text') {
+      if (loc !== undefined) loc += token.text;
+    } else if (token.kind === 'start') {
+      loc = token.name === 'loc' ? '' : undefined;
+    } else if (token.name === 'loc' && loc !== undefined) {
+      const url = loc.trim();
+      if (url !== '') locations.push(decodeEntities(url));
+      loc = undefined;
+    }
   }
-  return '';
+  return locations;
 }
 
 function decodeEntities(text: string): string {

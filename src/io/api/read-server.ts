@@ -28,6 +28,13 @@ export function assertComplete(snapshot: ServerSnapshot, command: string): void 
 
 /** A server that pages forever (or loops on a cursor) is an error, not a hang. */
 export const MAX_LIST_PAGES = 1000;
+/**
+ * And one that ignores paging cannot fill memory: entries read, and the bytes of every page added
+ * up, are bounded per list (far above any app's tools or agents).
+ */
+export const MAX_LIST_ENTRIES = 100_000;
+export const MAX_LIST_BYTES = 256 * 1024 * 1024;
+const LIST_PAGE_BYTES = 32 * 1024 * 1024;
 
 async function readListing(client: ApiClient, type: ResourceType): Promise<KindListing> {
   const refresh = kindOf(type).refresh;
@@ -35,12 +42,14 @@ async function readListing(client: ApiClient, type: ResourceType): Promise<KindL
   const listing: KindListing = { records: [], matchable: true };
   const seen = new Set<string>();
   let query: string | undefined;
+  let entries = 0;
+  let bytes = 0;
   for (let page = 1; ; page++) {
     const path = query === undefined ? refresh.listPath : `${refresh.listPath}?${query}`;
     const call = `GET ${path}`;
     let answer: unknown;
     try {
-      answer = await client.request({ method: 'GET', path });
+      answer = await client.request({ method: 'GET', path, maxResponseBytes: Math.min(LIST_PAGE_BYTES, MAX_LIST_BYTES - bytes), onAnswerBytes: (size) => (bytes += size) });
     } catch (err) {
       if (!isApiError(err)) throw err;
       if (page === 1) throw new UserError('api_error', `could not read the server's ${type}s: ${err.message}`, { call, status: err.status });
@@ -50,6 +59,12 @@ async function readListing(client: ApiClient, type: ResourceType): Promise<KindL
     }
     const { list, next } = pageOf(answer);
     if (list === undefined) throw new UserError('api_error', `could not read the server's ${type}s: ${call} did not answer a list`, { call });
+    entries += list.length;
+    if (entries > MAX_LIST_ENTRIES) {
+      // Checked before the entries are read; what was read is true, the rest unknown, as for an unreadable page.
+      listing.incomplete = `holds more than ${MAX_LIST_ENTRIES.toLocaleString('en-US')} entries (page ${page}); the server is not paging as asked`;
+      return listing;
+    }
     for (const entry of list) {
       // Skipping a malformed entry would make its resource look deleted and plan a duplicate.
       if (!isObject(entry)) throw new UserError('api_error', `could not read the server's ${type}s: ${call} answered a list with an entry that is not an object`, { call });
@@ -63,8 +78,8 @@ async function readListing(client: ApiClient, type: ResourceType): Promise<KindL
       listing.incomplete = 'says there is more but gives no cursor to read it';
       return listing;
     }
-    if (seen.has(next) || page >= MAX_LIST_PAGES) {
-      listing.incomplete = seen.has(next) ? `gave the same cursor twice (page ${page + 1})` : `has more than ${MAX_LIST_PAGES} pages`;
+    if (seen.has(next) || page >= MAX_LIST_PAGES || bytes >= MAX_LIST_BYTES) {
+      listing.incomplete = seen.has(next) ? `gave the same cursor twice (page ${page + 1})` : page >= MAX_LIST_PAGES ? `has more than ${MAX_LIST_PAGES} pages` : `has pages that add up to more than ${MAX_LIST_BYTES / (1024 * 1024)} MB`;
       return listing;
     }
     seen.add(next);

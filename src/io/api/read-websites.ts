@@ -79,8 +79,8 @@ export async function readOne(client: ApiClient, target: WebsiteTarget, options:
   let firstPage = true;
   try {
     return await readDiscoveredUrls(
-      async (path) => {
-        const answer = await client.request({ method: 'GET', path }, options);
+      async (path, limits) => {
+        const answer = await client.request({ method: 'GET', path, ...limits }, options);
         firstPage = false;
         return answer;
       },

@@ -65,6 +65,8 @@ export interface CallSpec {
   headers?: Record<string, string>;
   /** The largest success answer this call accepts; DEFAULT_RESPONSE_LIMITS[method] when absent. */
   maxResponseBytes?: number;
+  /** Told the byte size of a success answer (e.g. to bound the pages of one listing together). */
+  onAnswerBytes?: (bytes: number) => void;
   /** A POST whose repetition is harmless (the caller handles "already exists"): retried like a PUT. */
   repeatable?: boolean;
   /** One attempt's limit for this call instead of the client's (a scrape answers only once its crawl is done). */
@@ -162,6 +164,7 @@ async function attemptOnce(ctx: RequestContext, spec: CallSpec, call: string, bo
     const ok = answer.status >= 200 && answer.status < 300;
     if ('tooLarge' in answer) return responseTooLarge(answer.status, call, ok ? successLimit.bytes : ERROR_LIMIT.bytes, answer.declaredBytes);
     if (!ok) return errorFromResponse(answer.status, answer.text, call, hintMs);
+    spec.onAnswerBytes?.(Buffer.byteLength(answer.text));
     return { status: answer.status, body: parseJson(answer.text, answer.status, call) };
   } catch (err) {
     if (err instanceof ApiError) throw err;
