@@ -1,7 +1,9 @@
 // `apply --wait` at the end of an apply (CONTRACT §11): waits for the manifest's websites to finish
 // indexing, shows progress, lists failed URLs. A separate function with one call site in
 // apply-run.ts, so it moves with the apply orchestration. The polling is app/kb-wait.ts.
-import { UserError } from '../core/errors.js';
+import { isUserError, UserError } from '../core/errors.js';
+import { escapeControl } from '../core/terminal-safe.js';
+import { scrubOutside } from '../io/api/outside-text.js';
 import type { ApiClient } from '../io/api/client.js';
 import type { State } from '../core/state.js';
 import type { ApplyOptions } from './apply-options.js';
@@ -35,6 +37,8 @@ export async function waitAfterApply(loaded: LoadedManifest, state: State, clien
       onProgress: (counts, elapsedMs) => progress.update(counts, elapsedMs),
       ...(signal ? { signal } : {}),
     });
+  } catch (err) {
+    throw waitFailure(err);
   } finally {
     progress.finish();
   }
@@ -45,6 +49,21 @@ export async function waitAfterApply(loaded: LoadedManifest, state: State, clien
   if (result.failed.length > 0) {
     throw new UserError('apply_failed', `indexing finished with ${result.failed.length} failed URL${result.failed.length === 1 ? '' : 's'} (listed above); the apply itself is complete and recorded`);
   }
+}
+
+/**
+ * The wait comes after the apply: whatever stops it (the server gone, a connection reset, an answer
+ * it cannot read), the apply itself is complete and recorded, and that is what the user must hear,
+ * not "internal error".
+ */
+function waitFailure(err: unknown): UserError {
+  const after = 'the apply itself is complete and recorded; follow the indexing with `agentsync kb status`';
+  if (isUserError(err)) {
+    if (err.message.includes('the apply itself is complete')) return err;
+    return new UserError('apply_failed', `waiting for indexing stopped: ${err.message}; ${after}`, err.details);
+  }
+  const reason = scrubOutside(err instanceof Error ? err.message : String(err));
+  return new UserError('apply_failed', `waiting for indexing stopped: lost the server (${escapeControl(reason)}); ${after}`);
 }
 
 function envMs(io: CliIo, name: string): number | undefined {

@@ -14,7 +14,7 @@ import { issuesToDiagnostics } from './schema-issues.js';
 import { referenceDiagnostics } from './references.js';
 import { movedDiagnostics } from './moved.js';
 import { hideQuotedSecrets, markFieldsHolding } from './sensitive-values.js';
-import { didYouMean } from './suggest.js';
+import { closest, didYouMean } from './suggest.js';
 import type { YamlLocator } from './yaml-locate.js';
 
 export type ResolveMode = 'validate' | 'plan';
@@ -131,16 +131,18 @@ function runOnce(
   options: ResolveOptions,
   keyVariables: ReadonlySet<string>,
 ): Run {
-  const vars = target === undefined ? {} : { ...varsOf(tree, target), ...options.varOverrides };
+  const declared = target === undefined ? {} : varsOf(tree, target);
+  const vars = target === undefined ? {} : { ...declared, ...options.varOverrides };
   const sensitive: PathSegment[][] = [];
   const secrets: string[] = [];
-  const diagnostics = applySites(sites, locator, skip, options, (site) => ({
+  const undeclared = target === undefined ? [] : undeclaredOverrides(Object.keys(options.varOverrides ?? {}), declared, tree, target, locator);
+  const diagnostics = [...undeclared, ...applySites(sites, locator, skip, options, (site) => ({
     env: options.env,
     vars,
     ...(target === undefined ? {} : { environmentName: target }),
     secretsAllowed: SECRET_SECTIONS.has(String(site.path[0])),
     apiKeyVariables: keyVariables,
-  }), { sensitive, secrets }, target === undefined, target === undefined ? undefined : excludedFrom(tree, target));
+  }), { sensitive, secrets }, target === undefined, target === undefined ? undefined : excludedFrom(tree, target))];
   let parsed = manifestSchema.safeParse(tree);
   if (!parsed.success) {
     const issues = issuesToDiagnostics(parsed.error.issues, { schema: manifestSchema, input: tree, locator, skip });
@@ -200,6 +202,24 @@ function problemDiagnostic(site: InterpolationSite, problem: InterpolationProble
 function environmentNames(tree: Record<string, unknown>): string[] {
   const envs = tree.environments;
   return isPlainObject(envs) ? Object.keys(envs) : [];
+}
+
+/**
+ * `--var`/`--var-file` names the environment neither declares nor the manifest reads (`${var.NAME}`):
+ * a typo would otherwise be ignored in silence, and the run would use the manifest's value.
+ * Refused, as Terraform refuses an undeclared variable.
+ */
+function undeclaredOverrides(names: readonly string[], declared: Record<string, VarValue>, tree: Record<string, unknown>, target: string, locator: YamlLocator): Diagnostic[] {
+  if (names.length === 0) return [];
+  const text = JSON.stringify(tree);
+  const read = (name: string): boolean => text.includes(`\${var.${name}}`) || text.includes(`\${var.${name}:`);
+  return names
+    .filter((name) => !Object.hasOwn(declared, name) && !read(name))
+    .map((name) => {
+      const hint = closest(name, Object.keys(declared));
+      const fix = hint === undefined ? `declare it under environments.${target}.vars` : `did you mean "${hint}"? Otherwise declare it under environments.${target}.vars`;
+      return locator.diagnostic(['environments', target], `--var ${name}: environment "${target}" declares no var "${name}"; ${fix}`, 'error', 'key');
+    });
 }
 
 function varsOf(tree: Record<string, unknown>, name: string): Record<string, VarValue> {

@@ -1,9 +1,19 @@
 // The line under a plan that apply would refuse (CONTRACT §8.2, §12): plan exits 1 with it, even
 // with --detailed-exitcode, so a pull request's check turns red instead of passing with "changes".
+// It gives the same fix apply's refusal gives (core/conflict-refusal.ts): for a key renamed without
+// `moved:`, the `moved:` entry or `state mv`, never an import that would then fail.
+import { stateMvCommand } from '../core/moved.js';
 import type { CreateChange } from '../core/plan.js';
 import { printableLine } from './plan-fields.js';
 
 export function conflictRefusalLine(conflicts: readonly CreateChange[]): string {
+  const renames = conflicts.flatMap((c) => (c.conflict?.movedFrom === undefined ? [] : [{ from: c.conflict.movedFrom, to: c.address }]));
+  if (renames.length > 0) {
+    const listed = renames.map((move) => `${move.to} has the name of ${move.from}, which leaves the manifest`).join('; ');
+    const entries = renames.map((move) => `{ from: ${move.from}, to: ${move.to} }`).join(', ');
+    const commands = renames.map(stateMvCommand).join(' && ');
+    return printableLine(`Error: apply would refuse this plan: ${listed}, so creating it would make a second one. If it was renamed, add \`moved: [${entries}]\` to the manifest, or run \`${commands}\`, then plan again.`) + '\n';
+  }
   const listed = conflicts.map((c) => `${c.address} (${c.conflict?.remoteId ?? ''})`).join(', ');
   const fix = conflicts.length === 1 ? `agentsync import ${conflicts[0]?.address ?? ''}` : 'agentsync import';
   const what = conflicts.length === 1 ? 'a resource to create already exists' : `${conflicts.length} resources to create already exist`;

@@ -1,0 +1,95 @@
+// Round 3 of the hostile review, the CLI's own messages (issue 31 items 19, 21, 22): each case
+// failed before its fix. The CLI runs in-process through runMain against the emulator on port 0.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { waitFor } from '../support/wait.js';
+
+let emu: TestEmulator;
+beforeAll(async () => {
+  emu = await startTestEmulator();
+});
+afterAll(() => emu.close());
+
+async function project(manifest: string): Promise<{ dir: string; cli: (args: string[]) => ReturnType<typeof runCli>; write: (text: string) => Promise<void>; done: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'agentsync-round3-cli-'));
+  const write = (text: string) => writeFile(join(dir, 'agents.yaml'), text);
+  await write(manifest);
+  return { dir, write, cli: (args) => runCli(args, { cwd: dir, env: emu.env }), done: () => rm(dir, { recursive: true, force: true }) };
+}
+
+const agents = (key: string) => `version: 1
+environments:
+  local: { appId: local, region: us, vars: { model: gpt-4o } }
+agents:
+  ${key}: { name: Round Three Helper, integrationType: llm, integrateWith: "\${var.model}" }
+`;
+
+describe('item 19: a key renamed without moved:', () => {
+  it('plan says what apply says (moved: or state mv), never to import', async () => {
+    await emu.reset();
+    const p = await project(agents('helper'));
+    try {
+      expect((await p.cli(['apply', '--auto-approve'])).code).toBe(0);
+      await p.write(agents('assistant'));
+      const plan = await p.cli(['plan']);
+      expect(plan.code).toBe(1);
+      expect(plan.stderr).toContain('add `moved: [{ from: agent.helper, to: agent.assistant }]` to the manifest, or run `agentsync state mv agent.helper agent.assistant`');
+      expect(plan.stderr).not.toContain('agentsync import');
+      const apply = await p.cli(['apply', '--auto-approve']);
+      expect(apply.code).toBe(1);
+      expect(apply.stderr).toContain('agentsync state mv agent.helper agent.assistant');
+    } finally {
+      await p.done();
+    }
+  });
+});
+
+describe('item 21: an undeclared --var', () => {
+  it('is refused with the name it probably meant, as Terraform does; a declared one still works', async () => {
+    const p = await project(agents('helper'));
+    try {
+      const typo = await p.cli(['validate', '--var', 'modle=gpt-4o-mini']);
+      expect(typo.code).toBe(1);
+      expect(typo.stderr).toContain('--var modle: environment "local" declares no var "modle"; did you mean "model"?');
+      const offline = await p.cli(['plan', '--offline', '--var', 'modle=gpt-4o-mini']);
+      expect(offline.code).toBe(1);
+      expect((await p.cli(['validate', '--var', 'model=gpt-4o-mini'])).code).toBe(0);
+    } finally {
+      await p.done();
+    }
+  });
+});
+
+describe('item 22: the server lost during apply --wait', () => {
+  it('says the apply is complete and recorded and points at kb status, not "internal error"', async () => {
+    // An emulator of its own, so that closing it leaves the others alone.
+    const own = await startTestEmulator({ kb: { kbProcessingMs: 60_000 } });
+    const dir = await mkdtemp(join(tmpdir(), 'agentsync-round3-wait-'));
+    let closed = false;
+    try {
+      await writeFile(join(dir, 'agents.yaml'), `version: 1
+environments:
+  local: { appId: local, region: us }
+knowledgeBase:
+  websites:
+    docs: { url: "${own.origin}/__emulator/sites/docs/", maxPages: 3 }
+`);
+      const run = runCli(['apply', '--auto-approve', '--wait', '--retries', '0'], { cwd: dir, env: { ...own.env, AGENTSYNC_KB_POLL_MS: '50' } });
+      await waitFor('the wait to start polling', async () => (await own.apiRequests('POST')).some((r) => r.path.includes('discovered-urls/status')), { timeoutMs: 20_000, intervalMs: 20 });
+      await own.close();
+      closed = true;
+      const result = await run;
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain('Apply complete');
+      expect(result.stderr).toMatch(/^Error: waiting for indexing stopped: .*the apply itself is complete and recorded; follow the indexing with `agentsync kb status`$/m);
+      expect(result.stderr).not.toContain('internal error');
+    } finally {
+      if (!closed) await own.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
