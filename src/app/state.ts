@@ -72,7 +72,7 @@ export async function moveEntry(store: StateBackend, target: Partial<StateTarget
   const before = await requireState(store, target, from);
   const fromType = parseAddress(from)?.type;
   const toType = checkAddress(to).type;
-  if (fromType !== toType) throw new UserError('usage', `${safe(from)} is a ${fromType}, so it cannot become ${safe(to)}; an address keeps its type`, { from, to });
+  if (fromType !== toType) throw new UserError('usage', `${safe(from)} is ${fromType === 'agent' ? 'an' : 'a'} ${fromType}, so it cannot become ${safe(to)}; an address keeps its type`, { from, to });
   // A target no manifest key can match would leave the entry unreachable (and unprintable).
   const problem = addressProblem(to);
   if (problem !== undefined) throw new UserError('usage', `"${safe(to)}" is not an address a manifest can have: ${problem}`, { address: to });

@@ -2,13 +2,21 @@
 // "did you mean" on the same line, for commands, flags and fixed-choice values alike.
 import { closest } from '../core/suggest.js';
 
+/** Flags people bring from other tools, which commander's spelling distance cannot guess. */
+const HABITS: Record<string, string> = { '--yes': '--auto-approve', '-y': '--auto-approve', '--force': '--auto-approve' };
+
+function habitFrom(message: string): string | undefined {
+  const flag = /^unknown option '([^']+)'/.exec(message)?.[1];
+  return flag === undefined || !Object.hasOwn(HABITS, flag) ? undefined : HABITS[flag];
+}
+
 export function oneLineUsageError(text: string): string {
   const lines = text.trim().split('\n').map((line) => line.trim()).filter((line) => line !== '');
   const [head = '', ...rest] = lines;
   let message = head.replace(/^error:\s*/i, '');
   const hint = rest.map((line) => /^\(Did you mean (.+)\?\)$/.exec(line)?.[1]).find((match) => match !== undefined);
   const choice = /'([^']*)' is invalid.*Allowed choices are (.+)\.$/.exec(message);
-  const guess = hint ?? (choice ? closest(choice[1] ?? '', (choice[2] ?? '').split(', ')) : undefined);
+  const guess = hint ?? (choice ? closest(choice[1] ?? '', (choice[2] ?? '').split(', ')) : undefined) ?? habitFrom(message);
   if (guess !== undefined) message = `${message.replace(/\.$/, '')}; did you mean ${guess}?`;
   const others = rest.filter((line) => !/^\(Did you mean/.test(line));
   return [`Error: ${message}`, ...others].join('\n') + '\n';

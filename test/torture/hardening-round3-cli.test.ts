@@ -93,3 +93,25 @@ knowledgeBase:
     }
   });
 });
+
+describe('item 25 (part): the small words', () => {
+  it('state mv says "an agent"; --yes points at --auto-approve; a busy port points at --port 0', async () => {
+    await emu.reset();
+    const p = await project(agents('helper'));
+    try {
+      expect((await p.cli(['apply', '--auto-approve'])).code).toBe(0);
+      const mv = await p.cli(['state', 'mv', 'agent.helper', 'tool.helper']);
+      expect(mv.code).toBe(1);
+      expect(mv.stderr).toBe('Error: agent.helper is an agent, so it cannot become tool.helper; an address keeps its type\n');
+      const yes = await p.cli(['apply', '--yes']);
+      expect(yes.code).toBe(1);
+      expect(yes.stderr).toBe("Error: unknown option '--yes'; did you mean --auto-approve?\n");
+      const port = new URL(emu.origin).port;
+      const busy = await p.cli(['emulator', '--port', port]);
+      expect(busy.code).toBe(1);
+      expect(busy.stderr).toMatch(/^Error: Cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE.*pass --port 0 to take a free one\)\n$/);
+    } finally {
+      await p.done();
+    }
+  });
+});

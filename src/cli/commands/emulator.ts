@@ -59,7 +59,7 @@ async function runEmulator(flags: EmulatorFlags, io: CliIo): Promise<void> {
     if (err instanceof DataFileError) throw new UserError('config_invalid', err.message);
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-      throw new UserError('usage', `Cannot listen on ${options.host}:${options.port}: ${(err as Error).message}`);
+      throw new UserError('usage', `Cannot listen on ${options.host}:${options.port}: ${(err as Error).message}${code === 'EADDRINUSE' ? ' (another program has the port; pass --port 0 to take a free one)' : ''}`);
     }
     throw err;
   }
