@@ -21,12 +21,12 @@ import type { LoadedEnvironment } from './load.js';
  * Before the lock: the file was made from this manifest (and its variables) and this state, for
  * this target. `maskedBaseUrl` is the target as plans name it.
  */
-export async function assertSavedPlanCurrent(loaded: LoadedEnvironment, saved: PlanFile, path: string, maskedBaseUrl: string): Promise<void> {
+export async function assertSavedPlanCurrent(loaded: LoadedEnvironment, saved: PlanFile, path: string, maskedBaseUrl: string, varOverrides?: Readonly<Record<string, unknown>>): Promise<void> {
   const state = await loaded.store.read(loaded.target);
   // No state and no salt in the plan: the plan came from a state that is gone, which
   // assertPlanCurrent reports; any salt will do for the digest it will not get to compare.
   const salt = state?.salt ?? saved.savedPlan.basis.salt ?? newSalt();
-  assertPlanCurrent(saved, { ...planBasisOf(loaded.desired, state, salt), checks: planChecksOf(loaded.text, maskedBaseUrl) }, path);
+  assertPlanCurrent(saved, { ...planBasisOf(loaded.desired, state, salt), checks: planChecksOf(loaded.text, maskedBaseUrl, varOverrides) }, path);
 }
 
 /**

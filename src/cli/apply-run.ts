@@ -54,7 +54,7 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, io
   }
   if (saved && planfile) {
     refuseScopeWithPlanFile(opts, planfile);
-    await assertSavedPlanCurrent(loaded, saved, planfile, planTarget(loaded.desired.environment, io.env).baseUrl);
+    await assertSavedPlanCurrent(loaded, saved, planfile, planTarget(loaded.desired.environment, io.env).baseUrl, loaded.varOverrides);
   }
 
   const json = opts.json === true;

@@ -2,16 +2,18 @@
 // send): its options, its warnings on stderr. Planning itself is app/compute-plan.ts.
 import { loadForEnvironment, type LoadedEnvironment } from '../app/load.js';
 import { readVarOverrides } from '../io/manifest/var-overrides.js';
+import type { VarOverrides } from '../core/var-overrides.js';
 import type { ManifestOptions } from './options.js';
 import { hideInOutput } from '../io/api/outside-text.js';
 import { printStateWarning } from './render-plan.js';
 import type { CliIo } from './cli-io.js';
 
-export type LoadedManifest = LoadedEnvironment;
+/** The manifest and its store, and the --var/--var-file overrides it was resolved with (a saved plan records them). */
+export type LoadedManifest = LoadedEnvironment & { varOverrides?: VarOverrides };
 
 export async function loadManifestAndStore(opts: ManifestOptions, io: CliIo): Promise<LoadedManifest> {
   const varOverrides = await readVarOverrides(opts, io.cwd);
-  return loadForEnvironment({
+  const loaded = await loadForEnvironment({
     file: opts.file,
     source: { cwd: io.cwd, stdin: io.stdin },
     ...(opts.env === undefined ? {} : { environment: opts.env }),
@@ -21,4 +23,5 @@ export async function loadManifestAndStore(opts: ManifestOptions, io: CliIo): Pr
     onSensitiveValues: hideInOutput,
     onStateWarning: (warning) => printStateWarning(io, warning),
   });
+  return varOverrides ? { ...loaded, varOverrides } : loaded;
 }

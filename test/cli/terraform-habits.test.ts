@@ -98,7 +98,12 @@ describe.concurrent('--var and --var-file', () => {
     expect(saved.code, saved.stderr).toBe(0);
     const applied = await cli(['apply', 'vars-plan.json', '-e', 'prod', '--var', 'model=b', '--state', 'vars.state.json'], env);
     expect(applied.code).toBe(1);
-    expect(applied.stderr).toMatch(/^Error: saved plan vars-plan\.json is stale: a variable changed/);
+    expect(applied.stderr).toBe(
+      'Error: saved plan vars-plan.json is stale: var.model is not what the plan was made with; pass apply the same --var and --var-file as plan; run `agentsync plan --out vars-plan.json` again\n',
+    );
+    // Without any --var, the same var is named: the plan was made with one.
+    const without = await cli(['apply', 'vars-plan.json', '-e', 'prod', '--state', 'vars.state.json'], env);
+    expect(without.stderr).toContain('var.model is not what the plan was made with');
   });
 
   it('bad input: one line, exit 1', async () => {

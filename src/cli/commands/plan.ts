@@ -73,7 +73,7 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo)
       agentsyncVersion: PACKAGE_VERSION,
       createdAt: new Date().toISOString(),
       ...planBasisOf(loaded.desired, state, computed.salt),
-      checks: out.files.planChecksOf(loaded.text, computed.plan.target.baseUrl),
+      checks: out.files.planChecksOf(loaded.text, computed.plan.target.baseUrl, loaded.varOverrides),
       refresh: savedRefreshOf(computed),
     });
     if (out.toStdout) io.stdout.write(out.files.serializePlanFile(planFile));

@@ -32,6 +32,8 @@ export interface PlanChecks {
   manifestFile: string;
   /** The base URL the plan targets, any password masked. */
   baseUrl: string;
+  /** name → sha256 of each `--var`/`--var-file` value the plan was made with, so a stale plan names the var. */
+  vars?: Record<string, string>;
 }
 
 /** What a saved plan adds to the contract's JSON plan, under one extra key. */
@@ -66,8 +68,9 @@ export function digestDesired(desired: Desired, digest: Digester): string {
   return sha256(canonicalJson({ environment: { name, appId, region, baseUrl }, resources, notify: desired.notify ?? null }));
 }
 
-export function planChecksOf(manifestText: string, maskedBaseUrl: string): PlanChecks {
-  return { manifestFile: sha256(manifestText), baseUrl: maskedBaseUrl };
+export function planChecksOf(manifestText: string, maskedBaseUrl: string, varOverrides?: Readonly<Record<string, unknown>>): PlanChecks {
+  const vars = Object.fromEntries(Object.entries(varOverrides ?? {}).map(([name, value]) => [name, sha256(canonicalJson(value))]));
+  return { manifestFile: sha256(manifestText), baseUrl: maskedBaseUrl, ...(Object.keys(vars).length > 0 ? { vars } : {}) };
 }
 
 function fileDigest(planJson: object, info: Omit<SavedPlanInfo, 'digest'>): string {
@@ -185,7 +188,9 @@ function isPlanFile(value: unknown): value is PlanFile {
 function isPlanChecks(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v.manifestFile === 'string' && typeof v.baseUrl === 'string';
+  const vars = v.vars;
+  const varsOk = vars === undefined || (typeof vars === 'object' && vars !== null && !Array.isArray(vars) && Object.values(vars).every((d) => typeof d === 'string'));
+  return typeof v.manifestFile === 'string' && typeof v.baseUrl === 'string' && varsOk;
 }
 
 function isSavedRefresh(value: unknown): boolean {
@@ -213,5 +218,16 @@ export function assertPlanCurrent(planFile: PlanFile, now: { manifestDigest: str
   if (before === undefined || after === undefined) stale('the manifest or its variables changed');
   if (before.baseUrl !== after.baseUrl) stale(`the target URL changed (${before.baseUrl} → ${after.baseUrl}; check AGENTSYNC_BASE_URL and the manifest's baseUrl)`);
   if (before.manifestFile !== after.manifestFile) stale('the manifest changed after the plan was made');
+  const changedVars = differentVars(before.vars ?? {}, after.vars ?? {});
+  if (changedVars.length > 0) {
+    const named = changedVars.map((name) => `var.${name}`).join(', ');
+    stale(`${named} ${changedVars.length === 1 ? 'is' : 'are'} not what the plan was made with; pass apply the same --var and --var-file as plan`);
+  }
   stale('a variable changed: the manifest file is the same, but a value it reads from the environment (${NAME} or ${secret:NAME}) is different');
+}
+
+/** The --var names given to one run and not the other, or with another value, in name order. */
+function differentVars(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>): string[] {
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...names].filter((name) => before[name] !== after[name]).sort();
 }
