@@ -115,3 +115,30 @@ describe('item 25 (part): the small words', () => {
     }
   });
 });
+
+describe('item 23: a wrong base URL', () => {
+  it('a wrong path names the URL it asked and says the base usually ends in /v3', async () => {
+    const p = await project(agents('helper'));
+    try {
+      const result = await runCli(['plan'], { cwd: p.dir, env: { ...emu.env, AGENTSYNC_BASE_URL: `${emu.origin}/api` } });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`(asked ${emu.origin}/api/ai-agents/tools). Check the base URL ${emu.origin}/api`);
+      expect(result.stderr).toContain('It usually ends in /v3');
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    } finally {
+      await p.done();
+    }
+  });
+
+  it('https:// to a plain-HTTP port says so in words, not in OpenSSL\'s', async () => {
+    const p = await project(agents('helper'));
+    try {
+      const result = await runCli(['plan', '--json'], { cwd: p.dir, env: { ...emu.env, AGENTSYNC_BASE_URL: emu.url.replace('http://', 'https://') } });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('did not answer TLS: the base URL says https://, but the server there speaks plain HTTP');
+      expect(result.stderr).not.toMatch(/wrong version number|ssl3_get_record|SSL routines/i);
+    } finally {
+      await p.done();
+    }
+  });
+});

@@ -227,6 +227,11 @@ function transportMessage(code: string, err: unknown, hostPort: string): string 
       return `timed out waiting for the answer from ${hostPort}`;
     case 'UND_ERR_BODY_TIMEOUT':
       return `timed out reading the answer from ${hostPort}`;
+    case 'EPROTO':
+    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+    case 'ERR_SSL_PACKET_LENGTH_TOO_LONG':
+      // OpenSSL's own words ("wrong version number") tell a user nothing.
+      return `${hostPort} did not answer TLS: the base URL says https://, but the server there speaks plain HTTP (a local emulator is http://)`;
     case 'ECONNRESET':
     case 'EPIPE':
     case 'UND_ERR_SOCKET':

@@ -44,6 +44,8 @@ export interface CallOptions {
 }
 
 export interface ApiClient {
+  /** The base URL calls go to, any password masked: for messages that must say where they went. */
+  readonly baseUrl?: string;
   /** One call to any endpoint: the resource kinds (core/kinds) know the paths and answer shapes. */
   request(request: WireRequest, options?: CallOptions): Promise<unknown>;
   sendMessage(body: MessageBody, options?: CallOptions & { onBehalfOf?: string }): Promise<MessageRecord>;
@@ -88,6 +90,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   let closing: Promise<void> | undefined;
 
   return {
+    baseUrl: maskedUrl(url),
     async request(request, opts) {
       return call({ ...request, ...(opts?.onRetry ? { onRetry: opts.onRetry } : {}), ...(opts?.signal ? { signal: opts.signal } : {}) });
     },
@@ -135,4 +138,11 @@ function expectObject<T>(value: unknown, method: string, path: string, idKey: st
 
 function unexpectedAnswer(method: string, path: string, what: string): ApiError {
   return new ApiError({ status: 200, code: 'BAD_RESPONSE', serverMessage: what, call: `${method} ${path}`, retryable: false, notSent: false });
+}
+
+/** The URL without its password, and without the slash URL adds to a bare origin. */
+function maskedUrl(url: URL): string {
+  const shown = new URL(url.href);
+  if (shown.password !== '') shown.password = '***';
+  return shown.href.replace(/\/$/, '');
 }

@@ -52,7 +52,7 @@ async function readListing(client: ApiClient, type: ResourceType): Promise<KindL
       answer = await client.request({ method: 'GET', path, maxResponseBytes: Math.min(LIST_PAGE_BYTES, MAX_LIST_BYTES - bytes), onAnswerBytes: (size) => (bytes += size) });
     } catch (err) {
       if (!isApiError(err)) throw err;
-      if (page === 1) throw new UserError('api_error', `could not read the server's ${type}s: ${err.message}`, { call, status: err.status });
+      if (page === 1) throw new UserError('api_error', `could not read the server's ${type}s: ${err.message}${wrongBaseHint(client, path, err.status)}`, { call, status: err.status });
       // What the first pages held is true; what the rest would have held is unknown (CONTRACT §8.2).
       listing.incomplete = `page ${page} could not be read (${err.message})`;
       return listing;
@@ -122,4 +122,15 @@ function nextQuery(meta: Record<string, unknown>): string | null | undefined {
 
 function scalar(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
+}
+
+/**
+ * A 404 on the very first list means the base URL is wrong far more often than the API is gone:
+ * say which URL was asked and what a base URL looks like.
+ */
+function wrongBaseHint(client: ApiClient, path: string, status: number): string {
+  if (status !== 404 || client.baseUrl === undefined) return '';
+  const base = client.baseUrl;
+  const v3 = base.endsWith('/v3') ? '' : ' It usually ends in /v3, as in https://APP_ID.api-us.cometchat.io/v3.';
+  return ` (asked ${base}${path}). Check the base URL ${base} (the manifest's baseUrl, or AGENTSYNC_BASE_URL).${v3}`;
 }
