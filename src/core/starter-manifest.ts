@@ -53,12 +53,24 @@ export const EMULATOR_API_KEY = 'local-dev-key';
  * What to run after init, as lines that work when pasted: `npx` finds the project's agentsync
  * whether or not it is on the PATH, and `cd` comes first when init wrote into another folder.
  */
-export function starterNextSteps(cdInto: string | undefined): string {
+export interface NextStepsContext {
+  /** How the user runs agentsync: `agentsync` for the single-file binary, else the vendored package's bin. */
+  command: string;
+  /** init kept an agents.yaml that was already there: its environments are not the starter's. */
+  manifestKept: boolean;
+}
+
+export function starterNextSteps(cdInto: string | undefined, context: NextStepsContext): string {
+  const run = context.command;
   const steps: [string, string][] = [
     ...(cdInto === undefined ? [] : ([[`cd ${shellWord(cdInto)}`, '']] as [string, string][])),
-    ['npx agentsync validate', 'check the manifest (no network)'],
-    ['npx agentsync emulator', 'in a second terminal, in this folder: a local CometChat API'],
-    [`COMETCHAT_API_KEY=${EMULATOR_API_KEY} npx agentsync apply -e local`, 'shows the plan, asks, applies'],
+    [`${run} validate`, 'check the manifest (no network)'],
+    ...((context.manifestKept
+      ? [[`${run} plan`, 'what apply would change in the environment your agents.yaml defines']]
+      : [
+          [`${run} emulator`, 'in a second terminal, in this folder: a local CometChat API'],
+          [`COMETCHAT_API_KEY=${EMULATOR_API_KEY} ${run} apply -e local`, 'shows the plan, asks, applies'],
+        ]) as [string, string][]),
   ];
   const width = Math.max(...steps.map(([command]) => command.length));
   const lines = steps.map(([command, note]) => (note === '' ? `  ${command}` : `  ${command.padEnd(width)}   # ${note}`));

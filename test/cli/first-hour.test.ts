@@ -124,13 +124,13 @@ describe('row 6: init says what to run next, in lines that work when pasted', ()
     // Without the key in the environment: the output filter hides the key's value, and here it is the emulator's.
     const noKey = { AGENTSYNC_BASE_URL: emu.url };
     const here = await cli(['init'], noKey);
-    expect(here.stdout).toContain('\nNext steps:\n  npx agentsync validate ');
+    expect(here.stdout).toContain('\nNext steps:\n  npx --no-install agentsync validate ');
     expect(here.stdout).not.toContain('  cd ');
-    expect(here.stdout).toMatch(/^ {2}npx agentsync emulator +# in a second terminal/m);
-    expect(here.stdout).toMatch(/^ {2}COMETCHAT_API_KEY=local-dev-key npx agentsync apply -e local +#/m);
+    expect(here.stdout).toMatch(/^ {2}npx --no-install agentsync emulator +# in a second terminal/m);
+    expect(here.stdout).toMatch(/^ {2}COMETCHAT_API_KEY=local-dev-key npx --no-install agentsync apply -e local +#/m);
 
     const there = await cli(['init', 'my agents'], noKey);
-    expect(there.stdout).toContain("Next steps:\n  cd 'my agents'\n  npx agentsync validate");
+    expect(there.stdout).toContain("Next steps:\n  cd 'my agents'\n  npx --no-install agentsync validate");
   });
 
   it('the starter applies to the emulator as written, with the key the next steps give', async () => {

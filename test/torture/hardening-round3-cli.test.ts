@@ -142,3 +142,19 @@ describe('item 23: a wrong base URL', () => {
     }
   });
 });
+
+describe('item 25 (part): init', () => {
+  it('in a folder whose agents.yaml it keeps, suggests no environment the file may not have; it never suggests a bare npx', async () => {
+    const p = await project('version: 1\nenvironments:\n  prod: { appId: acme, region: eu }\n');
+    try {
+      const result = await p.cli(['init']);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('skipped (it exists; init never overwrites) agents.yaml');
+      expect(result.stdout).toMatch(/^ {2}npx --no-install agentsync plan +# what apply would change/m);
+      expect(result.stdout).not.toContain('-e local');
+      expect(result.stdout).not.toMatch(/(^|\s)npx agentsync/m);
+    } finally {
+      await p.done();
+    }
+  });
+});

@@ -8,10 +8,11 @@ export function registerInitCommand(program: Command, io: CliIo): void {
     .command('init [dir]')
     .description('Write a starter agents.yaml, agentsync.schema.json and the .gitignore line for .agentsync/*.lock (never overwrites).')
     .action(async (dir: string | undefined) => {
-      const [{ initProject }, starter, { manifestJsonSchema }] = await Promise.all([
+      const [{ initProject }, starter, { manifestJsonSchema }, { runsAsSingleExecutable }] = await Promise.all([
         import('../../io/files/init-project.js'),
         import('../../core/starter-manifest.js'),
         import('../../core/json-schema.js'),
+        import('../../io/runtime/host.js'),
       ]);
       const results = await initProject(pathIn(io, dir ?? '.'), {
         manifest: starter.STARTER_MANIFEST,
@@ -25,8 +26,12 @@ export function registerInitCommand(program: Command, io: CliIo): void {
         appended: `added ${starter.GITIGNORE_LINE} to`,
         present: `already ignores ${starter.GITIGNORE_LINE}:`,
       };
-      for (const { path, outcome } of results) io.stdout.write(`${say[outcome]} ${path}\n`);
-      const { resolve } = await import('node:path');
-      io.stdout.write(starter.starterNextSteps(dir !== undefined && resolve(io.cwd, dir) !== resolve(io.cwd) ? dir : undefined));
+      const { isAbsolute, relative, resolve } = await import('node:path');
+      // Named as the user would: relative to the run's folder unless the folder was given absolute.
+      const shown = (path: string): string => (dir !== undefined && isAbsolute(dir)) || !isAbsolute(path) ? path : relative(io.cwd, path);
+      for (const { path, outcome } of results) io.stdout.write(`${say[outcome]} ${shown(path)}\n`);
+      const manifestKept = results.some((r) => r.outcome === 'skipped' && r.path.endsWith('agents.yaml'));
+      const command = runsAsSingleExecutable() ? 'agentsync' : 'npx --no-install agentsync';
+      io.stdout.write(starter.starterNextSteps(dir !== undefined && resolve(io.cwd, dir) !== resolve(io.cwd) ? dir : undefined, { command, manifestKept }));
     });
 }
