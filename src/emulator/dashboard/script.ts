@@ -9,7 +9,7 @@ export const PAGE_SCRIPT = String.raw`
   const statusLine = document.getElementById('status');
   const VIEWS = ['resources', 'kb', 'requests', 'knobs'];
   /** Fields the server owns: shown, never offered for editing. */
-  const SERVER_FIELDS = new Set(['_id', '__v', 'uid', 'appId', 'createdAt', 'updatedAt', 'deletedAt', 'name', 'type', 'tool.name']);
+  const SERVER_FIELDS = new Set(['_id', '__v', 'uid', 'appId', 'createdAt', 'updatedAt', 'deletedAt', 'type', 'tool.name']);
   const ENUMS = { failMode: ['mixed', '503', 'drop'], createStatus: [200, 201], timestamps: ['iso', 'epoch'], agentList: ['full', 'no-uid', 'sparse'] };
   let active = '';
   let shown = '';
@@ -68,7 +68,8 @@ export const PAGE_SCRIPT = String.raw`
       value.forEach((name, i) => cell.append(i ? ', ' : '', h('a', { href: '#tool-' + name }, name)));
       if (value.length === 0) cell.append('[]');
     } else cell.append(show(value));
-    const editable = !SERVER_FIELDS.has(label);
+    // A tool's name is its identity (PUT cannot rename); an agent's name is an ordinary field.
+    const editable = !SERVER_FIELDS.has(label) && !(kind === 'tool' && label === 'name');
     const actions = h('td', {}, editable ? h('button', { type: 'button', 'aria-label': 'Edit ' + label, onclick: () => editField(kind, id, field, label, value, cell) }, 'Edit') : '');
     return h('tr', { 'data-field': label }, h('th', { scope: 'row' }, label), cell, actions);
   }
