@@ -16,6 +16,8 @@ import { messageRoutes } from './resources/messages.js';
 import { toolRoutes } from './resources/tools.js';
 import { Router } from './router.js';
 import { seedData } from './seed.js';
+import { dashboardRouter } from './dashboard/routes.js';
+import { newToken } from './dashboard/guard.js';
 import { createRequestListener } from './server.js';
 import { EmulatorStore } from './store.js';
 
@@ -63,6 +65,8 @@ export interface EmulatorHandle {
   url: string;
   /** `http://HOST:PORT`, where the `/__emulator/*` endpoints live. */
   origin: string;
+  /** The dashboard page, `http://HOST:PORT/`. */
+  dashboardUrl: string;
   host: string;
   port: number;
   appId: string;
@@ -111,18 +115,26 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const kb: KbContext = { store, clock: new EmulatorClock(), config: kbConfig, webhookBaseUrl: () => `${origin}/__emulator/webhooks`, stop: stopCrawls.signal };
   const api = new Router([...toolRoutes(store, mode), ...agentRoutes(store, mode), ...messageRoutes(store), ...knowledgeBaseRoutes(kb), ...knowledgeBaseSourceRoutes(kb)]);
   const admin = adminRouter({ store, faults, mode, log, gauge, kb });
-  const server = createServer({ keepAliveTimeout: 5_000 }, createRequestListener({ appId, apiKey, api, admin, faults, log, gauge, logLine }));
+  let port = 0;
+  const dashboard = {
+    router: dashboardRouter({ store, api, admin, log, kb }),
+    token: newToken(),
+    appId,
+    listening: () => ({ host, port, apiUrl: `${origin}/v3` }),
+  };
+  const server = createServer({ keepAliveTimeout: 5_000 }, createRequestListener({ appId, apiKey, api, admin, faults, log, gauge, dashboard, logLine }));
   server.on('clientError', (_err, socket) => {
     // Unparseable HTTP: answer 400 if the socket still can, and carry on serving others.
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     else socket.destroy();
   });
 
-  const port = await listen(server, host, options.port ?? DEFAULT_PORT);
+  port = await listen(server, host, options.port ?? DEFAULT_PORT);
   origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
     url: `${origin}/v3`,
     origin,
+    dashboardUrl: `${origin}/`,
     host,
     port,
     appId,

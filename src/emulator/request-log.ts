@@ -90,6 +90,12 @@ export class RequestLog {
     return { requests, total: this.total, dropped: this.total - requests.length };
   }
 
+  /** The newest entries only, for a page that polls: reading all 20 000 every second would be waste. */
+  tail(count: number): { requests: RequestLogEntry[]; total: number } {
+    const from = Math.max(this.head, this.entries.length - count);
+    return { requests: this.entries.slice(from).map((entry) => entry.toJSON()), total: this.total };
+  }
+
   clear(): void {
     this.entries = [];
     this.head = 0;

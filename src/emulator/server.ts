@@ -8,6 +8,8 @@ import { ApiError, apiNotFound, DropConnection, errorBody, serviceUnavailable } 
 import { rateLimitHeaders, type Faults, type RateLimitState } from './faults.js';
 import { ClientGone, decodeBody, hasBody, parseJsonBody, parseJsonText, readRawBody } from './http/read-body.js';
 import { Punctual, sendJson } from './http/respond.js';
+import { refusal } from './dashboard/guard.js';
+import { isDashboardPath, serveDashboard, type DashboardServing } from './dashboard/serve.js';
 import { DEMO_SITE_PATH_PREFIX, serveDemoSite } from './kb/demo-site.js';
 import type { InFlightGauge, LoggedRequest, RequestLog } from './request-log.js';
 import type { Router } from './router.js';
@@ -20,6 +22,8 @@ export interface PipelineDeps {
   faults: Faults;
   log: RequestLog;
   gauge: InFlightGauge;
+  /** The page at `/` and its endpoints; it also guards `/__emulator/*` against other web pages. */
+  dashboard: DashboardServing;
   /** Receives one line per request and internal errors; undefined when quiet. */
   logLine: ((line: string) => void) | undefined;
 }
@@ -44,6 +48,10 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
       const page = serveDemoSite(req.method ?? 'GET', req.headers.host, adminPath);
       res.writeHead(page.status, { 'Content-Type': page.contentType, 'Content-Length': String(Buffer.byteLength(page.body)) });
       res.end(req.method === 'HEAD' ? undefined : page.body);
+      return;
+    }
+    if (isDashboardPath(pathname)) {
+      void serveDashboard(deps.dashboard, req, res, pathname);
       return;
     }
     if (adminPath.startsWith(ADMIN_PREFIX)) {
@@ -122,6 +130,9 @@ async function serveApi(deps: PipelineDeps, expectedKey: Buffer, punctual: Punct
 
 async function serveAdmin(deps: PipelineDeps, req: IncomingMessage, res: ServerResponse, pathname: string, query: URLSearchParams): Promise<void> {
   const answer = await answerOf(deps, pathname, async () => {
+    // A web page in the developer's browser must not reset data or change the knobs (dashboard/guard.ts).
+    const refused = refusal(req.headers, deps.dashboard.listening());
+    if (refused !== undefined) throw new ApiError(403, 'ERR_FORBIDDEN', refused);
     const match = deps.admin.match(req.method ?? 'GET', pathname);
     // Admin bodies are optional: `POST /__emulator/reset` needs none.
     const requestBody = match.takesBody && hasBody(req) ? parseJsonBody(await readRawBody(req)) : undefined;

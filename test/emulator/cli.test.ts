@@ -57,7 +57,7 @@ describe('agentsync emulator (CLI)', () => {
     expect((await putTool(running.url, 'cli-secret', 'not_there')).status).toBe(404);
     running.child.kill('SIGTERM');
     expect(await running.exited).toBe(0);
-    expect(running.stdout()).toBe(`agentsync emulator ready at ${running.url} (app "cli-app", API key: cli-secret)\n`);
+    expect(running.stdout()).toBe(`agentsync emulator ready at ${running.url} (app "cli-app", API key: cli-secret)\nDashboard: ${running.url.replace(/v3$/, '')}\n`);
     expect(running.stderr()).toContain('POST /v3/ai-agents/tools 200');
     expect(running.stderr()).toContain('PUT /v3/ai-agents/tools/not_there 404');
     // The ready line is the one place the key appears.
@@ -75,7 +75,7 @@ describe('agentsync emulator (CLI)', () => {
 
   it('names local-dev-key when no key is configured', async () => {
     const running = await startEmulatorCli(['--port', '0'], { AGENTSYNC_EMULATOR_API_KEY: '' });
-    expect(running.stdout()).toMatch(/^agentsync emulator ready at http:\/\/127\.0\.0\.1:\d+\/v3 \(app "local", API key: local-dev-key\)\n$/);
+    expect(running.stdout()).toMatch(/^agentsync emulator ready at http:\/\/127\.0\.0\.1:\d+\/v3 \(app "local", API key: local-dev-key\)\nDashboard: http:\/\/127\.0\.0\.1:\d+\/\n$/);
     running.child.kill('SIGTERM');
     expect(await running.exited).toBe(0);
   });

@@ -68,7 +68,8 @@ async function runEmulator(flags: EmulatorFlags, io: CliIo): Promise<void> {
   const release = io.trapStops?.();
   const stopped = new Promise<void>((resolve) => (io.signal.aborted ? resolve() : io.signal.addEventListener('abort', () => resolve(), { once: true })));
   // The key is a local stand-in, and clients need it to talk to the emulator, so the ready line names it.
-  io.stdout.write(`agentsync emulator ready at ${emulator.url} (app "${emulator.appId}", API key: ${emulator.apiKey})\n`);
+  // One write for both lines, so a reader that waits for the ready line has the dashboard's too.
+  io.stdout.write(`agentsync emulator ready at ${emulator.url} (app "${emulator.appId}", API key: ${emulator.apiKey})\nDashboard: ${emulator.dashboardUrl}\n`);
   try {
     await stopped;
     await emulator.close();

@@ -1,0 +1,54 @@
+// Keeps other web pages away from the emulator's pages and admin endpoints. A page on any site the
+// developer visits can send requests to 127.0.0.1; three checks stop it from driving the emulator:
+// - the Host header must name this emulator (an IP literal, localhost or the --host name, with the
+//   port it listens on), so a DNS-rebound name (evil.example → 127.0.0.1) is refused;
+// - a request that says it comes from another origin (Origin, Sec-Fetch-Site) is refused;
+// - the dashboard's own endpoints need a token that only a page served by the emulator can read.
+// The API (/v3, for the CLI) is not guarded here: its apikey header already keeps pages out, since a
+// custom header needs a CORS preflight the emulator never grants.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { isIP } from 'node:net';
+
+/** The header the dashboard's script sends its token in. */
+export const TOKEN_HEADER = 'x-agentsync-token';
+
+export interface Listening {
+  /** The --host the emulator was asked to listen on. */
+  host: string;
+  port: number;
+}
+
+/** A fresh token per emulator run: random, so no other page can guess it. */
+export function newToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** Why a request is refused, or undefined when it may go on. */
+export function refusal(headers: IncomingHttpHeaders, listening: Listening): string | undefined {
+  const host = headers.host;
+  if (host === undefined || !hostIsOurs(host, listening)) return `The Host header ${host === undefined ? 'is missing' : `"${host}" does not name this emulator`}.`;
+  const origin = headers.origin;
+  if (origin !== undefined && origin !== `http://${host}`) return `Requests from ${origin} are refused: only the emulator's own pages may use these endpoints.`;
+  const site = headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return 'Cross-site requests are refused: only the emulator\'s own pages may use these endpoints.';
+  return undefined;
+}
+
+export function tokenMatches(sent: string | string[] | undefined, token: string): boolean {
+  if (typeof sent !== 'string') return false;
+  const a = Buffer.from(sent);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function hostIsOurs(header: string, listening: Listening): boolean {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d+))?$/.exec(header);
+  if (!match) return false;
+  const name = (match[1] ?? '').toLowerCase();
+  const port = match[2] === undefined ? 80 : Number(match[2]);
+  if (port !== listening.port) return false;
+  // An IP literal cannot be rebound to another address; a name can, unless it is the one we were told to use.
+  const bare = name.startsWith('[') ? name.slice(1, -1) : name;
+  return isIP(bare) !== 0 || name === 'localhost' || name === listening.host.toLowerCase();
+}

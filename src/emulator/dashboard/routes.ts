@@ -1,0 +1,117 @@
+// The dashboard's JSON endpoints (below /__dashboard/api). Reads show records exactly as the store
+// holds them (CONTRACT §10: `_id`, `__v`, filled defaults). Edits go through the API's own handlers,
+// so a change made in the page is validated and stored exactly as the same change sent to the API:
+// it is the real dashboard's edit, made behind the CLI's back, and `agentsync plan` sees it as drift.
+// They are not written to the request log, which holds what API clients sent.
+import { badRequest } from '../errors.js';
+import type { KbContext } from '../kb/context.js';
+import { statusAt, websiteStatus } from '../kb/progress.js';
+import type { RequestLog } from '../request-log.js';
+import { Router, type ApiRequest, type ApiResponse, type Method } from '../router.js';
+import type { EmulatorStore } from '../store.js';
+import { requireObjectBody, requireString } from '../validate.js';
+
+export interface DashboardDeps {
+  store: EmulatorStore;
+  api: Router;
+  admin: Router;
+  log: RequestLog;
+  kb: KbContext;
+}
+
+export const DASHBOARD_API_PREFIX = '/__dashboard/api';
+/** A website's first discovered URLs only: enough to watch, small enough to poll every second. */
+const URLS_SHOWN = 200;
+const REQUESTS_SHOWN = 200;
+/** The fields of a tool's PUT body, which is a whole tool: an edit sends the stored values beside the changed one. */
+const TOOL_FIELDS = new Set(['displayName', 'executionText', 'description', 'doNotExecute', 'parameters']);
+const KB_WEBSITE = '/ai-agents/agent-builder/knowledge-base/website';
+
+export function dashboardRouter(deps: DashboardDeps): Router {
+  const call = (router: Router, method: Method, path: string, body?: unknown): ApiResponse | Promise<ApiResponse> => {
+    const match = router.match(method, path);
+    return match.handler({ params: match.params, query: new URLSearchParams(), body, headers: {} });
+  };
+  const { store } = deps;
+  return new Router([
+    {
+      pattern: `${DASHBOARD_API_PREFIX}/resources`,
+      methods: {
+        GET: () => ({
+          status: 200,
+          body: { appId: store.appId, tools: [...store.tools.values()], agents: [...store.agents.values()].filter((agent) => agent.deletedAt === null) },
+        }),
+      },
+    },
+    {
+      pattern: `${DASHBOARD_API_PREFIX}/agents/:uid`,
+      methods: {
+        // `{field, value}`: one field, as the dashboard's form changes one.
+        PATCH: (request) => call(deps.api, 'PATCH', `/ai-agents/agents/${encodeURIComponent(uidOf(request))}`, fieldChange(request)),
+        DELETE: (request) => call(deps.api, 'DELETE', `/ai-agents/agents/${encodeURIComponent(uidOf(request))}`),
+      },
+    },
+    {
+      pattern: `${DASHBOARD_API_PREFIX}/tools/:name`,
+      methods: {
+        PATCH: (request) => {
+          const name = request.params.name ?? '';
+          const change = fieldChange(request);
+          const [field] = Object.keys(change);
+          if (field === undefined || !TOOL_FIELDS.has(field)) throw badRequest(`A tool's editable fields are ${[...TOOL_FIELDS].join(', ')}.`);
+          const tool = store.tools.get(name);
+          const whole = tool && { name, displayName: tool.displayName, executionText: tool.executionText, doNotExecute: tool.doNotExecute, description: tool.tool.description, parameters: tool.tool.parameters };
+          return call(deps.api, 'PUT', `/ai-agents/tools/${encodeURIComponent(name)}`, { ...whole, ...change });
+        },
+        DELETE: (request) => call(deps.api, 'DELETE', `/ai-agents/tools/${encodeURIComponent(request.params.name ?? '')}`),
+      },
+    },
+    { pattern: `${DASHBOARD_API_PREFIX}/websites`, methods: { GET: () => ({ status: 200, body: websites(deps.kb) }) } },
+    {
+      pattern: `${DASHBOARD_API_PREFIX}/websites/:id/process`,
+      methods: { POST: (request) => call(deps.api, 'POST', `${KB_WEBSITE}/${encodeURIComponent(request.params.id ?? '')}/discovered-urls/process`, { exclude: [] }) },
+    },
+    {
+      pattern: `${DASHBOARD_API_PREFIX}/requests`,
+      methods: {
+        GET: () => ({ status: 200, body: deps.log.tail(REQUESTS_SHOWN) }),
+        DELETE: () => call(deps.admin, 'DELETE', '/__emulator/requests'),
+      },
+    },
+    {
+      pattern: `${DASHBOARD_API_PREFIX}/config`,
+      methods: {
+        GET: () => call(deps.admin, 'GET', '/__emulator/config'),
+        POST: (request) => call(deps.admin, 'POST', '/__emulator/config', request.body),
+      },
+    },
+  ]);
+}
+
+function uidOf(request: ApiRequest): string {
+  return request.params.uid ?? '';
+}
+
+function fieldChange(request: ApiRequest): Record<string, unknown> {
+  const body = requireObjectBody(request.body);
+  const field = requireString(body, 'field');
+  if (!('value' in body)) throw badRequest("'value' is required.");
+  return { [field]: body.value };
+}
+
+function websites(kb: KbContext): unknown[] {
+  const now = kb.clock.now();
+  return [...kb.store.websites.values()].map((website) => {
+    const counts: Record<string, number> = {};
+    const statuses = website.discoveredUrls.map((entry) => statusAt(entry, now));
+    for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+    return {
+      parentUniqueId: website.parentUniqueId,
+      url: website.url,
+      status: websiteStatus(website, now),
+      total: website.discoveredUrls.length,
+      counts,
+      discoveredUrls: website.discoveredUrls.slice(0, URLS_SHOWN).map((entry, index) => ({ uniqueId: entry.uniqueId, url: entry.url, title: entry.title ?? '', status: statuses[index] })),
+    };
+  });
+}
