@@ -178,11 +178,15 @@ describe('protocol errors', () => {
       expect(reply.status, path).toBe(404);
       expect(parseAgentsError(reply.text, 404).error).toBe('Not Found');
     }
-    for (const path of ['/v2/messages', '/', '/v3', '/v3/ai-agentsx', '/v3/chat']) {
+    for (const path of ['/v2/messages', '/v3', '/v3/ai-agentsx', '/v3/chat', '/x/v3/ai-agents/tools']) {
       const reply = await rawRequest(emu.origin, { method: 'GET', path, headers: { apikey: API_KEY } });
       expect(reply.status, path).toBe(404);
       expect(parseChatError(reply.text).code).toBe('ERR_API_NOT_FOUND');
     }
+    // The root is the dashboard's page (docs/emulator.md), not an API path.
+    const root = await rawRequest(emu.origin, { method: 'GET', path: '/', headers: {} });
+    expect(root.status).toBe(200);
+    expect(root.text).toContain('<html');
   });
 
   it('405 with Allow for a wrong method on a known path', async () => {

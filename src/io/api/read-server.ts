@@ -4,6 +4,7 @@ import { UserError } from '../../core/errors.js';
 import { isObject, kindOf, RESOURCE_TYPES, type ResourceType } from '../../core/kinds/index.js';
 import type { KindListing, ServerSnapshot } from '../../core/refresh.js';
 import { isApiError } from './api-error.js';
+import { scrubOutside } from './outside-text.js';
 import type { ApiClient } from './client.js';
 
 export async function readServer(client: ApiClient, types: readonly ResourceType[] = RESOURCE_TYPES): Promise<ServerSnapshot> {
@@ -132,5 +133,6 @@ function wrongBaseHint(client: ApiClient, path: string, status: number): string 
   if (status !== 404 || client.baseUrl === undefined) return '';
   const base = client.baseUrl;
   const v3 = base.endsWith('/v3') ? '' : ' It usually ends in /v3, as in https://APP_ID.api-us.cometchat.io/v3.';
-  return ` (asked ${base}${path}). Check the base URL ${base} (the manifest's baseUrl, or AGENTSYNC_BASE_URL).${v3}`;
+  // The base URL comes from the manifest or the environment, and may carry a secret in its path.
+  return scrubOutside(` (asked ${base}${path}). Check the base URL ${base} (the manifest's baseUrl, or AGENTSYNC_BASE_URL).${v3}`);
 }
