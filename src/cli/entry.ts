@@ -18,7 +18,10 @@ const stops = watchStopSignals();
 void runMain(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
-  stdin: process.stdin,
+  // Creating process.stdin costs a few milliseconds; most commands never read it.
+  get stdin() {
+    return process.stdin;
+  },
   env: process.env,
   cwd: process.cwd(),
   signal: stops.signal,

@@ -5,7 +5,7 @@ import { readVarOverrides } from '../io/manifest/var-overrides.js';
 import type { ManifestOptions } from './options.js';
 import { hideInOutput } from '../io/api/outside-text.js';
 import { printStateWarning } from './render-plan.js';
-import type { CliIo } from './cli-io.js';
+import { manifestSource, type CliIo } from './cli-io.js';
 
 export type LoadedManifest = LoadedEnvironment;
 
@@ -13,7 +13,7 @@ export async function loadManifestAndStore(opts: ManifestOptions, io: CliIo): Pr
   const varOverrides = await readVarOverrides(opts, io.cwd);
   return loadForEnvironment({
     file: opts.file,
-    source: { cwd: io.cwd, stdin: io.stdin },
+    source: manifestSource(io),
     ...(opts.env === undefined ? {} : { environment: opts.env }),
     env: io.env,
     ...(opts.state === undefined ? {} : { state: opts.state }),
