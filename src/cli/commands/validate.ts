@@ -11,14 +11,19 @@ export function registerValidateCommand(program: Command, io: CliIo): void {
   );
 }
 
-async function runValidate(options: ManifestOptions, io: CliIo): Promise<void> {
-  const [{ validateManifest }, render, { ExitRequest }, { hideInOutput }, { readVarOverrides }] = await Promise.all([
+/** What `validate` loads when it runs; the single-file binary's snapshot loads it ahead (cli/snapshot.ts). */
+export function loadValidateModules() {
+  return Promise.all([
     import('../../app/validate.js'),
     import('../../render/diagnostics.js'),
     import('../exit-request.js'),
     import('../../io/api/outside-text.js'),
     import('../../io/manifest/var-overrides.js'),
   ]);
+}
+
+async function runValidate(options: ManifestOptions, io: CliIo): Promise<void> {
+  const [{ validateManifest }, render, { ExitRequest }, { hideInOutput }, { readVarOverrides }] = await loadValidateModules();
   const varOverrides = await readVarOverrides(options, io.cwd);
   const annotations = io.env.GITHUB_ACTIONS === 'true' ? await import('../../render/annotations.js') : undefined;
   const { valid, diagnostics, environments, file } = await validateManifest({
