@@ -2,7 +2,10 @@
 // executable application (https://nodejs.org/api/single-executable-applications.html):
 // 1. esbuild bundles the CLI (src/cli/entry.ts) with every dependency, undici and pg included, into
 //    one CommonJS script (a SEA can require builtins only), with the version compiled in;
-// 2. `node --experimental-sea-config` turns it into a blob, with V8's code cache for a fast start;
+// 2. `node --experimental-sea-config` runs it once and turns the result into a blob holding a V8
+//    startup snapshot (`useSnapshot`, src/cli/snapshot.ts): the binary starts with the CLI already
+//    evaluated instead of compiling and running it (BENCHMARKS.md, P3). A snapshot replaces
+//    `useCodeCache` (Node ignores the code cache when both are set);
 // 3. postject injects the blob into a copy of the running node binary.
 // The binary is for the platform that builds it: agentsync-linux-x64 here, agentsync-darwin-arm64 on
 // a Mac (its signature is removed before the injection and an ad-hoc one added after), and
@@ -13,6 +16,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import console from 'node:console';
 import process from 'node:process';
 import { build } from 'esbuild';
 import { assertNoDynamicImport, builtinImportsAsRequire, childProcessOnFirstUse, http2OnFirstConnect, undiciPoolOnly, versionDefine } from './bundle-plugins.mjs';
@@ -38,8 +42,12 @@ try {
     logLevel: 'warning',
     entryPoints: ['src/cli/entry.ts'],
     outfile: script,
-    metafile: true, minifyWhitespace: true, minifySyntax: true,
+    metafile: true,
     plugins: [childProcessOnFirstUse(), builtinImportsAsRequire(), undiciPoolOnly(), http2OnFirstConnect()],
+    // A smaller script is a smaller snapshot to deserialise at every start (2.5 MB less; renaming
+    // identifiers as well saved no more time).
+    minifyWhitespace: true,
+    minifySyntax: true,
     define: { ...versionDefine(), 'import.meta.url': '__agentsyncBundleUrl', __AGENTSYNC_SEA_SNAPSHOT__: 'true' },
     // In a SEA, __filename is the binary itself: nothing is read beside it.
     banner: { js: 'var __agentsyncBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
