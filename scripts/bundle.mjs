@@ -37,11 +37,14 @@ const cli = await build({
   sourcemap: true,
   plugins: [vendorAsSeparateFiles('./vendor'), childProcessOnFirstUse(), builtinImportsAsRequire()],
   metafile: true,
-  define: { ...define, 'import.meta.url': '__agentsyncBundleUrl' },
+  // The startup snapshot is the single-file binary's alone (scripts/sea.mjs, cli/snapshot.ts).
+  define: { ...define, 'import.meta.url': '__agentsyncBundleUrl', __AGENTSYNC_SEA_SNAPSHOT__: 'false' },
   banner: { js: 'var __agentsyncBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
 
 assertNoDynamicImport(cli.metafile);
+// With the flag false the snapshot code is dead and esbuild leaves it out; make sure it did.
+if (Object.values(cli.metafile.outputs).some((output) => 'src/cli/snapshot.ts' in output.inputs)) throw new Error('the npm CLI bundle must not contain src/cli/snapshot.ts');
 
 // The bin itself: CommonJS too, because an ES module entry costs Node ~10 ms more to start.
 await build({

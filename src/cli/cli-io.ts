@@ -3,6 +3,7 @@
 // else. Nothing under cli/, app/ or render/ reads `process`: two runs in one process are two
 // values of this type, and neither sees the other's streams, environment, folder or secrets.
 import { pathForRun } from '../io/files/run-path.js';
+import type { ManifestSource } from '../io/manifest/manifest-file.js';
 
 /** A stream the run prints to: a terminal, a pipe, a file, or a test's buffer. */
 export interface OutputStream extends NodeJS.WritableStream {
@@ -43,4 +44,15 @@ export function pathIn(io: Pick<CliIo, 'cwd'>, path: string): string {
 
 export function isDebug(io: Pick<CliIo, 'env'>): boolean {
   return io.env.AGENTSYNC_DEBUG === '1';
+}
+
+/** Where a command's manifest is read: the run's folder, and its stdin only if the manifest is `-f -`. */
+export function manifestSource(io: Pick<CliIo, 'cwd' | 'stdin'>): ManifestSource {
+  return {
+    cwd: io.cwd,
+    // A getter: the bin's stdin is made on first use (cli/entry.ts), and only `-f -` uses it.
+    get stdin() {
+      return io.stdin;
+    },
+  };
 }

@@ -1,35 +1,49 @@
 // The bin proper, and the only file of the CLI that touches `process`: it builds the run's CliIo
 // from the real process, turns SIGINT and SIGTERM into an abort, and turns runMain's answer into the
 // exit code. scripts/bundle.mjs bundles it, with zod, yaml and commander, into
-// dist/cli/agentsync.cjs, which the `agentsync` bin (cli/main.ts) loads.
+// dist/cli/agentsync.cjs, which the `agentsync` bin (cli/main.ts) loads. scripts/sea.mjs bundles it
+// into the single-file binary's startup snapshot: there the process is read only in the main
+// function the snapshot starts (cli/snapshot.ts), never while the snapshot is built.
 import { keepRunningWhenOutputCloses } from './closed-output.js';
 import type { CliIo, StopSignal } from './cli-io.js';
 import { runMain } from './run.js';
+import { buildStartupSnapshot } from './snapshot.js';
+
+/** true only in the single-file binary's bundle (scripts/sea.mjs); false in the npm bundle; undeclared under tsc. */
+declare const __AGENTSYNC_SEA_SNAPSHOT__: boolean | undefined;
 
 const EXIT_CODES: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143 };
 
-// The CLI ships bundled; map stack traces back to src/ when someone asked to see them.
-if (process.env.AGENTSYNC_DEBUG === '1') process.setSourceMapsEnabled(true);
+if (typeof __AGENTSYNC_SEA_SNAPSHOT__ === 'boolean' && __AGENTSYNC_SEA_SNAPSHOT__) buildStartupSnapshot(main);
+else main();
 
-// A reader that goes away (`| head`) must never crash the command or cut an apply short.
-keepRunningWhenOutputCloses(process.stdout, process.stderr);
+function main(): void {
+  // The CLI ships bundled; map stack traces back to src/ when someone asked to see them.
+  if (process.env.AGENTSYNC_DEBUG === '1') process.setSourceMapsEnabled(true);
 
-const stops = watchStopSignals();
-void runMain(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stdin: process.stdin,
-  env: process.env,
-  cwd: process.cwd(),
-  signal: stops.signal,
-  trapStops: stops.trap,
-}).then((code) => {
-  // A stopped run has said what it did and recorded it; whatever it abandoned must not keep the
-  // process alive (a lock is released by its exit handler).
-  if (stops.signal.aborted) process.exit(code);
-  process.exitCode = code;
-  stops.dispose();
-});
+  // A reader that goes away (`| head`) must never crash the command or cut an apply short.
+  keepRunningWhenOutputCloses(process.stdout, process.stderr);
+
+  const stops = watchStopSignals();
+  void runMain(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // Creating process.stdin costs a few milliseconds; most commands never read it.
+    get stdin() {
+      return process.stdin;
+    },
+    env: process.env,
+    cwd: process.cwd(),
+    signal: stops.signal,
+    trapStops: stops.trap,
+  }).then((code) => {
+    // A stopped run has said what it did and recorded it; whatever it abandoned must not keep the
+    // process alive (a lock is released by its exit handler).
+    if (stops.signal.aborted) process.exit(code);
+    process.exitCode = code;
+    stops.dispose();
+  });
+}
 
 /**
  * Until a command traps them, SIGINT and SIGTERM end the process as Node's default would (the

@@ -9,11 +9,11 @@ import { PACKAGE_VERSION } from '../io/runtime/package-version.js';
 import { renderExport } from '../render/export-text.js';
 import { connectApi } from './api-connect.js';
 import { printWarnings } from './render-plan.js';
-import type { CliIo } from './cli-io.js';
+import { manifestSource, type CliIo } from './cli-io.js';
 
 export async function runExport(opts: ExportOptions, io: CliIo): Promise<void> {
   const out = opts.out === undefined || opts.out === '-' ? undefined : opts.out;
-  const loaded = await loadEnvironment({ file: opts.file, source: { cwd: io.cwd, stdin: io.stdin }, ...(opts.env === undefined ? {} : { environment: opts.env }), env: io.env });
+  const loaded = await loadEnvironment({ file: opts.file, source: manifestSource(io), ...(opts.env === undefined ? {} : { environment: opts.env }), env: io.env });
   printWarnings(io, loaded.warnings, opts);
   if (out !== undefined) await checkExportTarget(out, opts.force === true, io.cwd);
   const { environment } = loaded;

@@ -7,7 +7,7 @@ import { isUserError } from '../core/errors.js';
 import { readManifestFile } from '../io/manifest/manifest-file.js';
 import { rewriteFile } from '../io/files/rewrite-file.js';
 import { ExitRequest } from './exit-request.js';
-import type { CliIo } from './cli-io.js';
+import { manifestSource, type CliIo } from './cli-io.js';
 
 type Outcome = 'unchanged' | 'changed' | 'failed';
 
@@ -25,7 +25,7 @@ export async function runFmt(files: readonly string[], opts: FmtOptions, io: Cli
 async function formatOne(file: string, check: boolean, io: CliIo): Promise<Outcome> {
   let text: string;
   try {
-    ({ text } = await readManifestFile(file, { cwd: io.cwd, stdin: io.stdin }));
+    ({ text } = await readManifestFile(file, manifestSource(io)));
   } catch (err) {
     if (!isUserError(err)) throw err;
     io.stderr.write(`Error: ${err.message}\n`);

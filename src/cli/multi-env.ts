@@ -15,7 +15,7 @@ import { createProgress, type Progress } from '../render/progress.js';
 import { parseCount } from './api-connect.js';
 import type { ManyEnvironmentOptions } from './options.js';
 import { printWarnings } from './render-plan.js';
-import { isDebug, type CliIo, type OutputStream } from './cli-io.js';
+import { isDebug, manifestSource, type CliIo, type OutputStream } from './cli-io.js';
 
 export const DEFAULT_PARALLEL = 4;
 
@@ -56,7 +56,7 @@ export type LoadedEnvironments = { single: string } | { single?: undefined; runs
  */
 export async function loadEnvironments(opts: ManyEnvironmentOptions, io: CliIo, warn: (environment: string, message: string) => void): Promise<LoadedEnvironments> {
   const varOverrides = await readVarOverrides(opts, io.cwd);
-  const { selected, desired, warnings } = await loadDesiredForEnvironments({ file: opts.file, source: { cwd: io.cwd, stdin: io.stdin }, env: io.env, select: (names) => selectEnvironments(names, opts), onSensitiveValues: hideInOutput, ...(varOverrides ? { varOverrides } : {}) });
+  const { selected, desired, warnings } = await loadDesiredForEnvironments({ file: opts.file, source: manifestSource(io), env: io.env, select: (names) => selectEnvironments(names, opts), onSensitiveValues: hideInOutput, ...(varOverrides ? { varOverrides } : {}) });
   if (selected.length === 1) return { single: selected[0]! };
   printWarnings(io, warnings, opts);
   const seen = new Map<string, string>();

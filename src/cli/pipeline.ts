@@ -6,7 +6,7 @@ import type { VarOverrides } from '../core/var-overrides.js';
 import type { ManifestOptions } from './options.js';
 import { hideInOutput } from '../io/api/outside-text.js';
 import { printStateWarning } from './render-plan.js';
-import type { CliIo } from './cli-io.js';
+import { manifestSource, type CliIo } from './cli-io.js';
 
 /** The manifest and its store, and the --var/--var-file overrides it was resolved with (a saved plan records them). */
 export type LoadedManifest = LoadedEnvironment & { varOverrides?: VarOverrides };
@@ -15,7 +15,7 @@ export async function loadManifestAndStore(opts: ManifestOptions, io: CliIo): Pr
   const varOverrides = await readVarOverrides(opts, io.cwd);
   const loaded = await loadForEnvironment({
     file: opts.file,
-    source: { cwd: io.cwd, stdin: io.stdin },
+    source: manifestSource(io),
     ...(opts.env === undefined ? {} : { environment: opts.env }),
     env: io.env,
     ...(opts.state === undefined ? {} : { state: opts.state }),

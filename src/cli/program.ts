@@ -21,9 +21,40 @@ import { registerFmtCommand } from './commands/fmt.js';
 import { registerCompletionCommand } from './commands/completion.js';
 import { registerKbCommand } from './commands/kb.js';
 
+type RegisterCommand = (program: Command, io: CliIo) => void;
 
-/** The whole command line for one run: every command prints to `io`'s streams, never the process's. */
-export function buildProgram(io: CliIo): Command {
+/** Every command, by the name it registers, in the order `--help` lists them. */
+const COMMANDS: ReadonlyArray<readonly [name: string, register: RegisterCommand]> = [
+  ['init', registerInitCommand],
+  ['validate', registerValidateCommand],
+  ['lint', registerLintCommand],
+  ['graph', registerGraphCommand],
+  ['fmt', registerFmtCommand],
+  ['plan', registerPlanCommand],
+  ['apply', registerApplyCommand],
+  ['show', registerShowCommand],
+  ['import', registerImportCommand],
+  ['export', registerExportCommand],
+  ['state', registerStateCommand],
+  ['schema', registerSchemaCommand],
+  ['send', registerSendCommand],
+  ['kb', registerKbCommand],
+  ['emulator', registerEmulatorCommand],
+  ['completion', registerCompletionCommand],
+];
+
+/** `completion` prints a script made from every command, so it always gets them all. */
+const NEEDS_EVERY_COMMAND = new Set(['completion']);
+
+/**
+ * The command line for one run: every command prints to `io`'s streams, never the process's.
+ * Given the run's arguments, and when the first one names a command, only that command is defined:
+ * defining the other fifteen (their options, help texts and V8 compiling each register function)
+ * is part of every start (BENCHMARKS.md, P3), and parsing a command's arguments needs no other.
+ * Anything else (no command, `help`, an option or an unknown word, which wants suggestions) gets
+ * every command.
+ */
+export function buildProgram(io: CliIo, argv?: readonly string[]): Command {
   const program = new Command('agentsync')
     .description('Config-as-code for CometChat AI agents.')
     .version(PACKAGE_VERSION, '-V, --version')
@@ -41,21 +72,10 @@ export function buildProgram(io: CliIo): Command {
     // Commander would exit the process on --help, --version and usage errors; runMain turns them
     // into exit codes instead. Set before the commands are added, which copy it.
     .exitOverride();
-  registerInitCommand(program, io);
-  registerValidateCommand(program, io);
-  registerLintCommand(program, io);
-  registerGraphCommand(program, io);
-  registerFmtCommand(program, io);
-  registerPlanCommand(program, io);
-  registerApplyCommand(program, io);
-  registerShowCommand(program, io);
-  registerImportCommand(program, io);
-  registerExportCommand(program, io);
-  registerStateCommand(program, io);
-  registerSchemaCommand(program, io);
-  registerSendCommand(program, io);
-  registerKbCommand(program, io);
-  registerEmulatorCommand(program, io);
-  registerCompletionCommand(program, io);
+  const first = argv?.[0];
+  // `agentsync --version` prints the version before any command is looked at.
+  if (argv?.length === 1 && (first === '--version' || first === '-V')) return program;
+  const only = first === undefined || NEEDS_EVERY_COMMAND.has(first) ? undefined : COMMANDS.find(([name]) => name === first);
+  for (const [, register] of only ? [only] : COMMANDS) register(program, io);
   return program;
 }

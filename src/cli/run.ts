@@ -3,7 +3,7 @@
 // and embedding programs call it with streams of their own.
 import { CommanderError } from 'commander';
 import { isUserError } from '../core/errors.js';
-import { programFlags, refuseSingleDashLongFlags } from './single-dash-flags.js';
+import { hasSingleDashLongWord, programFlags, refuseSingleDashLongFlags } from './single-dash-flags.js';
 // An error message may echo what a user typed or a server said: escape sequences are shown, not obeyed.
 import { escapeControlKeepLines } from '../core/terminal-safe.js';
 import { scrubOutside, withSecretScope } from '../io/api/outside-text.js';
@@ -24,9 +24,11 @@ export function wantsJson(argv: readonly string[]): boolean {
  */
 export function runMain(argv: readonly string[], io: CliIo): Promise<number> {
   return withSecretScope([io.env.COMETCHAT_API_KEY], async () => {
-    const program = buildProgram(io);
+    const program = buildProgram(io, argv);
     try {
-      refuseSingleDashLongFlags(argv, programFlags(program));
+      // `-auto-approve` given to any command is answered with every command's flags, so only a
+      // word that looks like one costs building the whole program.
+      if (hasSingleDashLongWord(argv)) refuseSingleDashLongFlags(argv, programFlags(buildProgram(io)));
       await program.parseAsync([...argv], { from: 'user' });
       return 0;
     } catch (err) {

@@ -28,6 +28,16 @@ export function programFlags(program: Command): ProgramFlags {
   return flags;
 }
 
+/** Whether any argument (before `--`) has the shape of a single-dash long flag; only then does the check need the program's flags. */
+export function hasSingleDashLongWord(args: readonly string[]): boolean {
+  for (const arg of args) {
+    if (arg === '--') return false;
+    const name = SINGLE_DASH_LONG.exec(arg)?.[1];
+    if (name !== undefined && name.length >= 2) return true;
+  }
+  return false;
+}
+
 /** Throws a one-line usage error for the first single-dash long flag among the arguments. */
 export function refuseSingleDashLongFlags(args: readonly string[], { longNames, takingValue }: ProgramFlags): void {
   for (const [i, arg] of args.entries()) {

@@ -4,6 +4,8 @@
 // for the file, ~15 s; every step below runs that binary.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,6 +82,25 @@ describe.runIf(supported)('the single-file binary (npm run sea)', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
     expect(bad.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('keeps the API key out of what a server says back: the secret scope works in a process started from the snapshot', async () => {
+    if (!existsSync(join(work, 'agents.yaml'))) await run(['init']);
+    // A server that echoes the key it was sent in its error message.
+    const server = createServer((req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `bad key ${String(req.headers.apikey)}` } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const plan = await run(['plan'], bareEnv({ COMETCHAT_API_KEY: 'sea-secret-key-4711', AGENTSYNC_BASE_URL: `http://127.0.0.1:${port}/v3` }));
+      expect(plan.code).toBe(1);
+      expect(plan.stderr).toContain('bad key (sensitive)');
+      expect(plan.stderr + plan.stdout).not.toContain('sea-secret-key-4711');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('runs the emulator, applies to it over HTTP, and stops on SIGTERM', async () => {

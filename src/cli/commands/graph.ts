@@ -1,7 +1,7 @@
 // agentsync graph: the manifest's agents, the tools and actions they name, and websites, as
 // Mermaid (default) or DOT. Reads only the manifest; a secret that is not set is not needed.
 import { Option, type Command } from 'commander';
-import type { CliIo } from '../cli-io.js';
+import { manifestSource, type CliIo } from '../cli-io.js';
 
 export interface GraphOptions {
   file: string;
@@ -30,7 +30,7 @@ async function runGraph(options: GraphOptions, io: CliIo): Promise<void> {
     import('../../render/graph.js'),
     import('../../io/api/outside-text.js'),
   ]);
-  const { file, text } = await readManifestFile(options.file, { cwd: io.cwd, stdin: io.stdin });
+  const { file, text } = await readManifestFile(options.file, manifestSource(io));
   // Validate mode: an unset ${secret:…} is a warning there, and the graph never shows values.
   const resolution = resolveManifest(parseManifest(file, text), { env: io.env, mode: 'validate', ...(options.env === undefined ? {} : { environment: options.env }) });
   hideInOutput(resolution.sensitiveValues);

@@ -1,7 +1,7 @@
 // agentsync lint: the rules beyond validity (CONTRACT §12). Never touches the network or the state.
 import { Option, type Command } from 'commander';
 import { useColor } from '../options.js';
-import type { CliIo } from '../cli-io.js';
+import { manifestSource, type CliIo } from '../cli-io.js';
 
 export interface LintOptions {
   file: string;
@@ -30,7 +30,7 @@ async function runLint(options: LintOptions, io: CliIo): Promise<void> {
     import('../../render/annotations.js'),
     import('../exit-request.js'),
   ]);
-  const { file, text } = await readManifestFile(options.file, { cwd: io.cwd, stdin: io.stdin });
+  const { file, text } = await readManifestFile(options.file, manifestSource(io));
   const findings = lintManifest(parseManifest(file, text));
   const json = options.json === true || options.format === 'json';
   const output = json ? render.renderLintJson(findings) : render.renderLintText(findings, file, LINT_RULE_IDS.length, { codeFrame: io.stdout.isTTY === true, color: useColor(options, io.stdout, io.env) });

@@ -1,7 +1,7 @@
 // agentsync validate: parse and validate the manifest, print every diagnostic. Never touches the network.
 import type { Command } from 'commander';
 import { addManifestOptions, addVarOptions, useColor, type ManifestOptions } from '../options.js';
-import type { CliIo } from '../cli-io.js';
+import { manifestSource, type CliIo } from '../cli-io.js';
 
 export function registerValidateCommand(program: Command, io: CliIo): void {
   addManifestOptions(addVarOptions(program.command('validate').description('Parse and validate the manifest, and print every problem found.')), { state: false }).action(
@@ -11,19 +11,24 @@ export function registerValidateCommand(program: Command, io: CliIo): void {
   );
 }
 
-async function runValidate(options: ManifestOptions, io: CliIo): Promise<void> {
-  const [{ validateManifest }, render, { ExitRequest }, { hideInOutput }, { readVarOverrides }] = await Promise.all([
+/** What `validate` loads when it runs; the single-file binary's snapshot loads it ahead (cli/snapshot.ts). */
+export function loadValidateModules() {
+  return Promise.all([
     import('../../app/validate.js'),
     import('../../render/diagnostics.js'),
     import('../exit-request.js'),
     import('../../io/api/outside-text.js'),
     import('../../io/manifest/var-overrides.js'),
   ]);
+}
+
+async function runValidate(options: ManifestOptions, io: CliIo): Promise<void> {
+  const [{ validateManifest }, render, { ExitRequest }, { hideInOutput }, { readVarOverrides }] = await loadValidateModules();
   const varOverrides = await readVarOverrides(options, io.cwd);
   const annotations = io.env.GITHUB_ACTIONS === 'true' ? await import('../../render/annotations.js') : undefined;
   const { valid, diagnostics, environments, file } = await validateManifest({
     file: options.file,
-    source: { cwd: io.cwd, stdin: io.stdin },
+    source: manifestSource(io),
     env: io.env,
     ...(varOverrides ? { varOverrides } : {}),
     ...(options.env === undefined ? {} : { environment: options.env }),
