@@ -37,7 +37,7 @@ export function planFromJson(value: Json, source: string): Plan {
       case 'delete':
         return { ...base, action: 'delete', remoteId: remoteId(), before: record(c.before), ...(c.gone === true ? { gone: true } : {}) };
       case 'forget':
-        return { ...base, action: 'forget', remoteId: remoteId(), before: record(c.before), ...(c.undeletable === true ? { undeletable: true } : {}) };
+        return { ...base, action: 'forget', remoteId: remoteId(), before: record(c.before), ...(c.undeletable === true ? { undeletable: true } : {}), ...(c.gone === true ? { gone: true } : {}) };
       default:
         return bad(`${address} has an unknown action ${JSON.stringify(c.action)}`);
     }

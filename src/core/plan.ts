@@ -56,6 +56,8 @@ export interface ForgetChange extends ChangeBase<'forget'> {
   before: SpecJson;
   /** With `--prune`: the kind cannot be deleted through the API, so it is forgotten instead. */
   undeletable?: boolean;
+  /** The refresh found it deleted on the server too: gone from both sides, so nothing stays anywhere. */
+  gone?: boolean;
 }
 export type Change = CreateChange | UpdateChange | NoopChange | DeleteChange | ForgetChange;
 

@@ -74,6 +74,8 @@ export function undeletableText(type: ResourceType): string {
 
 export const DRIFT_HEADING = 'Changed outside agentsync:';
 export const DELETED_ON_SERVER = '(deleted on the server)';
+/** A forget of what left both the manifest and the server. */
+export const FORGET_GONE = 'already deleted on the server; only dropped from the state';
 
 /** A create's conflict: somebody else's record, or a rename without `moved:` (CONTRACT §10.3), with the fix. */
 export function conflictText(change: CreateChange): string {
