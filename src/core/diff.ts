@@ -176,16 +176,10 @@ function changeFor(resource: DesiredResource, current: ResourceState | undefined
   }
   const before = normalizeSpec(type, current.spec);
   if (equal(before, after)) return { action: 'no-op', type, address, key, remoteId: current.remoteId };
-  return {
-    action: 'update',
-    type,
-    address,
-    key,
-    remoteId: current.remoteId,
-    before,
-    after,
-    fields: shownFields(type, diffFields(before, after, resource.sensitive)),
-  };
+  const fields = shownFields(type, diffFields(before, after, resource.sensitive));
+  const replacedBy = kindOf(type).replacedBy ?? [];
+  const replace = fields.some((field) => replacedBy.includes(field.path.split('.')[0] ?? ''));
+  return { action: 'update', type, address, key, remoteId: current.remoteId, before, after, fields, ...(replace ? { replace: true } : {}) };
 }
 
 /** Field changes as people read them: a bookkeeping field shows as its kind says (FieldFact.shownAs). */

@@ -31,7 +31,7 @@ export function planFromJson(value: Json, source: string): Plan {
       case 'create':
         return { ...base, action: 'create', after: record(c.after), fields, ...(isObject(c.conflict) ? { conflict: conflictFromJson(c.conflict) } : {}), ...(isObject(c.adopt) ? { adopt: { remoteId: String(c.adopt.remoteId) } } : {}) };
       case 'update':
-        return { ...base, action: 'update', remoteId: remoteId(), before: record(c.before), after: record(c.after), fields };
+        return { ...base, action: 'update', remoteId: remoteId(), before: record(c.before), after: record(c.after), fields, ...(c.replace === true ? { replace: true } : {}) };
       case 'no-op':
         return { ...base, action: 'no-op', remoteId: remoteId() };
       case 'delete':

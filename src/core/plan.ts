@@ -40,6 +40,8 @@ export interface UpdateChange extends ChangeBase<'update'> {
   before: SpecJson;
   after: SpecJson;
   fields: FieldChange[];
+  /** A field of the kind's `replacedBy` changed: a new resource is made, then the old one deleted (-/+). */
+  replace?: boolean;
 }
 export interface NoopChange extends ChangeBase<'no-op'> {
   remoteId: string;
