@@ -56,18 +56,26 @@ export interface KbWaitOptions {
   signal?: AbortSignal;
 }
 
-interface Tracked {
+/** One website's URLs to wait for: id → URL of those sent to be indexed. */
+export interface WaitTarget {
   address: string;
   websiteId: string;
-  /** id → URL of the URLs sent to be indexed. */
-  urls: Map<string, string>;
+  urls: ReadonlyMap<string, string>;
+}
+
+interface Tracked extends WaitTarget {
   unfinished: Set<string>;
 }
 
 /** The websites of `addresses` that the state holds (after an apply), and the ids each one processes. */
 export async function waitForIndexing(client: ApiClient, state: State, addresses: readonly string[], options: KbWaitOptions): Promise<KbWaitResult> {
+  return waitForUrls(client, await trackedWebsites(client, state, addresses), options);
+}
+
+/** Waits for exactly these URLs (`kb sync` sends only some of a website's URLs). */
+export async function waitForUrls(client: ApiClient, targets: readonly WaitTarget[], options: KbWaitOptions): Promise<KbWaitResult> {
   const started = Date.now();
-  const tracked = await trackedWebsites(client, state, addresses);
+  const tracked: Tracked[] = targets.map((target) => ({ ...target, unfinished: new Set(target.urls.keys()) }));
   const counts: KbCounts = { processed: 0, failed: 0, unknown: 0, remaining: 0 };
   const seen: Seen = { failed: [], unknown: [] };
   for (const site of tracked) counts.remaining += site.unfinished.size;
@@ -107,7 +115,7 @@ function unknownOutcome(counts: KbCounts, unknown: readonly UnknownUrl[]): UserE
   );
 }
 
-async function trackedWebsites(client: ApiClient, state: State, addresses: readonly string[]): Promise<Tracked[]> {
+async function trackedWebsites(client: ApiClient, state: State, addresses: readonly string[]): Promise<WaitTarget[]> {
   const sites: { address: string; websiteId: string; spec: State['resources'][string]['spec'] }[] = [];
   for (const address of addresses) {
     const entry = state.resources[address];
@@ -124,10 +132,10 @@ async function trackedWebsites(client: ApiClient, state: State, addresses: reado
   });
 }
 
-function trackedOf(address: string, websiteId: string, urls: readonly DiscoveredUrl[], processIds: ReadonlySet<string>): Tracked {
+function trackedOf(address: string, websiteId: string, urls: readonly DiscoveredUrl[], processIds: ReadonlySet<string>): WaitTarget {
   const byId = new Map<string, string>();
   for (const entry of urls) if (processIds.has(entry.id)) byId.set(entry.id, entry.url);
-  return { address, websiteId, urls: byId, unfinished: new Set(byId.keys()) };
+  return { address, websiteId, urls: byId };
 }
 
 /** Asks about the website's unfinished URLs; every URL sent ends up counted under exactly one heading. */

@@ -6,6 +6,7 @@ import { escapeControl } from '../core/terminal-safe.js';
 import { scrubOutside } from '../io/api/outside-text.js';
 import type { ApiClient } from '../io/api/client.js';
 import type { State } from '../core/state.js';
+import type { KbWaitOptions, KbWaitResult } from '../app/kb-wait.js';
 import type { ApplyOptions } from './apply-options.js';
 import { parseCount } from './api-connect.js';
 import { useColor } from './options.js';
@@ -22,8 +23,24 @@ export function waitTimeoutSeconds(opts: ApplyOptions): number {
 export async function waitAfterApply(loaded: LoadedManifest, state: State, client: ApiClient, opts: ApplyOptions, io: CliIo, signal?: AbortSignal): Promise<void> {
   const addresses = loaded.desired.resources.filter((r) => r.type === 'website').map((r) => r.address);
   if (addresses.length === 0) return;
-  const [{ waitForIndexing }, { createKbProgress, renderKbWaitResult, CI_PROGRESS_INTERVAL_MS }] = await Promise.all([import('../app/kb-wait.js'), import('../render/kb-progress.js')]);
-  const timeoutSeconds = waitTimeoutSeconds(opts);
+  const { waitForIndexing } = await import('../app/kb-wait.js');
+  await followIndexing(io, opts, waitTimeoutSeconds(opts), APPLY_STANDS, (options) => waitForIndexing(client, state, addresses, { ...options, ...(signal ? { signal } : {}) }));
+}
+
+const APPLY_STANDS = 'the apply itself is complete and recorded';
+
+/**
+ * Shows a wait for indexing (apply --wait, kb sync --wait): progress, then the result; a timeout or
+ * a failed URL is exit 1. `stands` says what is done whatever the wait's outcome.
+ */
+export async function followIndexing(
+  io: CliIo,
+  opts: { json?: boolean; color?: boolean },
+  timeoutSeconds: number,
+  stands: string,
+  wait: (options: Pick<KbWaitOptions, 'timeoutMs' | 'pollMs' | 'onProgress'>) => Promise<KbWaitResult>,
+): Promise<void> {
+  const { createKbProgress, renderKbWaitResult, CI_PROGRESS_INTERVAL_MS } = await import('../render/kb-progress.js');
   // With --json, stdout carries only the result; the wait's lines go to stderr.
   const out = opts.json === true ? io.stderr : io.stdout;
   const color = opts.json === true ? false : useColor(opts, io.stdout, io.env);
@@ -31,35 +48,37 @@ export async function waitAfterApply(loaded: LoadedManifest, state: State, clien
   out.write('\nWaiting for the knowledge base to finish indexing…\n');
   let result;
   try {
-    result = await waitForIndexing(client, state, addresses, {
+    result = await wait({
       timeoutMs: timeoutSeconds * 1000,
       pollMs: envMs(io, 'AGENTSYNC_KB_POLL_MS') ?? DEFAULT_POLL_MS,
       onProgress: (counts, elapsedMs) => progress.update(counts, elapsedMs),
-      ...(signal ? { signal } : {}),
     });
   } catch (err) {
-    throw waitFailure(err);
+    throw waitFailure(err, stands);
   } finally {
     progress.finish();
   }
   out.write(renderKbWaitResult(result, color, timeoutSeconds));
   if (result.timedOut) {
-    throw new UserError('apply_failed', `indexing did not finish within --wait-timeout ${timeoutSeconds}s (${result.counts.remaining} URLs remaining); the apply itself is complete and recorded; follow it with \`agentsync kb status\``);
+    throw new UserError('apply_failed', `indexing did not finish within --wait-timeout ${timeoutSeconds}s (${result.counts.remaining} URLs remaining); ${stands}; follow it with \`agentsync kb status\``);
   }
   if (result.failed.length > 0) {
-    throw new UserError('apply_failed', `indexing finished with ${result.failed.length} failed URL${result.failed.length === 1 ? '' : 's'} (listed above); the apply itself is complete and recorded`);
+    throw new UserError(
+      'apply_failed',
+      `indexing finished with ${result.failed.length} failed URL${result.failed.length === 1 ? '' : 's'} (listed above); ${stands}; process them again with \`agentsync kb sync --failed --wait\``,
+    );
   }
 }
 
 /**
- * The wait comes after the apply: whatever stops it (the server gone, a connection reset, an answer
- * it cannot read), the apply itself is complete and recorded, and that is what the user must hear,
- * not "internal error".
+ * The wait comes after the apply (or the sync): whatever stops it (the server gone, a connection
+ * reset, an answer it cannot read), what was sent stands, and that is what the user must hear, not
+ * "internal error".
  */
-function waitFailure(err: unknown): UserError {
-  const after = 'the apply itself is complete and recorded; follow the indexing with `agentsync kb status`';
+function waitFailure(err: unknown, stands: string): UserError {
+  const after = `${stands}; follow the indexing with \`agentsync kb status\``;
   if (isUserError(err)) {
-    if (err.message.includes('the apply itself is complete')) return err;
+    if (err.message.includes(stands)) return err;
     return new UserError('apply_failed', `waiting for indexing stopped: ${err.message}; ${after}`, err.details);
   }
   const reason = scrubOutside(err instanceof Error ? err.message : String(err));

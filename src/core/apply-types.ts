@@ -25,7 +25,7 @@ export interface DoneItem extends ApplyEventBase {
   retries: number;
   /** An interrupted create had made this agent; it was adopted (PATCHed) instead of created again. */
   adopted?: boolean;
-  /** A delete found the resource already gone from the server (a 404, or the refresh saw it). */
+  /** A delete found the resource already gone from the server (a 404, or the refresh saw it), or a forget of what the refresh saw gone. */
   gone?: boolean;
 }
 

@@ -50,8 +50,7 @@ export function planChanges({ desired, state: stored, digest, refresh, adopt, sc
   // What is left in state is no longer in the manifest. Usually nothing is, and counting says so
   // without building a set of the desired addresses (addresses are unique: they are map keys).
   const deleting = pendingDeletes(state);
-  const gone = Object.keys(goneFromServer).filter((address) => scope.prune || deleting.has(address)).length;
-  if (matched < Object.keys(recorded).length || gone > 0) {
+  if (matched < Object.keys(recorded).length || Object.keys(goneFromServer).length > 0) {
     for (const leftover of leftoverChanges(recorded, desired.resources, { prune: scope.prune, gone: goneFromServer, deleting })) changes.push(leftover);
   }
   markRenames(changes);
@@ -100,7 +99,7 @@ function withMoves(state: State, moves: readonly Move[]): State {
 function markRenames(changes: Change[]): void {
   const leaving = new Map<string, { address: string; remoteId: string }>();
   for (const change of changes) {
-    if ((change.action !== 'forget' && change.action !== 'delete') || (change.action === 'delete' && change.gone)) continue;
+    if ((change.action !== 'forget' && change.action !== 'delete') || change.gone === true) continue;
     const identity = kindOf(change.type).identityOf?.(change.before, change.key);
     if (identity !== undefined) leaving.set(`${change.type}\0${identity}`, { address: change.address, remoteId: change.remoteId });
   }
@@ -177,16 +176,10 @@ function changeFor(resource: DesiredResource, current: ResourceState | undefined
   }
   const before = normalizeSpec(type, current.spec);
   if (equal(before, after)) return { action: 'no-op', type, address, key, remoteId: current.remoteId };
-  return {
-    action: 'update',
-    type,
-    address,
-    key,
-    remoteId: current.remoteId,
-    before,
-    after,
-    fields: shownFields(type, diffFields(before, after, resource.sensitive)),
-  };
+  const fields = shownFields(type, diffFields(before, after, resource.sensitive));
+  const replacedBy = kindOf(type).replacedBy ?? [];
+  const replace = fields.some((field) => replacedBy.includes(field.path.split('.')[0] ?? ''));
+  return { action: 'update', type, address, key, remoteId: current.remoteId, before, after, fields, ...(replace ? { replace: true } : {}) };
 }
 
 /** Field changes as people read them: a bookkeeping field shows as its kind says (FieldFact.shownAs). */

@@ -31,13 +31,13 @@ export function planFromJson(value: Json, source: string): Plan {
       case 'create':
         return { ...base, action: 'create', after: record(c.after), fields, ...(isObject(c.conflict) ? { conflict: conflictFromJson(c.conflict) } : {}), ...(isObject(c.adopt) ? { adopt: { remoteId: String(c.adopt.remoteId) } } : {}) };
       case 'update':
-        return { ...base, action: 'update', remoteId: remoteId(), before: record(c.before), after: record(c.after), fields };
+        return { ...base, action: 'update', remoteId: remoteId(), before: record(c.before), after: record(c.after), fields, ...(c.replace === true ? { replace: true } : {}) };
       case 'no-op':
         return { ...base, action: 'no-op', remoteId: remoteId() };
       case 'delete':
         return { ...base, action: 'delete', remoteId: remoteId(), before: record(c.before), ...(c.gone === true ? { gone: true } : {}) };
       case 'forget':
-        return { ...base, action: 'forget', remoteId: remoteId(), before: record(c.before), ...(c.undeletable === true ? { undeletable: true } : {}) };
+        return { ...base, action: 'forget', remoteId: remoteId(), before: record(c.before), ...(c.undeletable === true ? { undeletable: true } : {}), ...(c.gone === true ? { gone: true } : {}) };
       default:
         return bad(`${address} has an unknown action ${JSON.stringify(c.action)}`);
     }

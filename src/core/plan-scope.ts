@@ -22,7 +22,7 @@ export const NO_SCOPE: PlanScope = { prune: false, targets: [] };
 export interface Leftovers {
   /** `--prune`: every leftover is deleted (a kind the API cannot delete is forgotten with a note). */
   prune: boolean;
-  /** Entries the refresh found deleted on the server: deleted without a call. */
+  /** Entries the refresh found deleted on the server: dropped without a call (forgotten, or a gone delete with --prune). */
   gone: Readonly<Record<string, ResourceState>>;
   /**
    * Entries whose DELETE was started (a pending delete mark: an interrupted --prune, a website a
@@ -38,13 +38,14 @@ export function leftoverChanges(recorded: Readonly<Record<string, ResourceState>
   const leftover = (address: string, current: ResourceState, alreadyGone: boolean): void => {
     if (wanted.has(address)) return;
     const base = { type: current.type, address, key: keyOfAddress(address), remoteId: current.remoteId, before: normalizeSpec(current.type, current.spec) };
-    if (!options.prune && !options.deleting.has(address)) changes.push({ action: 'forget', ...base });
+    if (!options.prune && !options.deleting.has(address)) changes.push({ action: 'forget', ...base, ...(alreadyGone ? { gone: true } : {}) });
     else if (!canRemove(current.type, current.spec)) changes.push({ action: 'forget', ...base, undeletable: true });
     else changes.push({ action: 'delete', ...base, ...(alreadyGone ? { gone: true } : {}) });
   };
   for (const [address, current] of Object.entries(recorded)) leftover(address, current, false);
   for (const [address, current] of Object.entries(options.gone)) {
-    if (!Object.hasOwn(recorded, address) && (options.prune || options.deleting.has(address))) leftover(address, current, true);
+    // Gone from the manifest and from the server: every apply drops it, or plans would repeat it for ever.
+    if (!Object.hasOwn(recorded, address)) leftover(address, current, true);
   }
   return changes;
 }

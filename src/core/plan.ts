@@ -40,6 +40,8 @@ export interface UpdateChange extends ChangeBase<'update'> {
   before: SpecJson;
   after: SpecJson;
   fields: FieldChange[];
+  /** A field of the kind's `replacedBy` changed: a new resource is made, then the old one deleted (-/+). */
+  replace?: boolean;
 }
 export interface NoopChange extends ChangeBase<'no-op'> {
   remoteId: string;
@@ -56,6 +58,8 @@ export interface ForgetChange extends ChangeBase<'forget'> {
   before: SpecJson;
   /** With `--prune`: the kind cannot be deleted through the API, so it is forgotten instead. */
   undeletable?: boolean;
+  /** The refresh found it deleted on the server too: gone from both sides, so nothing stays anywhere. */
+  gone?: boolean;
 }
 export type Change = CreateChange | UpdateChange | NoopChange | DeleteChange | ForgetChange;
 

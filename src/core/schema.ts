@@ -166,6 +166,14 @@ export const websiteSchema = z
     url: httpUrl.optional().describe('The site to crawl (POST …/website/scrape when new). Give url or parentUniqueId, not both.'),
     maxDepth: z.number().int('maxDepth must be a whole number').min(1, 'maxDepth must be from 1 to 10').max(10, 'maxDepth must be from 1 to 10').optional().describe('Crawl depth from url (1–10; the server defaults to 3).'),
     maxPages: z.number().int('maxPages must be a whole number').min(1, 'maxPages must be from 1 to 10000').max(10_000, 'maxPages must be from 1 to 10000').optional().describe('Crawl page limit (1–10000; the server defaults to 100).'),
+    crawl: z
+      .strictObject({
+        include: z.array(z.string().min(1)).optional().describe('Crawl only URLs containing one of these substrings (the scrape\'s include).'),
+        exclude: z.array(z.string().min(1)).optional().describe('Do not crawl URLs containing one of these substrings (the scrape\'s exclude).'),
+        sitemap: z.boolean().optional().describe('Also read the sitemap (the scrape\'s fetchSitemap).'),
+      })
+      .optional()
+      .describe('With url: what the crawl itself follows, so maxPages is spent on wanted pages. Unlike exclude (globs that pick what is processed after the crawl), a change re-crawls.'),
     parentUniqueId: z.string().min(1).optional().describe('The id of a website already in the knowledge base (the seed form).'),
     // Not a nameSet: sorting here would make a glob's error point at another item. build-desired sorts it.
     exclude: z
@@ -182,7 +190,7 @@ export const websiteSchema = z
       ctx.addIssue({ code: 'custom', path: [], message: 'a website needs url (a site to crawl) or parentUniqueId (a website already in the knowledge base)' });
     }
     if (!hasUrl) {
-      for (const field of ['maxDepth', 'maxPages'] as const) {
+      for (const field of ['maxDepth', 'maxPages', 'crawl'] as const) {
         if (site[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${field} is a crawl setting: it needs url` });
       }
       if (site.parentUniqueId !== undefined && site.exclude === undefined) ctx.addIssue({ code: 'custom', path: ['exclude'], message: 'missing required key "exclude" (with parentUniqueId: a list of discovered-URL ids, may be [])' });

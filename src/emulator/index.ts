@@ -112,7 +112,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const gauge = new InFlightGauge();
   let origin = '';
   const stopCrawls = new AbortController();
-  const kb: KbContext = { store, clock: new EmulatorClock(), config: kbConfig, webhookBaseUrl: () => `${origin}/__emulator/webhooks`, stop: stopCrawls.signal };
+  const kb: KbContext = { store, clock: new EmulatorClock(), config: kbConfig, webhookBaseUrl: () => `${origin}/__emulator/webhooks`, stop: stopCrawls.signal, pageOverrides: new Map() };
   const api = new Router([...toolRoutes(store, mode), ...agentRoutes(store, mode), ...messageRoutes(store), ...knowledgeBaseRoutes(kb), ...knowledgeBaseSourceRoutes(kb)]);
   const admin = adminRouter({ store, faults, mode, log, gauge, kb });
   let port = 0;

@@ -34,6 +34,8 @@ export interface Website {
   parentUniqueId: string;
   url: string;
   discoveredUrls: DiscoveredUrl[];
+  /** When process, sync or re-index last started (epoch ms): the knowledge-base list's `lastSynced`. */
+  lastSyncedAt?: number;
   /** The batch started by the latest process call, if any. */
   lastBatchId: string | null;
   /** Crawl settings of the scrape that made it (absent for seed websites). */

@@ -1,11 +1,12 @@
-// The knowledge base as the CLI reads it: `kb status` and the wait of `apply --wait`.
+// The knowledge base as the CLI reads it: `kb status`, `kb sync` and the wait of `apply --wait`.
 import { UserError } from '../core/errors.js';
 import { readKbStatus, websitesToReport, type KbWebsiteStatus } from '../app/kb-status.js';
 import { waitForIndexing as waitUseCase, type KbCounts, type KbWaitResult } from '../app/kb-wait.js';
+import { syncWebsites, type KbSyncResult } from '../app/kb-sync.js';
 import type { ApiClient } from '../io/api/index.js';
 import { inCall, loadWithStore, withClient, type ClientOptions, type LoadOptions, type StateOptions } from './call.js';
 
-export type { KbCounts, KbWaitResult, KbWebsiteStatus };
+export type { KbCounts, KbSyncResult, KbWaitResult, KbWebsiteStatus };
 
 export interface KbOptions extends LoadOptions, ClientOptions, StateOptions {
   /** One website (`website.<key>`); default: every website in the state. */
@@ -52,5 +53,30 @@ export function waitForIndexing(options: WaitOptions = {}): Promise<KbWaitResult
         ...(options.signal ? { signal: options.signal } : {}),
       }),
     );
+  });
+}
+
+export interface KbSyncOptions extends Omit<KbOptions, 'address'> {
+  /** Websites (`website.<key>`); default: every website in the state. */
+  addresses?: readonly string[];
+  /** Only the URLs whose processing failed. */
+  failed?: boolean;
+  /** Re-index the whole source (`PATCH …/website/{id}/sync`) instead of listing URLs. */
+  reindex?: boolean;
+}
+
+/**
+ * `agentsync kb sync`: processes the websites' discovered URLs again (all, or the failed ones),
+ * honouring their excludes, in batches of 100. Follow it with `waitForIndexing` to wait.
+ */
+export function kbSync(options: KbSyncOptions = {}): Promise<KbSyncResult[]> {
+  return inCall(options, async () => {
+    const loaded = await loadWithStore(options);
+    const state = await loaded.store.read(loaded.target);
+    const wanted = options.addresses ?? [];
+    const addresses = wanted.length === 0 ? websitesToReport(state, undefined) : [...new Set(wanted.flatMap((address) => websitesToReport(state, address)))];
+    if (state === null || addresses.length === 0) return [];
+    const request = { failedOnly: options.failed === true, reindex: options.reindex === true };
+    return withClient(loaded.desired.environment, { ...options, concurrency: options.concurrency ?? 8 }, async (client) => (await syncWebsites(client, state, addresses, request)).websites);
   });
 }

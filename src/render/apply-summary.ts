@@ -12,7 +12,9 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
   const paint = palette(options.color);
   const lines: string[] = [];
   for (const item of result.done.filter((d) => d.action === 'forget')) {
-    lines.push(`Forgot ${item.address} (remote id ${escapeControl(item.remoteId)}); it stays on the server.`);
+    // Gone from the server too: there is nothing left to keep, so no "stays on the server".
+    if (item.gone === true) lines.push(`Forgot ${item.address} (remote id ${escapeControl(item.remoteId)}); it was already deleted on the server.`);
+    else lines.push(`Forgot ${item.address} (remote id ${escapeControl(item.remoteId)}); it stays on the server.`);
   }
   for (const item of result.done.filter((d) => d.adopted)) {
     lines.push(`Adopted ${item.address} (remote id ${escapeControl(item.remoteId)}): an interrupted earlier apply had created it, so no duplicate was made.`);

@@ -74,6 +74,13 @@ export function undeletableText(type: ResourceType): string {
 
 export const DRIFT_HEADING = 'Changed outside agentsync:';
 export const DELETED_ON_SERVER = '(deleted on the server)';
+/** What a replacement (-/+) does, in the order it happens. */
+export function replaceText(type: ResourceType): string {
+  return type === 'website' ? '(re-crawled as a new website; the old website is deleted after the new one is processed)' : `(a new ${type} is made, then the old one deleted)`;
+}
+
+/** A forget of what left both the manifest and the server. */
+export const FORGET_GONE = 'already deleted on the server; only dropped from the state';
 
 /** A create's conflict: somebody else's record, or a rename without `moved:` (CONTRACT §10.3), with the fix. */
 export function conflictText(change: CreateChange): string {

@@ -35,7 +35,9 @@ export interface PlanJsonChange {
   conflict?: { remoteId?: string; movedFrom?: string };
   /** A create an interrupted apply already made: it is updated in place instead. */
   adopt?: { remoteId: string };
-  /** A delete of a resource the refresh found already gone: nothing is sent. */
+  /** An update that makes a new resource and then deletes the old one (-/+). */
+  replace?: true;
+  /** A delete or forget of a resource the refresh found already gone: nothing is sent. */
   gone?: true;
   /** A forget under --prune of a kind the API cannot delete. */
   undeletable?: true;
@@ -103,13 +105,13 @@ function changeToJson(change: Change): PlanJsonChange {
         ...(change.adopt ? { adopt: { ...change.adopt } } : {}),
       };
     case 'update':
-      return { ...base, fields: change.fields.map(fieldToJson), remoteId: change.remoteId, before: recordToJson(change.before), after: recordToJson(change.after) };
+      return { ...base, fields: change.fields.map(fieldToJson), remoteId: change.remoteId, before: recordToJson(change.before), after: recordToJson(change.after), ...(change.replace ? { replace: true as const } : {}) };
     case 'no-op':
       return { ...base, fields: [], remoteId: change.remoteId };
     case 'delete':
       return { ...base, fields: [], remoteId: change.remoteId, before: recordToJson(change.before), after: null, ...(change.gone ? { gone: true as const } : {}) };
     case 'forget':
-      return { ...base, fields: [], remoteId: change.remoteId, before: recordToJson(change.before), after: null, ...(change.undeletable ? { undeletable: true as const } : {}) };
+      return { ...base, fields: [], remoteId: change.remoteId, before: recordToJson(change.before), after: null, ...(change.undeletable ? { undeletable: true as const } : {}), ...(change.gone ? { gone: true as const } : {}) };
     default: {
       const _exhaustive: never = change;
       throw new Error(`unknown change ${JSON.stringify(_exhaustive)}`);

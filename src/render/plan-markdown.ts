@@ -6,7 +6,7 @@ import { hasChanges } from '../core/plan.js';
 import type { DiffLine } from './line-diff.js';
 import { changedGraphMarkdown } from './plan-graph.js';
 import { codeSpan, htmlText, longestRun, markdownText } from './markdown-safe.js';
-import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, noChangesLine, pendingWarningText, printableText, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, UNREADABLE_HEADING, unreadableText, viewField, type FieldView } from './plan-fields.js';
+import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, FORGET_GONE, replaceText, DRIFT_HEADING, noChangesLine, pendingWarningText, printableText, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, UNREADABLE_HEADING, unreadableText, viewField, type FieldView } from './plan-fields.js';
 
 export interface PlanMarkdownOptions {
   /** Hard limit on the output's length in UTF-16 code units. */
@@ -104,8 +104,8 @@ function describe(change: Change): { sign: string; label: string; lines: string[
       };
     case 'update':
       return {
-        sign: '~',
-        label: `update in-place (${REMOTE_ID_LABEL[change.type]} ${change.remoteId})`,
+        sign: change.replace === true ? '-/+' : '~',
+        label: change.replace === true ? `replace (${REMOTE_ID_LABEL[change.type]} ${change.remoteId}): ${replaceText(change.type)}` : `update in-place (${REMOTE_ID_LABEL[change.type]} ${change.remoteId})`,
         lines: change.fields.flatMap((f) => diffBlockLines(viewField(f))),
       };
     case 'delete':
@@ -118,7 +118,7 @@ function describe(change: Change): { sign: string; label: string; lines: string[
       return {
         sign: '-',
         label: `forget (${REMOTE_ID_LABEL[change.type]} ${change.remoteId})`,
-        lines: [`- ${printableText(change.address)}`, change.undeletable ? `  ${undeletableText(change.type)}` : '  stays on the server; only dropped from state'],
+        lines: [`- ${printableText(change.address)}`, change.gone ? `  ${FORGET_GONE}` : change.undeletable ? `  ${undeletableText(change.type)}` : '  stays on the server; only dropped from state'],
       };
     case 'no-op':
       return { sign: ' ', label: 'no change', lines: [] };

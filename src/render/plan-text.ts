@@ -5,7 +5,7 @@ import { hasChanges } from '../core/plan.js';
 import { palette, type Palette } from './color.js';
 import type { DiffLine } from './line-diff.js';
 import type { DriftEntry } from '../core/refresh.js';
-import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, DRIFT_HEADING, moveText, noChangesLine, pendingWarningText, printableLine, printableText, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, UNREADABLE_HEADING, unreadableText, viewField, type FieldView } from './plan-fields.js';
+import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, FORGET_GONE, replaceText, DRIFT_HEADING, moveText, noChangesLine, pendingWarningText, printableLine, printableText, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, UNREADABLE_HEADING, unreadableText, viewField, type FieldView } from './plan-fields.js';
 
 export interface PlanTextOptions {
   color: boolean;
@@ -65,9 +65,11 @@ function legend(changed: readonly Change[], paint: Palette): string[] {
   const used = new Set(changed.map((change) => change.action));
   const lines = ['Resource actions are indicated with the following symbols:'];
   if (used.has('create')) lines.push(`  ${paint.green('+')} create`);
-  if (used.has('update')) lines.push(`  ${paint.yellow('~')} update in-place`);
+  if (changed.some((change) => change.action === 'update' && change.replace !== true)) lines.push(`  ${paint.yellow('~')} update in-place`);
+  if (changed.some((change) => change.action === 'update' && change.replace === true)) lines.push(`  ${paint.red('-')}/${paint.green('+')} replace (the new one is made first, then the old one deleted)`);
   if (used.has('delete')) lines.push(`  ${paint.red('-')} delete`);
-  if (used.has('forget')) lines.push(`  ${paint.red('-')} forget (stays on the server; only dropped from state)`);
+  if (changed.some((change) => change.action === 'forget' && change.gone !== true)) lines.push(`  ${paint.red('-')} forget (stays on the server; only dropped from state)`);
+  if (changed.some((change) => change.action === 'forget' && change.gone === true)) lines.push(`  ${paint.red('-')} forget (already deleted on the server; only dropped from state)`);
   return lines;
 }
 
@@ -81,6 +83,12 @@ function resourceBlock(change: Change, paint: Palette): string[] {
         ...change.fields.flatMap((f) => fieldLines(viewField(f), paint)),
       ];
     case 'update':
+      if (change.replace === true) {
+        return [
+          `${RESOURCE_INDENT}${paint.red('-')}/${paint.green('+')} ${paint.bold(printableText(change.address))} ${remoteIdNote(change, paint)} ${paint.yellow(replaceText(change.type))}`,
+          ...change.fields.flatMap((f) => fieldLines(viewField(f), paint)),
+        ];
+      }
       return [
         `${RESOURCE_INDENT}${paint.yellow('~')} ${paint.bold(printableText(change.address))} ${remoteIdNote(change, paint)}`,
         ...change.fields.flatMap((f) => fieldLines(viewField(f), paint)),
@@ -88,7 +96,7 @@ function resourceBlock(change: Change, paint: Palette): string[] {
     case 'delete':
       return [`${RESOURCE_INDENT}${paint.red('-')} ${paint.bold(printableText(change.address))} ${remoteIdNote(change, paint)} ${paint.red(deleteText(change))}`];
     case 'forget': {
-      const why = change.undeletable ? ` ${paint.dim(undeletableText(change.type))}` : '';
+      const why = change.gone ? ` ${paint.dim(FORGET_GONE)}` : change.undeletable ? ` ${paint.dim(undeletableText(change.type))}` : '';
       return [`${RESOURCE_INDENT}${paint.red('-')} ${paint.bold(printableText(change.address))} ${remoteIdNote(change, paint)}${why}`];
     }
     case 'no-op':

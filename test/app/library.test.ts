@@ -143,6 +143,12 @@ describe('kbStatus and waitForIndexing', () => {
     expect(status).toHaveLength(1);
     expect(status[0]).toMatchObject({ address: 'website.docs', found: true });
     expect(status[0]!.counts.processed).toBe(waited.counts.processed);
+    await emu.clearRequests();
+    const none = await api.kbSync({ cwd: dir, env, failed: true });
+    expect(none).toEqual([expect.objectContaining({ address: 'website.docs', mode: 'urls', urls: 0, calls: 0 })]);
+    const all = await api.kbSync({ cwd: dir, env, addresses: ['website.docs'] });
+    expect(all).toEqual([expect.objectContaining({ urls: waited.counts.processed, calls: 1 })]);
+    expect((await emu.apiRequests('PATCH')).map((entry) => entry.path)).toEqual([expect.stringMatching(/\/discovered-urls\/sync$/)]);
   });
 });
 

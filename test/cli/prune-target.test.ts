@@ -104,6 +104,25 @@ describe.each(MODES)('--prune and --target ($name)', (mode) => {
     expect(await writesOf(emu)).toEqual([]);
   });
 
+  it('a resource gone from both the manifest and the server is forgotten by a plain apply, with no call', async () => {
+    const agents = await emu.get<{ uid: string; name: string }[]>('/ai-agents/agents');
+    const a2 = agents.find((a) => a.name === 'a2')?.uid ?? '';
+    await fetch(`${emu.url}/ai-agents/agents/${a2}`, { method: 'DELETE', headers: { apikey: API_KEY } });
+    await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
+    await writeFile(lab.path('agents.yaml'), manifestOf({ tools: FULL.tools, agents: { a1: ['t1'] } }));
+    const applied = await run(['apply', '--auto-approve', '--state', 'state.json']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toMatch(/ {2}- agent\.a2 \(uid [^)]+\) already deleted on the server; only dropped from the state/);
+    expect(applied.stdout).toContain('it was already deleted on the server.');
+    expect(applied.stdout).toContain('Apply complete: 0 created, 0 updated, 1 forgotten.');
+    expect(await writesOf(emu)).toEqual([]);
+    const state = JSON.parse(await readFile(lab.path('state.json'), 'utf8')) as { resources: object };
+    expect(Object.keys(state.resources)).not.toContain('agent.a2');
+    const settled = await run(['plan', '--detailed-exitcode', '--state', 'state.json']);
+    expect(settled.code, settled.stdout).toBe(0);
+    expect(settled.stdout).not.toContain('agent.a2');
+  });
+
   it('a saved --prune plan applies as saved; --prune beside a plan file is refused', async () => {
     await writeFile(lab.path('agents.yaml'), manifestOf(PRUNED));
     const saved = await run(['plan', '--prune', '--out', 'prune.plan', '--state', 'state.json']);

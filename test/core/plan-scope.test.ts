@@ -46,7 +46,7 @@ describe('--prune', () => {
     expect(planChanges({ desired: kept, state: partial, digest, scope: { prune: true, targets: [] } }).summary).toMatchObject({ delete: 0, noop: 3 });
   });
 
-  it('drops a resource the refresh found deleted on the server without a call (only with --prune)', () => {
+  it('drops a resource the refresh found deleted on the server without a call: a gone delete with --prune, a gone forget without', () => {
     const refreshed = structuredClone(recorded);
     delete refreshed.resources['agent.old_agent'];
     const gone = goneFromServer(recorded, { 'agent.old_agent': null });
@@ -54,7 +54,8 @@ describe('--prune', () => {
     const plan = planChanges({ desired: kept, state: refreshed, digest, scope: { prune: true, targets: [] }, goneFromServer: gone });
     expect(plan.changes.find((c) => c.address === 'agent.old_agent')).toMatchObject({ action: 'delete', gone: true, remoteId: 'agent-old_agent-id' });
     const unpruned = planChanges({ desired: kept, state: refreshed, digest, goneFromServer: gone });
-    expect(unpruned.changes.find((c) => c.address === 'agent.old_agent')).toBeUndefined();
+    expect(unpruned.changes.find((c) => c.address === 'agent.old_agent')).toMatchObject({ action: 'forget', gone: true, remoteId: 'agent-old_agent-id' });
+    expect(unpruned.summary).toMatchObject({ delete: 0 });
   });
 
   it('a pending DELETE is warned about as a delete, and never adopted as a create', () => {

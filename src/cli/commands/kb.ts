@@ -1,10 +1,19 @@
 // `agentsync kb status [ADDRESS] [--urls]`: the knowledge base's indexing, read from the server.
+// `agentsync kb sync [ADDRESS…] [--failed] [--reindex] [--wait]`: process its URLs again.
 import type { Command } from 'commander';
 import { addManifestOptions, useColor, type ManifestOptions } from '../options.js';
 import type { CliIo } from '../cli-io.js';
+import { UserError } from '../../core/errors.js';
 
 interface KbStatusOptions extends ManifestOptions {
   urls?: boolean;
+}
+
+interface KbSyncOptions extends ManifestOptions {
+  failed?: boolean;
+  reindex?: boolean;
+  wait?: boolean;
+  waitTimeout?: string;
 }
 
 export function registerKbCommand(program: Command, io: CliIo): void {
@@ -35,6 +44,49 @@ export function registerKbCommand(program: Command, io: CliIo): void {
     try {
       const websites = await app.readKbStatus(client, state, addresses, opts.urls === true);
       io.stdout.write(opts.json === true ? render.kbStatusToJson(websites) : render.renderKbStatusText(websites, useColor(opts, io.stdout, io.env)));
+    } finally {
+      await client.close();
+    }
+  });
+  registerKbSyncCommand(kb, io);
+}
+
+function registerKbSyncCommand(kb: Command, io: CliIo): void {
+  const sync = kb
+    .command('sync')
+    .argument('[addresses...]', 'websites (website.<key>); default: every website in the state')
+    .option('--failed', 'only the URLs whose processing failed')
+    .option('--reindex', 're-run indexing of the whole source (PATCH …/website/{id}/sync) instead of listing URLs')
+    .option('--wait', 'wait until the URLs sent are processed, with the progress of apply --wait')
+    .option('--wait-timeout <seconds>', 'with --wait: give up after this long (default 1800)')
+    .description("Process websites' discovered URLs again (PATCH …/discovered-urls/sync), honouring their excludes.");
+  addManifestOptions(sync).action(async (addresses: string[], opts: KbSyncOptions) => {
+    const [{ loadManifestAndStore }, { printWarnings }, { connectApi, parseCount }, status, app, render] = await Promise.all([
+      import('../pipeline.js'),
+      import('../render-plan.js'),
+      import('../api-connect.js'),
+      import('../../app/kb-status.js'),
+      import('../../app/kb-sync.js'),
+      import('../../render/kb-sync.js'),
+    ]);
+    if (opts.failed === true && opts.reindex === true) throw new UserError('usage', '--failed and --reindex cannot be combined: --reindex re-indexes the whole source, --failed only the failed URLs');
+    // A bad value is refused before anything is read or sent.
+    const timeoutSeconds = parseCount(opts.waitTimeout ?? '1800', '--wait-timeout', 1, 86_400);
+    const loaded = await loadManifestAndStore(opts, io);
+    printWarnings(io, loaded.warnings, opts);
+    const state = await loaded.store.read(loaded.target);
+    const chosen = addresses.length === 0 ? status.websitesToReport(state, undefined) : [...new Set(addresses.flatMap((address) => status.websitesToReport(state, address)))];
+    if (state === null || chosen.length === 0) {
+      io.stdout.write(opts.json === true ? render.kbSyncToJson([]) : render.renderKbSyncText([], false));
+      return;
+    }
+    const client = await connectApi(loaded.desired.environment, io.env, { concurrency: 8, retries: 5 }).open();
+    try {
+      const outcome = await app.syncWebsites(client, state, chosen, { failedOnly: opts.failed === true, reindex: opts.reindex === true });
+      io.stdout.write(opts.json === true ? render.kbSyncToJson(outcome.websites) : render.renderKbSyncText(outcome.websites, opts.failed === true));
+      if (opts.wait !== true) return;
+      const [{ followIndexing }, { waitForUrls }] = await Promise.all([import('../apply-wait.js'), import('../../app/kb-wait.js')]);
+      await followIndexing(io, opts, timeoutSeconds, 'the sync itself was sent', (options) => waitForUrls(client, outcome.targets, { ...options, signal: io.signal }));
     } finally {
       await client.close();
     }

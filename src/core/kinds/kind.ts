@@ -169,6 +169,8 @@ export interface Kind<Spec extends object = JsonObject> {
    * where credentials sit, whether the server returns each. Every stage reads them from here.
    */
   fields: FieldTable<Spec>;
+  /** Spec fields whose change makes a new resource and deletes the old one: the plan shows it as a replacement (-/+). */
+  replacedBy?: readonly string[];
   /** Brings an already-defaulted spec to its one normal form (beyond defaults and sets); returns the same object when nothing changes. */
   normalizeMore?(spec: JsonObject): JsonObject;
   /** Where the server can be read from; absent when it cannot (websites have no read endpoint). */

@@ -22,13 +22,14 @@ const WEBSITE_FIELDS: FieldTable<WebsiteSpec> = {
   url: { returned: 'maybe' },
   maxDepth: { returned: 'maybe' },
   maxPages: { returned: 'maybe' },
+  crawl: { returned: 'maybe' },
   parentUniqueId: { returned: 'maybe' },
   exclude: { default: () => [], set: true, returned: 'maybe' },
   matchedUrls: { returned: 'maybe', shownAs: showMatchedUrls },
 };
 
 /** Changing one of these is a different crawl: scraped anew, the old website deleted. */
-const CRAWL_FIELDS = ['url', 'maxDepth', 'maxPages'] as const;
+const CRAWL_FIELDS = ['url', 'maxDepth', 'maxPages', 'crawl'] as const;
 
 export const SCRAPE_PATH = '/ai-agents/agent-builder/knowledge-base/website/scrape';
 
@@ -41,6 +42,7 @@ export const websiteKind: Kind<WebsiteSpec> = {
   createIsRepeatable: false,
   dependsOn: [],
   fields: WEBSITE_FIELDS,
+  replacedBy: CRAWL_FIELDS,
   // The batch id of an earlier processing cannot be read back; the next change processes again.
   importedRemoteId: '(imported)',
   create: (ctx, spec, key) => (spec.url === undefined ? processSeed(ctx, spec, key) : scrapeAndProcess(ctx, spec, key)),
@@ -150,6 +152,10 @@ async function scrape(ctx: CallContext, spec: WebsiteSpec): Promise<string> {
   const body: Record<string, unknown> = { url: spec.url };
   if (spec.maxDepth !== undefined) body.maxDepth = spec.maxDepth;
   if (spec.maxPages !== undefined) body.maxPages = spec.maxPages;
+  // ScrapePagesDto's names: substrings the crawl follows or skips, and whether it reads the sitemap.
+  if (spec.crawl?.include !== undefined) body.include = [...spec.crawl.include];
+  if (spec.crawl?.exclude !== undefined) body.exclude = [...spec.crawl.exclude];
+  if (spec.crawl?.sitemap !== undefined) body.fetchSitemap = spec.crawl.sitemap;
   const answer = await ctx.wire.send({ method: 'POST', path: SCRAPE_PATH, body, timeoutMs: SCRAPE_TIMEOUT_MS });
   const id = scrapedId(answer);
   if (id === undefined) throw new UnexpectedAnswer(`POST ${SCRAPE_PATH} answered without the new website's id (data.crawlId)`);

@@ -8,6 +8,7 @@ import { isHttpUrl, rejectUnknownKeys, requireObjectBody } from '../validate.js'
 import type { KbContext } from './context.js';
 
 const SEED_KEYS = new Set(['count', 'url', 'parentUniqueId', 'status']);
+const PAGE_KEYS = new Set(['url', 'html']);
 const SEED_STATUSES: readonly DiscoveredUrlStatus[] = ['discovered', 'processed', 'failed'];
 export const MAX_SEEDED_URLS = 100_000;
 
@@ -22,6 +23,23 @@ export function kbAdminRoutes(kb: KbContext): Route[] {
           const { advanceMs } = requireObjectBody(request.body);
           if (typeof advanceMs !== 'number' || !Number.isSafeInteger(advanceMs) || advanceMs < 0) throw badRequest("'advanceMs' must be a whole number ≥ 0.");
           return { status: 200, body: { now: kb.clock.advance(advanceMs) } };
+        },
+      },
+    },
+    {
+      pattern: '/__emulator/kb/pages',
+      methods: {
+        // `{url, html}`: the page at url answers html from now on (a crawl, sync or re-index sees it); `html: null` restores the site.
+        POST: (request) => {
+          const body = requireObjectBody(request.body);
+          rejectUnknownKeys(body, PAGE_KEYS, '');
+          const { url, html } = body;
+          if (typeof url !== 'string' || !isHttpUrl(url)) throw badRequest("'url' must be an http(s) URL.");
+          const page = new URL(url).href;
+          if (html === null) kb.pageOverrides.delete(page);
+          else if (typeof html === 'string') kb.pageOverrides.set(page, html);
+          else throw badRequest("'html' must be a string (the page's new HTML) or null (serve the site's own page again).");
+          return { status: 200, body: { pages: [...kb.pageOverrides.keys()] } };
         },
       },
     },

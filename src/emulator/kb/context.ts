@@ -14,6 +14,8 @@ export interface KbContext {
   webhookBaseUrl: () => string;
   /** Aborted by close(): running crawls end at once instead of keeping the process alive. */
   stop: AbortSignal;
+  /** URL → HTML served instead of the page (`POST /__emulator/kb/pages`): a page that changes between crawls. */
+  pageOverrides: Map<string, string>;
 }
 
 let batchSequence = 0;

@@ -33,7 +33,7 @@ export function presentSource(website: Website, appId: string, now: number): Rec
     sourceName: website.url,
     type: 'website',
     status: websiteStatus(website, now),
-    lastSynced: website.updatedAt ?? 0,
+    lastSynced: website.lastSyncedAt ?? 0,
     createdAt: website.createdAt ?? 0,
     updatedAt: website.updatedAt ?? 0,
   };

@@ -16,11 +16,11 @@ export function statusAt(entry: DiscoveredUrl, now: number): DiscoveredUrlStatus
  * Puts these URLs into `processing`. The i-th of n finishes at now + processingMs·(i+1)/n, so a
  * client polling in between sees the processed count climb.
  */
-export function startProcessing(entries: readonly DiscoveredUrl[], now: number, config: Readonly<KbConfig>): void {
+export function startProcessing(entries: readonly DiscoveredUrl[], now: number, config: Readonly<KbConfig>, unreadable: ReadonlySet<string> = new Set()): void {
   const failGlobs = config.kbFailUrls.map(compileUrlGlob);
   const n = entries.length;
   entries.forEach((entry, index) => {
-    const fails = failGlobs.some((glob) => glob.matches(entry.url)) || stableFraction(entry.url) < config.kbFailFraction;
+    const fails = unreadable.has(entry.uniqueId) || failGlobs.some((glob) => glob.matches(entry.url)) || stableFraction(entry.url) < config.kbFailFraction;
     entry.status = 'processing';
     entry.finishesAt = now + Math.round((config.kbProcessingMs * (index + 1)) / n);
     entry.outcome = fails ? 'failed' : 'processed';

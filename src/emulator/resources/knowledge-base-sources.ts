@@ -7,6 +7,7 @@ import { ApiError, badRequest, DropConnection, notFound } from '../errors.js';
 import { findWebsite, type KbContext } from '../kb/context.js';
 import { crawl, CrawlFailed, type CrawlSettings } from '../kb/crawl.js';
 import { fetcherFor } from '../kb/fetchers.js';
+import { withOverrides } from '../kb/refetch.js';
 import { pageOf, paginationKey, readPageRequest } from '../kb/paging.js';
 import { presentSource } from '../kb/present.js';
 import { websiteStatus } from '../kb/progress.js';
@@ -33,7 +34,7 @@ export function knowledgeBaseSourceRoutes(kb: KbContext): Route[] {
 
 async function scrape(kb: KbContext, request: ApiRequest): Promise<ApiResponse> {
   const settings = readScrapeBody(requireObjectBody(request.body), kb);
-  const fetcher = fetcherFor(settings.start);
+  const fetcher = withOverrides(fetcherFor(settings.start), kb.pageOverrides);
   if (!fetcher) {
     throw badRequest(
       `The emulator does not reach the network: it crawls http://127.0.0.1:<port>, http://localhost:<port> and its demo site https://docs.example.com, not ${settings.start.origin}.`,
@@ -174,11 +175,11 @@ function pollSources(kb: KbContext, request: ApiRequest): ApiResponse {
 }
 
 /** The emulator holds only websites, so any other source type is a 404. */
-function resyncSource(kb: KbContext, request: ApiRequest): ApiResponse {
+async function resyncSource(kb: KbContext, request: ApiRequest): Promise<ApiResponse> {
   const sourceType = request.params.sourceType ?? '';
   const id = request.params.uniqueId ?? '';
   if (sourceType !== 'website') throw notFound('ERR_KB_NOT_FOUND', `No ${sourceType} source '${id}' in this app's knowledge base (the emulator holds websites only).`);
   findWebsite(kb.store, id);
-  resyncWebsite(kb, id);
+  await resyncWebsite(kb, id);
   return { status: 200, body: { success: true, message: 'Re-indexing started' } };
 }

@@ -8,6 +8,7 @@ import { findWebsite, newBatchId, type KbContext } from '../kb/context.js';
 import { locateBySeq, pageOf, paginationKey, readPageRequest } from '../kb/paging.js';
 import { presentDiscoveredUrl } from '../kb/present.js';
 import { skip, startProcessing, statusAt } from '../kb/progress.js';
+import { refetchPages } from '../kb/refetch.js';
 import type { ApiRequest, ApiResponse, Route } from '../router.js';
 import type { DiscoveredUrl, DiscoveredUrlStatus } from '../store.js';
 import { quoteList, rejectUnknownKeys, requireObjectBody, requireStringArray } from '../validate.js';
@@ -95,6 +96,7 @@ function processUrls(kb: KbContext, request: ApiRequest): ApiResponse {
   const batchId = newBatchId('batch', now);
   website.lastBatchId = batchId;
   website.updatedAt = now;
+  website.lastSyncedAt = now;
   kb.store.changed();
   const response: ProcessUrlsResponse = {
     success: true,
@@ -122,7 +124,7 @@ function pollUrls(kb: KbContext, request: ApiRequest): ApiResponse {
 }
 
 /** Re-processes the listed URLs; excluded (skipped) ones are ignored, as the reference says. */
-function syncUrls(kb: KbContext, request: ApiRequest): ApiResponse {
+async function syncUrls(kb: KbContext, request: ApiRequest): Promise<ApiResponse> {
   const body = requireObjectBody(request.body);
   rejectUnknownKeys(body, SYNC_KEYS, '');
   if (body.uniqueIds === undefined || body.uniqueIds === null) throw badRequest("'uniqueIds' is required (an array of discovered-URL ids).");
@@ -131,7 +133,6 @@ function syncUrls(kb: KbContext, request: ApiRequest): ApiResponse {
   if (ids.length === 0) throw badRequest("'uniqueIds' must name at least one discovered URL.");
   const website = findWebsite(kb.store, request.params.parentUniqueId ?? '');
   const known = kb.store.discoveredUrls.get(website.parentUniqueId);
-  const now = kb.clock.now();
   const chosen: DiscoveredUrl[] = [];
   let excluded = 0;
   for (const id of ids) {
@@ -141,13 +142,13 @@ function syncUrls(kb: KbContext, request: ApiRequest): ApiResponse {
     else chosen.push(entry);
   }
   if (chosen.length === 0) throw notFound(API_ERROR_CODES.kbNotFound, `None of the ids is a non-excluded discovered URL of website '${website.parentUniqueId}'.`);
-  for (const entry of chosen) {
-    entry.retryCount = (entry.retryCount ?? 0) + 1;
-    entry.lastCrawledAt = now;
-  }
-  startProcessing(chosen, now, kb.config);
+  for (const entry of chosen) entry.retryCount = (entry.retryCount ?? 0) + 1;
+  const unreadable = await refetchPages(kb, chosen);
+  const now = kb.clock.now();
+  startProcessing(chosen, now, kb.config, unreadable);
   const batchId = newBatchId('sync-batch', now);
   website.updatedAt = now;
+  website.lastSyncedAt = now;
   kb.store.changed();
   return {
     status: 200,
@@ -168,10 +169,13 @@ function syncUrls(kb: KbContext, request: ApiRequest): ApiResponse {
 }
 
 /** Re-processes every URL of a website that is not excluded (the generic `…/{sourceType}/{uniqueId}/sync`). */
-export function resyncWebsite(kb: KbContext, parentUniqueId: string): void {
+export async function resyncWebsite(kb: KbContext, parentUniqueId: string): Promise<void> {
   const website = findWebsite(kb.store, parentUniqueId);
+  const chosen = website.discoveredUrls.filter((entry) => entry.status !== 'skipped');
+  const unreadable = await refetchPages(kb, chosen);
   const now = kb.clock.now();
-  startProcessing(website.discoveredUrls.filter((entry) => entry.status !== 'skipped'), now, kb.config);
+  startProcessing(chosen, now, kb.config, unreadable);
   website.updatedAt = now;
+  website.lastSyncedAt = now;
   kb.store.changed();
 }

@@ -90,7 +90,7 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   for (const change of forgets) {
     emit({ kind: 'start', address: change.address, type: change.type, action: 'forget' });
     await session.record({ op: 'forgotten', address: change.address });
-    const item: DoneItem = { address: change.address, type: change.type, action: 'forget', remoteId: change.remoteId, ms: 0, retries: 0 };
+    const item: DoneItem = { address: change.address, type: change.type, action: 'forget', remoteId: change.remoteId, ms: 0, retries: 0, ...(change.gone === true ? { gone: true } : {}) };
     done.push(item);
     emit({ kind: 'done', ...item });
   }

@@ -1,0 +1,77 @@
+// `agentsync kb sync` (issue 32): process a website's discovered URLs again, all of them or only
+// the failed ones, through `PATCH …/discovered-urls/sync`; or, with `reindex`, re-run indexing of
+// the whole source through `PATCH …/{sourceType}/{uniqueId}/sync`. The manifest's excludes (as the
+// state recorded them) are honoured: an excluded URL is never sent. The reference states no bound on
+// `uniqueIds`, and version A answers 400 to an empty list, so ids go in batches of the reference's
+// one stated size (100) and nothing is sent when nothing is left.
+import { UserError } from '../core/errors.js';
+import { matchIds, matchWebsite } from '../core/kinds/website-match.js';
+import { discoveredUrlsPath, websitePath, type DiscoveredUrl } from '../core/kinds/website-urls.js';
+import type { State } from '../core/state.js';
+import type { ApiClient } from '../io/api/client.js';
+import { mapBounded, readOne, WEBSITE_READ_CONCURRENCY, websiteIdOf } from '../io/api/read-websites.js';
+import type { WaitTarget } from './kb-wait.js';
+
+/** Ids per sync call: the reference's page size, the only bound it states for a list of ids. */
+export const SYNC_BATCH = 100;
+
+export interface KbSyncRequest {
+  /** Only the URLs whose status is `failed`. */
+  failedOnly: boolean;
+  /** Re-index the whole source instead of listing URLs. */
+  reindex: boolean;
+}
+
+export interface KbSyncResult {
+  address: string;
+  websiteId: string;
+  mode: 'urls' | 'reindex';
+  /** URLs sent to be processed again (with reindex: every URL not excluded). */
+  urls: number;
+  /** Calls made: sync batches, or 1 for a re-index, 0 when nothing was left to send. */
+  calls: number;
+}
+
+export interface KbSyncOutcome {
+  websites: KbSyncResult[];
+  /** What a wait follows: the URLs each website processes again. */
+  targets: WaitTarget[];
+}
+
+export async function syncWebsites(client: ApiClient, state: State, addresses: readonly string[], request: KbSyncRequest): Promise<KbSyncOutcome> {
+  if (request.failedOnly && request.reindex) throw new UserError('usage', '--failed and --reindex cannot be combined: --reindex re-indexes the whole source, --failed only the failed URLs');
+  const results = await mapBounded(addresses, WEBSITE_READ_CONCURRENCY, (address) => syncOne(client, state, address, request));
+  return { websites: results.map((r) => r.result), targets: results.map((r) => r.target) };
+}
+
+async function syncOne(client: ApiClient, state: State, address: string, request: KbSyncRequest): Promise<{ result: KbSyncResult; target: WaitTarget }> {
+  const entry = state.resources[address];
+  const websiteId = entry ? websiteIdOf(entry) : undefined;
+  if (!entry || websiteId === undefined) throw new UserError('state_invalid', `${address} has no website id in the state`);
+  const urls = await readOne(client, { address, websiteId });
+  if (urls === undefined) throw new UserError('api_error', `${address}: the server no longer has its website (404); run \`agentsync plan\` to see it as deleted`);
+  const exclude = Array.isArray(entry.spec.exclude) ? entry.spec.exclude.filter((item): item is string => typeof item === 'string') : [];
+  const processIds = new Set(typeof entry.spec.url === 'string' ? matchWebsite(exclude, urls).processIds : matchIds(exclude, urls).processIds);
+  const chosen = urls.filter((url) => processIds.has(url.id) && (!request.failedOnly || url.status === 'failed'));
+  const target: WaitTarget = { address, websiteId, urls: new Map(chosen.map((url) => [url.id, url.url])) };
+  const base = { address, websiteId, urls: chosen.length };
+  if (request.reindex) {
+    // The website is the source; its type in the path is `website`, as in the knowledge-base list.
+    await client.request({ method: 'PATCH', path: `${websitePath(websiteId)}/sync`, repeatable: true });
+    return { result: { ...base, mode: 'reindex', calls: 1 }, target };
+  }
+  const calls = await sendBatches(client, websiteId, chosen);
+  return { result: { ...base, mode: 'urls', calls }, target };
+}
+
+/** Re-processing a URL twice is harmless, so a batch whose answer was lost may be sent again. */
+async function sendBatches(client: ApiClient, websiteId: string, chosen: readonly DiscoveredUrl[]): Promise<number> {
+  const path = `${discoveredUrlsPath(websiteId)}/sync`;
+  let calls = 0;
+  for (let from = 0; from < chosen.length; from += SYNC_BATCH) {
+    const uniqueIds = chosen.slice(from, from + SYNC_BATCH).map((url) => url.id);
+    await client.request({ method: 'PATCH', path, body: { uniqueIds }, repeatable: true });
+    calls++;
+  }
+  return calls;
+}

@@ -1,0 +1,96 @@
+// Issue 32 §2, done when: a website's crawl filters (`crawl: {include, exclude, sitemap}`) reach the
+// scrape body under the reference's names (checked in the emulator's request log) and limit what
+// the crawl finds; changing them is planned as a replacement (-/+) that says the old website is
+// deleted after the new one is processed, and the apply does exactly that.
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { API_KEY as KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { runCli, type CliResult } from '../support/cli.js';
+
+const LINKS = ['/docs/a', '/docs/b', '/blog/x', '/login'];
+
+function startSite(): Promise<{ server: Server; origin: string }> {
+  const server = createServer((req, res) => {
+    const body = req.url === '/' ? LINKS.map((href) => `<a href="${href}">${href}</a>`).join('\n') : `<p>${req.url ?? ''}</p>`;
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(`<html><head><title>${req.url ?? ''}</title></head><body>${body}</body></html>`);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+}
+
+describe('crawl filters', () => {
+  let site: { server: Server; origin: string };
+  let emu: TestEmulator;
+  let dir: string;
+  const cli = (args: string[]): Promise<CliResult> => runCli(args[0] === 'validate' ? args : [...args, '--state', 'state.json'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url, AGENTSYNC_KB_POLL_MS: '30' } });
+  const manifest = (crawl: string): string =>
+    ['version: 1', 'environments:', '  local: { appId: local, region: us }', 'knowledgeBase:', '  websites:', '    docs:', `      url: ${site.origin}/`, `      crawl: ${crawl}`, ''].join('\n');
+  const scrapes = async (): Promise<unknown[]> => (await emu.apiRequests('POST')).filter((entry) => entry.path.endsWith('/website/scrape')).map((entry) => entry.body);
+  const websiteId = async (): Promise<string> =>
+    (JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as { resources: Record<string, { remoteId: string }> }).resources['website.docs']?.remoteId ?? '';
+
+  beforeAll(async () => {
+    site = await startSite();
+    emu = await startTestEmulator({ quiet: true, kb: { kbProcessingMs: 0 } });
+  });
+  afterAll(async () => {
+    await emu.close();
+    await new Promise((resolve) => site.server.close(resolve));
+  });
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agentsync-kb-crawl-'));
+    await emu.reset();
+    return () => rm(dir, { recursive: true, force: true });
+  });
+
+  it('reach the scrape body as include, exclude and fetchSitemap; a change is a -/+ replacement, the old website deleted after', async () => {
+    await writeFile(join(dir, 'agents.yaml'), manifest('{ include: ["/docs/"], exclude: ["login"], sitemap: true }'));
+    const applied = await cli(['apply', '--auto-approve', '--wait']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(await scrapes()).toEqual([{ url: `${site.origin}/`, include: ['/docs/'], exclude: ['login'], fetchSitemap: true }]);
+    const oldId = await websiteId();
+    const urls = (await emu.get<{ data: { url: string }[] }>(`/ai-agents/agent-builder/knowledge-base/website/${oldId}/discovered-urls?limit=100`)).data.map((entry) => entry.url);
+    expect(urls.some((url) => url.includes('/blog/') || url.includes('/login'))).toBe(false);
+    expect(urls.filter((url) => url.includes('/docs/'))).toHaveLength(2);
+
+    await writeFile(join(dir, 'agents.yaml'), manifest('{ include: ["/docs/", "/blog/"], exclude: ["login"], sitemap: true }'));
+    const planned = await cli(['plan', '--json']);
+    expect(planned.code, planned.stderr).toBe(0);
+    const change = (JSON.parse(planned.stdout) as { changes: { address: string; action: string; replace?: boolean }[] }).changes.find((c) => c.address === 'website.docs');
+    expect(change).toMatchObject({ action: 'update', replace: true });
+    const text = await cli(['plan']);
+    expect(text.stdout).toContain('-/+ replace (the new one is made first, then the old one deleted)');
+    expect(text.stdout).toMatch(/-\/\+ website\.docs .*the old website is deleted after the new one is processed/);
+
+    await emu.clearRequests();
+    const replaced = await cli(['apply', '--auto-approve', '--wait']);
+    expect(replaced.code, replaced.stderr).toBe(0);
+    const newId = await websiteId();
+    expect(newId).not.toBe(oldId);
+    const writes = (await emu.apiWrites()).filter((entry) => !entry.path.endsWith('/status/poll')).map((entry) => `${entry.method} ${entry.path.replace(newId, 'NEW').replace(oldId, 'OLD')}`);
+    expect(writes).toEqual([
+      'POST /v3/ai-agents/agent-builder/knowledge-base/website/scrape',
+      'POST /v3/ai-agents/agent-builder/knowledge-base/website/NEW/discovered-urls/process',
+      'DELETE /v3/ai-agents/agent-builder/knowledge-base/website/OLD',
+    ]);
+    expect((await scrapes())[0]).toMatchObject({ include: ['/docs/', '/blog/'] });
+    const again = await cli(['plan', '--detailed-exitcode']);
+    expect(again.code, again.stdout).toBe(0);
+  });
+
+  it('crawl needs url, and an empty substring is refused, each as one line', async () => {
+    await writeFile(join(dir, 'agents.yaml'), ['version: 1', 'environments:', '  local: { appId: local, region: us }', 'knowledgeBase:', '  websites:', '    docs:', '      parentUniqueId: abc', '      exclude: []', '      crawl: { sitemap: true }', ''].join('\n'));
+    const noUrl = await cli(['validate']);
+    expect(noUrl.code).toBe(1);
+    expect(noUrl.stderr).toContain('crawl is a crawl setting: it needs url');
+    await writeFile(join(dir, 'agents.yaml'), manifest('{ include: [""] }'));
+    const empty = await cli(['validate']);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('agents.yaml:8:26: error: must not be empty (at knowledgeBase.websites.docs.crawl.include[0])');
+    expect(empty.stderr).not.toContain('    at ');
+  });
+});
