@@ -3,8 +3,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const PROCESS_MESSAGE =
-  'Only the bin (src/cli/entry.ts, src/cli/main.ts) touches the process: take streams, env, cwd and the stop signal from the run\'s CliIo (src/cli/cli-io.ts), or do it in io/.';
+const PROCESS_MESSAGE = "Only the bin (src/cli/entry.ts, src/cli/main.ts) touches the process: take streams, env, cwd and the stop signal from the run's CliIo (src/cli/cli-io.ts), or do it in io/.";
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/out/'] },
@@ -25,7 +24,15 @@ export default tseslint.config(
     ignores: ['src/cli/entry.ts', 'src/cli/main.ts'],
     rules: {
       'no-restricted-globals': ['error', { name: 'process', message: PROCESS_MESSAGE }],
-      'no-restricted-imports': ['error', { paths: [{ name: 'node:process', message: PROCESS_MESSAGE }, { name: 'process', message: PROCESS_MESSAGE }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'node:process', message: PROCESS_MESSAGE },
+            { name: 'process', message: PROCESS_MESSAGE },
+          ],
+        },
+      ],
       'no-console': 'error',
     },
   },

@@ -25,8 +25,26 @@ export function seededRandom(seed) {
 }
 
 const WORDS = [
-  'weather', 'order', 'invoice', 'ticket', 'refund', 'shipment', 'account', 'profile', 'booking', 'calendar',
-  'inventory', 'payment', 'customer', 'product', 'review', 'search', 'report', 'status', 'address', 'coupon',
+  'weather',
+  'order',
+  'invoice',
+  'ticket',
+  'refund',
+  'shipment',
+  'account',
+  'profile',
+  'booking',
+  'calendar',
+  'inventory',
+  'payment',
+  'customer',
+  'product',
+  'review',
+  'search',
+  'report',
+  'status',
+  'address',
+  'coupon',
 ];
 const PARAM_TYPES = ['string', 'number', 'boolean', 'integer'];
 /** The websites the emulator seeds, with the ids of some of their discovered URLs. */

@@ -41,8 +41,11 @@ export function assertNoDynamicImport(metafile) {
  * This hands commander an object that loads the real module only if a property is ever read.
  */
 export function childProcessOnFirstUse() {
-  return builtinStandIn('child-process-on-first-use', 'child_process', 'node_modules/commander/', () =>
-    'let real;\nmodule.exports = new Proxy({}, { get: (_, key) => (real ??= require("node:child_process"))[key] });\n',
+  return builtinStandIn(
+    'child-process-on-first-use',
+    'child_process',
+    'node_modules/commander/',
+    () => 'let real;\nmodule.exports = new Proxy({}, { get: (_, key) => (real ??= require("node:child_process"))[key] });\n',
   );
 }
 

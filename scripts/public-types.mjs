@@ -86,7 +86,7 @@ function withoutPackageTypes(source, checker) {
       if (name) packageNames.add(name);
     }
   }
-  for (let dropped = true; dropped; ) {
+  for (let dropped = true; dropped;) {
     dropped = false;
     for (const [statement] of kept) {
       if (ts.isTypeAliasDeclaration(statement) || !mentionsPackage(statement)) continue;
@@ -111,7 +111,15 @@ function declaredName(statement) {
  * report problems that are not ours; test/package/install.test.ts runs a whole user's tsc.
  */
 function assertSelfContained(entry) {
-  const program = ts.createProgram([entry], { strict: true, noEmit: true, skipLibCheck: false, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2023, types: ['node'] });
+  const program = ts.createProgram([entry], {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2023,
+    types: ['node'],
+  });
   const folder = `${dirname(resolve(entry))}/`;
   const ours = program.getSourceFiles().filter((file) => file.fileName.startsWith(folder));
   const diagnostics = [

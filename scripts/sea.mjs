@@ -97,5 +97,8 @@ try {
 function withoutKnownNoise(text) {
   return text
     .replace(/^\(node:\d+\) ExperimentalWarning: Single executable application is an experimental feature[^\n]*\n/m, '')
-    .replace(/^\(node:\d+\) Warning: It's not yet fully verified whether built-in module "node:async_hooks" works in user snapshot builder scripts\.\n(?:[^\n(]*\n)*?\(Use `node --trace-warnings[^\n]*\n/m, '');
+    .replace(
+      /^\(node:\d+\) Warning: It's not yet fully verified whether built-in module "node:async_hooks" works in user snapshot builder scripts\.\n(?:[^\n(]*\n)*?\(Use `node --trace-warnings[^\n]*\n/m,
+      '',
+    );
 }

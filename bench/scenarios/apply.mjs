@@ -60,15 +60,42 @@ export async function benchApply(ctx) {
       const ideal = (n * LATENCY_MS) / concurrency;
       const limit = NETWORK_LIMITS[concurrency] ?? null;
       const runsNote = concurrency === 1 && runs < 5 ? `${runs} runs (serial apply takes ~${Math.round((n * LATENCY_MS) / 1000)} s each). ` : '';
-      rows.push(ratioRow({ id: `P2-c${concurrency}-total`, scenario: `P2 apply, ${n} tools, --latency 25, c = ${concurrency}: whole process`, unit: 'ms', samples: total, baseline: ideal, baselineLabel: `ideal N×25 ms/c`, limit: null, notes: `${runsNote}Informational: includes Node start-up, reading the manifest and planning (start-up is its own lever).` }));
-      rows.push(ratioRow({ id: `P2-c${concurrency}-network`, scenario: `P2 apply, ${n} tools, --latency 25, c = ${concurrency}: network phase`, unit: 'ms', samples: network, baseline: ideal, baselineLabel: `ideal N×25 ms/c`, limit, notes: 'First change request received to last response sent, from the emulator log: the executor alone, without start-up, the refresh GETs and planning.' }));
+      rows.push(
+        ratioRow({
+          id: `P2-c${concurrency}-total`,
+          scenario: `P2 apply, ${n} tools, --latency 25, c = ${concurrency}: whole process`,
+          unit: 'ms',
+          samples: total,
+          baseline: ideal,
+          baselineLabel: `ideal N×25 ms/c`,
+          limit: null,
+          notes: `${runsNote}Informational: includes Node start-up, reading the manifest and planning (start-up is its own lever).`,
+        }),
+      );
+      rows.push(
+        ratioRow({
+          id: `P2-c${concurrency}-network`,
+          scenario: `P2 apply, ${n} tools, --latency 25, c = ${concurrency}: network phase`,
+          unit: 'ms',
+          samples: network,
+          baseline: ideal,
+          baselineLabel: `ideal N×25 ms/c`,
+          limit,
+          notes: 'First change request received to last response sent, from the emulator log: the executor alone, without start-up, the refresh GETs and planning.',
+        }),
+      );
     }
   } finally {
     await latent.stop();
   }
   rows.push(
     clientCpu.length === 0
-      ? notMeasuredRow({ id: 'P2-client-cpu', scenario: `P2 apply, ${n} tools: client CPU per call`, target: `≤ ${CLIENT_CPU_TARGET_MS} ms`, reason: 'needs GNU time (/usr/bin/time) for the child processes\' CPU' })
+      ? notMeasuredRow({
+          id: 'P2-client-cpu',
+          scenario: `P2 apply, ${n} tools: client CPU per call`,
+          target: `≤ ${CLIENT_CPU_TARGET_MS} ms`,
+          reason: "needs GNU time (/usr/bin/time) for the child processes' CPU",
+        })
       : absoluteRow({
           id: 'P2-client-cpu',
           scenario: `P2 apply, ${n} tools: client CPU per call`,
@@ -79,7 +106,17 @@ export async function benchApply(ctx) {
           notes: `(apply CPU − CPU of a plan of the same manifest) / change requests sent, user + system, every run at every concurrency; median by concurrency: ${cpuNotes.join(', ')}.`,
         }),
   );
-  rows.push(absoluteRow({ id: 'P2-emulator-cpu', scenario: `P2 apply, ${n} tools: emulator CPU per request`, unit: 'ms/request', samples: emulatorCpu, target: '—', met: null, notes: 'Informational: the emulator shares the cores with the client; its CPU (process.cpuUsage via /__emulator/runtime) during each apply, per request it answered.' }));
+  rows.push(
+    absoluteRow({
+      id: 'P2-emulator-cpu',
+      scenario: `P2 apply, ${n} tools: emulator CPU per request`,
+      unit: 'ms/request',
+      samples: emulatorCpu,
+      target: '—',
+      met: null,
+      notes: 'Informational: the emulator shares the cores with the client; its CPU (process.cpuUsage via /__emulator/runtime) during each apply, per request it answered.',
+    }),
+  );
 
   if (ctx.skipRateLimited) {
     rows.push(notMeasuredRow({ id: 'P2-rate', scenario: `P2 apply, ${n} tools, --rate-limit 600`, target: '≤ 1.1× floor', reason: 'skipped (--quick)' }));
@@ -91,8 +128,21 @@ export async function benchApply(ctx) {
     const tooMany = requests.filter((r) => r.status === 429).length;
     const floorMs = (n / RATE_PER_MINUTE) * 60_000;
     const failed = n - toolsOnServer;
-    rows.push(ratioRow({ id: 'P2-rate', scenario: `P2 apply, ${n} tools, --rate-limit 600 (default concurrency)`, unit: 'ms', samples: [result.ms], baseline: floorMs, baselineLabel: 'N / rate', limit: 1.1, notes: `1 run (the floor alone is 100 s). ${tooMany} response${tooMany === 1 ? ' was' : 's were'} 429; ${requests.length} requests in all; ${failed} failed resources.` }));
-    rows.push(absoluteRow({ id: 'P2-rate-failed', scenario: 'P2 rate-limited: failed resources', unit: 'resources', samples: [failed], target: '0', met: failed === 0, notes: `429 count: ${tooMany}` }));
+    rows.push(
+      ratioRow({
+        id: 'P2-rate',
+        scenario: `P2 apply, ${n} tools, --rate-limit 600 (default concurrency)`,
+        unit: 'ms',
+        samples: [result.ms],
+        baseline: floorMs,
+        baselineLabel: 'N / rate',
+        limit: 1.1,
+        notes: `1 run (the floor alone is 100 s). ${tooMany} response${tooMany === 1 ? ' was' : 's were'} 429; ${requests.length} requests in all; ${failed} failed resources.`,
+      }),
+    );
+    rows.push(
+      absoluteRow({ id: 'P2-rate-failed', scenario: 'P2 rate-limited: failed resources', unit: 'resources', samples: [failed], target: '0', met: failed === 0, notes: `429 count: ${tooMany}` }),
+    );
   } finally {
     await limited.stop();
   }

@@ -41,7 +41,10 @@ export async function benchPlan(ctx) {
       }
       // Without apply there is no state: every resource is a create, which is still "every resource changed".
       const cases = canApply
-        ? [{ key: 'nochange', label: 'no changes', file: base }, { key: 'changed', label: 'every resource changed', file: changed }]
+        ? [
+            { key: 'nochange', label: 'no changes', file: base },
+            { key: 'changed', label: 'every resource changed', file: changed },
+          ]
         : [{ key: 'changed', label: 'every resource changed (no state: all creates)', file: changed }];
       const samples = Object.fromEntries(cases.map((c) => [c.key, { floorMs: [], floorKb: [], ms: [], kb: [] }]));
       // Small plans take under a second and their floor is noisy: more runs for a steadier median.
@@ -61,10 +64,40 @@ export async function benchPlan(ctx) {
         const s = samples[c.key];
         medians[`${c.key}-${count}`] = median(s.ms);
         const label = `P1 plan, ${count.toLocaleString('en-US')} resources${shapeLabel(count)}, ${c.label}`;
-        rows.push(ratioRow({ id: `P1-${count}-${c.key}-time`, scenario: `${label}: time`, unit: 'ms', samples: s.ms, baseline: median(s.floorMs), baselineLabel: 'read + yaml.parseDocument', baselineSamples: s.floorMs, limit: count <= 1100 ? 1.15 : 1.25 }));
-        rows.push(ratioRow({ id: `P1-${count}-${c.key}-rss`, scenario: `${label}: peak RSS`, unit: 'KB', samples: s.kb, baseline: median(s.floorKb), baselineLabel: 'read + yaml.parseDocument', baselineSamples: s.floorKb, limit: 1.5 }));
+        rows.push(
+          ratioRow({
+            id: `P1-${count}-${c.key}-time`,
+            scenario: `${label}: time`,
+            unit: 'ms',
+            samples: s.ms,
+            baseline: median(s.floorMs),
+            baselineLabel: 'read + yaml.parseDocument',
+            baselineSamples: s.floorMs,
+            limit: count <= 1100 ? 1.15 : 1.25,
+          }),
+        );
+        rows.push(
+          ratioRow({
+            id: `P1-${count}-${c.key}-rss`,
+            scenario: `${label}: peak RSS`,
+            unit: 'KB',
+            samples: s.kb,
+            baseline: median(s.floorKb),
+            baselineLabel: 'read + yaml.parseDocument',
+            baselineSamples: s.floorKb,
+            limit: 1.5,
+          }),
+        );
       }
-      if (!canApply) rows.push(notMeasuredRow({ id: `P1-${count}-nochange`, scenario: `P1 plan, ${count.toLocaleString('en-US')} resources, no changes`, target: '≤ 1.25× / ≤ 1.5×', reason: 'apply not yet landed, so no state to plan against' }));
+      if (!canApply)
+        rows.push(
+          notMeasuredRow({
+            id: `P1-${count}-nochange`,
+            scenario: `P1 plan, ${count.toLocaleString('en-US')} resources, no changes`,
+            target: '≤ 1.25× / ≤ 1.5×',
+            reason: 'apply not yet landed, so no state to plan against',
+          }),
+        );
     }
   } finally {
     await emulator?.stop();
@@ -73,7 +106,18 @@ export async function benchPlan(ctx) {
     const small = medians[`${key}-1100`];
     const large = medians[`${key}-10000`];
     if (small && large) {
-      rows.push(ratioRow({ id: `P1-growth-${key}`, scenario: `P1 plan growth 1.1k → 10k (${key === 'nochange' ? 'no changes' : 'every resource changed'})`, unit: 'ms', samples: [large], baseline: small, baselineLabel: 'plan time at 1,100', limit: 11, notes: 'linear growth would be 9.1×' }));
+      rows.push(
+        ratioRow({
+          id: `P1-growth-${key}`,
+          scenario: `P1 plan growth 1.1k → 10k (${key === 'nochange' ? 'no changes' : 'every resource changed'})`,
+          unit: 'ms',
+          samples: [large],
+          baseline: small,
+          baselineLabel: 'plan time at 1,100',
+          limit: 11,
+          notes: 'linear growth would be 9.1×',
+        }),
+      );
     }
   }
   return rows;

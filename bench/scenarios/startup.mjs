@@ -68,7 +68,17 @@ async function nodeRows(ctx, node, example) {
         : 'Node 20 (end of life): no compile cache, so every run is a first run; reported, not judged.',
     }),
   ];
-  if (cached) rows.push(ratioRow({ ...common, id: `P3-validate-cold-${key}`, scenario: `P3 start-up (${label}): \`validate\`, no code cache`, samples: samples.cold, limit: null, notes: 'NODE_DISABLE_COMPILE_CACHE=1: the first run after an install, or with the cache turned off.' }));
+  if (cached)
+    rows.push(
+      ratioRow({
+        ...common,
+        id: `P3-validate-cold-${key}`,
+        scenario: `P3 start-up (${label}): \`validate\`, no code cache`,
+        samples: samples.cold,
+        limit: null,
+        notes: 'NODE_DISABLE_COMPILE_CACHE=1: the first run after an install, or with the cache turned off.',
+      }),
+    );
   return rows;
 }
 
@@ -80,7 +90,17 @@ async function binaryRows(ctx, node, example) {
     ctx.log(`  P3: building the single-file binary with Node ${node.version} …`);
     execFileSync(node.path, ['scripts/sea.mjs', binary], { cwd: ctx.root, stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (err) {
-    return [notMeasuredRow({ id: 'P3-validate-binary', scenario, target: `≤ ${LIMIT}×`, reason: `scripts/sea.mjs failed: ${String(err.stderr ?? err.message).trim().split('\n').at(-1)}` })];
+    return [
+      notMeasuredRow({
+        id: 'P3-validate-binary',
+        scenario,
+        target: `≤ ${LIMIT}×`,
+        reason: `scripts/sea.mjs failed: ${String(err.stderr ?? err.message)
+          .trim()
+          .split('\n')
+          .at(-1)}`,
+      }),
+    ];
   }
   const env = { NO_COLOR: '1' };
   const samples = await interleaved(ctx, node.path, [
@@ -90,7 +110,7 @@ async function binaryRows(ctx, node, example) {
   const common = commonOf(samples, `node -e 0 (${node.version})`);
   return [
     ratioRow({ ...common, id: 'P3-version-binary', scenario: `P3 start-up (single-file binary, Node ${node.version}): \`agentsync --version\``, samples: samples.version, limit: null }),
-    ratioRow({ ...common, id: 'P3-validate-binary', scenario, samples: samples.validate, limit: LIMIT, notes: 'Starts from its startup snapshot (the SEA config\'s useSnapshot); no compile cache.' }),
+    ratioRow({ ...common, id: 'P3-validate-binary', scenario, samples: samples.validate, limit: LIMIT, notes: "Starts from its startup snapshot (the SEA config's useSnapshot); no compile cache." }),
   ];
 }
 

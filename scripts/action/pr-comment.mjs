@@ -84,8 +84,13 @@ function createApi({ apiUrl, token }) {
 }
 
 function oneLine(text) {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what must go
-  return String(text).replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 300);
+  return (
+    String(text)
+      // eslint-disable-next-line no-control-regex -- control characters are exactly what must go
+      .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+      .trim()
+      .slice(0, 300)
+  );
 }
 
 /** The `rel="next"` URL of a Link header, if any. */

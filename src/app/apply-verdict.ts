@@ -14,8 +14,7 @@ export function applyVerdict(result: ApplyResult): ApplyVerdict | undefined {
   const applied = countOf(result.done.length, 'change was', 'changes were');
   if (result.unrecorded) {
     const made = result.unrecorded.items.length;
-    const outcome =
-      result.done.length + made === 0 ? 'nothing was applied' : `${applied} applied and recorded, ${countOf(made, 'change was', 'changes were')} applied but not recorded`;
+    const outcome = result.done.length + made === 0 ? 'nothing was applied' : `${applied} applied and recorded, ${countOf(made, 'change was', 'changes were')} applied but not recorded`;
     return { code: 'apply_failed', message: `apply stopped: ${result.unrecorded.reason}; ${outcome}, ${result.notAttempted.length} not attempted` };
   }
   if (result.stateNotWritten !== undefined) {

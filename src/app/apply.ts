@@ -47,10 +47,7 @@ export interface ExecutionWatch {
   finish?: () => void;
 }
 
-export type ApplyOutcome =
-  | { kind: 'no-changes'; plan: Plan; result: ApplyResult }
-  | { kind: 'cancelled'; plan: Plan }
-  | { kind: 'applied'; plan: Plan; result: ApplyResult };
+export type ApplyOutcome = { kind: 'no-changes'; plan: Plan; result: ApplyResult } | { kind: 'cancelled'; plan: Plan } | { kind: 'applied'; plan: Plan; result: ApplyResult };
 
 export async function applyPlan(request: ApplyRequest): Promise<ApplyOutcome> {
   const phase = request.phase ?? ((_name, task) => task());

@@ -26,11 +26,15 @@ export async function exportEnvironment(request: ExportRequest): Promise<Exporte
   // An export that silently missed a page would drop those resources from the clone.
   assertComplete(snapshot, 'export');
   const { environment } = request;
-  return exportManifest(snapshot, {
-    name: environment.name,
-    appId: environment.appId,
-    region: environment.region,
-    ...(request.manifestBaseUrl === undefined ? {} : { baseUrl: request.manifestBaseUrl }),
-    ...(environment.apiKeyEnv === DEFAULT_API_KEY_ENV ? {} : { apiKeyEnv: environment.apiKeyEnv }),
-  }, environment.manifestSecrets ?? []);
+  return exportManifest(
+    snapshot,
+    {
+      name: environment.name,
+      appId: environment.appId,
+      region: environment.region,
+      ...(request.manifestBaseUrl === undefined ? {} : { baseUrl: request.manifestBaseUrl }),
+      ...(environment.apiKeyEnv === DEFAULT_API_KEY_ENV ? {} : { apiKeyEnv: environment.apiKeyEnv }),
+    },
+    environment.manifestSecrets ?? [],
+  );
 }

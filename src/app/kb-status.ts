@@ -31,7 +31,9 @@ export interface KbWebsiteStatus {
 
 /** The websites to report: ADDRESS alone (it must be a website in the state), or every one in the state. */
 export function websitesToReport(state: State | null, address: string | undefined): string[] {
-  const all = Object.keys(state?.resources ?? {}).filter((key) => state?.resources[key]?.type === 'website').sort();
+  const all = Object.keys(state?.resources ?? {})
+    .filter((key) => state?.resources[key]?.type === 'website')
+    .sort();
   if (address === undefined) return all;
   const parsed = parseAddress(address);
   if (parsed === undefined || parsed.type !== 'website') throw new UserError('usage', `"${escapeControl(address)}" is not a website address; website addresses look like website.<key>`);

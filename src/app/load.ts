@@ -56,6 +56,11 @@ export async function loadForEnvironment(request: LoadRequest): Promise<LoadedEn
     ...(request.source?.cwd === undefined ? {} : { cwd: request.source.cwd }),
   });
   const named = source === '--state' && request.stateOptionName ? request.stateOptionName : source;
-  const store = createStateStore(location, { key, source: named, ...(request.source?.cwd === undefined ? {} : { cwd: request.source.cwd }), ...(request.onStateWarning ? { onWarning: request.onStateWarning } : {}) });
+  const store = createStateStore(location, {
+    key,
+    source: named,
+    ...(request.source?.cwd === undefined ? {} : { cwd: request.source.cwd }),
+    ...(request.onStateWarning ? { onWarning: request.onStateWarning } : {}),
+  });
   return { desired, warnings, store, target: { environment, appId, region }, text };
 }

@@ -38,7 +38,10 @@ export function planFromSavedFile(loaded: LoadedEnvironment, state: State, saved
   const computed = replanSaved(loaded.desired, state, saved.savedPlan.refresh ?? { refreshed: false, overlay: {}, adopt: {} });
   const conflicted = conflictedAddresses(saved);
   if (conflicted.length > 0) {
-    throw new UserError('conflict', `saved plan ${path} holds a plan apply refuses: ${conflicted.join(', ')} already exist on the server but not in the state. Nothing was changed; adopt them with \`agentsync import\`, then plan again`);
+    throw new UserError(
+      'conflict',
+      `saved plan ${path} holds a plan apply refuses: ${conflicted.join(', ')} already exist on the server but not in the state. Nothing was changed; adopt them with \`agentsync import\`, then plan again`,
+    );
   }
   // applyPlan refuses any conflict the recomputed plan still has, as without a file.
   const difference = firstDifference(saved, planToJson(computed.plan));
@@ -79,7 +82,8 @@ function firstDifference(saved: PlanFile, recomputed: object): string | undefine
   }
   const shown = Array.isArray(saved.changes) ? (saved.changes as unknown[]) : [];
   const running = Array.isArray(now.changes) ? (now.changes as unknown[]) : [];
-  const addressOf = (change: unknown): string => (typeof change === 'object' && change !== null && typeof (change as { address?: unknown }).address === 'string' ? (change as { address: string }).address : '?');
+  const addressOf = (change: unknown): string =>
+    typeof change === 'object' && change !== null && typeof (change as { address?: unknown }).address === 'string' ? (change as { address: string }).address : '?';
   for (let i = 0; i < Math.max(shown.length, running.length); i++) {
     if (!equal(shown[i], running[i])) return `the change to ${addressOf(running[i] ?? shown[i])} differs`;
   }

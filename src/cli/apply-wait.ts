@@ -60,7 +60,10 @@ export async function followIndexing(
   }
   out.write(renderKbWaitResult(result, color, timeoutSeconds));
   if (result.timedOut) {
-    throw new UserError('apply_failed', `indexing did not finish within --wait-timeout ${timeoutSeconds}s (${result.counts.remaining} URLs remaining); ${stands}; follow it with \`agentsync kb status\``);
+    throw new UserError(
+      'apply_failed',
+      `indexing did not finish within --wait-timeout ${timeoutSeconds}s (${result.counts.remaining} URLs remaining); ${stands}; follow it with \`agentsync kb status\``,
+    );
   }
   if (result.failed.length > 0) {
     throw new UserError(

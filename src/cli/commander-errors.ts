@@ -11,7 +11,11 @@ function habitFrom(message: string): string | undefined {
 }
 
 export function oneLineUsageError(text: string): string {
-  const lines = text.trim().split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const lines = text
+    .trim()
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
   const [head = '', ...rest] = lines;
   let message = head.replace(/^error:\s*/i, '');
   const hint = rest.map((line) => /^\(Did you mean (.+)\?\)$/.exec(line)?.[1]).find((match) => match !== undefined);

@@ -31,8 +31,14 @@ export async function runExport(opts: ExportOptions, io: CliIo): Promise<void> {
     return;
   }
   if (out === undefined) io.stdout.write(text);
-  else io.stdout.write(`Exported ${Object.entries(exported.counts).map(([type, n]) => `${n} ${type}${n === 1 ? '' : 's'}`).join(' and ')} to ${out}.\n`);
-  if (secrets.length > 0) io.stderr.write(`The export needs ${secrets.length} secret${secrets.length === 1 ? '' : 's'} set before import, plan or apply: ${secrets.join(', ')} (listed at the end of the file).\n`);
+  else
+    io.stdout.write(
+      `Exported ${Object.entries(exported.counts)
+        .map(([type, n]) => `${n} ${type}${n === 1 ? '' : 's'}`)
+        .join(' and ')} to ${out}.\n`,
+    );
+  if (secrets.length > 0)
+    io.stderr.write(`The export needs ${secrets.length} secret${secrets.length === 1 ? '' : 's'} set before import, plan or apply: ${secrets.join(', ')} (listed at the end of the file).\n`);
 }
 
 export interface ExportOptions extends ManifestOptions {

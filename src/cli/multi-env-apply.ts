@@ -104,13 +104,7 @@ export async function runApplyMany(planfile: string | undefined, opts: ManyApply
  * planned (and its lock held) before the one question; an environment whose plan is done then goes
  * ahead of those still waiting.
  */
-function applyOne(
-  run: EnvironmentRun,
-  settings: ApplySettings,
-  out: EnvironmentOutput,
-  planned: Deferred<Planned>,
-  gate: Promise<boolean>,
-): Promise<EnvironmentOutcome<ApplyResult> | 'cancelled'> {
+function applyOne(run: EnvironmentRun, settings: ApplySettings, out: EnvironmentOutput, planned: Deferred<Planned>, gate: Promise<boolean>): Promise<EnvironmentOutcome<ApplyResult> | 'cancelled'> {
   if (settings.autoApprove) return settings.limit(() => lockPlanExecute(run, settings, out, planned, gate, (task) => task()));
   return lockPlanExecute(run, settings, out, planned, gate, settings.limit);
 }

@@ -56,7 +56,14 @@ export type LoadedEnvironments = { single: string } | { single?: undefined; runs
  */
 export async function loadEnvironments(opts: ManyEnvironmentOptions, io: CliIo, warn: (environment: string, message: string) => void): Promise<LoadedEnvironments> {
   const varOverrides = await readVarOverrides(opts, io.cwd);
-  const { selected, desired, warnings } = await loadDesiredForEnvironments({ file: opts.file, source: manifestSource(io), env: io.env, select: (names) => selectEnvironments(names, opts), onSensitiveValues: hideInOutput, ...(varOverrides ? { varOverrides } : {}) });
+  const { selected, desired, warnings } = await loadDesiredForEnvironments({
+    file: opts.file,
+    source: manifestSource(io),
+    env: io.env,
+    select: (names) => selectEnvironments(names, opts),
+    onSensitiveValues: hideInOutput,
+    ...(varOverrides ? { varOverrides } : {}),
+  });
   if (selected.length === 1) return { single: selected[0]! };
   printWarnings(io, warnings, opts);
   const seen = new Map<string, string>();

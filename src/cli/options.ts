@@ -45,7 +45,7 @@ export function addManifestOptions(cmd: Command, use: ManifestOptionUse = {}): C
     cmd.option('-e, --env <name>', 'the environment (default: the only one)', onlyOnce);
   }
   if (use.state !== false) {
-    cmd.option('--state <path|url>', 'the state file, or a postgres:// URL (default: $AGENTSYNC_STATE_URL, the manifest\'s state.url, or .agentsync/<env>.state.json beside the manifest)');
+    cmd.option('--state <path|url>', "the state file, or a postgres:// URL (default: $AGENTSYNC_STATE_URL, the manifest's state.url, or .agentsync/<env>.state.json beside the manifest)");
   }
   cmd.option('--json', 'machine-readable output on stdout');
   if (use.color !== false) cmd.option('--no-color', 'no colours');

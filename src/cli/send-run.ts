@@ -41,7 +41,9 @@ async function resolveReceiver(to: string, loaded: LoadedManifest): Promise<{ ty
   const state = await loaded.store.read(loaded.target);
   const record = state?.resources[`agent.${id}`];
   if (!record || record.type !== 'agent') {
-    const known = Object.keys(state?.resources ?? {}).filter((a) => a.startsWith('agent.')).map((a) => a.slice('agent.'.length));
+    const known = Object.keys(state?.resources ?? {})
+      .filter((a) => a.startsWith('agent.'))
+      .map((a) => a.slice('agent.'.length));
     const hint = known.length > 0 ? `; known agents: ${known.join(', ')}` : '; apply the manifest first';
     throw new UserError('usage', `agent "${id}" is not in the state of environment "${loaded.target.environment}"${hint}`);
   }

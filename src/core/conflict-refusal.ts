@@ -15,7 +15,11 @@ export function conflictRefusal(plan: Plan): UserError | undefined {
     const listed = renames.map((move) => `${move.to} has the name of ${move.from}, which leaves the manifest`).join('; ');
     const entries = renames.map((move) => `{ from: ${move.from}, to: ${move.to} }`).join(', ');
     const commands = renames.map(stateMvCommand).join(' && ');
-    return new UserError('conflict', `refusing to apply: ${listed}, so creating it would make a second one. If it was renamed, add \`moved: [${entries}]\` to the manifest, or run \`${commands}\`, then plan again`, details);
+    return new UserError(
+      'conflict',
+      `refusing to apply: ${listed}, so creating it would make a second one. If it was renamed, add \`moved: [${entries}]\` to the manifest, or run \`${commands}\`, then plan again`,
+      details,
+    );
   }
   const listed = conflicts.map((c) => `${c.address} (${c.conflict?.remoteId ?? `listed without its ${kindOf(c.type).remoteIdLabel}`})`).join(', ');
   const fix = importCommandFor(conflicts);

@@ -74,6 +74,5 @@ export interface Desired {
 
 export { addressOf } from './kinds/kind.js';
 
-
 /** The spec as it would be stored and compared: the generic JSON view of any resource spec. */
 export type SpecJson = JsonObject;

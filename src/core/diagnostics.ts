@@ -39,11 +39,7 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
 /** Stable reading order: by line, then column, errors before warnings at the same place. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort(
-    (a, b) =>
-      a.line - b.line ||
-      a.column - b.column ||
-      (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1) ||
-      (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
+    (a, b) => a.line - b.line || a.column - b.column || (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
   );
 }
 

@@ -177,7 +177,10 @@ function sharedOf(keyed: readonly Keyed[], type: ResourceType): SharedIdentity[]
 
 /** A secret's variable name: upper-case letters, digits and `_`, unique within the export. */
 function uniqueName(raw: string, taken: Set<string>): string {
-  const base = raw.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const base = raw
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   let name = base;
   for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
   taken.add(name);

@@ -12,23 +12,13 @@ import { containsDigest, touchesSensitive, type PathSegment } from './redact.js'
  * order. A side that is absent is left out of the change. A field that is, holds or lies inside a
  * sensitive value shows `(sensitive)` on both sides.
  */
-export function diffFields(
-  before: JsonValue | undefined,
-  after: JsonValue | undefined,
-  sensitive: readonly SensitivePath[] = [],
-): FieldChange[] {
+export function diffFields(before: JsonValue | undefined, after: JsonValue | undefined, sensitive: readonly SensitivePath[] = []): FieldChange[] {
   const changes: FieldChange[] = [];
   walk(before, after, [], sensitive, changes);
   return changes;
 }
 
-function walk(
-  before: JsonValue | undefined,
-  after: JsonValue | undefined,
-  path: PathSegment[],
-  sensitive: readonly SensitivePath[],
-  out: FieldChange[],
-): void {
+function walk(before: JsonValue | undefined, after: JsonValue | undefined, path: PathSegment[], sensitive: readonly SensitivePath[], out: FieldChange[]): void {
   if (shouldDescend(before, after)) {
     const beforeObject = isPlainObject(before) ? before : NOTHING;
     const afterObject = isPlainObject(after) ? after : NOTHING;
@@ -64,12 +54,7 @@ function ownMember(object: Record<string, JsonValue>, key: string): JsonValue | 
   return Object.hasOwn(object, key) ? object[key] : undefined;
 }
 
-function fieldChange(
-  path: readonly PathSegment[],
-  before: JsonValue | undefined,
-  after: JsonValue | undefined,
-  sensitive: readonly SensitivePath[],
-): FieldChange {
+function fieldChange(path: readonly PathSegment[], before: JsonValue | undefined, after: JsonValue | undefined, sensitive: readonly SensitivePath[]): FieldChange {
   const isSensitive = touchesSensitive(path, sensitive) || containsDigest(before) || containsDigest(after);
   const change: FieldChange = { path: formatPath(path) };
   if (before !== undefined) change.before = isSensitive ? SENSITIVE_PLACEHOLDER : before;

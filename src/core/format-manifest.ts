@@ -208,7 +208,13 @@ export function commentsOf(text: string): string[] {
   const doc = parseDocument(text);
   const out: string[] = [];
   const add = (comment: string | null | undefined): void => {
-    if (comment) out.push(...comment.split('\n').map((line) => line.trim()).filter((line) => line !== ''));
+    if (comment)
+      out.push(
+        ...comment
+          .split('\n')
+          .map((line) => line.trim())
+          .filter((line) => line !== ''),
+      );
   };
   add(doc.commentBefore);
   visit(doc, {

@@ -40,7 +40,10 @@ export function planImport(input: ImportInput): ImportPlan {
     const resource = desired.resources.find((r) => r.address === request.address);
     if (!resource) throw new UserError('usage', `${request.address} is not in the manifest; import adopts resources the manifest defines`, { address: request.address });
     if (state?.resources[resource.address]) {
-      throw new UserError('usage', `${resource.address} is already in the state (remote id ${escapeControl(state.resources[resource.address]?.remoteId ?? '')}); \`agentsync state rm\` it first to adopt another`);
+      throw new UserError(
+        'usage',
+        `${resource.address} is already in the state (remote id ${escapeControl(state.resources[resource.address]?.remoteId ?? '')}); \`agentsync state rm\` it first to adopt another`,
+      );
     }
     const declared = declaredEntry(resource, input);
     if (declared) return { entries: [declared], unmatched: [] };
@@ -90,10 +93,14 @@ function byIdentity(input: ImportInput, resource: DesiredResource): RemoteRecord
 }
 
 function byRemoteId(input: ImportInput, resource: DesiredResource, remoteId: string): RemoteRecord {
-  const record = input.snapshot[resource.type]?.matchable === false ? byNameWithGivenId(input, resource, remoteId) : readable(resource, input).find((r) => r.remoteId === remoteId || (kindOf(resource.type).refresh?.matchBy === 'key' && r.identity === remoteId));
+  const record =
+    input.snapshot[resource.type]?.matchable === false
+      ? byNameWithGivenId(input, resource, remoteId)
+      : readable(resource, input).find((r) => r.remoteId === remoteId || (kindOf(resource.type).refresh?.matchBy === 'key' && r.identity === remoteId));
   if (!record) throw new UserError('usage', `${resource.address}: the server has no ${resource.type} with ${kindOf(resource.type).remoteIdLabel} ${escapeControl(remoteId)}`);
   const tracked = Object.entries(input.state?.resources ?? {}).find(([, r]) => r.type === resource.type && r.remoteId === (record.remoteId ?? remoteId));
-  if (tracked) throw new UserError('usage', `${escapeControl(remoteId)} is already in the state as ${escapeControl(tracked[0])}; \`agentsync state mv ${tracked[0]} ${resource.address}\` renames it instead`);
+  if (tracked)
+    throw new UserError('usage', `${escapeControl(remoteId)} is already in the state as ${escapeControl(tracked[0])}; \`agentsync state mv ${tracked[0]} ${resource.address}\` renames it instead`);
   return record;
 }
 
@@ -107,7 +114,11 @@ function byNameWithGivenId(input: ImportInput, resource: DesiredResource, remote
   if (listed) return listed;
   const named = records.filter((r) => r.remoteId === undefined && r.identity === identityOf(resource));
   if (named.length > 1) {
-    throw new UserError('usage', `${resource.address}: ${named.length} ${resource.type}s on the server are named "${identityOf(resource)}" and listed without their ${kindOf(resource.type).remoteIdLabel}, so it cannot tell which is ${escapeControl(remoteId)}; rename or remove the others first`, { address: resource.address });
+    throw new UserError(
+      'usage',
+      `${resource.address}: ${named.length} ${resource.type}s on the server are named "${identityOf(resource)}" and listed without their ${kindOf(resource.type).remoteIdLabel}, so it cannot tell which is ${escapeControl(remoteId)}; rename or remove the others first`,
+      { address: resource.address },
+    );
   }
   return named[0] === undefined ? undefined : { ...named[0], remoteId };
 }

@@ -195,11 +195,7 @@ function resolveToken(token: Token, ctx: InterpolationContext): string | Interpo
       return problem('unset-secret', token, `secret ${token.name} is not set (the environment variable ${token.name} holds it)`);
     }
     case 'invalid':
-      return problem(
-        'syntax',
-        token,
-        `invalid interpolation ${token.name}: use \${NAME}, \${NAME:-default}, \${var.NAME} or \${secret:NAME}, and $\${ for a literal \${`,
-      );
+      return problem('syntax', token, `invalid interpolation ${token.name}: use \${NAME}, \${NAME:-default}, \${var.NAME} or \${secret:NAME}, and $\${ for a literal \${`);
     default: {
       const _exhaustive: never = kind;
       return _exhaustive;

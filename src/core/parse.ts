@@ -167,7 +167,11 @@ class TreeWalker {
         // Refused rather than carried: JavaScript (zod's parse, and JSON tooling on the way to the
         // API) treats "__proto__" as the object's prototype, not as data, so it would vanish silently.
         this.diagnostics.push(
-          this.locator.diagnosticAtOffset(pair.key.range?.[0] ?? 0, [...this.path, key], 'the key "__proto__" is not allowed: JavaScript reads it as an object\'s prototype, not as data, so it would be dropped silently; rename it'),
+          this.locator.diagnosticAtOffset(
+            pair.key.range?.[0] ?? 0,
+            [...this.path, key],
+            'the key "__proto__" is not allowed: JavaScript reads it as an object\'s prototype, not as data, so it would be dropped silently; rename it',
+          ),
         );
         continue;
       }
@@ -202,7 +206,10 @@ class TreeWalker {
   private countAliasText(length: number): void {
     this.aliasChars += length;
     if (this.aliasChars > MAX_ALIAS_CHARS) {
-      this.abort(this.expanding, `aliases expand to more than ${String(MAX_ALIAS_CHARS).replace(/\B(?=(\d{3})+$)/g, ',')} characters of text, as much as a whole manifest may hold; write fewer copies`);
+      this.abort(
+        this.expanding,
+        `aliases expand to more than ${String(MAX_ALIAS_CHARS).replace(/\B(?=(\d{3})+$)/g, ',')} characters of text, as much as a whole manifest may hold; write fewer copies`,
+      );
     }
   }
 

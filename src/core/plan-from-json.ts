@@ -29,7 +29,14 @@ export function planFromJson(value: Json, source: string): Plan {
     const remoteId = (): string => text(c.remoteId, `${address} remoteId`);
     switch (c.action) {
       case 'create':
-        return { ...base, action: 'create', after: record(c.after), fields, ...(isObject(c.conflict) ? { conflict: conflictFromJson(c.conflict) } : {}), ...(isObject(c.adopt) ? { adopt: { remoteId: String(c.adopt.remoteId) } } : {}) };
+        return {
+          ...base,
+          action: 'create',
+          after: record(c.after),
+          fields,
+          ...(isObject(c.conflict) ? { conflict: conflictFromJson(c.conflict) } : {}),
+          ...(isObject(c.adopt) ? { adopt: { remoteId: String(c.adopt.remoteId) } } : {}),
+        };
       case 'update':
         return { ...base, action: 'update', remoteId: remoteId(), before: record(c.before), after: record(c.after), fields, ...(c.replace === true ? { replace: true } : {}) };
       case 'no-op':
@@ -54,7 +61,12 @@ export function planFromJson(value: Json, source: string): Plan {
     since: text(p.since, 'pending since'),
     action: p.action === 'delete' ? 'delete' : 'create',
   }));
-  const moves = list(value.moves ?? [], 'moves').map((m): PlanMove => ({ from: text(m.from, 'a move'), to: text(m.to, 'a move'), type: typeOf(m.type), remoteId: typeof m.remoteId === 'string' ? m.remoteId : '' }));
+  const moves = list(value.moves ?? [], 'moves').map((m): PlanMove => ({
+    from: text(m.from, 'a move'),
+    to: text(m.to, 'a move'),
+    type: typeOf(m.type),
+    remoteId: typeof m.remoteId === 'string' ? m.remoteId : '',
+  }));
   const summary = isObject(value.summary) ? value.summary : bad('summary is missing');
   const count = (k: string): number => (typeof summary[k] === 'number' ? summary[k] : 0);
   const planSummary: PlanSummary = { create: count('create'), update: count('update'), delete: count('delete'), forget: count('forget'), noop: count('noop') };

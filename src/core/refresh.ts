@@ -27,7 +27,6 @@ export interface KindListing {
 /** What the two list calls returned; kinds that cannot be read are absent. */
 export type ServerSnapshot = Partial<Record<ResourceType, KindListing>>;
 
-
 /** The state entries a refresh changed: the server's view (redacted), or null for deleted ones. */
 export type RefreshOverlay = Record<string, ResourceState | null>;
 
@@ -65,7 +64,9 @@ export function refreshState({ state, snapshot, digest, sensitiveOf }: RefreshIn
     const listing = snapshot[type];
     if (!listing) continue;
     if (!listing.matchable) {
-      warnings.push(`the server's list of ${type}s has entries without their ${matchFieldOf(type)}, so they cannot be matched to the state: ${type}s are compared with the state only, and nothing is planned as deleted on the server`);
+      warnings.push(
+        `the server's list of ${type}s has entries without their ${matchFieldOf(type)}, so they cannot be matched to the state: ${type}s are compared with the state only, and nothing is planned as deleted on the server`,
+      );
     }
     if (listing.incomplete !== undefined) {
       warnings.push(`the server's list of ${type}s ${listing.incomplete}, so it may hold more than was read: nothing missing from it is planned as deleted on the server`);

@@ -68,9 +68,7 @@ export function resolveManifest(parsed: ParsedManifest, options: ResolveOptions)
   const otherSites = parsed.sites.filter((site) => site.path[0] !== 'environments');
   const skip = new Set<string>();
   const envKeyVariables = apiKeyVariables(tree);
-  diagnostics.push(
-    ...applySites(envSites, locator, skip, options, () => ({ env: options.env, vars: undefined, secretsAllowed: false, apiKeyVariables: envKeyVariables })),
-  );
+  diagnostics.push(...applySites(envSites, locator, skip, options, () => ({ env: options.env, vars: undefined, secretsAllowed: false, apiKeyVariables: envKeyVariables })));
   // Now that environments are interpolated, an apiKeyEnv written as ${…} is known too.
   const keyVariables = apiKeyVariables(tree);
 
@@ -78,7 +76,12 @@ export function resolveManifest(parsed: ParsedManifest, options: ResolveOptions)
   const usesVars = otherSites.some((site) => site.template.includes('${var.')) || usesResourceEnvironments(tree);
   const runTargets: (string | undefined)[] = selection.targets.length === 0 ? [undefined] : usesVars ? selection.targets : [selection.targets[0]];
   const runs = runTargets.map((target) => runOnce(tree, target, otherSites, locator, new Set(skip), options, keyVariables));
-  diagnostics.push(...mergeRuns(runs.map((r) => r.diagnostics), runTargets));
+  diagnostics.push(
+    ...mergeRuns(
+      runs.map((r) => r.diagnostics),
+      runTargets,
+    ),
+  );
 
   const manifest = runs[0]?.manifest;
   for (const name of selection.targets) diagnostics.push(...baseUrlDiagnostics(tree, name, options.env, locator));
@@ -136,13 +139,25 @@ function runOnce(
   const sensitive: PathSegment[][] = [];
   const secrets: string[] = [];
   const undeclared = target === undefined ? [] : undeclaredOverrides(Object.keys(options.varOverrides ?? {}), declared, tree, target, locator);
-  const diagnostics = [...undeclared, ...applySites(sites, locator, skip, options, (site) => ({
-    env: options.env,
-    vars,
-    ...(target === undefined ? {} : { environmentName: target }),
-    secretsAllowed: SECRET_SECTIONS.has(String(site.path[0])),
-    apiKeyVariables: keyVariables,
-  }), { sensitive, secrets }, target === undefined, target === undefined ? undefined : excludedFrom(tree, target))];
+  const diagnostics = [
+    ...undeclared,
+    ...applySites(
+      sites,
+      locator,
+      skip,
+      options,
+      (site) => ({
+        env: options.env,
+        vars,
+        ...(target === undefined ? {} : { environmentName: target }),
+        secretsAllowed: SECRET_SECTIONS.has(String(site.path[0])),
+        apiKeyVariables: keyVariables,
+      }),
+      { sensitive, secrets },
+      target === undefined,
+      target === undefined ? undefined : excludedFrom(tree, target),
+    ),
+  ];
   let parsed = manifestSchema.safeParse(tree);
   if (!parsed.success) {
     const issues = issuesToDiagnostics(parsed.error.issues, { schema: manifestSchema, input: tree, locator, skip });

@@ -7,9 +7,7 @@ import { APP_ID_PATTERN } from './base-url.js';
 import { urlGlobProblem } from './url-glob.js';
 import { LINT_RULE_IDS, LINT_SETTINGS, type LintRuleId, type LintSetting } from './lint/rule-ids.js';
 
-const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
-);
+const jsonValue: z.ZodType<JsonValue> = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]));
 /** Free-form objects (metaData, integrationMeta, …) keep any JSON. */
 const freeObject = z.record(z.string(), jsonValue);
 
@@ -18,9 +16,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 const isObjectPayload = (payload: { value: unknown }): boolean => isObject(payload.value);
 
-const httpUrl = z
-  .string()
-  .refine((s) => /^https?:\/\/[^\s/]+/i.test(s) && URL.canParse(s), { message: 'must be an http(s) URL' });
+const httpUrl = z.string().refine((s) => /^https?:\/\/[^\s/]+/i.test(s) && URL.canParse(s), { message: 'must be an http(s) URL' });
 
 /** Set-like arrays compare as sets, so they are normalized to sorted and de-duplicated. */
 const nameSet = z.array(z.string()).transform((list) => [...new Set(list)].sort());
@@ -58,10 +54,7 @@ export const environmentSchema = z
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
       .default('COMETCHAT_API_KEY')
       .describe('The environment variable that holds the REST API key.'),
-    vars: z
-      .record(z.string(), varValueSchema)
-      .default({})
-      .describe('Values for ${var.NAME}: text, numbers and booleans anywhere in a string; lists and maps where a value is exactly ${var.NAME}.'),
+    vars: z.record(z.string(), varValueSchema).default({}).describe('Values for ${var.NAME}: text, numbers and booleans anywhere in a string; lists and maps where a value is exactly ${var.NAME}.'),
   })
   .describe('One target environment (an app in a region).');
 
@@ -91,36 +84,39 @@ export const toolSchema = z
   })
   // `when`: run even when a sibling field already failed, so every problem is reported in one run.
   // The value may then be malformed, hence the defensive reads below.
-  .superRefine((tool, ctx) => {
-    const doNotExecute = tool.doNotExecute === true;
-    const params: unknown = tool.parameters;
-    if (!doNotExecute) {
-      if (tool.description === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['description'], message: 'description is required unless doNotExecute is true' });
+  .superRefine(
+    (tool, ctx) => {
+      const doNotExecute = tool.doNotExecute === true;
+      const params: unknown = tool.parameters;
+      if (!doNotExecute) {
+        if (tool.description === undefined) {
+          ctx.addIssue({ code: 'custom', path: ['description'], message: 'description is required unless doNotExecute is true' });
+        }
+        if (params === undefined) {
+          ctx.addIssue({ code: 'custom', path: ['parameters'], message: 'parameters is required unless doNotExecute is true (use {} for none)' });
+        }
+      } else if (isObject(params) && Object.keys(params).length > 0) {
+        ctx.addIssue({ code: 'custom', path: ['parameters'], message: 'parameters must be absent or {} when doNotExecute is true' });
       }
-      if (params === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['parameters'], message: 'parameters is required unless doNotExecute is true (use {} for none)' });
+      if (!isObject(params) || Object.keys(params).length === 0) return;
+      if (params.type === undefined) {
+        // A wrong value is already reported by the literal; only a missing one needs saying here.
+        ctx.addIssue({ code: 'custom', path: ['parameters', 'type'], message: 'parameters.type must be "object"' });
       }
-    } else if (isObject(params) && Object.keys(params).length > 0) {
-      ctx.addIssue({ code: 'custom', path: ['parameters'], message: 'parameters must be absent or {} when doNotExecute is true' });
-    }
-    if (!isObject(params) || Object.keys(params).length === 0) return;
-    if (params.type === undefined) {
-      // A wrong value is already reported by the literal; only a missing one needs saying here.
-      ctx.addIssue({ code: 'custom', path: ['parameters', 'type'], message: 'parameters.type must be "object"' });
-    }
-    if (params.properties === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['parameters', 'properties'], message: 'parameters.properties is required when parameters is not empty' });
-    }
-    const known = isObject(params.properties) ? params.properties : {};
-    const required = Array.isArray(params.required) ? params.required : [];
-    // `required` is already sorted here, so an index would point at the wrong item: name the list.
-    required.forEach((name) => {
-      if (typeof name === 'string' && !Object.hasOwn(known, name)) {
-        ctx.addIssue({ code: 'custom', path: ['parameters', 'required'], message: `required names "${name}", which is not a key of parameters.properties` });
+      if (params.properties === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['parameters', 'properties'], message: 'parameters.properties is required when parameters is not empty' });
       }
-    });
-  }, { when: isObjectPayload })
+      const known = isObject(params.properties) ? params.properties : {};
+      const required = Array.isArray(params.required) ? params.required : [];
+      // `required` is already sorted here, so an index would point at the wrong item: name the list.
+      required.forEach((name) => {
+        if (typeof name === 'string' && !Object.hasOwn(known, name)) {
+          ctx.addIssue({ code: 'custom', path: ['parameters', 'required'], message: `required names "${name}", which is not a key of parameters.properties` });
+        }
+      });
+    },
+    { when: isObjectPayload },
+  )
   .describe('A tool an agent may call. The map key is its name.');
 
 export const agentSchema = z
@@ -139,18 +135,21 @@ export const agentSchema = z
     metaData: freeObject.optional().describe('Free-form metadata.'),
     environments: resourceEnvironments,
   })
-  .superRefine((agent, ctx) => {
-    if (agent.integrationType !== 'agent') return;
-    const meta: unknown = agent.integrationMeta;
-    const baseUrl = isObject(meta) ? meta.baseUrl : undefined;
-    if (agent.integrationMeta === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['integrationMeta'], message: 'integrationMeta with baseUrl is required when integrationType is agent' });
-    } else if (typeof baseUrl !== 'string') {
-      ctx.addIssue({ code: 'custom', path: ['integrationMeta', 'baseUrl'], message: 'integrationMeta.baseUrl (an http(s) URL) is required when integrationType is agent' });
-    } else if (!httpUrl.safeParse(baseUrl).success) {
-      ctx.addIssue({ code: 'custom', path: ['integrationMeta', 'baseUrl'], message: 'integrationMeta.baseUrl must be an http(s) URL' });
-    }
-  }, { when: isObjectPayload })
+  .superRefine(
+    (agent, ctx) => {
+      if (agent.integrationType !== 'agent') return;
+      const meta: unknown = agent.integrationMeta;
+      const baseUrl = isObject(meta) ? meta.baseUrl : undefined;
+      if (agent.integrationMeta === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['integrationMeta'], message: 'integrationMeta with baseUrl is required when integrationType is agent' });
+      } else if (typeof baseUrl !== 'string') {
+        ctx.addIssue({ code: 'custom', path: ['integrationMeta', 'baseUrl'], message: 'integrationMeta.baseUrl (an http(s) URL) is required when integrationType is agent' });
+      } else if (!httpUrl.safeParse(baseUrl).success) {
+        ctx.addIssue({ code: 'custom', path: ['integrationMeta', 'baseUrl'], message: 'integrationMeta.baseUrl must be an http(s) URL' });
+      }
+    },
+    { when: isObjectPayload },
+  )
   .describe('An AI agent. The map key is its address in this manifest and is never sent.');
 
 /** A plan matches every discovered URL against each glob: with MAX_URL_GLOB_LENGTH, this bounds its cost per URL. */
@@ -164,49 +163,66 @@ function quoteGlob(glob: string): string {
 export const websiteSchema = z
   .strictObject({
     url: httpUrl.optional().describe('The site to crawl (POST …/website/scrape when new). Give url or parentUniqueId, not both.'),
-    maxDepth: z.number().int('maxDepth must be a whole number').min(1, 'maxDepth must be from 1 to 10').max(10, 'maxDepth must be from 1 to 10').optional().describe('Crawl depth from url (1–10; the server defaults to 3).'),
-    maxPages: z.number().int('maxPages must be a whole number').min(1, 'maxPages must be from 1 to 10000').max(10_000, 'maxPages must be from 1 to 10000').optional().describe('Crawl page limit (1–10000; the server defaults to 100).'),
+    maxDepth: z
+      .number()
+      .int('maxDepth must be a whole number')
+      .min(1, 'maxDepth must be from 1 to 10')
+      .max(10, 'maxDepth must be from 1 to 10')
+      .optional()
+      .describe('Crawl depth from url (1–10; the server defaults to 3).'),
+    maxPages: z
+      .number()
+      .int('maxPages must be a whole number')
+      .min(1, 'maxPages must be from 1 to 10000')
+      .max(10_000, 'maxPages must be from 1 to 10000')
+      .optional()
+      .describe('Crawl page limit (1–10000; the server defaults to 100).'),
     crawl: z
       .strictObject({
-        include: z.array(z.string().min(1)).optional().describe('Crawl only URLs containing one of these substrings (the scrape\'s include).'),
-        exclude: z.array(z.string().min(1)).optional().describe('Do not crawl URLs containing one of these substrings (the scrape\'s exclude).'),
-        sitemap: z.boolean().optional().describe('Also read the sitemap (the scrape\'s fetchSitemap).'),
+        include: z.array(z.string().min(1)).optional().describe("Crawl only URLs containing one of these substrings (the scrape's include)."),
+        exclude: z.array(z.string().min(1)).optional().describe("Do not crawl URLs containing one of these substrings (the scrape's exclude)."),
+        sitemap: z.boolean().optional().describe("Also read the sitemap (the scrape's fetchSitemap)."),
       })
       .optional()
       .describe('With url: what the crawl itself follows, so maxPages is spent on wanted pages. Unlike exclude (globs that pick what is processed after the crawl), a change re-crawls.'),
     parentUniqueId: z.string().min(1).optional().describe('The id of a website already in the knowledge base (the seed form).'),
     // Not a nameSet: sorting here would make a glob's error point at another item. build-desired sorts it.
-    exclude: z
-      .array(z.string())
-      .optional()
-      .describe('With url: URL globs to leave out (** across path segments, * within one). With parentUniqueId: discovered-URL ids (required, may be []).'),
+    exclude: z.array(z.string()).optional().describe('With url: URL globs to leave out (** across path segments, * within one). With parentUniqueId: discovered-URL ids (required, may be []).'),
     environments: resourceEnvironments,
   })
-  .superRefine((site, ctx) => {
-    const hasUrl = site.url !== undefined;
-    if (hasUrl && site.parentUniqueId !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['parentUniqueId'], message: 'give url or parentUniqueId, not both (url scrapes a new website; parentUniqueId names one that exists)' });
-    } else if (!hasUrl && site.parentUniqueId === undefined) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'a website needs url (a site to crawl) or parentUniqueId (a website already in the knowledge base)' });
-    }
-    if (!hasUrl) {
-      for (const field of ['maxDepth', 'maxPages', 'crawl'] as const) {
-        if (site[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${field} is a crawl setting: it needs url` });
+  .superRefine(
+    (site, ctx) => {
+      const hasUrl = site.url !== undefined;
+      if (hasUrl && site.parentUniqueId !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['parentUniqueId'], message: 'give url or parentUniqueId, not both (url scrapes a new website; parentUniqueId names one that exists)' });
+      } else if (!hasUrl && site.parentUniqueId === undefined) {
+        ctx.addIssue({ code: 'custom', path: [], message: 'a website needs url (a site to crawl) or parentUniqueId (a website already in the knowledge base)' });
       }
-      if (site.parentUniqueId !== undefined && site.exclude === undefined) ctx.addIssue({ code: 'custom', path: ['exclude'], message: 'missing required key "exclude" (with parentUniqueId: a list of discovered-URL ids, may be [])' });
-      return;
-    }
-    const written: unknown = site.exclude;
-    if (!Array.isArray(written)) return;
-    if (written.length > MAX_EXCLUDE_GLOBS) {
-      ctx.addIssue({ code: 'custom', path: ['exclude', MAX_EXCLUDE_GLOBS], message: `a website may have at most ${MAX_EXCLUDE_GLOBS} exclude globs (this one has ${written.length}); every discovered URL is matched against each` });
-      return;
-    }
-    written.forEach((glob: unknown, index) => {
-      const problem = typeof glob === 'string' ? urlGlobProblem(glob) : undefined;
-      if (problem !== undefined) ctx.addIssue({ code: 'custom', path: ['exclude', index], message: `${quoteGlob(glob as string)} is not a valid URL glob: ${problem}` });
-    });
-  }, { when: isObjectPayload })
+      if (!hasUrl) {
+        for (const field of ['maxDepth', 'maxPages', 'crawl'] as const) {
+          if (site[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${field} is a crawl setting: it needs url` });
+        }
+        if (site.parentUniqueId !== undefined && site.exclude === undefined)
+          ctx.addIssue({ code: 'custom', path: ['exclude'], message: 'missing required key "exclude" (with parentUniqueId: a list of discovered-URL ids, may be [])' });
+        return;
+      }
+      const written: unknown = site.exclude;
+      if (!Array.isArray(written)) return;
+      if (written.length > MAX_EXCLUDE_GLOBS) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['exclude', MAX_EXCLUDE_GLOBS],
+          message: `a website may have at most ${MAX_EXCLUDE_GLOBS} exclude globs (this one has ${written.length}); every discovered URL is matched against each`,
+        });
+        return;
+      }
+      written.forEach((glob: unknown, index) => {
+        const problem = typeof glob === 'string' ? urlGlobProblem(glob) : undefined;
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', path: ['exclude', index], message: `${quoteGlob(glob as string)} is not a valid URL glob: ${problem}` });
+      });
+    },
+    { when: isObjectPayload },
+  )
   .describe('A knowledge-base website: a url to crawl with URL globs to leave out, or the parentUniqueId of one that exists with discovered-URL ids to leave out.');
 
 export const notifySchema = z
@@ -245,9 +261,7 @@ const addressKey = z.string().regex(ADDRESS_KEY_PATTERN, 'key must be letters, d
 export const manifestSchema = z
   .strictObject({
     version: z.literal(1, { error: 'version must be 1' }),
-    environments: z
-      .record(addressKey, environmentSchema)
-      .refine((envs) => Object.keys(envs).length > 0, { message: 'environments needs at least one environment' }),
+    environments: z.record(addressKey, environmentSchema).refine((envs) => Object.keys(envs).length > 0, { message: 'environments needs at least one environment' }),
     tools: z.record(toolName, toolSchema).default({}),
     agents: z.record(addressKey, agentSchema).default({}),
     knowledgeBase: z.strictObject({ websites: z.record(addressKey, websiteSchema).default({}) }).optional(),

@@ -54,7 +54,14 @@ export class Scrubber {
       }
     }
     // Longest first, so a secret that contains another is replaced whole.
-    if (added) this.pattern = new RegExp([...this.needles].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+    if (added)
+      this.pattern = new RegExp(
+        [...this.needles]
+          .sort((a, b) => b.length - a.length)
+          .map(escapeRegExp)
+          .join('|'),
+        'g',
+      );
   }
 
   get size(): number {

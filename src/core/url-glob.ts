@@ -43,7 +43,8 @@ export function urlGlobProblem(glob: string): string | undefined {
   if (/[\s\u0000-\u001f\u007f]/.test(glob)) return 'a URL glob must not contain spaces or control characters (percent-encode them, as in the URL)';
   if (!/^(https?:\/\/|\*)/.test(glob)) return 'a URL glob is matched against whole URLs: start it with http://, https:// or * (e.g. "**/blog/**")';
   const wildcards = glob.match(/\*{1,2}/g)?.length ?? 0;
-  if (wildcards > MAX_URL_GLOB_WILDCARDS) return `a URL glob may have at most ${MAX_URL_GLOB_WILDCARDS} wildcards (* or **; this one has ${wildcards}); one ** already spans any number of path segments`;
+  if (wildcards > MAX_URL_GLOB_WILDCARDS)
+    return `a URL glob may have at most ${MAX_URL_GLOB_WILDCARDS} wildcards (* or **; this one has ${wildcards}); one ** already spans any number of path segments`;
   return undefined;
 }
 
@@ -58,7 +59,10 @@ export function compileUrlGlob(glob: string): UrlGlob {
   const prefix = text.slice(0, firstWild);
   const simulate = matcher(tokens);
   // Every literal run must occur in a matching URL: one includes() each rejects most URLs cheaply.
-  const runs = text.slice(prefix.length).split('*').filter((run) => run.length > 0);
+  const runs = text
+    .slice(prefix.length)
+    .split('*')
+    .filter((run) => run.length > 0);
   return withNormalizing(glob, (url) => url.startsWith(prefix) && runs.every((run) => url.includes(run)) && simulate(url));
 }
 

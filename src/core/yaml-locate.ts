@@ -51,7 +51,7 @@ export class YamlLocator {
     let pair: Pair | undefined;
     for (const segment of path) {
       const child = this.child(node, segment);
-      if (child === undefined) return pair ? startOf(pair.key) ?? 0 : startOf(node) ?? 0;
+      if (child === undefined) return pair ? (startOf(pair.key) ?? 0) : (startOf(node) ?? 0);
       node = child.node;
       pair = child.pair;
     }

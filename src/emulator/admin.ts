@@ -105,7 +105,7 @@ function parseFaultChanges(object: JsonObject): Partial<FaultConfig> & { failNex
     changes.failRate = failRate;
   }
   if (failMode !== undefined) {
-    if (typeof failMode !== 'string' || !FAIL_MODES.includes(failMode as FailMode)) throw badRequest("'failMode' must be \"mixed\", \"503\" or \"drop\".");
+    if (typeof failMode !== 'string' || !FAIL_MODES.includes(failMode as FailMode)) throw badRequest('\'failMode\' must be "mixed", "503" or "drop".');
     changes.failMode = failMode as FailMode;
   }
   if (failNext !== undefined) changes.failNext = nonNegativeInteger(failNext, 'failNext');

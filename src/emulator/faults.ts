@@ -36,7 +36,10 @@ export class TokenBucket {
   private tokens: number;
   private lastRefill: number;
 
-  constructor(readonly ratePerMinute: number, now = Date.now()) {
+  constructor(
+    readonly ratePerMinute: number,
+    now = Date.now(),
+  ) {
     this.capacity = Math.max(1, ratePerMinute / 60);
     this.refillPerMs = ratePerMinute / 60_000;
     this.tokens = this.capacity;

@@ -89,7 +89,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const store = new EmulatorStore(appId);
   store.load(options.dataFile ? await loadDataFile(options.dataFile, appId) : seedData(appId));
   const writer = options.dataFile
-    ? new DataFileWriter(options.dataFile, () => store.toData(), (message) => process.stderr.write(`${message}\n`))
+    ? new DataFileWriter(
+        options.dataFile,
+        () => store.toData(),
+        (message) => process.stderr.write(`${message}\n`),
+      )
     : undefined;
   if (writer) store.onChange(() => writer.schedule());
 

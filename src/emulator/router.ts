@@ -95,4 +95,3 @@ function decodeSegment(segment: string, name: string): string {
     throw badRequest(`The path parameter '${name}' is not valid percent-encoding.`);
   }
 }
-

@@ -53,7 +53,12 @@ export function seedData(appId: string): EmulatorData {
     users: [user(DEFAULT_SENDER_UID, 'agentsync'), user('deploy-bot', 'Deploy Bot'), user('alice', 'Alice Adams'), user('bob', 'Bob Brown')],
     groups: [group('ops', 'Operations'), group('support', 'Support')],
     websites: [
-      website('web_demo', 'https://docs.example.com', DEMO_PATHS.map((_, i) => `url_${i + 1}`), DEMO_PATHS),
+      website(
+        'web_demo',
+        'https://docs.example.com',
+        DEMO_PATHS.map((_, i) => `url_${i + 1}`),
+        DEMO_PATHS,
+      ),
       website('web_blog', 'https://blog.example.com', ['blog_1', 'blog_2', 'blog_3'], ['/', '/hello-world', '/release-notes']),
       // Crawled but nothing found: processing it answers 404, as on CometChat.
       website('web_empty', 'https://empty.example.com', [], []),

@@ -35,7 +35,12 @@ export interface Exported {
 export function exportManifest(options: ExportOptions = {}): Promise<Exported> {
   return inCall(options, async () => {
     const cwd = cwdOf(options);
-    const loaded = await loadEnvironment({ file: options.file ?? 'agents.yaml', source: { cwd }, env: envOf(options), ...(options.environment === undefined ? {} : { environment: options.environment }) });
+    const loaded = await loadEnvironment({
+      file: options.file ?? 'agents.yaml',
+      source: { cwd },
+      env: envOf(options),
+      ...(options.environment === undefined ? {} : { environment: options.environment }),
+    });
     if (options.out !== undefined) await checkExportTarget(options.out, options.force === true, cwd);
     const { environment } = loaded;
     const exported = await withClient(environment, { ...options, concurrency: options.concurrency ?? 2 }, (client) =>

@@ -111,13 +111,18 @@ function interruptedLines(result: ApplyResult, paint: ReturnType<typeof palette>
 /** What the server holds after a failed change, beyond the failed call itself. */
 function failedDetail(item: FailedItem): string[] {
   const old = item.superseded;
-  const replaced = old === undefined ? [] : [`    The ${item.type} it replaces (remote id ${escapeControl(old.remoteId)}) is still on the server; the state keeps it as ${escapeControl(old.address)}, and the next apply deletes it.`];
+  const replaced =
+    old === undefined
+      ? []
+      : [`    The ${item.type} it replaces (remote id ${escapeControl(old.remoteId)}) is still on the server; the state keeps it as ${escapeControl(old.address)}, and the next apply deletes it.`];
   if (item.madeRemoteId !== undefined) {
     return [`    It exists on the server now (remote id ${escapeControl(item.madeRemoteId)}) and is recorded in the state; the next apply finishes it.`, ...replaced];
   }
   if (replaced.length > 0) return replaced;
   // The mark stays pending, and the next apply looks for it on the server before sending anything again.
-  return item.failure.maybeCreated ? ['    It may have been created: the request may have reached the server. It stays marked pending; the next apply looks for it on the server and adopts it instead of making a second one.'] : [];
+  return item.failure.maybeCreated
+    ? ['    It may have been created: the request may have reached the server. It stays marked pending; the next apply looks for it on the server and adopts it instead of making a second one.']
+    : [];
 }
 
 export function failureText(failure: ApplyFailure): string {

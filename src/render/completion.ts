@@ -84,7 +84,9 @@ function valueArms(program: CompletionCommand, files: string, words: (values: re
   const arms: string[] = [];
   for (const { path, command } of walk(program)) {
     for (const option of command.options.filter((o) => o.takesValue && (o.values || o.files))) {
-      const pattern = flagsOf(option).map((flag) => quote(`${path.join(' ')}|${flag}`)).join('|');
+      const pattern = flagsOf(option)
+        .map((flag) => quote(`${path.join(' ')}|${flag}`))
+        .join('|');
       arms.push(`    ${pattern}) ${option.values ? words(option.values) : files} ;;`);
     }
   }
@@ -98,7 +100,11 @@ function bashScript(program: CompletionCommand): string {
 # or install it:  ${name} completion bash > ~/.local/share/bash-completion/completions/${name}
 ${fn}_info() {
   case "$1" in
-${infoArms(program, (c) => c.subcommands.map((s) => s.name).join(' '), (c) => c.options.flatMap(flagsOf).join(' ')).join('\n')}
+${infoArms(
+  program,
+  (c) => c.subcommands.map((s) => s.name).join(' '),
+  (c) => c.options.flatMap(flagsOf).join(' '),
+).join('\n')}
     *) subs=(); opts=(); valopts=(); argvals=(); argfiles=0 ;;
   esac
 }

@@ -32,10 +32,7 @@ function codeFrame(d: Diagnostic, paint: (code: string, s: string) => string): s
   const text = escapeControl((d.lineText ?? '').replace(/\t/g, ' '));
   const shown = text.length > 160 ? text.slice(0, 157) + '…' : text;
   const caretAt = Math.min(Math.max(d.column - 1, 0), shown.length);
-  return [
-    `${paint(DIM, `${gutter} |`)} ${shown}`,
-    `${paint(DIM, `${' '.repeat(gutter.length)} |`)} ${' '.repeat(caretAt)}${paint(d.severity === 'error' ? RED : YELLOW, '^')}`,
-  ];
+  return [`${paint(DIM, `${gutter} |`)} ${shown}`, `${paint(DIM, `${' '.repeat(gutter.length)} |`)} ${' '.repeat(caretAt)}${paint(d.severity === 'error' ? RED : YELLOW, '^')}`];
 }
 
 export interface DiagnosticsJson {

@@ -33,7 +33,12 @@ export function renderGraphMermaid(graph: Graph): string {
   for (const action of Object.keys(ACTION_STYLE) as (keyof typeof ACTION_STYLE)[]) {
     if (!used.has(action)) continue;
     lines.push(`  classDef ${action} ${ACTION_STYLE[action]}`);
-    lines.push(`  class ${graph.nodes.filter((n) => n.action === action).map((n) => id(n.id)).join(',')} ${action}`);
+    lines.push(
+      `  class ${graph.nodes
+        .filter((n) => n.action === action)
+        .map((n) => id(n.id))
+        .join(',')} ${action}`,
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -44,7 +49,10 @@ const DOT_COLOR = { create: 'darkgreen', update: 'darkgoldenrod', delete: 'red',
 export function renderGraphDot(graph: Graph): string {
   const lines = ['digraph agentsync {', '  rankdir=LR;', '  node [fontname="Helvetica"];'];
   for (const node of graph.nodes) {
-    const label = [node.id, node.detail, node.kind === 'external' ? '(external)' : undefined].filter((s) => s !== undefined).map(dotText).join('\\n');
+    const label = [node.id, node.detail, node.kind === 'external' ? '(external)' : undefined]
+      .filter((s) => s !== undefined)
+      .map(dotText)
+      .join('\\n');
     const color = node.action ? `, color=${DOT_COLOR[node.action]}` : '';
     const style = node.kind === 'external' ? ', style=dashed' : '';
     lines.push(`  "${dotText(node.id)}" [label="${label}", shape=${DOT_SHAPE[node.kind]}${color}${style}];`);

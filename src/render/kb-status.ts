@@ -14,7 +14,9 @@ export function renderKbStatusText(websites: readonly KbWebsiteStatus[], color: 
       continue;
     }
     // Statuses are the server's words: any it sends beyond the reference's are counted under their own name.
-    const counts = Object.entries(site.counts).map(([status, n]) => `${n} ${printableText(status)}`).join(', ');
+    const counts = Object.entries(site.counts)
+      .map(([status, n]) => `${n} ${printableText(status)}`)
+      .join(', ');
     out.push(`${paint.bold(printableText(site.address))}: ${site.total} URL${site.total === 1 ? '' : 's'} (${counts})`);
     for (const row of site.urls ?? []) {
       const excluded = row.excludedBy === undefined ? '' : paint.dim(`  excluded by ${row.excludedBy === 'id' ? 'its id' : printableText(JSON.stringify(row.excludedBy))}`);

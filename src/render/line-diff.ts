@@ -33,7 +33,10 @@ function alignLines(a: readonly string[], b: readonly string[]): DiffLine[] {
   };
   let ka = 0;
   let kb = 0;
-  for (const part of diffArrays(keptA.map((index) => a[index] as string), keptB.map((index) => b[index] as string))) {
+  for (const part of diffArrays(
+    keptA.map((index) => a[index] as string),
+    keptB.map((index) => b[index] as string),
+  )) {
     for (const text of part.value) {
       if (part.added) {
         flushTo(i, keptB[kb] as number);

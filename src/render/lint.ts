@@ -6,7 +6,10 @@ import { renderDiagnosticsText, type TextOptions } from './diagnostics.js';
 
 export function renderLintText(findings: readonly LintFinding[], file: string, ruleCount: number, options: TextOptions): string {
   if (findings.length === 0) return `${file}: no lint findings (${ruleCount} rules).\n`;
-  return renderDiagnosticsText(findings.map((f) => ({ ...f, message: `${f.message} [${f.rule}]` })), options);
+  return renderDiagnosticsText(
+    findings.map((f) => ({ ...f, message: `${f.message} [${f.rule}]` })),
+    options,
+  );
 }
 
 export interface LintJson {

@@ -81,7 +81,9 @@ export function createMultiProgress(options: MultiProgressOptions): MultiProgres
               track.finished++;
               track.failed++;
               retrying.delete(event.address);
-              print(`[${printableLine(name)}] ${paint.red('failed')} ${event.address}: ${event.failure.call} (${event.failure.status === 0 ? event.failure.code : statusWithCode(event.failure.status, event.failure.code)})`);
+              print(
+                `[${printableLine(name)}] ${paint.red('failed')} ${event.address}: ${event.failure.call} (${event.failure.status === 0 ? event.failure.code : statusWithCode(event.failure.status, event.failure.code)})`,
+              );
               break;
             default: {
               const _exhaustive: never = event;

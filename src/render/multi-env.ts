@@ -37,10 +37,12 @@ export function environmentHeader(environment: EnvironmentInfo, options: { color
 export function prefixLines(text: string, environment: string): string {
   const tag = `[${printableLine(environment)}]`;
   const body = text.endsWith('\n') ? text.slice(0, -1) : text;
-  return body
-    .split('\n')
-    .map((line) => (line === '' ? tag : `${tag} ${line}`))
-    .join('\n') + '\n';
+  return (
+    body
+      .split('\n')
+      .map((line) => (line === '' ? tag : `${tag} ${line}`))
+      .join('\n') + '\n'
+  );
 }
 
 /** The closing table of `plan`: what each environment would change, or why it failed. */

@@ -12,10 +12,17 @@ export function conflictRefusalLine(conflicts: readonly CreateChange[]): string 
     const listed = renames.map((move) => `${move.to} has the name of ${move.from}, which leaves the manifest`).join('; ');
     const entries = renames.map((move) => `{ from: ${move.from}, to: ${move.to} }`).join(', ');
     const commands = renames.map(stateMvCommand).join(' && ');
-    return printableLine(`Error: apply would refuse this plan: ${listed}, so creating it would make a second one. If it was renamed, add \`moved: [${entries}]\` to the manifest, or run \`${commands}\`, then plan again.`) + '\n';
+    return (
+      printableLine(
+        `Error: apply would refuse this plan: ${listed}, so creating it would make a second one. If it was renamed, add \`moved: [${entries}]\` to the manifest, or run \`${commands}\`, then plan again.`,
+      ) + '\n'
+    );
   }
   const listed = conflicts.map((c) => `${c.address} (${c.conflict?.remoteId ?? ''})`).join(', ');
   const fix = conflicts.length === 1 ? `agentsync import ${conflicts[0]?.address ?? ''}` : 'agentsync import';
   const what = conflicts.length === 1 ? 'a resource to create already exists' : `${conflicts.length} resources to create already exist`;
-  return printableLine(`Error: apply would refuse this plan: ${what} on the server but not in the state: ${listed}. Adopt ${conflicts.length === 1 ? 'it' : 'them'} with \`${fix}\`, then plan again.`) + '\n';
+  return (
+    printableLine(`Error: apply would refuse this plan: ${what} on the server but not in the state: ${listed}. Adopt ${conflicts.length === 1 ? 'it' : 'them'} with \`${fix}\`, then plan again.`) +
+    '\n'
+  );
 }

@@ -113,7 +113,8 @@ export function summaryLine(summary: PlanSummary, prune: boolean, moves = 0): st
 }
 
 export function noChangesLine(environment: string, unreadable = 0): string {
-  if (unreadable > 0) return `No changes in what could be read; ${unreadable === 1 ? '1 resource' : `${unreadable} resources`} of environment "${printableText(environment)}" could not be read from the server, so nothing is planned for ${unreadable === 1 ? 'it' : 'them'}.`;
+  if (unreadable > 0)
+    return `No changes in what could be read; ${unreadable === 1 ? '1 resource' : `${unreadable} resources`} of environment "${printableText(environment)}" could not be read from the server, so nothing is planned for ${unreadable === 1 ? 'it' : 'them'}.`;
   return `No changes. Environment "${printableText(environment)}" matches the manifest.`;
 }
 

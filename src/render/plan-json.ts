@@ -3,7 +3,18 @@
 // serializes to the same bytes.
 import type { JsonValue, Region } from '../core/api-types.js';
 import type { ResourceType, SpecJson } from '../core/desired.js';
-import { SENSITIVE_PLACEHOLDER, type Action, type Change, type FieldChange, type PendingWarning, type Plan, type PlanMove, type PlanSummary, type UnreadableResource, type WebsiteReport } from '../core/plan.js';
+import {
+  SENSITIVE_PLACEHOLDER,
+  type Action,
+  type Change,
+  type FieldChange,
+  type PendingWarning,
+  type Plan,
+  type PlanMove,
+  type PlanSummary,
+  type UnreadableResource,
+  type WebsiteReport,
+} from '../core/plan.js';
 import { isDigest, setMember } from '../core/redact.js';
 
 export const PLAN_FORMAT_VERSION = 1;
@@ -105,13 +116,28 @@ function changeToJson(change: Change): PlanJsonChange {
         ...(change.adopt ? { adopt: { ...change.adopt } } : {}),
       };
     case 'update':
-      return { ...base, fields: change.fields.map(fieldToJson), remoteId: change.remoteId, before: recordToJson(change.before), after: recordToJson(change.after), ...(change.replace ? { replace: true as const } : {}) };
+      return {
+        ...base,
+        fields: change.fields.map(fieldToJson),
+        remoteId: change.remoteId,
+        before: recordToJson(change.before),
+        after: recordToJson(change.after),
+        ...(change.replace ? { replace: true as const } : {}),
+      };
     case 'no-op':
       return { ...base, fields: [], remoteId: change.remoteId };
     case 'delete':
       return { ...base, fields: [], remoteId: change.remoteId, before: recordToJson(change.before), after: null, ...(change.gone ? { gone: true as const } : {}) };
     case 'forget':
-      return { ...base, fields: [], remoteId: change.remoteId, before: recordToJson(change.before), after: null, ...(change.undeletable ? { undeletable: true as const } : {}), ...(change.gone ? { gone: true as const } : {}) };
+      return {
+        ...base,
+        fields: [],
+        remoteId: change.remoteId,
+        before: recordToJson(change.before),
+        after: null,
+        ...(change.undeletable ? { undeletable: true as const } : {}),
+        ...(change.gone ? { gone: true as const } : {}),
+      };
     default: {
       const _exhaustive: never = change;
       throw new Error(`unknown change ${JSON.stringify(_exhaustive)}`);

@@ -6,7 +6,26 @@ import { hasChanges } from '../core/plan.js';
 import type { DiffLine } from './line-diff.js';
 import { changedGraphMarkdown } from './plan-graph.js';
 import { codeSpan, htmlText, longestRun, markdownText } from './markdown-safe.js';
-import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, FORGET_GONE, replaceText, DRIFT_HEADING, noChangesLine, pendingWarningText, printableText, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, UNREADABLE_HEADING, unreadableText, viewField, type FieldView } from './plan-fields.js';
+import {
+  adoptText,
+  conflictText,
+  deleteText,
+  DELETED_ON_SERVER,
+  FORGET_GONE,
+  replaceText,
+  DRIFT_HEADING,
+  noChangesLine,
+  pendingWarningText,
+  printableText,
+  REMOTE_ID_LABEL,
+  skippedText,
+  summaryLine,
+  undeletableText,
+  UNREADABLE_HEADING,
+  unreadableText,
+  viewField,
+  type FieldView,
+} from './plan-fields.js';
 
 export interface PlanMarkdownOptions {
   /** Hard limit on the output's length in UTF-16 code units. */
@@ -30,7 +49,14 @@ export function renderPlanMarkdown(plan: Plan, { maxLength = DEFAULT_MARKDOWN_MA
   const sections = [head.join('\n')];
   const budget = maxLength - NOTE_RESERVE;
   const warning = (i: number): string => `> [!WARNING]\n> ${pendingWarningText(plan.pending[i] as PendingWarning, markdownText)}\n`;
-  const afterWarnings = appendWithin(sections, plan.pending.length, warning, sections[0]?.length ?? 0, budget, (n) => `_… ${n} more pending-create warnings not shown; run \`agentsync plan\` to see them all._\n`);
+  const afterWarnings = appendWithin(
+    sections,
+    plan.pending.length,
+    warning,
+    sections[0]?.length ?? 0,
+    budget,
+    (n) => `_… ${n} more pending-create warnings not shown; run \`agentsync plan\` to see them all._\n`,
+  );
   const resourcesNote = (n: number): string => `_… ${n} more resource${n === 1 ? '' : 's'} not shown; run \`agentsync plan\` for the full plan._\n`;
   // Once the warnings were cut there is no room left, but the reader still learns what is missing.
   if (afterWarnings.cut) sections.push(resourcesNote(changed.length));
@@ -45,14 +71,7 @@ export function renderPlanMarkdown(plan: Plan, { maxLength = DEFAULT_MARKDOWN_MA
  * fit, appends a note and stops. Items are built on demand, so a huge plan costs only what fits.
  * Returns the joined length so far and whether it cut.
  */
-function appendWithin(
-  sections: string[],
-  count: number,
-  item: (index: number) => string,
-  length: number,
-  budget: number,
-  note: (left: number) => string,
-): { length: number; cut: boolean } {
+function appendWithin(sections: string[], count: number, item: (index: number) => string, length: number, budget: number, note: (left: number) => string): { length: number; cut: boolean } {
   for (let i = 0; i < count; i++) {
     const text = item(i);
     if (length + 1 + text.length > budget) {
@@ -105,7 +124,10 @@ function describe(change: Change): { sign: string; label: string; lines: string[
     case 'update':
       return {
         sign: change.replace === true ? '-/+' : '~',
-        label: change.replace === true ? `replace (${REMOTE_ID_LABEL[change.type]} ${change.remoteId}): ${replaceText(change.type)}` : `update in-place (${REMOTE_ID_LABEL[change.type]} ${change.remoteId})`,
+        label:
+          change.replace === true
+            ? `replace (${REMOTE_ID_LABEL[change.type]} ${change.remoteId}): ${replaceText(change.type)}`
+            : `update in-place (${REMOTE_ID_LABEL[change.type]} ${change.remoteId})`,
         lines: change.fields.flatMap((f) => diffBlockLines(viewField(f))),
       };
     case 'delete':
@@ -170,4 +192,3 @@ function fencedDiff(lines: readonly string[]): string {
   const fence = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
   return `${fence}diff\n${body}\n${fence}`;
 }
-

@@ -5,7 +5,28 @@ import { hasChanges } from '../core/plan.js';
 import { palette, type Palette } from './color.js';
 import type { DiffLine } from './line-diff.js';
 import type { DriftEntry } from '../core/refresh.js';
-import { adoptText, conflictText, deleteText, DELETED_ON_SERVER, FORGET_GONE, replaceText, DRIFT_HEADING, moveText, noChangesLine, pendingWarningText, printableLine, printableText, REMOTE_ID_LABEL, skippedText, summaryLine, undeletableText, UNREADABLE_HEADING, unreadableText, viewField, type FieldView } from './plan-fields.js';
+import {
+  adoptText,
+  conflictText,
+  deleteText,
+  DELETED_ON_SERVER,
+  FORGET_GONE,
+  replaceText,
+  DRIFT_HEADING,
+  moveText,
+  noChangesLine,
+  pendingWarningText,
+  printableLine,
+  printableText,
+  REMOTE_ID_LABEL,
+  skippedText,
+  summaryLine,
+  undeletableText,
+  UNREADABLE_HEADING,
+  unreadableText,
+  viewField,
+  type FieldView,
+} from './plan-fields.js';
 
 export interface PlanTextOptions {
   color: boolean;
@@ -33,7 +54,13 @@ export function renderPlanText(plan: Plan, { color }: PlanTextOptions): string {
   if (plan.moves?.length) out.push(...plan.moves.map((move) => `${RESOURCE_INDENT}${paint.yellow('→')} ${paint.bold(printableText(moveText(move)))}`), '');
   if (plan.websites?.length) out.push(...websiteLines(plan.websites, paint), '');
   for (const pending of plan.pending) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(pendingWarningText(pending))}`), '');
-  out.push(hasChanges(plan) ? `${paint.bold('Plan:')}${summaryLine(plan.summary, plan.prune, plan.moves?.length).slice('Plan:'.length)}` : (plan.unreadable?.length ? paint.yellow(noChangesLine(plan.environment, plan.unreadable.length)) : paint.green(noChangesLine(plan.environment))));
+  out.push(
+    hasChanges(plan)
+      ? `${paint.bold('Plan:')}${summaryLine(plan.summary, plan.prune, plan.moves?.length).slice('Plan:'.length)}`
+      : plan.unreadable?.length
+        ? paint.yellow(noChangesLine(plan.environment, plan.unreadable.length))
+        : paint.green(noChangesLine(plan.environment)),
+  );
   return out.join('\n') + '\n';
 }
 
@@ -66,7 +93,8 @@ function legend(changed: readonly Change[], paint: Palette): string[] {
   const lines = ['Resource actions are indicated with the following symbols:'];
   if (used.has('create')) lines.push(`  ${paint.green('+')} create`);
   if (changed.some((change) => change.action === 'update' && change.replace !== true)) lines.push(`  ${paint.yellow('~')} update in-place`);
-  if (changed.some((change) => change.action === 'update' && change.replace === true)) lines.push(`  ${paint.red('-')}/${paint.green('+')} replace (the new one is made first, then the old one deleted)`);
+  if (changed.some((change) => change.action === 'update' && change.replace === true))
+    lines.push(`  ${paint.red('-')}/${paint.green('+')} replace (the new one is made first, then the old one deleted)`);
   if (used.has('delete')) lines.push(`  ${paint.red('-')} delete`);
   if (changed.some((change) => change.action === 'forget' && change.gone !== true)) lines.push(`  ${paint.red('-')} forget (stays on the server; only dropped from state)`);
   if (changed.some((change) => change.action === 'forget' && change.gone === true)) lines.push(`  ${paint.red('-')} forget (already deleted on the server; only dropped from state)`);
@@ -89,10 +117,7 @@ function resourceBlock(change: Change, paint: Palette): string[] {
           ...change.fields.flatMap((f) => fieldLines(viewField(f), paint)),
         ];
       }
-      return [
-        `${RESOURCE_INDENT}${paint.yellow('~')} ${paint.bold(printableText(change.address))} ${remoteIdNote(change, paint)}`,
-        ...change.fields.flatMap((f) => fieldLines(viewField(f), paint)),
-      ];
+      return [`${RESOURCE_INDENT}${paint.yellow('~')} ${paint.bold(printableText(change.address))} ${remoteIdNote(change, paint)}`, ...change.fields.flatMap((f) => fieldLines(viewField(f), paint))];
     case 'delete':
       return [`${RESOURCE_INDENT}${paint.red('-')} ${paint.bold(printableText(change.address))} ${remoteIdNote(change, paint)} ${paint.red(deleteText(change))}`];
     case 'forget': {

@@ -65,7 +65,12 @@ async function runAction(inputs: Record<string, string>, runner: { event?: 'pull
   const event = runner.event ?? 'pull_request';
   const eventPath = join(dir, 'event.json');
   const pr = runner.pr ?? ++prNumber;
-  await writeFile(eventPath, JSON.stringify(event === 'pull_request' ? { number: pr, pull_request: { number: pr, head: { sha: 'feedface00', repo: { full_name: REPO } }, base: { repo: { full_name: REPO } } } } : { ref: 'refs/heads/main' }));
+  await writeFile(
+    eventPath,
+    JSON.stringify(
+      event === 'pull_request' ? { number: pr, pull_request: { number: pr, head: { sha: 'feedface00', repo: { full_name: REPO } }, base: { repo: { full_name: REPO } } } } : { ref: 'refs/heads/main' },
+    ),
+  );
   const outputFile = join(dir, `output-${Date.now()}-${Math.random()}`);
   const summaryFile = join(dir, `summary-${Date.now()}-${Math.random()}`);
   await writeFile(outputFile, '');
@@ -109,7 +114,12 @@ async function runAction(inputs: Record<string, string>, runner: { event?: 'pull
     };
     last = await run(['bash', '--noprofile', '--norc', '-eo', 'pipefail', '-c', substitute(step.run)], workspace(), env);
     const written = await readFile(outputFile, 'utf8');
-    stepOutputs[step.id ?? ''] = Object.fromEntries(written.split('\n').filter(Boolean).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+    stepOutputs[step.id ?? ''] = Object.fromEntries(
+      written
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
     if (last.code !== 0) break;
   }
   const outputs = Object.fromEntries(Object.entries(action.outputs).map(([name, o]) => [name, substitute(o.value)]));
@@ -212,7 +222,7 @@ describe('action.yml', () => {
     expect(gh.comments(REPO, pr)[0]?.body).toContain('<!-- agentsync-plan file="infra/cometchat.yaml" environments="local" -->');
   });
 
-  it('prefers the project\'s own agentsync, and comment: false writes no comment', async () => {
+  it("prefers the project's own agentsync, and comment: false writes no comment", async () => {
     await writeFile(join(workspace(), 'agents.yaml'), manifest(['lookup']));
     await mkdir(join(workspace(), 'node_modules', '.bin'), { recursive: true });
     const own = join(workspace(), 'node_modules', '.bin', 'agentsync');
@@ -291,7 +301,9 @@ describe('action.yml: apply what was reviewed (plan-file)', () => {
     await writeFile(join(workspace(), 'agents.yaml'), manifest(['lookup']));
     const apply = await runAction({ command: 'apply', 'plan-file': 'nowhere.json' }, { ...withKey, event: 'push' });
     expect(apply.code).toBe(1);
-    expect(apply.stderr).toBe('::error title=agentsync::plan-file nowhere.json does not exist: apply takes only the plan that was reviewed and never plans again; make one with command: plan and plan-file on the pull request\n');
+    expect(apply.stderr).toBe(
+      '::error title=agentsync::plan-file nowhere.json does not exist: apply takes only the plan that was reviewed and never plans again; make one with command: plan and plan-file on the pull request\n',
+    );
     expect(apply.outputs).toMatchObject({ exitcode: '1', 'has-changes': 'false' });
     expect(await emu.apiRequests()).toEqual([]);
   });

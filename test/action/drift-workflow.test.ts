@@ -11,7 +11,12 @@ import { runCli } from '../support/cli.js';
 import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-interface Step { name?: string; id?: string; run?: string; env?: Record<string, string> }
+interface Step {
+  name?: string;
+  id?: string;
+  run?: string;
+  env?: Record<string, string>;
+}
 const workflow = parse(await readFile(join(ROOT, 'examples', 'drift-nightly.yml'), 'utf8')) as { on: Record<string, unknown>; jobs: { drift: { steps: Step[] } } };
 const steps = workflow.jobs.drift.steps.filter((s) => s.run !== undefined && s.run !== 'npm ci');
 const MANIFEST = 'version: 1\nenvironments:\n  prod: { appId: local, region: us }\ntools:\n  lookup: { displayName: L, executionText: l, description: Looks an order up by number, parameters: {} }\n';

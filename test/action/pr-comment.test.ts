@@ -115,9 +115,17 @@ describe('the pull request comment step', () => {
 
   it('finds its comment on a later page of a long conversation', async () => {
     const pr = nextPr();
-    gh.seed(REPO, pr, Array.from({ length: 230 }, (_, i) => `a review comment ${i}`));
+    gh.seed(
+      REPO,
+      pr,
+      Array.from({ length: 230 }, (_, i) => `a review comment ${i}`),
+    );
     gh.seed(REPO, pr, ['<!-- agentsync-plan file="agents.yaml" environments="" -->\nold plan']);
-    gh.seed(REPO, pr, Array.from({ length: 20 }, (_, i) => `a later comment ${i}`));
+    gh.seed(
+      REPO,
+      pr,
+      Array.from({ length: 20 }, (_, i) => `a later comment ${i}`),
+    );
     const run = await comment(['--manifest', 'agents.yaml'], await event(pr));
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain('updated the plan comment');

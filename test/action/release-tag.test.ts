@@ -67,8 +67,9 @@ describe('scripts/release-tag.sh', () => {
     expect(await git(['rev-parse', `v${version}^{commit}`])).toBe(await git(['rev-parse', `v${version.split('.')[0]}^{commit}`]));
     expect(await git(['status', '--porcelain'])).toBe('');
     const tagged = (await git(['ls-tree', '-r', '--name-only', `v${version}`])).split('\n');
-    for (const file of ['dist/cli/main.cjs', 'dist/cli/agentsync.cjs', 'dist/cli/vendor/undici.cjs', 'dist/cli/vendor/pg.cjs', 'dist/index.js', 'dist/types/index.d.ts', 'action.yml']) expect(tagged).toContain(file);
-    expect(tagged.filter((f) => f.startsWith('dist/') && (f.endsWith('.map') || f.includes('/core/') && !f.startsWith('dist/types/')))).toEqual([]);
+    for (const file of ['dist/cli/main.cjs', 'dist/cli/agentsync.cjs', 'dist/cli/vendor/undici.cjs', 'dist/cli/vendor/pg.cjs', 'dist/index.js', 'dist/types/index.d.ts', 'action.yml'])
+      expect(tagged).toContain(file);
+    expect(tagged.filter((f) => f.startsWith('dist/') && (f.endsWith('.map') || (f.includes('/core/') && !f.startsWith('dist/types/'))))).toEqual([]);
     expect((await git(['ls-tree', '-r', '--name-only', 'HEAD'])).split('\n').filter((f) => f.startsWith('dist/'))).toEqual([]);
 
     // Once only.

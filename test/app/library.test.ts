@@ -41,7 +41,7 @@ async function project(text = MANIFEST): Promise<void> {
 const agentNames = async (): Promise<string[]> => (await emu.get<{ name: string }[]>('/ai-agents/agents')).map((a) => a.name).sort();
 
 describe('applySavedPlan', () => {
-  it('applies exactly the plan the CLI saved, from a folder that is not the process\'s', async () => {
+  it("applies exactly the plan the CLI saved, from a folder that is not the process's", async () => {
     await project();
     expect((await runCli(['plan', '--out', 'plan.json'], { cwd: dir, env })).code).toBe(0);
     const outcome = await api.applySavedPlan({ planFile: 'plan.json', cwd: dir, env });
@@ -153,7 +153,7 @@ describe('kbStatus and waitForIndexing', () => {
 });
 
 describe('secrets belong to one call', () => {
-  it('two runMain calls in one process, at the same time, with different secrets, never print each other\'s', async () => {
+  it("two runMain calls in one process, at the same time, with different secrets, never print each other's", async () => {
     const manifest = `version: 1
 environments:
   local: { appId: local, region: us }
@@ -168,7 +168,10 @@ agents:
       // Each run's base URL holds its secret in the path, which the emulator's 404 echoes back.
       const run = (folder: string, secret: string) => runCli(['plan', '--json'], { cwd: folder, env: { COMETCHAT_API_KEY: API_KEY, TOKEN: secret, AGENTSYNC_BASE_URL: `${emu.origin}/${secret}/v3` } });
       const [ra, rb] = await Promise.all([run(a, 'alpha-secret-1111'), run(b, 'bravo-secret-2222')]);
-      for (const [result, own] of [[ra, 'alpha-secret-1111'], [rb, 'bravo-secret-2222']] as const) {
+      for (const [result, own] of [
+        [ra, 'alpha-secret-1111'],
+        [rb, 'bravo-secret-2222'],
+      ] as const) {
         expect(result.code).toBe(1);
         expect(result.stderr).toContain('/(sensitive)/v3');
         expect(result.stdout + result.stderr).not.toContain(own);
@@ -190,7 +193,10 @@ agents:
 `);
     // The base URL holds the secret in its path, which the emulator's 404 echoes back.
     const failing = { ...env, TOKEN: 'charlie-secret-3333', AGENTSYNC_BASE_URL: `${emu.origin}/charlie-secret-3333/v3` };
-    const error = await api.plan({ cwd: dir, env: failing }).then(() => undefined, (err: unknown) => err);
+    const error = await api.plan({ cwd: dir, env: failing }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(error).toBeInstanceOf(Error);
     expect(String((error as Error).message)).toContain('/(sensitive)/v3');
     expect(String((error as Error).message)).not.toContain('charlie-secret-3333');

@@ -172,7 +172,12 @@ describe('agentsync apply', () => {
 
   it('rejects bad --concurrency, --retries and --timeout values before any call', async () => {
     await writeManifest({ tools: { t1: 'one' } });
-    const cases: [string, string][] = [['--concurrency', '0'], ['--retries', 'many'], ['--timeout', '0'], ['--timeout', '1.5']];
+    const cases: [string, string][] = [
+      ['--concurrency', '0'],
+      ['--retries', 'many'],
+      ['--timeout', '0'],
+      ['--timeout', '1.5'],
+    ];
     for (const [flag, value] of cases) {
       const result = await apply(flag, value);
       expect(result.code).toBe(1);
@@ -193,7 +198,8 @@ describe('agentsync apply', () => {
     const secret = 'sup3r-s3cret-header-value';
     await writeManifest({
       tools: { t1: 'one' },
-      extraAgentYaml: '  remote: { name: remote, integrationType: agent, integrateWith: langgraph, integrationMeta: { baseUrl: "https://x.example.com", headers: { Authorization: "${secret:REMOTE_TOKEN}" } } }',
+      extraAgentYaml:
+        '  remote: { name: remote, integrationType: agent, integrateWith: langgraph, integrationMeta: { baseUrl: "https://x.example.com", headers: { Authorization: "${secret:REMOTE_TOKEN}" } } }',
     });
     env.REMOTE_TOKEN = secret;
     const outputs = [await apply(), await runCli(['plan', '--out', 'plan.json'], { cwd: dir, env })];

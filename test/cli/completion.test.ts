@@ -42,7 +42,9 @@ async function helpFlags(...path: string[]): Promise<string[]> {
 function bash(words: string[]): string[] {
   const quoted = words.map((w) => `'${w}'`).join(' ');
   const script = `source '${scripts.bash}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _agentsync_completion; printf '%s\\n' "\${COMPREPLY[@]}"`;
-  return execFileSync('bash', ['-c', script], { encoding: 'utf8' }).split('\n').filter((l) => l !== '');
+  return execFileSync('bash', ['-c', script], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l !== '');
 }
 
 describe('bash', () => {
@@ -85,7 +87,10 @@ describe.runIf(has('zsh'))('zsh', () => {
   });
 
   it('offers commands with their descriptions, flags, and flag values', async () => {
-    const commands = zsh(['agentsync', '']).split('\n').filter((l) => l !== '').map((l) => l.split(':')[0]);
+    const commands = zsh(['agentsync', ''])
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => l.split(':')[0]);
     expect(commands.sort()).toEqual((await helpCommands()).sort());
     expect(zsh(['agentsync', 'plan', '--format', ''])).toBe('text\njson\nmarkdown\n');
     expect(zsh(['agentsync', 'plan', '--out', ''])).toBe('(files)\n');

@@ -15,7 +15,12 @@ import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulat
 import { runCli } from '../support/cli.js';
 
 const TOOLS = {
-  lookup: { displayName: 'Lookup', executionText: 'Looking', description: 'Looks up', parameters: { type: 'object', properties: { id: { type: 'string', description: 'Id' }, all: { type: 'boolean', description: 'All' } }, required: ['id'] } },
+  lookup: {
+    displayName: 'Lookup',
+    executionText: 'Looking',
+    description: 'Looks up',
+    parameters: { type: 'object', properties: { id: { type: 'string', description: 'Id' }, all: { type: 'boolean', description: 'All' } }, required: ['id'] },
+  },
   ticket: { displayName: 'Ticket', executionText: 'Opening', description: 'Opens a ticket', parameters: {} },
   card: { displayName: 'Card', executionText: 'Showing', doNotExecute: true },
 };

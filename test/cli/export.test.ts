@@ -31,10 +31,7 @@ describe.each(MODES)('agentsync export ($name)', (mode) => {
     expect(exported.stdout).toBe(`Exported 6 tools and 3 agents to demo-${mode.putCreates}.yaml.\n`);
     expect(exported.stderr).toContain('AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION');
     const text = await readFile(lab.path(`demo-${mode.putCreates}.yaml`), 'utf8');
-    expect(text.split('\n').slice(0, 2)).toEqual([
-      '# yaml-language-server: $schema=./agentsync.schema.json',
-      '# Exported by agentsync 0.1.0 from app "local" (region us, environment "local").',
-    ]);
+    expect(text.split('\n').slice(0, 2)).toEqual(['# yaml-language-server: $schema=./agentsync.schema.json', '# Exported by agentsync 0.1.0 from app "local" (region us, environment "local").']);
     expect(text).not.toContain('s3cr3t');
     expect(text).toContain('Authorization: "${secret:AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION}"');
     expect(text).toContain('#   AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION  agent.returns_desk integrationMeta.headers.Authorization');
@@ -152,7 +149,7 @@ describe('agentsync export --out', () => {
     expect(noKey.stderr).toMatch(/^Error: the API key is missing: set COMETCHAT_API_KEY/);
   });
 
-  it('writes the environment\'s non-default base URL and key variable, not the AGENTSYNC_BASE_URL override', async () => {
+  it("writes the environment's non-default base URL and key variable, not the AGENTSYNC_BASE_URL override", async () => {
     const emu = await lab.emulator();
     await writeFile(lab.path('custom.yaml'), 'version: 1\nenvironments:\n  eu:\n    appId: acme-eu\n    region: eu\n    baseUrl: https://eu.example.com/v3\n    apiKeyEnv: EU_KEY\n');
     const exported = await lab.cli(emu, ['export', '-f', 'custom.yaml', '-e', 'eu'], { EU_KEY: 'test-key-5f1c9a7e2b' });

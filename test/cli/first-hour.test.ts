@@ -274,7 +274,7 @@ describe('row 11: the schema file the manifests point at', () => {
 });
 
 describe('row 12: a state of another environment gets advice that fits', () => {
-  it('says to pass this environment\'s own state, not to restore a backup', async () => {
+  it("says to pass this environment's own state, not to restore a backup", async () => {
     writeFileSync(join(dir, 'agents.yaml'), TWO_ENVS);
     expect((await cli(['apply', '-e', 'us', '--auto-approve'])).code).toBe(0);
     // An absolute path: the run's folder is not this process's, so a relative one would be named absolutely.

@@ -116,7 +116,7 @@ describe('agentsync fmt', () => {
     expect(readFileSync(file(), 'utf8')).toBe(CANONICAL);
   });
 
-  it('leaves the repository\'s own manifests\' meaning and comments alone', async () => {
+  it("leaves the repository's own manifests' meaning and comments alone", async () => {
     for (const name of ['agents.yaml', 'examples/minimal.yaml', 'examples/multi-region.yaml', 'examples/external-agent.yaml', 'examples/knowledge-base.yaml']) {
       const original = readFileSync(join(ROOT, name), 'utf8');
       writeFileSync(file('m.yaml'), original);
@@ -126,7 +126,10 @@ describe('agentsync fmt', () => {
       expect(meaning(after), name).toEqual(meaning(original));
       // Only the lines with a list to sort may differ.
       const changed = after.split('\n').filter((line, i) => line !== original.split('\n')[i]);
-      expect(changed.every((line) => /^\s+(tools|actions|exclude|required): \[/.test(line)), name).toBe(true);
+      expect(
+        changed.every((line) => /^\s+(tools|actions|exclude|required): \[/.test(line)),
+        name,
+      ).toBe(true);
     }
   });
 

@@ -65,6 +65,8 @@ describe.concurrent('agentsync graph', () => {
   it('the markdown plan holds a collapsed Mermaid graph of what changes', async () => {
     const result = await runCli(['plan', '--offline', '--format', 'markdown', '--state', 'none.json'], { cwd: dir, env: { UNSET_TOKEN: 'x' } });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain('<details><summary>Graph of the changed resources</summary>\n\n```mermaid\nflowchart LR\n  n0[["+ tool.lookup_order"]]\n  n1["+ agent.support<br/>Support"]\n  n1 -->|action| n0\n');
+    expect(result.stdout).toContain(
+      '<details><summary>Graph of the changed resources</summary>\n\n```mermaid\nflowchart LR\n  n0[["+ tool.lookup_order"]]\n  n1["+ agent.support<br/>Support"]\n  n1 -->|action| n0\n',
+    );
   });
 });

@@ -26,7 +26,8 @@ describe('crawl filters', () => {
   let site: { server: Server; origin: string };
   let emu: TestEmulator;
   let dir: string;
-  const cli = (args: string[]): Promise<CliResult> => runCli(args[0] === 'validate' ? args : [...args, '--state', 'state.json'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url, AGENTSYNC_KB_POLL_MS: '30' } });
+  const cli = (args: string[]): Promise<CliResult> =>
+    runCli(args[0] === 'validate' ? args : [...args, '--state', 'state.json'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url, AGENTSYNC_KB_POLL_MS: '30' } });
   const manifest = (crawl: string): string =>
     ['version: 1', 'environments:', '  local: { appId: local, region: us }', 'knowledgeBase:', '  websites:', '    docs:', `      url: ${site.origin}/`, `      crawl: ${crawl}`, ''].join('\n');
   const scrapes = async (): Promise<unknown[]> => (await emu.apiRequests('POST')).filter((entry) => entry.path.endsWith('/website/scrape')).map((entry) => entry.body);
@@ -83,7 +84,21 @@ describe('crawl filters', () => {
   });
 
   it('crawl needs url, and an empty substring is refused, each as one line', async () => {
-    await writeFile(join(dir, 'agents.yaml'), ['version: 1', 'environments:', '  local: { appId: local, region: us }', 'knowledgeBase:', '  websites:', '    docs:', '      parentUniqueId: abc', '      exclude: []', '      crawl: { sitemap: true }', ''].join('\n'));
+    await writeFile(
+      join(dir, 'agents.yaml'),
+      [
+        'version: 1',
+        'environments:',
+        '  local: { appId: local, region: us }',
+        'knowledgeBase:',
+        '  websites:',
+        '    docs:',
+        '      parentUniqueId: abc',
+        '      exclude: []',
+        '      crawl: { sitemap: true }',
+        '',
+      ].join('\n'),
+    );
     const noUrl = await cli(['validate']);
     expect(noUrl.code).toBe(1);
     expect(noUrl.stderr).toContain('crawl is a crawl setting: it needs url');

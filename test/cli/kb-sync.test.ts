@@ -68,7 +68,17 @@ describe('kb sync', () => {
     await emu.reset();
     await emu.configure({ kbProcessingMs: 200, kbFailUrls: [] });
     for (const path of LINKS) site.pages.set(path, `first text of ${path}`);
-    const manifest = ['version: 1', 'environments:', '  local: { appId: local, region: us }', 'knowledgeBase:', '  websites:', '    docs:', `      url: ${site.origin}/`, '      exclude: ["**/private/**"]', ''];
+    const manifest = [
+      'version: 1',
+      'environments:',
+      '  local: { appId: local, region: us }',
+      'knowledgeBase:',
+      '  websites:',
+      '    docs:',
+      `      url: ${site.origin}/`,
+      '      exclude: ["**/private/**"]',
+      '',
+    ];
     await writeFile(join(dir, 'agents.yaml'), manifest.join('\n'));
     return () => rm(dir, { recursive: true, force: true });
   });

@@ -142,7 +142,9 @@ describe.concurrent('GitHub annotations (GITHUB_ACTIONS=true)', () => {
     expect(result.code).toBe(1);
     const annotations = result.stdout.split('\n').filter((line) => line.startsWith('::'));
     expect(annotations).toHaveLength(7);
-    expect(annotations[0]).toBe('::warning file=agents.yaml,line=5,col=3,title=agentsync lint (unused-tool)::tool "lookup_order" is not used by any agent (no agent lists it in tools or actions) (at tools.lookup_order)');
+    expect(annotations[0]).toBe(
+      '::warning file=agents.yaml,line=5,col=3,title=agentsync lint (unused-tool)::tool "lookup_order" is not used by any agent (no agent lists it in tools or actions) (at tools.lookup_order)',
+    );
     expect(annotations.map((line) => /^::(error|warning) file=agents\.yaml,line=(\d+),col=(\d+),title=agentsync lint \(([a-z-]+)\)::\S/.exec(line)?.slice(1).join(' '))).toEqual([
       'warning 5 3 unused-tool',
       'warning 8 18 short-tool-description',

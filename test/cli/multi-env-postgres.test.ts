@@ -45,6 +45,8 @@ describe('several environments, one PostgreSQL database', () => {
     await writeFile(join(dir, 'agents.yaml'), manifest('state: { url: "${AGENTSYNC_STATE_URL}", key: shared }\n'));
     const shared = await runCli(['plan', '--all-environments'], { cwd: dir, env });
     expect(shared.code).toBe(1);
-    expect(shared.stderr).toBe(`Error: environments "us" and "eu" would share one state (from AGENTSYNC_STATE_URL); with several environments leave --state out (each gets .agentsync/<env>.state.json) or use a postgres:// URL, whose key is the environment name unless state.key says otherwise\n`);
+    expect(shared.stderr).toBe(
+      `Error: environments "us" and "eu" would share one state (from AGENTSYNC_STATE_URL); with several environments leave --state out (each gets .agentsync/<env>.state.json) or use a postgres:// URL, whose key is the environment name unless state.key says otherwise\n`,
+    );
   });
 });

@@ -51,7 +51,10 @@ async function requests(name: Name): Promise<RequestLogEntry[]> {
 async function serverTools(name: Name): Promise<string[]> {
   const res = await fetch(`${emulators[name].url}/ai-agents/tools`, { headers: { apikey: keyOf(name) } });
   // search_web is the emulator's seed tool, on every server.
-  return ((await res.json()) as { name: string }[]).map((t) => t.name).filter((name) => name !== 'search_web').sort();
+  return ((await res.json()) as { name: string }[])
+    .map((t) => t.name)
+    .filter((name) => name !== 'search_web')
+    .sort();
 }
 
 async function serverAgents(name: Name): Promise<{ name: string; actions: string[]; metaData?: unknown }[]> {
@@ -62,7 +65,8 @@ async function serverAgents(name: Name): Promise<{ name: string; actions: string
 /** Three environments, each on its own emulator with its own key; `urls` can point one elsewhere. */
 async function writeManifest(urls: Partial<Record<Name, string>> = {}): Promise<void> {
   const environments = NAMES.map((name) => {
-    const vars = name === 'in' ? '{ shared: [t_common] }' : name === 'eu' ? '{ shared: [t_common, t_eu], meta: { tier: silver } }' : '{ shared: [t_common, t_us], meta: { tier: gold, limits: { rpm: 10 } } }';
+    const vars =
+      name === 'in' ? '{ shared: [t_common] }' : name === 'eu' ? '{ shared: [t_common, t_eu], meta: { tier: silver } }' : '{ shared: [t_common, t_us], meta: { tier: gold, limits: { rpm: 10 } } }';
     return `  ${name}: { appId: app-${name}, region: ${name}, baseUrl: "${urls[name] ?? emulators[name].url}", apiKeyEnv: KEY_${name.toUpperCase()}, vars: ${vars} }`;
   });
   const text = `version: 1
@@ -141,7 +145,10 @@ describe('plan over several environments', () => {
     // The same environment named twice is one environment.
     expect((await cli('plan', '-e', 'eu', '-e', 'eu', '--offline')).stdout).toBe(single.stdout);
     // --all-environments of a one-environment manifest is that plan, byte for byte.
-    await writeFile(join(dir, 'one.yaml'), `version: 1\nenvironments:\n  solo: { appId: app-us, region: us, baseUrl: "${emulators.us.url}", apiKeyEnv: KEY_US }\ntools:\n  t: { displayName: T, executionText: t, doNotExecute: true }\n`);
+    await writeFile(
+      join(dir, 'one.yaml'),
+      `version: 1\nenvironments:\n  solo: { appId: app-us, region: us, baseUrl: "${emulators.us.url}", apiKeyEnv: KEY_US }\ntools:\n  t: { displayName: T, executionText: t, doNotExecute: true }\n`,
+    );
     const plain = await cli('plan', '-f', 'one.yaml', '--offline');
     const all = await cli('plan', '-f', 'one.yaml', '--offline', '--all-environments');
     expect(all.stdout).toBe(plain.stdout);
@@ -300,8 +307,17 @@ describe('apply over several environments', () => {
     await writeManifest();
     // A tool that only eu's server has: us's server refuses the agent that names it (400), after us's tools are done.
     const eu = emulators.eu;
-    await fetch(`${eu.url}/ai-agents/tools`, { method: 'POST', headers: { apikey: keyOf('eu'), 'content-type': 'application/json' }, body: JSON.stringify({ name: 'placeholder', displayName: 'P', executionText: 'p', description: 'p', doNotExecute: true }) });
-    await writeFile(join(dir, 'agents.yaml'), (await readFile(join(dir, 'agents.yaml'), 'utf8')).replace('integrateWith: gpt-4o', 'integrateWith: gpt-4o\n    tools: [placeholder]').replace('agents:', 'external: { tools: [placeholder] }\nagents:'));
+    await fetch(`${eu.url}/ai-agents/tools`, {
+      method: 'POST',
+      headers: { apikey: keyOf('eu'), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'placeholder', displayName: 'P', executionText: 'p', description: 'p', doNotExecute: true }),
+    });
+    await writeFile(
+      join(dir, 'agents.yaml'),
+      (await readFile(join(dir, 'agents.yaml'), 'utf8'))
+        .replace('integrateWith: gpt-4o', 'integrateWith: gpt-4o\n    tools: [placeholder]')
+        .replace('agents:', 'external: { tools: [placeholder] }\nagents:'),
+    );
     await fetch(`${eu.origin}/__emulator/requests`, { method: 'DELETE' });
     // placeholder exists on eu only, so us's server answers 400 for the agent: us fails part-way.
     const result = await cli('apply', '-e', 'us', '-e', 'eu', '--auto-approve');

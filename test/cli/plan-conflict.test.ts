@@ -26,7 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => lab.close());
 
-const LINE = 'Error: apply would refuse this plan: a resource to create already exists on the server but not in the state: tool.lookup (local_lookup). Adopt it with `agentsync import tool.lookup`, then plan again.\n';
+const LINE =
+  'Error: apply would refuse this plan: a resource to create already exists on the server but not in the state: tool.lookup (local_lookup). Adopt it with `agentsync import tool.lookup`, then plan again.\n';
 
 describe.concurrent('plan with a conflict', () => {
   it('shows the plan, then exits 1 with one line saying why, with or without --detailed-exitcode', async () => {
@@ -49,6 +50,8 @@ describe.concurrent('plan with a conflict', () => {
   it('several environments: one conflicting environment fails the run', async () => {
     const result = await lab.cli(emu, ['plan', '--all-environments', '--detailed-exitcode']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('Error: apply would refuse this plan: 2 resources to create already exist on the server but not in the state: tool.lookup (local_lookup), tool.lookup (local_lookup).');
+    expect(result.stderr).toContain(
+      'Error: apply would refuse this plan: 2 resources to create already exist on the server but not in the state: tool.lookup (local_lookup), tool.lookup (local_lookup).',
+    );
   });
 });

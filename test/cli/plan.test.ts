@@ -111,7 +111,9 @@ describe('agentsync plan', () => {
   });
 
   it('shows an instruction edit as a line diff, and a removed resource as forget', async () => {
-    const edited = MANIFEST.replace('      Be brief.\n', '      Be very brief.\n').replace(/ {2}lookup:\n( {4}.*\n){4}/, '').replace('[get_weather, lookup]', '[get_weather]');
+    const edited = MANIFEST.replace('      Be brief.\n', '      Be very brief.\n')
+      .replace(/ {2}lookup:\n( {4}.*\n){4}/, '')
+      .replace('[get_weather, lookup]', '[get_weather]');
     await writeFile(join(dir, 'agents.yaml'), edited);
     const result = await plan();
     await writeFile(join(dir, 'agents.yaml'), MANIFEST);

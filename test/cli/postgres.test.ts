@@ -88,7 +88,12 @@ describe('PostgreSQL state through the CLI', () => {
     expect(await stateKeys(url)).toEqual(['local']);
 
     const list = await cli(['state', 'list', '--state', url]);
-    expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split(/\s+/)[0])).toEqual(['agent.helper', 'tool.alpha', 'tool.beta', 'tool.gamma']);
+    expect(
+      list.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(['agent.helper', 'tool.alpha', 'tool.beta', 'tool.gamma']);
     const json = JSON.parse((await cli(['state', 'list', '--json', '--state', url])).stdout) as { state: string; serial: number };
     expect(json.state).toBe(`postgres://agentsync:***@127.0.0.1:${pg.port}/${new URL(url).pathname.slice(1)} (key "local")`);
     expect(json.serial).toBe(1);
@@ -186,7 +191,10 @@ describe('PostgreSQL state through the CLI', () => {
       const waiting = runCli(['state', 'rm', 'tool.alpha', '--state', url, '--lock-timeout', '30'], { cwd: dir, env });
       // Released only once the second run is queued on the advisory lock, so it really waits.
       const database = url.slice(url.lastIndexOf('/') + 1);
-      await waitFor('a session waiting on the lock', async () => (await pg.admin("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted", database)).rows.length > 0, { timeoutMs: 20_000, intervalMs: 20 });
+      await waitFor('a session waiting on the lock', async () => (await pg.admin("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted", database)).rows.length > 0, {
+        timeoutMs: 20_000,
+        intervalMs: 20,
+      });
       holder.send('release');
       const result = await waiting;
       outputs.push(result.stdout, result.stderr);
@@ -210,7 +218,9 @@ describe('PostgreSQL state through the CLI', () => {
     const dropped = await run;
     outputs.push(dropped.stdout, dropped.stderr);
     expect(dropped.code).toBe(1);
-    expect(dropped.stderr).toMatch(/^Error: apply stopped: lost the connection to the PostgreSQL state at postgres:\/\/agentsync:\*\*\*@.*every result recorded before this point is kept.*\d+ changes? (were|was) applied and recorded/m);
+    expect(dropped.stderr).toMatch(
+      /^Error: apply stopped: lost the connection to the PostgreSQL state at postgres:\/\/agentsync:\*\*\*@.*every result recorded before this point is kept.*\d+ changes? (were|was) applied and recorded/m,
+    );
     expect(dropped.stderr).not.toMatch(/\n\s+at /);
     expect(dropped.stderr.split('\n').filter((l) => l.startsWith('Error:'))).toHaveLength(1);
     const kept = JSON.parse((await cli(['state', 'list', '--json', '--state', url])).stdout) as { resources: unknown[] };

@@ -20,7 +20,8 @@ function manifestOf(shape: Shape): string {
   const lines = ['version: 1', 'environments:', '  local: { appId: local, region: us }', 'tools:'];
   for (const [name, description] of Object.entries(shape.tools)) lines.push(`  ${name}: { displayName: ${name}, executionText: Working, description: "${description}", parameters: {} }`);
   lines.push('agents:');
-  for (const [key, actions] of Object.entries(shape.agents)) lines.push(`  ${key}: { name: "${shape.names?.[key] ?? key}", integrationType: llm, integrateWith: gpt-4o, actions: [${actions.join(', ')}] }`);
+  for (const [key, actions] of Object.entries(shape.agents))
+    lines.push(`  ${key}: { name: "${shape.names?.[key] ?? key}", integrationType: llm, integrateWith: gpt-4o, actions: [${actions.join(', ')}] }`);
   return lines.join('\n') + '\n';
 }
 

@@ -114,7 +114,10 @@ describe.each([
     expect(plan.stdout).toContain('Plan: 1 to create, 1 to update, 0 to forget.');
     const json = JSON.parse((await cli('plan', '--json')).stdout) as { refreshed: boolean; drift: { address: string; kind: string }[] };
     expect(json.refreshed).toBe(true);
-    expect(json.drift.map((d) => [d.address, d.kind])).toEqual([['agent.helper', 'deleted'], ['agent.support', 'changed']]);
+    expect(json.drift.map((d) => [d.address, d.kind])).toEqual([
+      ['agent.helper', 'deleted'],
+      ['agent.support', 'changed'],
+    ]);
     const markdown = (await cli('plan', '--format', 'markdown')).stdout;
     expect(markdown).toContain('**Changed outside agentsync:**');
     // The deletion no longer jams apply: it is planned as a create.
@@ -122,7 +125,10 @@ describe.each([
     expect(healed.code).toBe(0);
     expect(healed.stdout).toContain('Apply complete: 1 created, 1 updated, 0 forgotten.');
     const agents = await emu.get<AgentRecord[]>('/ai-agents/agents');
-    expect(agents.map((a) => [a.name, a.isActive]).sort()).toEqual([['Helper', true], ['Support', true]]);
+    expect(agents.map((a) => [a.name, a.isActive]).sort()).toEqual([
+      ['Helper', true],
+      ['Support', true],
+    ]);
     expect((await cli('plan')).stdout).toContain('No changes.');
   });
 
@@ -150,7 +156,9 @@ describe.each([
   });
 
   it('imports one address, and picks among same-named agents by uid', async () => {
-    const twin = (await (await api('POST', '/ai-agents/agents', { name: 'Support', isActive: true, integrateWith: 'x', integrationType: 'llm', tools: [], actions: [] })).json()) as { agent: AgentRecord };
+    const twin = (await (await api('POST', '/ai-agents/agents', { name: 'Support', isActive: true, integrateWith: 'x', integrationType: 'llm', tools: [], actions: [] })).json()) as {
+      agent: AgentRecord;
+    };
     const original = await uidOf('agent.support');
     await cli('state', 'rm', 'agent.support');
     const ambiguous = await cli('import', 'agent.support');

@@ -6,7 +6,12 @@ import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli } from '../support/cli.js';
 
-const manifests = [...readdirSync(join(ROOT, 'examples')).filter((n) => n.endsWith('.yaml')).map((n) => join('examples', n)), 'agents.yaml'];
+const manifests = [
+  ...readdirSync(join(ROOT, 'examples'))
+    .filter((n) => n.endsWith('.yaml'))
+    .map((n) => join('examples', n)),
+  'agents.yaml',
+];
 
 describe('agentsync schema', () => {
   let validate: ValidateFunction;

@@ -14,13 +14,7 @@ beforeAll(async () => {
   env = { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emu.url };
   await writeFile(
     join(dir, 'agents.yaml'),
-    [
-      'version: 1',
-      'environments: { local: { appId: local, region: us } }',
-      'tools: {}',
-      'agents:',
-      '  helper: { name: Helper, integrationType: llm, integrateWith: gpt-4o }',
-    ].join('\n') + '\n',
+    ['version: 1', 'environments: { local: { appId: local, region: us } }', 'tools: {}', 'agents:', '  helper: { name: Helper, integrationType: llm, integrateWith: gpt-4o }'].join('\n') + '\n',
   );
   const applied = await runCli(['apply', '--auto-approve'], { cwd: dir, env });
   expect(applied.code).toBe(0);

@@ -128,7 +128,7 @@ describe('agentsync state', () => {
     }
   });
 
-  it('needs -e when the manifest has several environments, and uses that environment\'s state', async () => {
+  it("needs -e when the manifest has several environments, and uses that environment's state", async () => {
     const dir = await project({ us: { environment: 'us', appId: 'app-us', region: 'us' }, eu: { environment: 'eu', appId: 'app-eu', region: 'eu' } });
     await seedState(path.join(dir, '.agentsync', 'eu.state.json'), { environment: 'eu', appId: 'app-eu', region: 'eu' });
     const ambiguous = await cli(dir, 'state', 'list');

@@ -18,8 +18,7 @@ interface ValidateJson {
  * environment, and bytes a reader must survive (BOM, CRLF, not UTF-8, NUL, an alias bomb, several
  * documents, …), plus one of each kind of schema and YAML error.
  */
-const takesItsOwnPath = (f: Fixture): boolean =>
-  f.args.length > 0 || Object.keys(f.env).length > 0 || /^(hostile-|bom-|crlf-)/.test(f.name);
+const takesItsOwnPath = (f: Fixture): boolean => f.args.length > 0 || Object.keys(f.env).length > 0 || /^(hostile-|bom-|crlf-)/.test(f.name);
 const ONE_OF_EACH_KIND = ['tool-missing-description', 'agent-unknown-tool', 'env-region-enum', 'yaml-indent-too-far', 'unset-variable', 'website-url-and-parent'];
 const cliCorpus = loadCorpus().filter((f) => f.mode === 'validate' && (takesItsOwnPath(f) || ONE_OF_EACH_KIND.includes(f.name)));
 const examples = readdirSync(join(ROOT, 'examples')).filter((name) => name.endsWith('.yaml'));

@@ -65,7 +65,10 @@ describe('version A (the defaults: create 200, ISO timestamps)', () => {
   });
 
   it('GET /ai-agents/tools/{name}: 200, 404, 401', async () => {
-    for (const [path, status] of [['/ai-agents/tools/get_weather', 200], ['/ai-agents/tools/nope', 404]] as const) {
+    for (const [path, status] of [
+      ['/ai-agents/tools/get_weather', 200],
+      ['/ai-agents/tools/nope', 404],
+    ] as const) {
       const reply = await emu.call('GET', path);
       expect(reply.status).toBe(status);
       expectDocumented(reply, 'GET', path, A);
@@ -101,7 +104,7 @@ describe('version A (the defaults: create 200, ISO timestamps)', () => {
     expectDocumented(await withoutKey(emu, 'POST', '/ai-agents/agents', validLlmAgent()), 'POST', '/ai-agents/agents', A);
   });
 
-  it('GET /ai-agents/agents: full entries (checked as agent records) and no-uid entries (A\'s GetAgentDetailDto)', async () => {
+  it("GET /ai-agents/agents: full entries (checked as agent records) and no-uid entries (A's GetAgentDetailDto)", async () => {
     // A's list entry is {name, description, deploymentUrl, apiKey}; O's (not in its extract) is the
     // whole record. The default 'full' form carries the agent record, so each entry is checked
     // against A's agent record schema (the create answer's `agent`).
@@ -227,7 +230,13 @@ describe('version O (createStatus 201, epoch timestamps)', () => {
 
   it('POST /ai-agents/agents answers 201 with integer timestamps, as O documents', async () => {
     await emu.createTool(validTool('lookup'));
-    const body = validLlmAgent({ integrationType: 'agent', integrateWith: 'mastra', icon: 'https://example.com/a.png', actions: ['lookup'], integrationMeta: { baseUrl: 'https://agent.example.com', agentId: 'w' } });
+    const body = validLlmAgent({
+      integrationType: 'agent',
+      integrateWith: 'mastra',
+      icon: 'https://example.com/a.png',
+      actions: ['lookup'],
+      integrationMeta: { baseUrl: 'https://agent.example.com', agentId: 'w' },
+    });
     const reply = await emu.call('POST', '/ai-agents/agents', body);
     expect(reply.status).toBe(201);
     expectDocumented(reply, 'POST', '/ai-agents/agents', O);

@@ -57,7 +57,10 @@ describe('knowledge-base answers match the reference', () => {
     const reply = await emu.call('POST', path, body);
     expectAnswer(reply, 'POST', path, 200);
     id = (reply.json as { data: { crawlId: string } }).data.crawlId;
-    for (const [bad, status] of [[{ url: 'nope' }, 400], [{ url: 'http://127.0.0.1:9/' }, 500]] as const) {
+    for (const [bad, status] of [
+      [{ url: 'nope' }, 400],
+      [{ url: 'http://127.0.0.1:9/' }, 500],
+    ] as const) {
       const error = await emu.call('POST', path, bad);
       expectAnswer(error, 'POST', path, status);
       expectErrorResponse(error);

@@ -4,7 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import { documentedStatuses, findOperation, validateComponent, validateRequestBody, validateResponse } from './openapi.js';
 
-const tool = { name: 'get_weather', displayName: 'Weather', executionText: 'Checking', description: 'd', parameters: { type: 'object', properties: { city: { type: 'string', description: 'City' } } } };
+const tool = {
+  name: 'get_weather',
+  displayName: 'Weather',
+  executionText: 'Checking',
+  description: 'd',
+  parameters: { type: 'object', properties: { city: { type: 'string', description: 'City' } } },
+};
 
 describe('findOperation', () => {
   it.each([
@@ -44,9 +50,7 @@ describe('validateRequestBody', () => {
 
   it('follows $refs, checks nested maps and enums', () => {
     const noDescription = { ...tool, parameters: { type: 'object', properties: { city: { type: 'string' } } } };
-    expect(validateRequestBody('POST', '/ai-agents/tools', noDescription)).toEqual([
-      "A POST /ai-agents/tools request body: /parameters/properties/city must have required property 'description'",
-    ]);
+    expect(validateRequestBody('POST', '/ai-agents/tools', noDescription)).toEqual(["A POST /ai-agents/tools request body: /parameters/properties/city must have required property 'description'"]);
     const agent = { name: 'a', isActive: true, integrateWith: 'gpt', integrationType: 'robot', tools: [], actions: [] };
     expect(validateRequestBody('POST', '/ai-agents/agents', agent, { versions: ['A'] })).toEqual([
       'A POST /ai-agents/agents request body: /integrationType must be equal to one of the allowed values ("llm", "agent")',

@@ -45,9 +45,10 @@ const FILES: Record<ReferenceVersion, string> = {
   O: 'cometchat-ai-agents.openapi-extract.json',
 };
 const referenceFolder = fileURLToPath(new URL('../fixtures/reference/', import.meta.url));
-const documents = Object.fromEntries(
-  REFERENCE_VERSIONS.map((version) => [version, JSON.parse(readFileSync(`${referenceFolder}${FILES[version]}`, 'utf8')) as OpenApiDocument]),
-) as Record<ReferenceVersion, OpenApiDocument>;
+const documents = Object.fromEntries(REFERENCE_VERSIONS.map((version) => [version, JSON.parse(readFileSync(`${referenceFolder}${FILES[version]}`, 'utf8')) as OpenApiDocument])) as Record<
+  ReferenceVersion,
+  OpenApiDocument
+>;
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -110,7 +111,9 @@ export function findOperation(version: ReferenceVersion, method: string, path: s
 /** The statuses a version declares for an operation, as numbers; empty when it lacks the operation. */
 export function documentedStatuses(version: ReferenceVersion, method: string, path: string): number[] {
   const found = findOperation(version, method, path);
-  return Object.keys(found?.operation.responses ?? {}).map(Number).filter(Number.isInteger);
+  return Object.keys(found?.operation.responses ?? {})
+    .map(Number)
+    .filter(Number.isInteger);
 }
 
 function pointer(...tokens: string[]): string {

@@ -47,6 +47,13 @@ describe('invalid manifests', () => {
     const result = resolveManifest(parseManifest(fixture.file, text), { env: fixture.env, mode: 'plan', ...environmentOf(fixture.args) });
     expect(hasErrors(result.diagnostics)).toBe(true);
     expect(result.desired).toBeUndefined();
-    expect(unmatched(fixture.diagnostics, result.diagnostics), JSON.stringify(result.diagnostics.map(({ line, column, message }) => ({ line, column, message })), null, 1)).toEqual([]);
+    expect(
+      unmatched(fixture.diagnostics, result.diagnostics),
+      JSON.stringify(
+        result.diagnostics.map(({ line, column, message }) => ({ line, column, message })),
+        null,
+        1,
+      ),
+    ).toEqual([]);
   });
 });

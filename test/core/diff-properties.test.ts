@@ -13,15 +13,13 @@ const text = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('line one\nl
 const word = fc.string({ minLength: 1, maxLength: 6 }).filter((s) => s !== '__proto__');
 const nameList = fc.array(fc.constantFrom('t1', 't2', 't3', 'search_web', 'Zed'), { maxLength: 4 });
 
-const parametersArb = fc
-  .dictionary(word, fc.record({ type: fc.constantFrom('string', 'number'), description: text }), { maxKeys: 3 })
-  .chain((properties) =>
-    fc.record({
-      type: fc.constant('object' as const),
-      properties: fc.constant(properties),
-      required: fc.shuffledSubarray(Object.keys(properties)),
-    }),
-  );
+const parametersArb = fc.dictionary(word, fc.record({ type: fc.constantFrom('string', 'number'), description: text }), { maxKeys: 3 }).chain((properties) =>
+  fc.record({
+    type: fc.constant('object' as const),
+    properties: fc.constant(properties),
+    required: fc.shuffledSubarray(Object.keys(properties)),
+  }),
+);
 
 const toolArb = fc.oneof(
   fc.record({ displayName: text, executionText: text, description: text, parameters: fc.oneof(parametersArb, fc.constant({})) }),
@@ -110,7 +108,11 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
 function reverseKeys<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v: unknown) => reverseKeys(v)) as T;
-  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reverseKeys(v)])) as T;
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reverseKeys(v)]),
+  ) as T;
 }
 
 describe('planChanges properties', () => {

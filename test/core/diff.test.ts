@@ -39,8 +39,7 @@ describe('planChanges: spurious-diff traps are all no-ops', () => {
     },
     {
       name: 'explicit defaults against omitted ones',
-      desired: () =>
-        desiredOf({ ...baseBody, tools: { get_weather: { ...weatherTool, doNotExecute: false } }, agents: { support: { ...supportAgent, isActive: true } } }),
+      desired: () => desiredOf({ ...baseBody, tools: { get_weather: { ...weatherTool, doNotExecute: false } }, agents: { support: { ...supportAgent, isActive: true } } }),
       state: () => stateOf(base),
     },
     {

@@ -61,7 +61,10 @@ describe('exportManifest', () => {
   it('writes tools as the manifest would: defaults left out, parameters only for executed tools', () => {
     const params = { type: 'object', properties: { city: { type: 'string', description: 'City' } }, required: ['city'] };
     const { document } = exportManifest(
-      snapshotOf([tool('weather', { parameters: params }), tool('card', { doNotExecute: true, description: '', parameters: {} }), tool('none', { parameters: { type: 'object', properties: {} } })], []),
+      snapshotOf(
+        [tool('weather', { parameters: params }), tool('card', { doNotExecute: true, description: '', parameters: {} }), tool('none', { parameters: { type: 'object', properties: {} } })],
+        [],
+      ),
       environment,
     );
     expect(document.tools).toEqual({
@@ -73,8 +76,17 @@ describe('exportManifest', () => {
   });
 
   it('replaces headers and credential-looking values by named secret placeholders, and never writes their values', () => {
-    const meta = { baseUrl: 'https://agent.example.com', headers: { Authorization: 'Bearer top-secret-1', 'X-Team': 'team-secret-2', Empty: '' }, apiKey: 'top-secret-3', region: 'eu', credentials: { user: 'top-secret-5', retries: 3 } };
-    const exported = exportManifest(snapshotOf([], [agent('u1', 'Returns Desk', { integrationType: 'agent', integrationMeta: meta, metaData: { team: 'care', nested: { accessToken: 'top-secret-4' } } })]), environment);
+    const meta = {
+      baseUrl: 'https://agent.example.com',
+      headers: { Authorization: 'Bearer top-secret-1', 'X-Team': 'team-secret-2', Empty: '' },
+      apiKey: 'top-secret-3',
+      region: 'eu',
+      credentials: { user: 'top-secret-5', retries: 3 },
+    };
+    const exported = exportManifest(
+      snapshotOf([], [agent('u1', 'Returns Desk', { integrationType: 'agent', integrationMeta: meta, metaData: { team: 'care', nested: { accessToken: 'top-secret-4' } } })]),
+      environment,
+    );
     const text = renderManifestYaml(exported.document);
     expect(text).not.toMatch(/top-secret|team-secret/);
     expect(exported.secrets).toEqual([
@@ -93,7 +105,13 @@ describe('exportManifest', () => {
       credentials: { user: '${secret:AGENT_RETURNS_DESK_CREDENTIALS_USER}', retries: 3 },
     });
     // With the secrets set, the export resolves back to exactly what the server holds.
-    const values = { AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION: 'Bearer top-secret-1', AGENT_RETURNS_DESK_HEADERS_X_TEAM: 'team-secret-2', AGENT_RETURNS_DESK_APIKEY: 'top-secret-3', AGENT_RETURNS_DESK_CREDENTIALS_USER: 'top-secret-5', AGENT_RETURNS_DESK_ACCESSTOKEN: 'top-secret-4' };
+    const values = {
+      AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION: 'Bearer top-secret-1',
+      AGENT_RETURNS_DESK_HEADERS_X_TEAM: 'team-secret-2',
+      AGENT_RETURNS_DESK_APIKEY: 'top-secret-3',
+      AGENT_RETURNS_DESK_CREDENTIALS_USER: 'top-secret-5',
+      AGENT_RETURNS_DESK_ACCESSTOKEN: 'top-secret-4',
+    };
     const resolution = resolveExported(exported.document, values);
     expect(resolution.diagnostics).toEqual([]);
     const resolved = resolution.desired?.resources.find((r) => r.address === 'agent.returns_desk');
@@ -107,7 +125,7 @@ describe('exportManifest', () => {
     expect(resolveExported(document).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 
-  it('escapes a literal ${ so that interpolation gives the server\'s text back', () => {
+  it("escapes a literal ${ so that interpolation gives the server's text back", () => {
     const text = 'Say ${name}, $${x}, $$ and $ {y}';
     const { document } = exportManifest(snapshotOf([tool('t', { description: text })], [agent('u1', 'Bot ${1}', { instruction: text })]), environment);
     const resolution = resolveExported(document);

@@ -16,7 +16,7 @@ const agent = (uid: string, spec: JsonObject): RemoteRecord => ({
 });
 const snapshotOf = (agents: RemoteRecord[]): ServerSnapshot => ({ tool: { records: [], matchable: true }, agent: { records: agents, matchable: true } });
 
-describe('export and the manifest\'s secrets', () => {
+describe("export and the manifest's secrets", () => {
   const NAME = 'Project Nightingale 7731';
   const PROMPT = 'sk-prompt-8f2e9a1c77';
 
@@ -40,7 +40,7 @@ describe('export and the manifest\'s secrets', () => {
     expect(renderManifestYaml(exported.document)).toContain('$${literal} ${secret:PROMPT_KEY}');
   });
 
-  it('a credential placeholder never takes the API key variable\'s name', () => {
+  it("a credential placeholder never takes the API key variable's name", () => {
     const records = [agent('u1', { name: 'Support', integrationType: 'agent', integrationMeta: { baseUrl: 'https://a.example.com', headers: { Authorization: 'Bearer x' } } })];
     const plain = exportManifest(snapshotOf(records), environment);
     const taken = plain.secrets[0]?.name ?? '';
@@ -48,7 +48,10 @@ describe('export and the manifest\'s secrets', () => {
     const clash = exportManifest(snapshotOf(records), { ...environment, apiKeyEnv: taken });
     expect(clash.secrets.map((s) => s.name)).not.toContain(taken);
     expect(renderManifestYaml(clash.document)).not.toContain(`\${secret:${taken}}`);
-    const byDefault = exportManifest(snapshotOf([agent('u1', { name: 'Cometchat Api', integrationType: 'agent', integrationMeta: { baseUrl: 'https://a.example.com', headers: { Key: 'k' } } })]), environment);
+    const byDefault = exportManifest(
+      snapshotOf([agent('u1', { name: 'Cometchat Api', integrationType: 'agent', integrationMeta: { baseUrl: 'https://a.example.com', headers: { Key: 'k' } } })]),
+      environment,
+    );
     expect(byDefault.secrets.map((s) => s.name)).not.toContain('COMETCHAT_API_KEY');
   });
 });

@@ -57,7 +57,14 @@ describe('the field tables', () => {
   });
 
   it('sends every tool field that is sent for an executed tool', () => {
-    const spec: ToolSpec = { name: 'n', displayName: 'N', executionText: 'x', description: 'd', doNotExecute: false, parameters: { type: 'object', properties: { a: { type: 'string', description: 'A' } } } };
+    const spec: ToolSpec = {
+      name: 'n',
+      displayName: 'N',
+      executionText: 'x',
+      description: 'd',
+      doNotExecute: false,
+      parameters: { type: 'object', properties: { a: { type: 'string', description: 'A' } } },
+    };
     const body = toolBody(spec) as unknown as JsonObject;
     for (const [field, fact] of factsOf(toolKind.fields)) expect(body, field).toHaveProperty([wireName(field, fact)]);
   });
@@ -110,7 +117,11 @@ describe('reading a server that normalises', () => {
     displayName: 'Get weather',
     executionText: 'Checking the weather',
     doNotExecute: false,
-    tool: { name: 'get_weather', description: 'Current weather for a city', parameters: { type: 'object', properties: { unit: { type: 'string', description: 'Unit', enum: ['c', 'f'] }, city: { type: 'string', description: 'City name' } }, required: ['unit', 'city'] } },
+    tool: {
+      name: 'get_weather',
+      description: 'Current weather for a city',
+      parameters: { type: 'object', properties: { unit: { type: 'string', description: 'Unit', enum: ['c', 'f'] }, city: { type: 'string', description: 'City name' } }, required: ['unit', 'city'] },
+    },
   };
   const refresh = (agentEntry: JsonObject) => {
     const read = (kind: typeof agentKind | typeof toolKind, entry: JsonObject) => kind.refresh?.read(entry);
@@ -154,7 +165,10 @@ describe('reading a server that normalises', () => {
 
   it('exports what a person would write, which validates and is the same bytes every time', () => {
     const agent = agentKind.refresh?.read(storedAgent({ isActive: false, tools: ['search_web'], integrationMeta: { creds: [{ user: 'u', password: 'hunter2-secret' }] } }));
-    const tool = toolKind.refresh?.read({ ...storedTool, tool: { ...(storedTool.tool as JsonObject), parameters: { type: 'object', properties: { city: { type: 'string', description: 'City' } }, required: [] } } });
+    const tool = toolKind.refresh?.read({
+      ...storedTool,
+      tool: { ...(storedTool.tool as JsonObject), parameters: { type: 'object', properties: { city: { type: 'string', description: 'City' } }, required: [] } },
+    });
     if (!agent || !tool) throw new Error('unreadable');
     const snapshot = { agent: { records: [agent], matchable: true }, tool: { records: [tool], matchable: true } };
     const exported = exportManifest(snapshot, { name: 'us', appId: 'acme', region: 'us' });

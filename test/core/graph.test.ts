@@ -32,7 +32,14 @@ function desired() {
 describe('manifestGraph', () => {
   it('has every resource, each agent → its tools and actions, and external names as their own nodes', () => {
     const graph = manifestGraph(desired());
-    expect(graph.nodes.map((n) => `${n.kind} ${n.id}`)).toEqual(['action tool.lookup_order', 'tool tool.show_card', 'agent agent.idle', 'agent agent.support', 'website website.docs', 'external search_web']);
+    expect(graph.nodes.map((n) => `${n.kind} ${n.id}`)).toEqual([
+      'action tool.lookup_order',
+      'tool tool.show_card',
+      'agent agent.idle',
+      'agent agent.support',
+      'website website.docs',
+      'external search_web',
+    ]);
     expect(graph.edges).toEqual([
       { from: 'agent.support', to: 'tool.show_card', via: 'tools' },
       { from: 'agent.support', to: 'tool.lookup_order', via: 'actions' },
@@ -71,7 +78,13 @@ describe('manifestGraph', () => {
 describe('planGraph and the markdown plan', () => {
   it('shows the changed resources with their action, and unchanged tools they name for context', () => {
     const graph = planGraph(samplePlan());
-    expect(graph.nodes.filter((n) => n.action !== undefined).map((n) => `${n.action} ${n.id}`)).toEqual(['update tool.get_weather', 'create tool.new_tool', 'create agent.ghost', 'update agent.support', 'forget website.old']);
+    expect(graph.nodes.filter((n) => n.action !== undefined).map((n) => `${n.action} ${n.id}`)).toEqual([
+      'update tool.get_weather',
+      'create tool.new_tool',
+      'create agent.ghost',
+      'update agent.support',
+      'forget website.old',
+    ]);
     expect(graph.nodes.some((n) => n.id === 'website.docs')).toBe(false);
   });
 

@@ -26,8 +26,17 @@ describe('jsonEqual', () => {
       resources: [{ type: 'agent', key: 'a', address: 'agent.a', spec, sensitive: [] }],
       externalTools: [],
     };
-    const state = { version: 1 as const, lineage: '00000000-0000-4000-8000-000000000000', serial: 1, environment: 'local', appId: 'local', region: 'us' as const, salt: 'c2FsdHNhbHRzYWx0c2FsdA==', pending: {},
-      resources: { 'agent.a': { type: 'agent' as const, remoteId: 'u1', spec: { ...spec, metaData: { valueOf: 'v', toString: 'OLD' } }, appliedAt: 't' } } };
+    const state = {
+      version: 1 as const,
+      lineage: '00000000-0000-4000-8000-000000000000',
+      serial: 1,
+      environment: 'local',
+      appId: 'local',
+      region: 'us' as const,
+      salt: 'c2FsdHNhbHRzYWx0c2FsdA==',
+      pending: {},
+      resources: { 'agent.a': { type: 'agent' as const, remoteId: 'u1', spec: { ...spec, metaData: { valueOf: 'v', toString: 'OLD' } }, appliedAt: 't' } },
+    };
     const plan = planChanges({ desired, state, digest: (t) => t });
     expect(plan.changes[0]).toMatchObject({ action: 'update', fields: [{ path: 'metaData.toString', before: 'OLD', after: 't' }] });
   });

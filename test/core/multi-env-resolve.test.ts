@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseManifest } from '../../src/core/parse.js';
 import { resolveManifest, type ResolveOptions } from '../../src/core/resolve.js';
 
-const resolve = (text: string, options: Partial<ResolveOptions> = {}) =>
-  resolveManifest(parseManifest('agents.yaml', text), { env: {}, mode: 'plan', ...options });
+const resolve = (text: string, options: Partial<ResolveOptions> = {}) => resolveManifest(parseManifest('agents.yaml', text), { env: {}, mode: 'plan', ...options });
 
 const messages = (text: string, options: Partial<ResolveOptions> = {}) => resolve(text, options).diagnostics.map((d) => `${d.line}:${d.column} ${d.path}: ${d.message}`);
 
@@ -46,11 +45,16 @@ knowledgeBase:
 
   it('refuses an empty list', () => {
     const bad = manifest.replace('environments: [eu]', 'environments: []');
-    expect(messages(bad, { environment: 'us' }).join('\n')).toEqual(['13:66 knowledgeBase.websites.docs_eu.environments: environments: [] puts this resource in no environment; name at least one, or leave the key out to mean every environment'].join('\n'));
+    expect(messages(bad, { environment: 'us' }).join('\n')).toEqual(
+      ['13:66 knowledgeBase.websites.docs_eu.environments: environments: [] puts this resource in no environment; name at least one, or leave the key out to mean every environment'].join('\n'),
+    );
   });
 
   it('refuses an agent that names a tool missing from one of its environments', () => {
-    const bad = manifest.replace('everywhere: { name: E, integrationType: llm, integrateWith: m, tools: [t_common] }', 'everywhere: { name: E, integrationType: llm, integrateWith: m, tools: [t_common, t_us] }');
+    const bad = manifest.replace(
+      'everywhere: { name: E, integrationType: llm, integrateWith: m, tools: [t_common] }',
+      'everywhere: { name: E, integrationType: llm, integrateWith: m, tools: [t_common, t_us] }',
+    );
     expect(messages(bad, { environment: 'us' })).toEqual([]);
     expect(messages(bad, { environment: 'eu' })).toEqual([
       `9:84 agents.everywhere.tools[1]: tool "t_us" does not exist in environment "eu" (it has environments: [us]), but this agent does; add "eu" to the tool's environments, or limit the agent with environments:`,

@@ -4,8 +4,7 @@ import type { DesiredResource } from '../../src/core/desired.js';
 import { containsDigest, isDigest, isSensitivePath, redactSpec, redactSpecShared, touchesSensitive } from '../../src/core/redact.js';
 import { digest } from './diff-fixtures.js';
 
-const agent = (spec: Record<string, unknown>, sensitive: DesiredResource['sensitive']): DesiredResource =>
-  ({ type: 'agent', key: 'a', address: 'agent.a', spec, sensitive }) as DesiredResource;
+const agent = (spec: Record<string, unknown>, sensitive: DesiredResource['sensitive']): DesiredResource => ({ type: 'agent', key: 'a', address: 'agent.a', spec, sensitive }) as DesiredResource;
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and keeps array order', () => {
@@ -22,7 +21,13 @@ describe('redactSpec', () => {
   const spec = { name: 'A', integrationMeta: { baseUrl: 'https://x', headers: { Authorization: 'Bearer s3cr3t' } }, metaData: { token: 'tok-123', list: ['a', 'pw'] } };
 
   it('replaces a string and a whole subtree by the digest of their canonical JSON', () => {
-    const redacted = redactSpec(agent(spec, [['integrationMeta', 'headers'], ['metaData', 'token']]), digest);
+    const redacted = redactSpec(
+      agent(spec, [
+        ['integrationMeta', 'headers'],
+        ['metaData', 'token'],
+      ]),
+      digest,
+    );
     expect(redacted).toEqual({
       name: 'A',
       integrationMeta: { baseUrl: 'https://x', headers: digest(canonicalJson({ Authorization: 'Bearer s3cr3t' })) },
@@ -33,8 +38,24 @@ describe('redactSpec', () => {
 
   it('digests a path given twice only once (a digest of a digest would never match)', () => {
     const once = redactSpec(agent(spec, [['metaData', 'token']]), digest);
-    expect(redactSpec(agent(spec, [['metaData', 'token'], ['metaData', 'token']]), digest)).toEqual(once);
-    expect(redactSpecShared(agent(spec, [['metaData', 'token'], ['metaData', 'token']]), digest)).toEqual(once);
+    expect(
+      redactSpec(
+        agent(spec, [
+          ['metaData', 'token'],
+          ['metaData', 'token'],
+        ]),
+        digest,
+      ),
+    ).toEqual(once);
+    expect(
+      redactSpecShared(
+        agent(spec, [
+          ['metaData', 'token'],
+          ['metaData', 'token'],
+        ]),
+        digest,
+      ),
+    ).toEqual(once);
   });
 
   it('redacts an array element by index and ignores paths that do not exist', () => {
@@ -67,7 +88,10 @@ describe('redactSpec', () => {
 });
 
 describe('sensitive path helpers', () => {
-  const sensitive = [['integrationMeta', 'headers'], ['suggestions', 1]];
+  const sensitive = [
+    ['integrationMeta', 'headers'],
+    ['suggestions', 1],
+  ];
   it.each([
     [['integrationMeta', 'headers'], true, true],
     [['integrationMeta', 'headers', 'Authorization'], true, true],

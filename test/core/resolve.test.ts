@@ -36,8 +36,7 @@ external:
   tools: [search_web]
 `;
 
-const resolve = (text: string, options: Partial<ResolveOptions> = {}) =>
-  resolveManifest(parseManifest('agents.yaml', text), { env: { TOKEN: 't0k' }, mode: 'plan', environment: 'local', ...options });
+const resolve = (text: string, options: Partial<ResolveOptions> = {}) => resolveManifest(parseManifest('agents.yaml', text), { env: { TOKEN: 't0k' }, mode: 'plan', environment: 'local', ...options });
 
 describe('resolveManifest', () => {
   it('builds Desired: ordered resources, defaults applied, sets normalized', () => {
@@ -56,9 +55,7 @@ describe('resolveManifest', () => {
 
   it('tracks sensitive paths relative to the spec, and always marks integrationMeta.headers', () => {
     const agent = resolve(MANIFEST).desired?.resources.find((r) => r.type === 'agent');
-    expect(agent?.sensitive).toEqual(
-      expect.arrayContaining([['integrationMeta', 'headers', 'Authorization'], ['suggestions'], ['integrationMeta', 'headers']]),
-    );
+    expect(agent?.sensitive).toEqual(expect.arrayContaining([['integrationMeta', 'headers', 'Authorization'], ['suggestions'], ['integrationMeta', 'headers']]));
     expect(agent?.sensitive).toHaveLength(3);
     expect(resolve(MANIFEST).desired?.resources.find((r) => r.type === 'tool')?.sensitive).toEqual([]);
   });
@@ -95,7 +92,8 @@ describe('resolveManifest', () => {
   });
 
   it('keeps $${ literal and never interpolates keys', () => {
-    const text = 'version: 1\nenvironments:\n  local: { appId: local, region: us }\nagents:\n  a:\n    name: A\n    integrationType: llm\n    integrateWith: x\n    instruction: "cost $${price}"\n    metaData: { "${HOME}": 1 }\n';
+    const text =
+      'version: 1\nenvironments:\n  local: { appId: local, region: us }\nagents:\n  a:\n    name: A\n    integrationType: llm\n    integrateWith: x\n    instruction: "cost $${price}"\n    metaData: { "${HOME}": 1 }\n';
     const { desired, diagnostics } = resolve(text, { env: { HOME: '/root' } });
     expect(diagnostics).toEqual([]);
     expect(desired?.resources[0]?.spec).toMatchObject({ instruction: 'cost ${price}', metaData: { '${HOME}': 1 } });
@@ -141,7 +139,9 @@ agents:
 external:
   tools: [search_web]
 `;
-    const errors = resolve(text).diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.path}: ${d.message}`);
+    const errors = resolve(text)
+      .diagnostics.filter((d) => d.severity === 'error')
+      .map((d) => `${d.path}: ${d.message}`);
     expect(errors).toEqual([
       'tools.odd.doNotExecute: must be true or false (got "yes")',
       'agents.a.tools[1]: run is an action (doNotExecute is false): move it from tools to actions',

@@ -31,7 +31,11 @@ describe('suggestions keep their order', () => {
   });
 
   it('export writes the server order', () => {
-    const record = { remoteId: 'u1', identity: 'Support', spec: { name: 'Support', integrationType: 'llm', integrateWith: 'gpt-4o', isActive: true, tools: [], actions: [], suggestions: ['z first', 'a second'] } };
+    const record = {
+      remoteId: 'u1',
+      identity: 'Support',
+      spec: { name: 'Support', integrationType: 'llm', integrateWith: 'gpt-4o', isActive: true, tools: [], actions: [], suggestions: ['z first', 'a second'] },
+    };
     const exported = exportManifest({ agent: { records: [record], matchable: true }, tool: { records: [], matchable: true } }, { name: 'us', appId: 'acme', region: 'us' });
     const agents = exported.document.agents as JsonObject;
     expect((agents.support as JsonObject).suggestions).toEqual(['z first', 'a second']);

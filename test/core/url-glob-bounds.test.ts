@@ -29,9 +29,7 @@ function validateDiagnostics(text: string): string[] {
 
 describe('URL glob bounds (item 7)', () => {
   it('refuses thousands of ** groups and an over-long glob, naming the bound', () => {
-    expect(urlGlobProblem(`https://d.com/${'**a'.repeat(3000)}**`)).toBe(
-      `a URL glob may be at most ${MAX_URL_GLOB_LENGTH} characters long (this one has 9016); match a shorter part of the URL`,
-    );
+    expect(urlGlobProblem(`https://d.com/${'**a'.repeat(3000)}**`)).toBe(`a URL glob may be at most ${MAX_URL_GLOB_LENGTH} characters long (this one has 9016); match a shorter part of the URL`);
     expect(urlGlobProblem(`https://d.com/${'**/a'.repeat(MAX_URL_GLOB_WILDCARDS + 1)}`)).toBe(
       `a URL glob may have at most ${MAX_URL_GLOB_WILDCARDS} wildcards (* or **; this one has ${MAX_URL_GLOB_WILDCARDS + 1}); one ** already spans any number of path segments`,
     );

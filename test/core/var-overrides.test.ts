@@ -19,7 +19,13 @@ describe('parseVarFlags', () => {
 
 describe('parseVarFile', () => {
   it('reads text, numbers, booleans, lists and maps; an empty file is no vars', () => {
-    expect(parseVarFile('v.yaml', 'model: gpt-4o\nretries: 3\non: true\ntools: [a, b]\nmeta: { team: x }\n')).toEqual({ model: 'gpt-4o', retries: 3, on: true, tools: ['a', 'b'], meta: { team: 'x' } });
+    expect(parseVarFile('v.yaml', 'model: gpt-4o\nretries: 3\non: true\ntools: [a, b]\nmeta: { team: x }\n')).toEqual({
+      model: 'gpt-4o',
+      retries: 3,
+      on: true,
+      tools: ['a', 'b'],
+      meta: { team: 'x' },
+    });
     expect(parseVarFile('v.yaml', '')).toEqual({});
   });
 
@@ -27,7 +33,10 @@ describe('parseVarFile', () => {
     ['a: [\n', /^--var-file v\.yaml:2:1: /],
     ['- a\n- b\n', /^--var-file v\.yaml:1:1: a var file must be a map of NAME: value, like an environment's vars, not a list$/],
     ['a: 1\na: 2\n', /^--var-file v\.yaml:2:1: duplicate key "a"/],
-    ['a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n', /^--var-file v\.yaml:4:\d+: aliases expand to more than 10000 nodes/],
+    [
+      'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n',
+      /^--var-file v\.yaml:4:\d+: aliases expand to more than 10000 nodes/,
+    ],
     ['a: null\n', /^--var-file v\.yaml: a must be text, a number, a boolean, a list or a map$/],
     ['"bad name": 1\n', /^--var-file v\.yaml: "bad name" is not a var name/],
   ])('refuses %j', (text, message) => {

@@ -60,8 +60,13 @@ describe('reading discovered URLs', () => {
   it('bounds the text kept: a few enormous URLs are refused too', async () => {
     const huge = 'x'.repeat(1024 * 1024);
     let page = 0;
-    const giants = async (): Promise<unknown> => ({ data: Array.from({ length: 10 }, (_, k) => ({ urlId: `g${page}-${k}`, url: `https://d.com/${huge}` })), meta: { next: { cursor: String(++page) } } });
-    await expect(readDiscoveredUrls(giants, 'w', 'website.docs')).rejects.toThrow(`website.docs: the discovered URLs hold more than ${MAX_DISCOVERED_URL_CHARS / (1024 * 1024)} M characters of text (page 4); stopped reading`);
+    const giants = async (): Promise<unknown> => ({
+      data: Array.from({ length: 10 }, (_, k) => ({ urlId: `g${page}-${k}`, url: `https://d.com/${huge}` })),
+      meta: { next: { cursor: String(++page) } },
+    });
+    await expect(readDiscoveredUrls(giants, 'w', 'website.docs')).rejects.toThrow(
+      `website.docs: the discovered URLs hold more than ${MAX_DISCOVERED_URL_CHARS / (1024 * 1024)} M characters of text (page 4); stopped reading`,
+    );
   });
 
   it('asks each page for at most URL_PAGE_BYTES and stops when the answers add up past the bound', async () => {
@@ -72,7 +77,9 @@ describe('reading discovered URLs', () => {
       limits.onAnswerBytes(URL_PAGE_BYTES);
       return { data: [{ urlId: `h${page}`, url: 'https://d.com/h' }], meta: { next: { cursor: String(++page) } } };
     };
-    await expect(readDiscoveredUrls(heavy, 'w', 'website.docs')).rejects.toThrow(`website.docs: the discovered-URL pages add up to more than ${MAX_DISCOVERED_URL_BYTES / (1024 * 1024)} MB; stopped reading`);
+    await expect(readDiscoveredUrls(heavy, 'w', 'website.docs')).rejects.toThrow(
+      `website.docs: the discovered-URL pages add up to more than ${MAX_DISCOVERED_URL_BYTES / (1024 * 1024)} MB; stopped reading`,
+    );
     expect(asked[0]).toBe(URL_PAGE_BYTES);
     expect(asked.length).toBe(MAX_DISCOVERED_URL_BYTES / URL_PAGE_BYTES);
   });

@@ -43,7 +43,9 @@ function portIsFree(port: number): Promise<boolean> {
 
 /** A copy of the repository as a fresh clone of this working tree would be. */
 function cleanCopy(into: string): void {
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter((f) => f !== '');
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\0')
+    .filter((f) => f !== '');
   for (const file of files) {
     if (!existsSync(join(ROOT, file))) continue; // deleted in the working tree
     mkdirSync(dirname(join(into, file)), { recursive: true });
@@ -81,7 +83,15 @@ describe('README quickstart', () => {
       await waitFor('port 4010 to be free (the quickstart emulator needs it)', () => portIsFree(4010), { timeoutMs: 60_000, intervalMs: 500 });
       const parent = mkdtempSync(join(tmpdir(), 'agentsync-readme-'));
       const clone = join(parent, 'agentsync');
-      const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'dumb', npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+      const env: NodeJS.ProcessEnv = {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        TERM: 'dumb',
+        npm_config_prefer_offline: 'true',
+        npm_config_audit: 'false',
+        npm_config_fund: 'false',
+        npm_config_update_notifier: 'false',
+      };
       let cwd = clone;
       const transcript: string[] = [];
       try {

@@ -217,7 +217,10 @@ describe('GET list, PATCH and DELETE', () => {
   });
 
   it('answers 404 in the AI-agent error shape for an unknown uid', async () => {
-    for (const [method, body] of [['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['PATCH', { name: 'x' }],
+      ['DELETE', undefined],
+    ] as const) {
       const reply = await emu.call(method, '/ai-agents/agents/no-such-agent', body);
       expect(reply.status).toBe(404);
       expect(agentsError(reply)).toEqual({ statusCode: 404, message: "Agent 'no-such-agent' does not exist.", error: 'Not Found' });

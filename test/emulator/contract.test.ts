@@ -111,7 +111,11 @@ describe('accepted AI-agent request bodies against versions A and O', () => {
       expect(problems).toEqual([]);
       return;
     }
-    for (const version of disagrees.versions) expect(problems.some((line) => line.startsWith(`${version} `)), `${version} should disagree: ${disagrees.why}`).toBe(true);
+    for (const version of disagrees.versions)
+      expect(
+        problems.some((line) => line.startsWith(`${version} `)),
+        `${version} should disagree: ${disagrees.why}`,
+      ).toBe(true);
     expect(problems.filter((line) => !disagrees.versions.some((version) => line.startsWith(`${version} `)))).toEqual([]);
   });
 

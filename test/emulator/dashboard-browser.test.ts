@@ -29,7 +29,10 @@ describe.skipIf(CHROMIUM === undefined)('the emulator dashboard in Chromium (ski
   let otherOrigin: string;
 
   const cli = (...args: string[]) =>
-    runCli([...args, '--file', 'agents.yaml', '--env', 'local', '--state', join(stateDir, 'local.state.json')], { cwd: ROOT, env: { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emulator.url, NO_COLOR: '1' } });
+    runCli([...args, '--file', 'agents.yaml', '--env', 'local', '--state', join(stateDir, 'local.state.json')], {
+      cwd: ROOT,
+      env: { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emulator.url, NO_COLOR: '1' },
+    });
   const shot = async (name: string): Promise<void> => {
     if (SCREENSHOTS) await page.screenshot({ path: join(ROOT, 'docs', `dashboard-${name}.png`), fullPage: false });
   };
@@ -43,7 +46,17 @@ describe.skipIf(CHROMIUM === undefined)('the emulator dashboard in Chromium (ski
     otherOrigin = `http://localhost:${(otherSite.address() as AddressInfo).port}`;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--host-resolver-rules=MAP ${REBOUND} 127.0.0.1`],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        `--host-resolver-rules=MAP ${REBOUND} 127.0.0.1`,
+      ],
     });
     page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
     const applied = await cli('apply', '--auto-approve', '--wait');
@@ -67,7 +80,9 @@ describe.skipIf(CHROMIUM === undefined)('the emulator dashboard in Chromium (ski
     await overview.waitFor();
     // For BENCHMARKS.md: the browser's first contentful paint, and when the agents' table was drawn.
     const [fcp, drawn] = await page.evaluate(() => [performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1, performance.now()]);
-    console.log(`dashboard, demo data: first contentful paint ${Math.round(fcp ?? -1)} ms, agents table by ${Math.round(drawn ?? -1)} ms in the page, ${Math.round(performance.now() - started)} ms from goto`);
+    console.log(
+      `dashboard, demo data: first contentful paint ${Math.round(fcp ?? -1)} ms, agents table by ${Math.round(drawn ?? -1)} ms in the page, ${Math.round(performance.now() - started)} ms from goto`,
+    );
     for (const agent of agents) {
       await expect(overview.getByRole('rowheader', { name: agent.name, exact: true }).count()).resolves.toBe(1);
       const fields = page.getByRole('table', { name: `Fields of agent ${agent.name}, as the server stores them` });
@@ -84,7 +99,7 @@ describe.skipIf(CHROMIUM === undefined)('the emulator dashboard in Chromium (ski
     await shot('agents');
   });
 
-  it('edits an agent\'s instruction in the page, and plan reports drift on instruction alone', async () => {
+  it("edits an agent's instruction in the page, and plan reports drift on instruction alone", async () => {
     const [agent] = await emulator.get<AgentRecord[]>('/ai-agents/agents');
     if (!agent) throw new Error('the demo applied no agent');
     const before = await cli('plan', '--detailed-exitcode');
@@ -108,7 +123,7 @@ describe.skipIf(CHROMIUM === undefined)('the emulator dashboard in Chromium (ski
     expect(after.stdout).toContain('Answer in pirate speak.');
   });
 
-  it('watches a website\'s indexing reach processed, by itself', async () => {
+  it("watches a website's indexing reach processed, by itself", async () => {
     // A website whose 12 discovered URLs nothing has indexed yet.
     await emulator.admin('POST', '/kb/websites', { count: 12, url: 'https://watch.example.com', parentUniqueId: 'web_watch' });
     await page.goto(`${emulator.dashboardUrl}#kb`);
@@ -185,7 +200,7 @@ describe.skipIf(CHROMIUM === undefined)('the emulator dashboard in Chromium (ski
     }
   });
 
-  it('refuses a write from another site, a request without the page\'s token, and a DNS-rebound Host', async () => {
+  it("refuses a write from another site, a request without the page's token, and a DNS-rebound Host", async () => {
     const agentsBefore = await emulator.get<AgentRecord[]>('/ai-agents/agents');
     await page.goto(otherOrigin);
     const target = emulator.origin;
@@ -204,7 +219,11 @@ describe.skipIf(CHROMIUM === undefined)('the emulator dashboard in Chromium (ski
           }
         };
         await attempt('reset', `${origin}/__emulator/reset`, { method: 'POST', mode: 'no-cors' });
-        await attempt('patch', `${origin}/__dashboard/api/agents/${uid}`, { method: 'PATCH', headers: { 'content-type': 'application/json', 'x-agentsync-token': 'guess' }, body: JSON.stringify({ field: 'name', value: 'pwned' }) });
+        await attempt('patch', `${origin}/__dashboard/api/agents/${uid}`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json', 'x-agentsync-token': 'guess' },
+          body: JSON.stringify({ field: 'name', value: 'pwned' }),
+        });
         await attempt('config', `${origin}/__dashboard/api/config`, { method: 'POST', mode: 'no-cors', body: '{"failRate":1}' });
         return tried;
       },

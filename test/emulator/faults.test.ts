@@ -33,7 +33,12 @@ describe('token bucket', () => {
 describe('--rate-limit', () => {
   it('sends the X-Rate-Limit headers of both generations on every response', async () => {
     emu = await startTestEmulator({ rateLimitPerMinute: 600 });
-    const replies = [await emu.call('GET', '/ai-agents/tools'), await emu.call('GET', '/nope'), await emu.call('GET', '/ai-agents/tools', undefined, { apikey: 'wrong' }), await emu.admin('GET', '/stats')];
+    const replies = [
+      await emu.call('GET', '/ai-agents/tools'),
+      await emu.call('GET', '/nope'),
+      await emu.call('GET', '/ai-agents/tools', undefined, { apikey: 'wrong' }),
+      await emu.admin('GET', '/stats'),
+    ];
     for (const reply of replies) {
       expect(reply.headers.get('x-rate-limit')).toBe('600');
       expect(reply.headers.get('x-ratelimit-limit')).toBe('600');
@@ -134,7 +139,7 @@ describe('--latency', () => {
     expect(performance.now() - started).toBeLessThan(300);
   });
 
-  it('counts the delay from the request\'s arrival: never early, never doubled', async () => {
+  it("counts the delay from the request's arrival: never early, never doubled", async () => {
     emu = await startTestEmulator({ latencyMs: 20 });
     for (let i = 0; i < 30; i++) {
       const started = performance.now();
@@ -159,7 +164,12 @@ describe('--fail-rate', () => {
     emu = await startTestEmulator({ failRate: 1 });
     const statuses = new Set<number | null>();
     for (let i = 0; i < 40; i++) {
-      const reply = await rawRequest(emu.origin, { method: 'POST', path: '/v3/ai-agents/tools', headers: { apikey: API_KEY, 'content-type': 'application/json' }, body: JSON.stringify(validTool(`f${i}`)) });
+      const reply = await rawRequest(emu.origin, {
+        method: 'POST',
+        path: '/v3/ai-agents/tools',
+        headers: { apikey: API_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify(validTool(`f${i}`)),
+      });
       statuses.add(reply.status);
       if (reply.status === 503) expect(JSON.parse(reply.text)).toEqual({ statusCode: 503, message: expect.stringContaining('--fail-rate'), error: 'Service Unavailable' });
     }
@@ -191,11 +201,26 @@ describe('--fail-rate', () => {
   it('rejects bad runtime config with 400 and keeps the old values', async () => {
     emu = await startTestEmulator({ latencyMs: 5 });
     const bad = [
-      { failRate: 2 }, { latencyMs: -1 }, { rateLimitPerMinute: 'fast' }, { failMode: 'sometimes' }, { typo: 1 }, [1],
-      { putCreates: 'yes' }, { createStatus: 202 }, { timestamps: 'unix' }, { agentList: 'none' }, { storeAsSent: 'no' },
+      { failRate: 2 },
+      { latencyMs: -1 },
+      { rateLimitPerMinute: 'fast' },
+      { failMode: 'sometimes' },
+      { typo: 1 },
+      [1],
+      { putCreates: 'yes' },
+      { createStatus: 202 },
+      { timestamps: 'unix' },
+      { agentList: 'none' },
+      { storeAsSent: 'no' },
       // A valid change beside a bad one is refused too, so a 400 never half-applies.
-      { latencyMs: 0, createStatus: 204 }, { putCreates: true, failRate: -1 },
-      { kbProcessingMs: -1 }, { kbFailFraction: 2 }, { kbFailUrls: 'x' }, { kbCursorForever: 1 }, { kbFetchTimeoutMs: 0 }, { kbProcessingMs: 0, kbThrottleNext: 1.5 },
+      { latencyMs: 0, createStatus: 204 },
+      { putCreates: true, failRate: -1 },
+      { kbProcessingMs: -1 },
+      { kbFailFraction: 2 },
+      { kbFailUrls: 'x' },
+      { kbCursorForever: 1 },
+      { kbFetchTimeoutMs: 0 },
+      { kbProcessingMs: 0, kbThrottleNext: 1.5 },
     ];
     for (const body of bad) {
       const reply = await emu.admin('POST', '/config', body);
@@ -203,11 +228,28 @@ describe('--fail-rate', () => {
       expect(errorCode(reply)).toBe('ERR_BAD_REQUEST');
     }
     expect((await emu.admin('GET', '/config')).json).toEqual({
-      latencyMs: 5, failRate: 0, rateLimitPerMinute: null, failMode: 'mixed', failNext: 0,
-      putCreates: false, createStatus: 200, timestamps: 'iso', agentList: 'full', storeAsSent: false,
-      kbProcessingMs: 1500, kbFailUrls: [], kbFailFraction: 0, kbCursorForever: false, kbThrottleNext: 0,
-      kbThrottleRetryAfterSeconds: 1, kbFetchTimeoutMs: 5000, kbCrawlTimeoutMs: 30000,
-      kbScrapeDropNext: 0, kbListFailNext: 0, kbDeleteFailNext: 0, kbProcessFailNext: 0,
+      latencyMs: 5,
+      failRate: 0,
+      rateLimitPerMinute: null,
+      failMode: 'mixed',
+      failNext: 0,
+      putCreates: false,
+      createStatus: 200,
+      timestamps: 'iso',
+      agentList: 'full',
+      storeAsSent: false,
+      kbProcessingMs: 1500,
+      kbFailUrls: [],
+      kbFailFraction: 0,
+      kbCursorForever: false,
+      kbThrottleNext: 0,
+      kbThrottleRetryAfterSeconds: 1,
+      kbFetchTimeoutMs: 5000,
+      kbCrawlTimeoutMs: 30000,
+      kbScrapeDropNext: 0,
+      kbListFailNext: 0,
+      kbDeleteFailNext: 0,
+      kbProcessFailNext: 0,
     });
   });
 });

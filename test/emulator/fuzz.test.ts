@@ -68,10 +68,16 @@ function jsonBytes(value: unknown): Buffer {
 
 const brokenWrite = fc.oneof(
   fc.tuple(fc.constantFrom(...toolBreakers), fc.constantFrom('a1', 'existing')).map(([breaker, name]): FuzzRequest => ({
-    method: 'PUT', path: `/v3/ai-agents/tools/${name}`, headers: { apikey: API_KEY, 'content-type': 'application/json' }, body: jsonBytes(breaker(validTool(name))),
+    method: 'PUT',
+    path: `/v3/ai-agents/tools/${name}`,
+    headers: { apikey: API_KEY, 'content-type': 'application/json' },
+    body: jsonBytes(breaker(validTool(name))),
   })),
   fc.tuple(fc.constantFrom(...toolBreakers), fc.constantFrom('c3', 'existing')).map(([breaker, name]): FuzzRequest => ({
-    method: 'POST', path: '/v3/ai-agents/tools', headers: { apikey: API_KEY, 'content-type': 'application/json' }, body: jsonBytes(breaker(validTool(name))),
+    method: 'POST',
+    path: '/v3/ai-agents/tools',
+    headers: { apikey: API_KEY, 'content-type': 'application/json' },
+    body: jsonBytes(breaker(validTool(name))),
   })),
   // Valid bodies the public reference still refuses: a PUT that would create, a POST of a taken name.
   fc.constantFrom(
@@ -79,18 +85,34 @@ const brokenWrite = fc.oneof(
     { method: 'POST', path: '/v3/ai-agents/tools', headers: { apikey: API_KEY, 'content-type': 'application/json' }, body: jsonBytes(validTool('existing')) },
   ),
   fc.constantFrom(...agentBreakers).map((breaker): FuzzRequest => ({
-    method: 'POST', path: '/v3/ai-agents/agents', headers: { apikey: API_KEY, 'content-type': 'application/json' }, body: jsonBytes(breaker(validLlmAgent())),
+    method: 'POST',
+    path: '/v3/ai-agents/agents',
+    headers: { apikey: API_KEY, 'content-type': 'application/json' },
+    body: jsonBytes(breaker(validLlmAgent())),
   })),
   fc.constantFrom(...messageBreakers).map((breaker): FuzzRequest => ({
-    method: 'POST', path: '/v3/messages', headers: { apikey: API_KEY, 'content-type': 'application/json' }, body: jsonBytes(breaker({ receiver: 'bob', receiverType: 'user', data: { text: 'hi' } })),
+    method: 'POST',
+    path: '/v3/messages',
+    headers: { apikey: API_KEY, 'content-type': 'application/json' },
+    body: jsonBytes(breaker({ receiver: 'bob', receiverType: 'user', data: { text: 'hi' } })),
   })),
   fc.oneof(fc.constant({ exclude: ['url_404'] }), fc.constant({}), fc.jsonValue()).map((body): FuzzRequest => ({
-    method: 'POST', path: '/v3/ai-agents/agent-builder/knowledge-base/website/web_demo/discovered-urls/process', headers: { apikey: API_KEY, 'content-type': 'application/json' }, body: jsonBytes(body),
+    method: 'POST',
+    path: '/v3/ai-agents/agent-builder/knowledge-base/website/web_demo/discovered-urls/process',
+    headers: { apikey: API_KEY, 'content-type': 'application/json' },
+    body: jsonBytes(body),
   })),
 );
 
 /** Random JSON, truncated JSON, random bytes and invalid UTF-8 to the real write endpoints. */
-const writePaths = fc.constantFrom('/v3/ai-agents/tools/a1', '/v3/ai-agents/tools', '/v3/ai-agents/agents', '/v3/messages', '/v3/ai-agents/agents/some-uid', '/v3/ai-agents/agent-builder/knowledge-base/website/web_demo/discovered-urls/process');
+const writePaths = fc.constantFrom(
+  '/v3/ai-agents/tools/a1',
+  '/v3/ai-agents/tools',
+  '/v3/ai-agents/agents',
+  '/v3/messages',
+  '/v3/ai-agents/agents/some-uid',
+  '/v3/ai-agents/agent-builder/knowledge-base/website/web_demo/discovered-urls/process',
+);
 const garbageBody = fc.oneof(
   fc.jsonValue().map(jsonBytes),
   fc.jsonValue().map((value) => jsonBytes(value).subarray(0, Math.max(1, jsonBytes(value).length - 1))),
@@ -98,20 +120,26 @@ const garbageBody = fc.oneof(
   fc.constant(Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x3a, 0x31, 0x7d])),
   fc.constant(Buffer.from('\ufeff{"name":"a1"}', 'utf16le')),
 );
-const garbageWrite = fc.tuple(fc.constantFrom('PUT', 'POST', 'PATCH'), writePaths, contentType, apiKeyHeader, garbageBody).map(
-  ([method, path, type, key, body]): FuzzRequest => ({ method, path, headers: { apikey: key, ...(type === '' ? {} : { 'content-type': type }) }, body }),
-);
+const garbageWrite = fc
+  .tuple(fc.constantFrom('PUT', 'POST', 'PATCH'), writePaths, contentType, apiKeyHeader, garbageBody)
+  .map(([method, path, type, key, body]): FuzzRequest => ({ method, path, headers: { apikey: key, ...(type === '' ? {} : { 'content-type': type }) }, body }));
 
-const randomRequest = fc.tuple(methods, randomPath, apiKeyHeader, contentType, fc.option(fc.uint8Array({ maxLength: 200 }))).map(
-  ([method, path, key, type, body]): FuzzRequest => ({
-    method, path, headers: { apikey: key, ...(type === '' ? {} : { 'content-type': type }) }, ...(body === null || method === 'GET' || method === 'HEAD' ? {} : { body: Buffer.from(body) }),
-  }),
-)
+const randomRequest = fc
+  .tuple(methods, randomPath, apiKeyHeader, contentType, fc.option(fc.uint8Array({ maxLength: 200 })))
+  .map(([method, path, key, type, body]): FuzzRequest => ({
+    method,
+    path,
+    headers: { apikey: key, ...(type === '' ? {} : { 'content-type': type }) },
+    ...(body === null || method === 'GET' || method === 'HEAD' ? {} : { body: Buffer.from(body) }),
+  }))
   // A DELETE or PATCH with the right key on a random /v3 path could, in principle, hit a real record.
   .filter((request) => !(request.method === 'DELETE' || request.method === 'PATCH') || request.headers.apikey !== API_KEY || !request.path.startsWith('/v3/'));
 
 const hugeWrite = fc.constantFrom('/v3/ai-agents/tools/a1', '/v3/ai-agents/tools', '/v3/messages').map((path): FuzzRequest => ({
-  method: path.endsWith('a1') ? 'PUT' : 'POST', path, headers: { apikey: API_KEY, 'content-type': 'application/json' }, body: Buffer.alloc(1024 * 1024 + 1, 0x20),
+  method: path.endsWith('a1') ? 'PUT' : 'POST',
+  path,
+  headers: { apikey: API_KEY, 'content-type': 'application/json' },
+  body: Buffer.alloc(1024 * 1024 + 1, 0x20),
 }));
 
 const fuzzRequest = fc.oneof({ arbitrary: randomRequest, weight: 4 }, { arbitrary: brokenWrite, weight: 3 }, { arbitrary: garbageWrite, weight: 3 });

@@ -13,21 +13,15 @@ export interface RawReply {
 }
 
 /** A low-level request that can send anything: odd methods, raw bytes, wrong lengths. */
-export function rawRequest(
-  origin: string,
-  options: { method: string; path: string; headers?: Record<string, string>; body?: Buffer | string },
-): Promise<RawReply> {
+export function rawRequest(origin: string, options: { method: string; path: string; headers?: Record<string, string>; body?: Buffer | string }): Promise<RawReply> {
   const url = new URL(origin);
   return new Promise((resolve) => {
-    const req = httpRequest(
-      { host: url.hostname, port: url.port, method: options.method, path: options.path, headers: options.headers ?? {}, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? null, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', (err) => resolve({ status: res.statusCode ?? null, headers: res.headers, text: '', error: err.message }));
-      },
-    );
+    const req = httpRequest({ host: url.hostname, port: url.port, method: options.method, path: options.path, headers: options.headers ?? {}, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? null, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', (err) => resolve({ status: res.statusCode ?? null, headers: res.headers, text: '', error: err.message }));
+    });
     req.on('error', (err) => resolve({ status: null, headers: {}, text: '', error: err.message }));
     if (options.body !== undefined) req.end(options.body);
     else req.end();

@@ -60,7 +60,7 @@ describe('discovered-urls paging', () => {
     ['limit 101', '?limit=101', "'limit' must be a whole number from 1 to 100"],
     ['limit 0', '?limit=0', "'limit'"],
     ['limit text', '?limit=ten', "'limit'"],
-    ['a made-up cursor', '?cursor=abc', "'cursor' \"abc\" is not a cursor this server gave"],
+    ['a made-up cursor', '?cursor=abc', '\'cursor\' "abc" is not a cursor this server gave'],
     ['a cursor of no record', '?cursor=1.999999', 'names no record'],
     ['a bad affix', '?affix=sideways', "'affix'"],
     ['a bad status', '?status=done', "'status' must be one of"],
@@ -75,7 +75,14 @@ describe('discovered-urls paging', () => {
   it('filters by status', async () => {
     const id = await seed(12);
     const all = await listAll(emu, id);
-    expect((await process(id, all.slice(0, 2).map((record) => record.urlId))).status).toBe(200);
+    expect(
+      (
+        await process(
+          id,
+          all.slice(0, 2).map((record) => record.urlId),
+        )
+      ).status,
+    ).toBe(200);
     expect((await listPage(emu, id, '?status=skipped&limit=100')).data.map((record) => record.urlId)).toEqual(all.slice(0, 2).map((record) => record.urlId));
     expect((await listPage(emu, id, '?status=processing&limit=100')).data).toHaveLength(10);
   });
@@ -187,7 +194,8 @@ describe('knowledge-base list, source poll and source sync', () => {
     const a = await scrapeId(fresh, { url: 'https://docs.example.com', maxDepth: 1 });
     const b = await scrapeId(fresh, { url: 'https://docs.example.com', maxDepth: 1 });
     await fresh.call('POST', `${urlsPath(b)}/process`, { exclude: [] });
-    const list = async (query: string) => (await fresh.call('GET', `${KB}?start=0&end=0${query}`)).json as { data: Array<{ uniqueId: string; status: string; type: string; sourceName: string }>; meta: { next?: { cursor: string } } };
+    const list = async (query: string) =>
+      (await fresh.call('GET', `${KB}?start=0&end=0${query}`)).json as { data: Array<{ uniqueId: string; status: string; type: string; sourceName: string }>; meta: { next?: { cursor: string } } };
     const first = await list('&limit=2');
     expect(first.data.map((source) => source.uniqueId)).toEqual([b, a]);
     expect(first.data.map((source) => source.status)).toEqual(['indexed', 'inSync']);

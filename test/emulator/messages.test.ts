@@ -35,7 +35,14 @@ describe('POST /messages', () => {
     expect(message.sentAt).toBeLessThan(10_000_000_000);
     const sender = message.data.entities.sender;
     expect(sender.entityType).toBe('user');
-    expect(sender.entity).toMatchObject({ uid: 'alice', name: expect.any(String), avatar: expect.stringMatching(/^https:/), status: expect.any(String), role: expect.any(String), createdAt: expect.any(Number) });
+    expect(sender.entity).toMatchObject({
+      uid: 'alice',
+      name: expect.any(String),
+      avatar: expect.stringMatching(/^https:/),
+      status: expect.any(String),
+      role: expect.any(String),
+      createdAt: expect.any(Number),
+    });
     expect(message.data.entities.receiver).toMatchObject({ entityType: 'user', entity: { uid: 'bob', conversationId: 'alice_user_bob' } });
   });
 
@@ -105,10 +112,10 @@ describe('POST /messages', () => {
   });
 
   it('stores nothing when one of multipleReceivers is unknown', async () => {
-    const before = (((await send(textTo('bob', 'user'))).json as MessageResponse).data.id);
+    const before = ((await send(textTo('bob', 'user'))).json as MessageResponse).data.id;
     const reply = await send({ multipleReceivers: { uids: ['bob', 'ghost'] }, data: { text: 'x' } });
     expect([reply.status, errorCode(reply)]).toEqual([404, 'ERR_UID_NOT_FOUND']);
-    const after = (((await send(textTo('bob', 'user'))).json as MessageResponse).data.id);
+    const after = ((await send(textTo('bob', 'user'))).json as MessageResponse).data.id;
     expect(Number(after)).toBe(Number(before) + 1);
   });
 

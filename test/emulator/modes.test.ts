@@ -83,7 +83,17 @@ describe('agentList', () => {
     emu = await startTestEmulator({ agentList: 'no-uid' });
     await emu.createTool(clientTool('card'));
     await emu.call('POST', '/ai-agents/agents', validLlmAgent({ name: 'Plain', tools: ['card'] }));
-    await emu.call('POST', '/ai-agents/agents', validLlmAgent({ name: 'Remote', integrationType: 'agent', integrateWith: 'langgraph', instruction: 'Route returns.', integrationMeta: { baseUrl: 'https://returns.example.com/agent', headers: { authorization: 'Bearer s3cret' } } }));
+    await emu.call(
+      'POST',
+      '/ai-agents/agents',
+      validLlmAgent({
+        name: 'Remote',
+        integrationType: 'agent',
+        integrateWith: 'langgraph',
+        instruction: 'Route returns.',
+        integrationMeta: { baseUrl: 'https://returns.example.com/agent', headers: { authorization: 'Bearer s3cret' } },
+      }),
+    );
     const list = (await emu.call('GET', '/ai-agents/agents')).json as Array<Record<string, unknown>>;
     expect(list).toEqual([
       { name: 'Plain', description: '', deploymentUrl: '', apiKey: '' },
@@ -94,7 +104,10 @@ describe('agentList', () => {
     expect(JSON.stringify(list)).not.toContain(API_KEY);
     await emu.admin('POST', '/config', { agentList: 'full' });
     const full = (await emu.call('GET', '/ai-agents/agents')).json as AgentRecord[];
-    expect(full.map((entry) => [entry.name, typeof entry.uid])).toEqual([['Plain', 'string'], ['Remote', 'string']]);
+    expect(full.map((entry) => [entry.name, typeof entry.uid])).toEqual([
+      ['Plain', 'string'],
+      ['Remote', 'string'],
+    ]);
   });
 
   it('leaves the other routes alone: PATCH and DELETE still work by uid', async () => {

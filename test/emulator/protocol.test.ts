@@ -39,7 +39,7 @@ function parseAgentsError(text: string, status: number | null): { statusCode: nu
 }
 
 describe('authentication', () => {
-  it('401 without the header or with an empty one, in each family\'s shape', async () => {
+  it("401 without the header or with an empty one, in each family's shape", async () => {
     for (const headers of [{}, { apikey: '' }] as Array<Record<string, string>>) {
       const agents = await rawRequest(emu.origin, { method: 'GET', path: '/v3/ai-agents/tools', headers });
       expect(agents.status).toBe(401);
@@ -50,7 +50,7 @@ describe('authentication', () => {
     }
   });
 
-  it('401 with a wrong key, in each family\'s shape', async () => {
+  it("401 with a wrong key, in each family's shape", async () => {
     const agents = await rawRequest(emu.origin, { method: 'GET', path: '/v3/ai-agents/tools', headers: { apikey: 'wrong' } });
     expect(agents.status).toBe(401);
     expect(parseAgentsError(agents.text, 401).error).toBe('Unauthorized');
@@ -168,7 +168,12 @@ describe('protocol errors', () => {
   });
 
   it('accepts application/json with a UTF-8 charset', async () => {
-    const reply = await rawRequest(emu.origin, { method: 'POST', path: createToolPath, headers: { apikey: API_KEY, 'content-type': 'application/json; charset=UTF-8' }, body: JSON.stringify(validTool('charset_ok')) });
+    const reply = await rawRequest(emu.origin, {
+      method: 'POST',
+      path: createToolPath,
+      headers: { apikey: API_KEY, 'content-type': 'application/json; charset=UTF-8' },
+      body: JSON.stringify(validTool('charset_ok')),
+    });
     expect(reply.status).toBe(200);
   });
 

@@ -64,24 +64,44 @@ async function state(): Promise<{ resources: Record<string, unknown>; pending: R
   return JSON.parse(await readFile(statePath(), 'utf8')) as { resources: Record<string, unknown>; pending: Record<string, { action?: string }> };
 }
 
-const all = (): string => manifest(['t1', 't2', 't3'], [['a1', ['t1']], ['a2', ['t2']], ['a3', ['t2', 't3']]]);
+const all = (): string =>
+  manifest(
+    ['t1', 't2', 't3'],
+    [
+      ['a1', ['t1']],
+      ['a2', ['t2']],
+      ['a3', ['t2', 't3']],
+    ],
+  );
 
 describe('--prune deletes', () => {
   it('run after every create and update, agents before the tools they used, each journaled as pending before it is sent', async () => {
     await apply(all());
     await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
     const journalAtDone: string[] = [];
-    const result = await apply(manifest(['t1', 't3'], [['a1', ['t1']], ['a3', ['t3']]]), {
-      prune: true,
-      onEvent: (event) => {
-        if (event.kind === 'done' && event.action === 'delete') journalAtDone.push(readJournal());
+    const result = await apply(
+      manifest(
+        ['t1', 't3'],
+        [
+          ['a1', ['t1']],
+          ['a3', ['t3']],
+        ],
+      ),
+      {
+        prune: true,
+        onEvent: (event) => {
+          if (event.kind === 'done' && event.action === 'delete') journalAtDone.push(readJournal());
+        },
       },
-    });
+    );
     expect(result).toMatchObject({ ok: true, prune: true, counts: { created: 0, updated: 1, deleted: 2, forgotten: 0 } });
     const writes = (await emu.apiWrites()).map((r) => `${r.method} ${r.path.replace(/[0-9a-f-]{36}/, '<uid>')}`);
     expect(writes).toEqual(['PATCH /v3/ai-agents/agents/<uid>', 'DELETE /v3/ai-agents/agents/<uid>', 'DELETE /v3/ai-agents/tools/t2']);
     // When a delete is reported done, its pending mark and then its removal are on disk, in that order.
-    const lines = (journalAtDone.at(-1) ?? '').trim().split('\n').map((l) => JSON.parse(l) as { op: string; address: string; action?: string });
+    const lines = (journalAtDone.at(-1) ?? '')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { op: string; address: string; action?: string });
     const forT2 = lines.filter((l) => l.address === 'tool.t2').map((l) => `${l.op}${l.action ? `:${l.action}` : ''}`);
     expect(forT2).toEqual(['pending:delete', 'forgotten']);
     const after = await state();
@@ -95,7 +115,16 @@ describe('--prune deletes', () => {
     await apply(all());
     await fetch(`${emu.url}/ai-agents/tools/t3`, { method: 'DELETE', headers: { apikey: API_KEY } }).catch(() => undefined);
     // a3 still names t3 on the server; it goes first anyway, so the order is what matters here.
-    const result = await apply(manifest(['t1', 't2'], [['a1', ['t1']], ['a2', ['t2']]]), { prune: true });
+    const result = await apply(
+      manifest(
+        ['t1', 't2'],
+        [
+          ['a1', ['t1']],
+          ['a2', ['t2']],
+        ],
+      ),
+      { prune: true },
+    );
     expect(result.ok).toBe(true);
     expect(result.done.find((d) => d.address === 'tool.t3')).toMatchObject({ action: 'delete', gone: true, call: 'DELETE /ai-agents/tools/t3' });
     expect(Object.keys((await state()).resources)).not.toContain('tool.t3');
@@ -104,15 +133,33 @@ describe('--prune deletes', () => {
   it('keep the pending mark when the answer was lost, and the next run sends the DELETE again', async () => {
     await apply(all());
     await emu.configure({ failNext: 10, failMode: 'drop' });
-    const failed = await apply(manifest(['t1', 't2', 't3'], [['a1', ['t1']], ['a2', ['t2']]]), { prune: true, retries: 1 });
+    const failed = await apply(
+      manifest(
+        ['t1', 't2', 't3'],
+        [
+          ['a1', ['t1']],
+          ['a2', ['t2']],
+        ],
+      ),
+      { prune: true, retries: 1 },
+    );
     await emu.configure({ failNext: 0, failMode: 'mixed' });
     expect(failed.ok).toBe(false);
     expect(failed.failed[0]).toMatchObject({ address: 'agent.a3', action: 'delete', failure: { status: 0, maybeCreated: false } });
     expect((await state()).pending['agent.a3']).toMatchObject({ action: 'delete' });
-    const retried = await apply(manifest(['t1', 't2', 't3'], [['a1', ['t1']], ['a2', ['t2']]]), {
-      prune: true,
-      check: (plan) => expect(plan.pending).toEqual([expect.objectContaining({ address: 'agent.a3', action: 'delete' })]),
-    });
+    const retried = await apply(
+      manifest(
+        ['t1', 't2', 't3'],
+        [
+          ['a1', ['t1']],
+          ['a2', ['t2']],
+        ],
+      ),
+      {
+        prune: true,
+        check: (plan) => expect(plan.pending).toEqual([expect.objectContaining({ address: 'agent.a3', action: 'delete' })]),
+      },
+    );
     expect(retried).toMatchObject({ ok: true, counts: { deleted: 1 } });
     expect(await state()).toMatchObject({ pending: {} });
     expect(Object.keys((await state()).resources)).not.toContain('agent.a3');

@@ -27,8 +27,7 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const tool = (name: string, description = 'Does a thing'): string =>
-  `  ${name}:\n    displayName: ${name}\n    executionText: Working\n    description: ${description}\n    parameters: {}\n`;
+const tool = (name: string, description = 'Does a thing'): string => `  ${name}:\n    displayName: ${name}\n    executionText: Working\n    description: ${description}\n    parameters: {}\n`;
 
 function manifest(parts: { tools: string; agents?: string; websites?: string; notify?: boolean }): string {
   return [
@@ -105,9 +104,7 @@ const agent = (key: string, extra = ''): string => `  ${key}:\n    name: ${key}\
 
 describe('executePlan', () => {
   it('creates tools before the agents that use them, and records every remote id', async () => {
-    const { result } = await apply(
-      manifest({ tools: tool('t1') + tool('t2') + tool('t3'), agents: agent('a1') + agent('a2'), websites: '    docs: { parentUniqueId: web_demo, exclude: [url_1] }' }),
-    );
+    const { result } = await apply(manifest({ tools: tool('t1') + tool('t2') + tool('t3'), agents: agent('a1') + agent('a2'), websites: '    docs: { parentUniqueId: web_demo, exclude: [url_1] }' }));
     expect(result).toMatchObject({ ok: true, counts: { created: 6, updated: 0, deleted: 0, forgotten: 0 }, failed: [], notAttempted: [] });
     const log = await emu.apiRequests();
     const lastToolPut = Math.max(...log.filter((r) => r.path.startsWith('/v3/ai-agents/tools')).map((r) => r.seq));

@@ -43,7 +43,7 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 describe('a scrape', () => {
-  it('waits for its crawl beyond the client\'s per-call limit, so the website is made once and recorded', async () => {
+  it("waits for its crawl beyond the client's per-call limit, so the website is made once and recorded", async () => {
     const file = join(dir, 'agents.yaml');
     await writeFile(file, `version: 1\nenvironments:\n  local: { appId: local, region: us, baseUrl: "${emu.url}" }\nknowledgeBase:\n  websites:\n    docs: { url: "${site.origin}/", exclude: [] }\n`);
     const { desired } = await loadDesired({ file, env: {}, mode: 'plan' });

@@ -136,7 +136,12 @@ describe('the package entry (dist/index.js)', () => {
     expect(run.error).toBeUndefined();
     expect(run.printed).toBe('');
     expect(run.value?.result).toMatchObject({ ok: true, counts: { created: 3, updated: 0, forgotten: 0 } });
-    expect(events.filter((e) => e.kind === 'done').map((e) => e.address).sort()).toEqual(['agent.helper', 'agent.remote', 'tool.weather']);
+    expect(
+      events
+        .filter((e) => e.kind === 'done')
+        .map((e) => e.address)
+        .sort(),
+    ).toEqual(['agent.helper', 'agent.remote', 'tool.weather']);
     // The secret was sent as it is: the server has it.
     expect(JSON.stringify(await emu.get('/ai-agents/agents'))).toContain('tok-sekrit-42');
     const state = await readFile(join(dir, '.agentsync', 'local.state.json'), 'utf8');

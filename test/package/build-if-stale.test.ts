@@ -10,7 +10,16 @@ import { ROOT } from '../support/cli.js';
 
 // scripts/build.mjs's own list: should it grow, the fake bundle no longer writes every output and
 // the "up to date" case fails, which is the reminder to add it here.
-const OUTPUTS = ['dist/cli/main.cjs', 'dist/cli/agentsync.cjs', 'dist/cli/vendor/undici.cjs', 'dist/cli/vendor/pg.cjs', 'dist/index.js', 'dist/types/index.d.ts', 'dist/emulator/index.js', 'dist/io/state/index.js'];
+const OUTPUTS = [
+  'dist/cli/main.cjs',
+  'dist/cli/agentsync.cjs',
+  'dist/cli/vendor/undici.cjs',
+  'dist/cli/vendor/pg.cjs',
+  'dist/index.js',
+  'dist/types/index.d.ts',
+  'dist/emulator/index.js',
+  'dist/io/state/index.js',
+];
 
 let project: string;
 const path = (file: string): string => join(project, file);

@@ -84,7 +84,13 @@ describe('the npm package', () => {
     expect(files.filter((f) => /^package\/(src|test|bench|scripts|\.ci|vendor)\//.test(f))).toEqual([]);
     expect(files.filter((f) => f.endsWith('.tsbuildinfo') || f.endsWith('.map'))).toEqual([]);
     // Only the bundles are code: tsc's per-module output stays home.
-    expect(files.filter((f) => /\.(c?js)$/.test(f)).sort()).toEqual(['package/dist/cli/agentsync.cjs', 'package/dist/cli/main.cjs', 'package/dist/cli/vendor/pg.cjs', 'package/dist/cli/vendor/undici.cjs', 'package/dist/index.js']);
+    expect(files.filter((f) => /\.(c?js)$/.test(f)).sort()).toEqual([
+      'package/dist/cli/agentsync.cjs',
+      'package/dist/cli/main.cjs',
+      'package/dist/cli/vendor/pg.cjs',
+      'package/dist/cli/vendor/undici.cjs',
+      'package/dist/index.js',
+    ]);
     expect(files.filter((f) => f.endsWith('.d.ts') && !f.startsWith('package/dist/types/'))).toEqual([]);
     expect((await readFile(tarball)).length).toBeLessThan(1_000_000);
     const pkg = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'], dir)).stdout) as Record<string, unknown>;
@@ -94,95 +100,103 @@ describe('the npm package', () => {
     expect(licence).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} agentsync contributors\n/);
   });
 
-  it('installs globally from the tarball and runs from any folder', async () => {
-    const prefix = join(dir, 'global');
-    // --offline: the tarball is all it needs.
-    await npm(['install', '--global', '--offline', '--prefix', prefix, tarball], dir);
-    // Nothing but agentsync was installed.
-    expect((await run('ls', [join(prefix, 'lib', 'node_modules')], dir)).stdout.split('\n').filter(Boolean)).toEqual(['agentsync']);
-    expect((await run('ls', ['-A', join(prefix, 'lib', 'node_modules', 'agentsync')], dir)).stdout).not.toContain('node_modules');
-    const elsewhere = join(dir, 'somewhere', 'else');
-    await mkdir(elsewhere, { recursive: true });
-    // On PATH, as a user's shell finds it.
-    const env = cleanEnv({ PATH: `${join(prefix, 'bin')}:${dirname(process.execPath)}:/usr/bin:/bin` });
-    const versionRun = await run('agentsync', ['--version'], elsewhere, env);
-    expect(versionRun).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
-    const help = await run('agentsync', ['--help'], elsewhere, env);
-    expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/^Usage: agentsync /);
-    for (const command of ['validate', 'plan', 'apply', 'state', 'emulator']) expect(help.stdout).toContain(command);
-    // The bundled CLI is there too: a starter project validates.
-    expect((await run('agentsync', ['init'], elsewhere, env)).code).toBe(0);
-    const validate = await run('agentsync', ['validate'], elsewhere, env);
-    expect(validate.stderr).toBe('');
-    expect(validate.code).toBe(0);
-  }, INSTALL_TIMEOUT);
+  it(
+    'installs globally from the tarball and runs from any folder',
+    async () => {
+      const prefix = join(dir, 'global');
+      // --offline: the tarball is all it needs.
+      await npm(['install', '--global', '--offline', '--prefix', prefix, tarball], dir);
+      // Nothing but agentsync was installed.
+      expect((await run('ls', [join(prefix, 'lib', 'node_modules')], dir)).stdout.split('\n').filter(Boolean)).toEqual(['agentsync']);
+      expect((await run('ls', ['-A', join(prefix, 'lib', 'node_modules', 'agentsync')], dir)).stdout).not.toContain('node_modules');
+      const elsewhere = join(dir, 'somewhere', 'else');
+      await mkdir(elsewhere, { recursive: true });
+      // On PATH, as a user's shell finds it.
+      const env = cleanEnv({ PATH: `${join(prefix, 'bin')}:${dirname(process.execPath)}:/usr/bin:/bin` });
+      const versionRun = await run('agentsync', ['--version'], elsewhere, env);
+      expect(versionRun).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+      const help = await run('agentsync', ['--help'], elsewhere, env);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(/^Usage: agentsync /);
+      for (const command of ['validate', 'plan', 'apply', 'state', 'emulator']) expect(help.stdout).toContain(command);
+      // The bundled CLI is there too: a starter project validates.
+      expect((await run('agentsync', ['init'], elsewhere, env)).code).toBe(0);
+      const validate = await run('agentsync', ['validate'], elsewhere, env);
+      expect(validate.stderr).toBe('');
+      expect(validate.code).toBe(0);
+    },
+    INSTALL_TIMEOUT,
+  );
 
-  it('a project keeps the tarball in vendor/; a clean clone gets it back with npm ci, and imports, plans and applies, typed', async () => {
-    const project = join(dir, 'project');
-    const vendored = `vendor/${basename(tarball)}`;
-    await mkdir(join(project, 'vendor'), { recursive: true });
-    await copyFile(tarball, join(project, vendored));
-    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'uses-agentsync', private: true, type: 'module' }));
-    await writeFile(join(project, '.gitignore'), 'node_modules/\n');
-    await npm(['install', '--save-dev', '--offline', `./${vendored}`], project);
-    // The lock names the tarball inside the project, so it holds on any machine that clones it.
-    const lock = await readFile(join(project, 'package-lock.json'), 'utf8');
-    expect(lock).toContain(`"resolved": "file:${vendored}"`);
-    expect(lock).not.toContain('file:..');
-    expect(lock).not.toContain(dir);
-    expect(JSON.parse(await readFile(join(project, 'package.json'), 'utf8'))).toMatchObject({ devDependencies: { agentsync: `file:${vendored}` } });
-    await writeFile(
-      join(project, 'agents.yaml'),
-      'version: 1\nenvironments:\n  local: { appId: local, region: us }\ntools:\n  lookup: { displayName: Lookup, executionText: Looking, description: Looks up, parameters: {} }\nagents: {}\n',
-    );
-    await writeFile(
-      join(project, 'deploy.mjs'),
-      `import { apply, plan, validate, version, UserError } from 'agentsync';
+  it(
+    'a project keeps the tarball in vendor/; a clean clone gets it back with npm ci, and imports, plans and applies, typed',
+    async () => {
+      const project = join(dir, 'project');
+      const vendored = `vendor/${basename(tarball)}`;
+      await mkdir(join(project, 'vendor'), { recursive: true });
+      await copyFile(tarball, join(project, vendored));
+      await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'uses-agentsync', private: true, type: 'module' }));
+      await writeFile(join(project, '.gitignore'), 'node_modules/\n');
+      await npm(['install', '--save-dev', '--offline', `./${vendored}`], project);
+      // The lock names the tarball inside the project, so it holds on any machine that clones it.
+      const lock = await readFile(join(project, 'package-lock.json'), 'utf8');
+      expect(lock).toContain(`"resolved": "file:${vendored}"`);
+      expect(lock).not.toContain('file:..');
+      expect(lock).not.toContain(dir);
+      expect(JSON.parse(await readFile(join(project, 'package.json'), 'utf8'))).toMatchObject({ devDependencies: { agentsync: `file:${vendored}` } });
+      await writeFile(
+        join(project, 'agents.yaml'),
+        'version: 1\nenvironments:\n  local: { appId: local, region: us }\ntools:\n  lookup: { displayName: Lookup, executionText: Looking, description: Looks up, parameters: {} }\nagents: {}\n',
+      );
+      await writeFile(
+        join(project, 'deploy.mjs'),
+        `import { apply, plan, validate, version, UserError } from 'agentsync';
 const checked = await validate({ file: 'agents.yaml' });
 const before = await plan({ file: 'agents.yaml' });
 const applied = await apply({ file: 'agents.yaml' });
 const after = await plan({ file: 'agents.yaml' });
 console.log(JSON.stringify({ version, valid: checked.valid, before: before.plan.summary, created: applied.result.counts.created, after: after.hasChanges, userError: typeof UserError }));
 `,
-    );
-    // pg comes from the package's own vendor file: a refused connection, not a missing module.
-    await writeFile(
-      join(project, 'postgres.mjs'),
-      `import { plan } from 'agentsync';
+      );
+      // pg comes from the package's own vendor file: a refused connection, not a missing module.
+      await writeFile(
+        join(project, 'postgres.mjs'),
+        `import { plan } from 'agentsync';
 await plan({ file: 'agents.yaml', refresh: false, state: 'postgres://agentsync@127.0.0.1:1/agentsync' }).catch((err) => console.log(JSON.stringify({ name: err.name, message: err.message })));
 `,
-    );
-    // Everything else as a user writes it (below), then committed and cloned: the clone is what CI sees.
-    const clone = join(dir, 'clone');
-    const git = (args: string[], cwd: string) => run('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args], cwd);
-    await writeTypedFiles(project);
-    await git(['init', '-q'], project);
-    await git(['add', '-A'], project);
-    expect((await git(['commit', '-q', '-m', 'agents'], project)).code).toBe(0);
-    expect((await git(['clone', '-q', project, clone], dir)).code).toBe(0);
-    expect((await run('ls', ['-A', clone], dir)).stdout).not.toContain('node_modules');
-    await npm(['ci', '--offline'], clone);
+      );
+      // Everything else as a user writes it (below), then committed and cloned: the clone is what CI sees.
+      const clone = join(dir, 'clone');
+      const git = (args: string[], cwd: string) => run('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args], cwd);
+      await writeTypedFiles(project);
+      await git(['init', '-q'], project);
+      await git(['add', '-A'], project);
+      expect((await git(['commit', '-q', '-m', 'agents'], project)).code).toBe(0);
+      expect((await git(['clone', '-q', project, clone], dir)).code).toBe(0);
+      expect((await run('ls', ['-A', clone], dir)).stdout).not.toContain('node_modules');
+      await npm(['ci', '--offline'], clone);
 
-    const versionRun = await run('npx', ['agentsync', '--version'], clone);
-    expect(versionRun).toMatchObject({ code: 0, stdout: `${version}\n` });
-    const deployed = await run(process.execPath, ['deploy.mjs'], clone, cleanEnv({ COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emu.url }));
-    expect(deployed.stderr).toBe('');
-    expect(JSON.parse(deployed.stdout)).toEqual({ version, valid: true, before: { create: 1, update: 0, delete: 0, forget: 0, noop: 0 }, created: 1, after: false, userError: 'function' });
-    const postgres = await run(process.execPath, ['postgres.mjs'], clone);
-    expect(postgres.stderr).toBe('');
-    const refused = JSON.parse(postgres.stdout) as { name: string; message: string };
-    expect(refused.name).toBe('UserError');
-    expect(refused.message).not.toMatch(/Cannot find|MODULE_NOT_FOUND/);
-    expect(refused.message).toContain('127.0.0.1');
+      const versionRun = await run('npx', ['agentsync', '--version'], clone);
+      expect(versionRun).toMatchObject({ code: 0, stdout: `${version}\n` });
+      const deployed = await run(process.execPath, ['deploy.mjs'], clone, cleanEnv({ COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emu.url }));
+      expect(deployed.stderr).toBe('');
+      expect(JSON.parse(deployed.stdout)).toEqual({ version, valid: true, before: { create: 1, update: 0, delete: 0, forget: 0, noop: 0 }, created: 1, after: false, userError: 'function' });
+      const postgres = await run(process.execPath, ['postgres.mjs'], clone);
+      expect(postgres.stderr).toBe('');
+      const refused = JSON.parse(postgres.stdout) as { name: string; message: string };
+      expect(refused.name).toBe('UserError');
+      expect(refused.message).not.toMatch(/Cannot find|MODULE_NOT_FOUND/);
+      expect(refused.message).toContain('127.0.0.1');
 
-    // The types (dist/types) resolve through `exports`, check with skipLibCheck off, and are strict enough to catch a wrong call.
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    // One tsc run over both files: the good one is clean, the wrong call is the only error.
-    const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], clone);
-    expect(checked.stderr).toBe('');
-    expect(checked.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^wrong\.ts\(2,14\): error TS2322: Type 'string' is not assignable to type 'boolean/)]);
-  }, INSTALL_TIMEOUT);
+      // The types (dist/types) resolve through `exports`, check with skipLibCheck off, and are strict enough to catch a wrong call.
+      const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+      // One tsc run over both files: the good one is clean, the wrong call is the only error.
+      const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], clone);
+      expect(checked.stderr).toBe('');
+      expect(checked.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^wrong\.ts\(2,14\): error TS2322: Type 'string' is not assignable to type 'boolean/)]);
+    },
+    INSTALL_TIMEOUT,
+  );
 });
 
 /** A typed use of the API, a wrong call, and a tsconfig with only Node's types, as a user has them. */
@@ -192,7 +206,10 @@ async function writeTypedFiles(project: string): Promise<void> {
   await symlink(join(ROOT, 'node_modules', '@types', 'node'), join(dir, 'types', 'node'));
   await writeFile(
     join(project, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [join(dir, 'types')] }, include: ['*.ts'] }),
+    JSON.stringify({
+      compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [join(dir, 'types')] },
+      include: ['*.ts'],
+    }),
   );
   await writeFile(
     join(project, 'typed.ts'),

@@ -21,9 +21,7 @@ const success: ApplyResult = {
 describe('apply summary', () => {
   it('ends a success with exactly the contract line, after the forgotten remote ids', () => {
     expect(renderApplySummary(success, { color: false })).toBe(
-      'Forgot website.old (remote id batch-9); it stays on the server.\n' +
-        'Sent the notify message (id 17).\n' +
-        'Apply complete: 1 created, 1 updated, 1 forgotten.\n',
+      'Forgot website.old (remote id batch-9); it stays on the server.\n' + 'Sent the notify message (id 17).\n' + 'Apply complete: 1 created, 1 updated, 1 forgotten.\n',
     );
   });
 

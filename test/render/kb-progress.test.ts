@@ -5,13 +5,17 @@ describe('apply --wait progress', () => {
   it('off a terminal writes the first counts, then at most one line per interval', () => {
     const written: string[] = [];
     const progress = createKbProgress({ tty: false, color: false, write: (text) => written.push(text), intervalMs: 10_000 });
-    for (const [elapsed, remaining] of [[0, 9], [3_000, 8], [9_999, 7], [10_000, 6], [15_000, 5], [20_500, 0]] as const) progress.update({ processed: 9 - remaining, failed: 0, remaining }, elapsed);
+    for (const [elapsed, remaining] of [
+      [0, 9],
+      [3_000, 8],
+      [9_999, 7],
+      [10_000, 6],
+      [15_000, 5],
+      [20_500, 0],
+    ] as const)
+      progress.update({ processed: 9 - remaining, failed: 0, remaining }, elapsed);
     progress.finish();
-    expect(written).toEqual([
-      'Indexing: 0 processed, 0 failed, 9 remaining (0s)\n',
-      'Indexing: 3 processed, 0 failed, 6 remaining (10s)\n',
-      'Indexing: 9 processed, 0 failed, 0 remaining (21s)\n',
-    ]);
+    expect(written).toEqual(['Indexing: 0 processed, 0 failed, 9 remaining (0s)\n', 'Indexing: 3 processed, 0 failed, 6 remaining (10s)\n', 'Indexing: 9 processed, 0 failed, 0 remaining (21s)\n']);
   });
 
   it('on a terminal rewrites one line and ends it', () => {
@@ -24,7 +28,11 @@ describe('apply --wait progress', () => {
   });
 
   it('lists failed URLs, and says when the timeout stopped the wait', () => {
-    const failed = renderKbWaitResult({ counts: { processed: 2, failed: 1, remaining: 0 }, failed: [{ address: 'website.docs', url: 'https://d.com/x' }], timedOut: false, elapsedMs: 4200 }, false, 60);
+    const failed = renderKbWaitResult(
+      { counts: { processed: 2, failed: 1, remaining: 0 }, failed: [{ address: 'website.docs', url: 'https://d.com/x' }], timedOut: false, elapsedMs: 4200 },
+      false,
+      60,
+    );
     expect(failed).toBe('Indexing complete: 2 processed, 1 failed (4s).\nFailed URLs (1):\n  website.docs  https://d.com/x\n');
     const stopped = renderKbWaitResult({ counts: { processed: 1, failed: 0, remaining: 5 }, failed: [], timedOut: true, elapsedMs: 60_000 }, false, 60);
     expect(stopped).toBe('Indexing not finished after 60s (--wait-timeout): 1 processed, 0 failed, 5 remaining.\n');

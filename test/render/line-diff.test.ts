@@ -80,7 +80,14 @@ describe('diffLines', () => {
     // Half of the lines rewritten, one in two: the unchanged half still lines up.
     const halves = lines(20_000);
     started = performance.now();
-    const half = diffLines(halves, halves.split('\n').map((l, i) => (i % 2 ? `${l}!` : l)).join('\n'), 0);
+    const half = diffLines(
+      halves,
+      halves
+        .split('\n')
+        .map((l, i) => (i % 2 ? `${l}!` : l))
+        .join('\n'),
+      0,
+    );
     expect([count(half, 'removed'), count(half, 'added')]).toEqual([10_000, 10_000]);
     expect(performance.now() - started).toBeLessThan(5_000);
   });

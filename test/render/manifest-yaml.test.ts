@@ -8,10 +8,68 @@ import { parseManifest } from '../../src/core/parse.js';
 import { renderManifestYaml } from '../../src/render/manifest-yaml.js';
 
 const tricky = [
-  '', ' ', 'true', 'False', 'yes', 'NO', 'on', 'y', 'null', '~', '1', '-1', '1.5', '.5', '1e3', '0x1F', '0o7', '1_000', '12:30', '.inf', '-.NaN', '2025-01-01',
-  '- item', '? key', ': colon', 'a: b', 'a:', 'a #b', '#comment', '"quoted"', "'single'", '[list]', '{map}', '&anchor', '*alias', '!tag', '|', '>', '%directive', '@at', '`tick`',
-  'https://example.com/a?b=c#d', 'C:\\path', 'tab\there', 'line\nbreak', 'ends with newline\n', 'two newlines\n\n', '\nleading newline', ' leading space\nx', 'x\n  indented line',
-  'carriage\r\nreturn', 'nel\u0085here', 'ls\u2028ps\u2029', 'bom\ufeff', 'del\u007f', 'nul\u0000', 'emoji 🙂', 'accents éà', 'only spaces line\n   \nafter', '${not interpolated here}', '...', '---',
+  '',
+  ' ',
+  'true',
+  'False',
+  'yes',
+  'NO',
+  'on',
+  'y',
+  'null',
+  '~',
+  '1',
+  '-1',
+  '1.5',
+  '.5',
+  '1e3',
+  '0x1F',
+  '0o7',
+  '1_000',
+  '12:30',
+  '.inf',
+  '-.NaN',
+  '2025-01-01',
+  '- item',
+  '? key',
+  ': colon',
+  'a: b',
+  'a:',
+  'a #b',
+  '#comment',
+  '"quoted"',
+  "'single'",
+  '[list]',
+  '{map}',
+  '&anchor',
+  '*alias',
+  '!tag',
+  '|',
+  '>',
+  '%directive',
+  '@at',
+  '`tick`',
+  'https://example.com/a?b=c#d',
+  'C:\\path',
+  'tab\there',
+  'line\nbreak',
+  'ends with newline\n',
+  'two newlines\n\n',
+  '\nleading newline',
+  ' leading space\nx',
+  'x\n  indented line',
+  'carriage\r\nreturn',
+  'nel\u0085here',
+  'ls\u2028ps\u2029',
+  'bom\ufeff',
+  'del\u007f',
+  'nul\u0000',
+  'emoji 🙂',
+  'accents éà',
+  'only spaces line\n   \nafter',
+  '${not interpolated here}',
+  '...',
+  '---',
 ];
 
 const jsonValue: fc.Arbitrary<JsonValue> = fc.letrec((tie) => ({
@@ -35,8 +93,13 @@ describe('renderManifestYaml', () => {
     );
   });
 
-  it('round-trips every tricky string as a value, a key and a list item, through agentsync\'s own parser too', () => {
-    const document: JsonObject = { values: Object.fromEntries(tricky.map((s, i) => [`k${i}`, s])), keys: Object.fromEntries(tricky.map((s) => [s, s])), list: tricky, nested: [{ a: tricky, b: { c: 'x\ny' } }, [], {}, [['deep']]] };
+  it("round-trips every tricky string as a value, a key and a list item, through agentsync's own parser too", () => {
+    const document: JsonObject = {
+      values: Object.fromEntries(tricky.map((s, i) => [`k${i}`, s])),
+      keys: Object.fromEntries(tricky.map((s) => [s, s])),
+      list: tricky,
+      nested: [{ a: tricky, b: { c: 'x\ny' } }, [], {}, [['deep']]],
+    };
     const text = renderManifestYaml(document);
     expect(parse(text)).toEqual(document);
     const parsed = parseManifest('export.yaml', text);

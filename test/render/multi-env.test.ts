@@ -21,7 +21,10 @@ describe('prefixLines', () => {
 
 describe('closing tables', () => {
   it('plan: counts per environment, a failure across the columns, and a total line', () => {
-    const outcomes: EnvironmentOutcome<Plan>[] = [{ environment: info('us'), value: planOf('us') }, { environment: info('eu'), failure }];
+    const outcomes: EnvironmentOutcome<Plan>[] = [
+      { environment: info('us'), value: planOf('us') },
+      { environment: info('eu'), failure },
+    ];
     const s = planOf('us').summary;
     expect(renderPlanTable(outcomes, { color: false })).toBe(
       [
@@ -35,8 +38,24 @@ describe('closing tables', () => {
   });
 
   it('apply: what each did, and which failed', () => {
-    const ok: ApplyResult = { environment: 'us', ok: true, prune: false, counts: { created: 12, updated: 1, deleted: 0, forgotten: 0 }, done: [], failed: [], notAttempted: [], notify: { status: 'skipped', reason: 'not-configured' }, total: 13 };
-    const table = renderApplyTable([{ environment: info('us'), value: ok }, { environment: info('a-long-name'), failure }], { color: false });
+    const ok: ApplyResult = {
+      environment: 'us',
+      ok: true,
+      prune: false,
+      counts: { created: 12, updated: 1, deleted: 0, forgotten: 0 },
+      done: [],
+      failed: [],
+      notAttempted: [],
+      notify: { status: 'skipped', reason: 'not-configured' },
+      total: 13,
+    };
+    const table = renderApplyTable(
+      [
+        { environment: info('us'), value: ok },
+        { environment: info('a-long-name'), failure },
+      ],
+      { color: false },
+    );
     expect(table).toBe(
       [
         'Environment  Created  Updated  Forgotten',
@@ -51,7 +70,10 @@ describe('closing tables', () => {
 
 describe('combined JSON', () => {
   it('plan: formatVersion and one entry per environment, a failed one with its error', () => {
-    const doc = multiPlanJson([{ environment: info('us'), value: planOf('us') }, { environment: info('eu'), failure }]) as { environments: Record<string, unknown>[] };
+    const doc = multiPlanJson([
+      { environment: info('us'), value: planOf('us') },
+      { environment: info('eu'), failure },
+    ]) as { environments: Record<string, unknown>[] };
     expect(Object.keys(doc)).toEqual(['formatVersion', 'environments']);
     expect(doc.environments[0]).toMatchObject({ formatVersion: 1, environment: 'us', appId: 'app-us', summary: { delete: 0 } });
     expect(doc.environments[1]).toEqual({ formatVersion: 1, environment: 'eu', appId: 'app-eu', region: 'us', ok: false, error: failure });
@@ -59,7 +81,17 @@ describe('combined JSON', () => {
   });
 
   it('apply: a part-way failure keeps its result and adds the error', () => {
-    const partial: ApplyResult = { environment: 'us', ok: false, prune: false, counts: { created: 1, updated: 0, deleted: 0, forgotten: 0 }, done: [], failed: [], notAttempted: [], notify: { status: 'skipped', reason: 'apply-failed' }, total: 2 };
+    const partial: ApplyResult = {
+      environment: 'us',
+      ok: false,
+      prune: false,
+      counts: { created: 1, updated: 0, deleted: 0, forgotten: 0 },
+      done: [],
+      failed: [],
+      notAttempted: [],
+      notify: { status: 'skipped', reason: 'apply-failed' },
+      total: 2,
+    };
     const doc = multiApplyJson([{ environment: info('us'), value: partial, failure: { code: 'apply_failed', message: 'apply failed' } }]) as { environments: Record<string, unknown>[] };
     expect(doc.environments[0]).toMatchObject({ ok: false, environment: 'us', summary: { created: 1 }, error: { code: 'apply_failed' } });
   });

@@ -8,7 +8,10 @@ const sensitive = { 'agent.support': [['integrationMeta', 'headers']] };
 
 export function samplePlan(): Plan {
   const withSecret = (secret: string) => ({ ...supportAgent, integrationMeta: { headers: { Authorization: secret } } });
-  const before = desiredOf({ ...baseBody, agents: { support: withSecret('Bearer old-token') }, knowledgeBase: { websites: { docs: baseBody.knowledgeBase!.websites!.docs!, old: { parentUniqueId: 'web_9', exclude: [] } } } }, sensitive);
+  const before = desiredOf(
+    { ...baseBody, agents: { support: withSecret('Bearer old-token') }, knowledgeBase: { websites: { docs: baseBody.knowledgeBase!.websites!.docs!, old: { parentUniqueId: 'web_9', exclude: [] } } } },
+    sensitive,
+  );
   const state = stateOf(before);
   editRecorded(state, 'tool.get_weather', (spec) => {
     spec.description = 'Weather for a city';
@@ -18,7 +21,10 @@ export function samplePlan(): Plan {
     {
       ...baseBody,
       tools: {
-        get_weather: { ...weatherTool, parameters: { ...weatherTool.parameters, properties: { ...weatherTool.parameters.properties, city: { type: 'string', description: 'City name, e.g. "Paris"' } } } },
+        get_weather: {
+          ...weatherTool,
+          parameters: { ...weatherTool.parameters, properties: { ...weatherTool.parameters.properties, city: { type: 'string', description: 'City name, e.g. "Paris"' } } },
+        },
         new_tool: { displayName: 'New', executionText: 'Working', doNotExecute: true },
       },
       agents: {

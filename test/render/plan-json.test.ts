@@ -14,14 +14,20 @@ describe('planToJson', () => {
     expect(json).toMatchObject({ formatVersion: 1, environment: 'local', appId: 'local', region: 'us', summary: { create: 2, update: 2, forget: 1, noop: 1 } });
     for (const change of json.changes) {
       // Terraform's JSON habit: the side that does not exist is null, so a policy can test for it.
-      const keys = { create: ['address', 'type', 'action', 'fields', 'before', 'after'], update: ['address', 'type', 'action', 'fields', 'remoteId', 'before', 'after'], 'no-op': ['address', 'type', 'action', 'fields', 'remoteId'], delete: ['address', 'type', 'action', 'fields', 'remoteId', 'before', 'after'], forget: ['address', 'type', 'action', 'fields', 'remoteId', 'before', 'after'] };
+      const keys = {
+        create: ['address', 'type', 'action', 'fields', 'before', 'after'],
+        update: ['address', 'type', 'action', 'fields', 'remoteId', 'before', 'after'],
+        'no-op': ['address', 'type', 'action', 'fields', 'remoteId'],
+        delete: ['address', 'type', 'action', 'fields', 'remoteId', 'before', 'after'],
+        forget: ['address', 'type', 'action', 'fields', 'remoteId', 'before', 'after'],
+      };
       expect(Object.keys(change)).toEqual(keys[change.action]);
     }
     expect(json.changes.find((c) => c.action === 'no-op')).toEqual({ address: 'website.docs', type: 'website', action: 'no-op', fields: [], remoteId: 'website-docs-id' });
     expect(planToJson(noChangePlan()).changes.map((c) => c.action)).toEqual(['no-op', 'no-op', 'no-op']);
   });
 
-  it('carries each change\'s whole before and after record, sensitive values as (sensitive)', () => {
+  it("carries each change's whole before and after record, sensitive values as (sensitive)", () => {
     const json = planToJson(samplePlan());
     for (const change of json.changes) {
       for (const record of [change.before, change.after]) if (record !== undefined && record !== null) expect(typeof record).toBe('object');

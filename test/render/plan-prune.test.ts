@@ -30,7 +30,7 @@ describe('a --prune plan', () => {
     expect(text.trimEnd().split('\n').at(-1)).toBe('Plan: 0 to create, 0 to update, 2 to delete, 1 to forget.');
   });
 
-  it('text without --prune keeps the contract\'s three-count summary', () => {
+  it("text without --prune keeps the contract's three-count summary", () => {
     const text = renderPlanText(unpruned, { color: false });
     expect(text).not.toContain('delete');
     expect(text.trimEnd().split('\n').at(-1)).toBe('Plan: 0 to create, 0 to update, 3 to forget.');

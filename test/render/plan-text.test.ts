@@ -38,7 +38,9 @@ describe('renderPlanText', () => {
 
   it('shows a multi-line instruction as a line diff', () => {
     const text = renderPlanText(samplePlan(), { color: false });
-    expect(text).toContain(['      ~ instruction:', '          You help customers.', '        - Be brief.', '        + Be brief and kind.', '          Never guess.', '        + Escalate refunds.'].join('\n'));
+    expect(text).toContain(
+      ['      ~ instruction:', '          You help customers.', '        - Be brief.', '        + Be brief and kind.', '          Never guess.', '        + Escalate refunds.'].join('\n'),
+    );
   });
 
   it('a 2,400-line instruction with one line edited near the top and one inserted near the bottom prints those three lines', () => {

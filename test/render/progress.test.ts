@@ -29,9 +29,7 @@ function render(tty: boolean): string {
 
 describe('apply progress', () => {
   it('prints one plain line per finished change when not on a terminal', () => {
-    expect(render(false)).toBe(
-      'updated tool.get_weather (PUT, 41 ms, 2 retries)\n' + 'failed agent.support: POST /ai-agents/agents (400 ERR_BAD_REQUEST)\n',
-    );
+    expect(render(false)).toBe('updated tool.get_weather (PUT, 41 ms, 2 retries)\n' + 'failed agent.support: POST /ai-agents/agents (400 ERR_BAD_REQUEST)\n');
   });
 
   it('on a terminal keeps one permanent line per finished change, under a live line of what is in flight', () => {
@@ -39,11 +37,7 @@ describe('apply progress', () => {
     expect(out).toContain('\r\u001b[K[0/2] 0 s, in flight: tool.get_weather (2 retries)');
     expect(out).toContain('\r\u001b[K[1/2] 0 s, in flight: agent.support');
     // What stays on the screen once the live line is cleared: Terraform's "address: outcome" lines.
-    expect(screenOf(out)).toEqual([
-      'tool.get_weather: updated (PUT, 41 ms, 2 retries)',
-      'agent.support: failed: POST /ai-agents/agents (400 ERR_BAD_REQUEST)',
-      '',
-    ]);
+    expect(screenOf(out)).toEqual(['tool.get_weather: updated (PUT, 41 ms, 2 retries)', 'agent.support: failed: POST /ai-agents/agents (400 ERR_BAD_REQUEST)', '']);
   });
 
   it('cuts the live line to the terminal width, so rewriting it never wraps', () => {

@@ -131,7 +131,16 @@ describe('diagnostics quoting manifest keys', () => {
 describe('kb status from a hostile server', () => {
   it('prints status names and count keys inert', () => {
     const text = renderKbStatusText(
-      [{ address: 'website.docs', websiteId: 'w1', found: true, total: 1, counts: { 'done\n::error::count\u001b[2J': 1 }, urls: [{ url: 'https://x/\n::warning::u', id: 'u1', status: 'ok\r\n::add-mask::s\u001b]0;t\u0007' }] }],
+      [
+        {
+          address: 'website.docs',
+          websiteId: 'w1',
+          found: true,
+          total: 1,
+          counts: { 'done\n::error::count\u001b[2J': 1 },
+          urls: [{ url: 'https://x/\n::warning::u', id: 'u1', status: 'ok\r\n::add-mask::s\u001b]0;t\u0007' }],
+        },
+      ],
       false,
     );
     expectInert(text);

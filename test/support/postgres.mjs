@@ -24,7 +24,9 @@ export function findPostgresBin() {
   if (process.env.AGENTSYNC_PG_BIN) candidates.push(process.env.AGENTSYNC_PG_BIN);
   const debian = '/usr/lib/postgresql';
   if (existsSync(debian)) {
-    const majors = readdirSync(debian).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const majors = readdirSync(debian)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     candidates.push(...majors.map((v) => join(debian, v, 'bin')));
   }
   for (const dir of (process.env.PATH ?? '').split(':')) if (dir) candidates.push(dir);
@@ -54,7 +56,9 @@ function pgCommand(bin, args, cwd) {
 }
 
 function postgresIds() {
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('postgres:'));
   if (!line) throw new Error('running as root, but there is no `postgres` OS user to run the server as (apt-get install -y postgresql creates it)');
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };

@@ -142,7 +142,11 @@ describe(`crash: a pruning apply (seed ${seed})`, () => {
         void done.then(() => (exited = true));
         // Aim at a moment with a DELETE in flight: after a random number of this run's DELETEs arrived.
         const target = 1 + Math.floor(random() * 12);
-        await waitFor('the trigger', async () => (await emulator.requests()).slice(from).filter((r) => r.method === 'DELETE').length >= target, { unless: () => exited, timeoutMs: 60_000, intervalMs: 2 });
+        await waitFor('the trigger', async () => (await emulator.requests()).slice(from).filter((r) => r.method === 'DELETE').length >= target, {
+          unless: () => exited,
+          timeoutMs: 60_000,
+          intervalMs: 2,
+        });
         const killed = !exited && child.kill('SIGKILL');
         const result = await done;
         outputs.push(result.stdout);
@@ -187,7 +191,10 @@ describe(`crash: a pruning apply (seed ${seed})`, () => {
       // A DELETE whose answer a kill lost is either seen done by the next run's refresh (dropped from
       // the state without a call) or, if the server never got it, sent again (answered 200 or 404).
       const resent = deletes.length - new Set(deletes.map((r) => r.path)).size;
-      const seenGone = outputs.join('\n').split('\n').filter((line) => line.includes('already deleted on the server; only dropped from the state')).length;
+      const seenGone = outputs
+        .join('\n')
+        .split('\n')
+        .filter((line) => line.includes('already deleted on the server; only dropped from the state')).length;
       console.log(
         `crash torture (prune), seed ${seed}: ${kills} kills; lost DELETE answers: ${seenGone} found done by the next refresh, ${resent} sent again; ` +
           `${removedTools.size} tools and ${removedUids.size} agents deleted\n  ${report.join('\n  ')}`,

@@ -78,9 +78,15 @@ function attemptsReport(requests: RequestLogEntry[]): { histogram: string; max: 
   const histogram = new Map<number, number>();
   for (const n of perResource.values()) histogram.set(n, (histogram.get(n) ?? 0) + 1);
   return {
-    histogram: [...histogram].sort(([a], [b]) => a - b).map(([n, count]) => `${n} attempt${n === 1 ? '' : 's'}: ${count}`).join(', '),
+    histogram: [...histogram]
+      .sort(([a], [b]) => a - b)
+      .map(([n, count]) => `${n} attempt${n === 1 ? '' : 's'}: ${count}`)
+      .join(', '),
     max: Math.max(0, ...perResource.values()),
-    byStatus: [...statuses].sort().map(([s, n]) => `${s}×${n}`).join(' '),
+    byStatus: [...statuses]
+      .sort()
+      .map(([s, n]) => `${s}×${n}`)
+      .join(' '),
   };
 }
 
@@ -150,27 +156,31 @@ describe.concurrent('faults', () => {
       expect(duplicateAgentNames).toEqual([]);
     }));
 
-  it(`converges after a latency spike past the client's ${CLIENT_TIMEOUT_MS / 1000} s timeout`, async ({ expect }) =>
-    withEmulator(async (emulator) => {
-      // Tools and websites only: a PUT that timed out is retried, while an agent POST that timed out
-      // is (rightly) left pending for a warned rerun, which the crash suite covers.
-      const yaml = generateManifest({ count: 30, seed: 23, agentShare: 0 });
-      const { args } = project('spike', yaml);
-      await emulator.reset();
-      await emulator.configure({ latencyMs: CLIENT_TIMEOUT_MS + 2_000 });
-      const done = runCli(['apply', '--auto-approve', '--concurrency', '4', '--timeout', String(CLIENT_TIMEOUT_MS / 1000), ...args], { env: emulator.env, timeoutMs: 150_000 });
-      try {
-        // The first four requests hang past the timeout; everything after them is fast again.
-        await waitFor('four requests', async () => (await emulator.stats()).requests >= 4, { timeoutMs: 60_000 });
-      } finally {
-        await emulator.configure({ latencyMs: 0 });
-      }
-      const first = await done;
-      const converged = first.code === 0 ? { runs: 1 } : await applyUntilConverged(emulator, args, 3);
-      const report = attemptsReport(await emulator.requests());
-      console.log(`latency spike: first run exit ${first.code}, converged after ${converged.runs} run(s); attempts per resource: ${report.histogram}`);
-      expect(report.max, 'the spiked requests were retried').toBeGreaterThanOrEqual(2);
-      const { problems } = await compareServerWithManifest(emulator, yaml);
-      expect(problems).toEqual([]);
-    }), 170_000);
+  it(
+    `converges after a latency spike past the client's ${CLIENT_TIMEOUT_MS / 1000} s timeout`,
+    async ({ expect }) =>
+      withEmulator(async (emulator) => {
+        // Tools and websites only: a PUT that timed out is retried, while an agent POST that timed out
+        // is (rightly) left pending for a warned rerun, which the crash suite covers.
+        const yaml = generateManifest({ count: 30, seed: 23, agentShare: 0 });
+        const { args } = project('spike', yaml);
+        await emulator.reset();
+        await emulator.configure({ latencyMs: CLIENT_TIMEOUT_MS + 2_000 });
+        const done = runCli(['apply', '--auto-approve', '--concurrency', '4', '--timeout', String(CLIENT_TIMEOUT_MS / 1000), ...args], { env: emulator.env, timeoutMs: 150_000 });
+        try {
+          // The first four requests hang past the timeout; everything after them is fast again.
+          await waitFor('four requests', async () => (await emulator.stats()).requests >= 4, { timeoutMs: 60_000 });
+        } finally {
+          await emulator.configure({ latencyMs: 0 });
+        }
+        const first = await done;
+        const converged = first.code === 0 ? { runs: 1 } : await applyUntilConverged(emulator, args, 3);
+        const report = attemptsReport(await emulator.requests());
+        console.log(`latency spike: first run exit ${first.code}, converged after ${converged.runs} run(s); attempts per resource: ${report.histogram}`);
+        expect(report.max, 'the spiked requests were retried').toBeGreaterThanOrEqual(2);
+        const { problems } = await compareServerWithManifest(emulator, yaml);
+        expect(problems).toEqual([]);
+      }),
+    170_000,
+  );
 });

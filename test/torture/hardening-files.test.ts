@@ -95,7 +95,8 @@ describe('plan --out targets (item 3)', () => {
   afterAll(() => servers.forEach((s) => s.close()));
 
   async function makeTarget(kind: string, path: string): Promise<void> {
-    if (kind === 'char device') execFileSync('mknod', [path, 'c', '1', '3']); // what /dev/null is
+    if (kind === 'char device')
+      execFileSync('mknod', [path, 'c', '1', '3']); // what /dev/null is
     else if (kind === 'fifo') execFileSync('mkfifo', [path]);
     else if (kind === 'directory') mkdirSync(path);
     else if (kind === 'symlink to /proc/self/fd/1') symlinkSync('/proc/self/fd/1', path);
@@ -109,21 +110,18 @@ describe('plan --out targets (item 3)', () => {
     }
   }
 
-  it.each(['char device', 'fifo', 'socket', 'directory', 'symlink to /proc/self/fd/1', 'symlink to a file'])(
-    'refuses a %s in one line and leaves it as it was',
-    async (kind) => {
-      const p = project();
-      const out = join(p.dir, 'out');
-      await makeTarget(kind, out);
-      const kindBefore = kindOf(out);
-      const line = expectOneLineRefusal(await p.cli(['plan', '--out', out, ...p.args]));
-      expect(line).toContain(out);
-      expect(kindOf(out)).toBe(kindBefore);
-      if (kind === 'symlink to a file') expect(readFileSync(`${out}-target`, 'utf8')).toBe('precious\n');
-      if (kindBefore === 'symlink') expect(readlinkSync(out)).toBeTruthy();
-      expect(leftoverTemps(p.dir)).toEqual([]);
-    },
-  );
+  it.each(['char device', 'fifo', 'socket', 'directory', 'symlink to /proc/self/fd/1', 'symlink to a file'])('refuses a %s in one line and leaves it as it was', async (kind) => {
+    const p = project();
+    const out = join(p.dir, 'out');
+    await makeTarget(kind, out);
+    const kindBefore = kindOf(out);
+    const line = expectOneLineRefusal(await p.cli(['plan', '--out', out, ...p.args]));
+    expect(line).toContain(out);
+    expect(kindOf(out)).toBe(kindBefore);
+    if (kind === 'symlink to a file') expect(readFileSync(`${out}-target`, 'utf8')).toBe('precious\n');
+    if (kindBefore === 'symlink') expect(readlinkSync(out)).toBeTruthy();
+    expect(leftoverTemps(p.dir)).toEqual([]);
+  });
 
   it('names a missing folder in one line and leaves nothing behind', async () => {
     const p = project();
@@ -217,7 +215,11 @@ describe('a symlinked --state writes through to its target (item 5)', () => {
     expect(kindOf(link)).toBe('symlink');
     expect(JSON.parse(readFileSync(p.state, 'utf8'))).toMatchObject({ serial: 2 });
     expect(kindOf(`${p.state}.backup`)).toBe('file');
-    expect(readdirSync(p.dir).filter((n) => n.startsWith('link.json')).sort()).toEqual(['link.json']);
+    expect(
+      readdirSync(p.dir)
+        .filter((n) => n.startsWith('link.json'))
+        .sort(),
+    ).toEqual(['link.json']);
 
     // A lock beside the target, held by a live process (this one), stops a run through the link.
     writeFileSync(`${p.state}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), token: 'held-by-the-test' }) + '\n');

@@ -51,4 +51,3 @@ export function kindOf(path: string): string {
   if (s.isSocket()) return 'socket';
   return 'other';
 }
-

@@ -202,7 +202,9 @@ describe('item 9: digests of secrets are expensive to brute-force', () => {
     const state = JSON.parse(readFileSync(p.state, 'utf8')) as StoredState;
     const stored = state.resources['agent.bot']?.spec.instruction;
     expect(stored).toMatch(/^scrypt:/);
-    const hmac = `hmac-sha256:${createHmac('sha256', Buffer.from(state.salt, 'base64')).update(JSON.stringify(`PIN ${PIN}`)).digest('hex')}`;
+    const hmac = `hmac-sha256:${createHmac('sha256', Buffer.from(state.salt, 'base64'))
+      .update(JSON.stringify(`PIN ${PIN}`))
+      .digest('hex')}`;
     expect(stored).not.toBe(hmac);
     expect(readFileSync(p.state, 'utf8')).not.toContain(PIN);
   });
@@ -226,7 +228,9 @@ describe('item 9: digests of secrets are expensive to brute-force', () => {
     const state = JSON.parse(readFileSync(p.state, 'utf8')) as StoredState;
     const agent = state.resources['agent.bot'];
     if (agent === undefined) throw new Error('agent.bot is not in the state');
-    agent.spec.instruction = `hmac-sha256:${createHmac('sha256', Buffer.from(state.salt, 'base64')).update(JSON.stringify(`PIN ${PIN}`)).digest('hex')}`;
+    agent.spec.instruction = `hmac-sha256:${createHmac('sha256', Buffer.from(state.salt, 'base64'))
+      .update(JSON.stringify(`PIN ${PIN}`))
+      .digest('hex')}`;
     writeFileSync(p.state, JSON.stringify(state));
     // Against the state alone, the old digest is one sensitive update.
     const offline = await runCli(['plan', '--offline', '--detailed-exitcode', '-f', p.manifest, '--state', p.state], { env });
@@ -295,7 +299,11 @@ ${aliases}
 
 describe('item 15: __proto__ keys are never dropped silently', () => {
   it.each([
-    ['metaData', `${HEADER}${CARD_TOOL}agents:\n  bot:\n    name: Bot\n    integrationType: llm\n    integrateWith: gpt-4o\n    tools: [show_card]\n    metaData: { __proto__: { polluted: true } }\n`, '15:17'],
+    [
+      'metaData',
+      `${HEADER}${CARD_TOOL}agents:\n  bot:\n    name: Bot\n    integrationType: llm\n    integrateWith: gpt-4o\n    tools: [show_card]\n    metaData: { __proto__: { polluted: true } }\n`,
+      '15:17',
+    ],
     [
       'integrationMeta',
       `${HEADER}${CARD_TOOL}agents:\n  bot:\n    name: Bot\n    integrationType: agent\n    integrateWith: x\n    tools: [show_card]\n    integrationMeta:\n      baseUrl: https://a.example\n      __proto__: 1\n`,

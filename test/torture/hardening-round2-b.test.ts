@@ -237,7 +237,12 @@ describe('terminal injection and state mv (CONTRACT 10.3)', () => {
     const p = project(TWO_AGENTS);
     const evil = `agent.x${ESC}[2Jy`;
     await seedState(p.state, [{ op: 'applied', address: evil, type: 'agent', remoteId: `uid${ESC}[31m`, spec: { name: 'X' }, appliedAt: '2026-01-01T00:00:00.000Z' }]);
-    for (const args of [['state', 'list'], ['state', 'show', evil], ['state', 'mv', evil, 'agent.x'], ['state', 'rm', 'agent.x']]) {
+    for (const args of [
+      ['state', 'list'],
+      ['state', 'show', evil],
+      ['state', 'mv', evil, 'agent.x'],
+      ['state', 'rm', 'agent.x'],
+    ]) {
       const result = await runCli([...args, ...p.common]);
       expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
       expectNoRawControls(result);
@@ -249,7 +254,12 @@ describe('terminal injection and state mv (CONTRACT 10.3)', () => {
 const INJECTED = 'x\n\n# Pwned heading\n@octocat please approve\r\n<img src=x onerror=alert(1)> [link](https://evil.example) &#64;team';
 
 /** A server that answers the two list calls with what `lists` says, and every other call with `other`. */
-async function hostileServer(lists: { agents: unknown[]; toolsStatus?: number; toolsBody?: unknown; onWrite?: (body: Record<string, unknown>) => unknown }): Promise<{ url: string; close(): Promise<void> }> {
+async function hostileServer(lists: {
+  agents: unknown[];
+  toolsStatus?: number;
+  toolsBody?: unknown;
+  onWrite?: (body: Record<string, unknown>) => unknown;
+}): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     let text = '';
     req.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
@@ -274,7 +284,10 @@ function expectNeutralised(markdown: string): void {
   // eslint-disable-next-line no-control-regex
   expect(markdown).not.toMatch(/\r|[\u0000-\u0009\u000b-\u001f]/);
   const headings = markdown.split('\n').filter((line) => /^\s*(>\s*)?#/.test(line));
-  expect(headings.every((line) => line.startsWith('### agentsync plan')), headings.join('\n')).toBe(true);
+  expect(
+    headings.every((line) => line.startsWith('### agentsync plan')),
+    headings.join('\n'),
+  ).toBe(true);
 }
 
 describe('untrusted text in the markdown plan (pull-request comment)', () => {
@@ -383,7 +396,11 @@ agents:
     });
     try {
       // The agent alone: its POST is the call the server answers by echoing the secret.
-      const p = project(manifest('instruction: ${secret:BOT_SECRET}').replace(/^tools:\n.*\n/m, '').replace(/^ {4}tools: .*\n/m, ''));
+      const p = project(
+        manifest('instruction: ${secret:BOT_SECRET}')
+          .replace(/^tools:\n.*\n/m, '')
+          .replace(/^ {4}tools: .*\n/m, ''),
+      );
       const env = { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: server.url, BOT_SECRET: WORD };
       for (const flags of [[], ['--json']]) {
         const apply = await runCli(['apply', '--auto-approve', ...flags, ...p.common], { env: { ...env, AGENTSYNC_DEBUG: '1' } });
@@ -402,7 +419,11 @@ agents:
   it('validate shows a long secret quoted in a diagnostic as (sensitive), not its first 37 characters, and keeps the path whole', async () => {
     const LONG = 'hunter2-0123456789-abcdefghijklmnopqrstuvwxyz-0123456789';
     const p = project(manifest('instruction: fine').replace('integrationType: llm', 'integrationType: ${secret:KIND}'));
-    for (const [value, flags] of [[LONG, []], [LONG, ['--json']], [WORD, []]] as const) {
+    for (const [value, flags] of [
+      [LONG, []],
+      [LONG, ['--json']],
+      [WORD, []],
+    ] as const) {
       const result = await runCli(['validate', ...flags, '-f', p.manifest], { env: { KIND: value } });
       expect(result.code).toBe(1);
       const output = result.stdout + result.stderr;

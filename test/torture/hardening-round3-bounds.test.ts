@@ -138,7 +138,11 @@ knowledgeBase:
 
 describe('item 7: a pathological exclude glob is refused by validate, at its position', () => {
   it.each([
-    ['thousands of ** groups', `https://d.com/${'**a'.repeat(3000)}**`, /^agents\.yaml:11:11: error: ".{60}…" \(9016 characters\) is not a valid URL glob: a URL glob may be at most 1000 characters long/m],
+    [
+      'thousands of ** groups',
+      `https://d.com/${'**a'.repeat(3000)}**`,
+      /^agents\.yaml:11:11: error: ".{60}…" \(9016 characters\) is not a valid URL glob: a URL glob may be at most 1000 characters long/m,
+    ],
     ['too many wildcards', `https://d.com/${'*/'.repeat(40)}`, /^agents\.yaml:11:11: error: ".*" is not a valid URL glob: a URL glob may have at most 20 wildcards \(\* or \*\*; this one has 40\)/m],
   ])('%s', async (_name, glob, message) => {
     writeFileSync(ws.path('agents.yaml'), WEBSITE_MANIFEST(glob));
@@ -190,7 +194,10 @@ describe('item 13: apply --wait never calls an unknown status processed', () => 
     try {
       const seeded = await emulator.admin('POST', '/kb/websites', { count: 6, url: 'https://six.example.com' });
       const { parentUniqueId } = seeded.json as { parentUniqueId: string };
-      writeFileSync(ws.path('agents.yaml'), `version: 1\nenvironments:\n  local: { appId: local, region: us }\nknowledgeBase:\n  websites:\n    six: { parentUniqueId: ${parentUniqueId}, exclude: [] }\n`);
+      writeFileSync(
+        ws.path('agents.yaml'),
+        `version: 1\nenvironments:\n  local: { appId: local, region: us }\nknowledgeBase:\n  websites:\n    six: { parentUniqueId: ${parentUniqueId}, exclude: [] }\n`,
+      );
       const result = await runCli(['apply', '--auto-approve', '--wait', '--state', 'wait.state.json'], {
         cwd: ws.dir,
         env: { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: proxy.url, AGENTSYNC_KB_POLL_MS: '100' },
@@ -208,7 +215,11 @@ describe('item 13: apply --wait never calls an unknown status processed', () => 
 });
 
 describe('item 16: --var-file is bounded like the manifest', () => {
-  const ALIAS_BOMB = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]', ...'bcdefg'.split('').map((name, i) => `${name}: &${name} [${Array(10).fill(`*${'abcdefg'[i]}`).join(',')}]`), 'model: [*g,*g,*g,*g,*g,*g,*g,*g,*g,*g]'].join('\n');
+  const ALIAS_BOMB = [
+    'a: &a ["x","x","x","x","x","x","x","x","x","x"]',
+    ...'bcdefg'.split('').map((name, i) => `${name}: &${name} [${Array(10).fill(`*${'abcdefg'[i]}`).join(',')}]`),
+    'model: [*g,*g,*g,*g,*g,*g,*g,*g,*g,*g]',
+  ].join('\n');
 
   it.each([
     ['/dev/zero', () => '/dev/zero', /^Error: --var-file \/dev\/zero: the file is larger than 10 MB; a var file may be at most 10 MB\n$/],

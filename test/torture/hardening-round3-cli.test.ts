@@ -71,13 +71,16 @@ describe('item 22: the server lost during apply --wait', () => {
     const dir = await mkdtemp(join(tmpdir(), 'agentsync-round3-wait-'));
     let closed = false;
     try {
-      await writeFile(join(dir, 'agents.yaml'), `version: 1
+      await writeFile(
+        join(dir, 'agents.yaml'),
+        `version: 1
 environments:
   local: { appId: local, region: us }
 knowledgeBase:
   websites:
     docs: { url: "${own.origin}/__emulator/sites/docs/", maxPages: 3 }
-`);
+`,
+      );
       const run = runCli(['apply', '--auto-approve', '--wait', '--retries', '0'], { cwd: dir, env: { ...own.env, AGENTSYNC_KB_POLL_MS: '50' } });
       await waitFor('the wait to start polling', async () => (await own.apiRequests('POST')).some((r) => r.path.includes('discovered-urls/status')), { timeoutMs: 20_000, intervalMs: 20 });
       await own.close();
@@ -130,7 +133,7 @@ describe('item 23: a wrong base URL', () => {
     }
   });
 
-  it('https:// to a plain-HTTP port says so in words, not in OpenSSL\'s', async () => {
+  it("https:// to a plain-HTTP port says so in words, not in OpenSSL's", async () => {
     const p = await project(agents('helper'));
     try {
       const result = await runCli(['plan', '--json'], { cwd: p.dir, env: { ...emu.env, AGENTSYNC_BASE_URL: emu.url.replace('http://', 'https://') } });

@@ -33,7 +33,10 @@ const COMMAND_LINE = /^[\s\u0085]*::/m;
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 function expectInert(result: CliResult, what: string): void {
-  for (const [name, text] of [['stdout', result.stdout], ['stderr', result.stderr]] as const) {
+  for (const [name, text] of [
+    ['stdout', result.stdout],
+    ['stderr', result.stderr],
+  ] as const) {
     expect(text, `${what} ${name}:\n${text}`).not.toMatch(COMMAND_LINE);
     expect(text, `${what} ${name}`).not.toMatch(CONTROL);
   }
@@ -170,7 +173,7 @@ agents:
   });
 });
 
-describe('item 10: export writes the manifest\'s placeholders, never the secret', () => {
+describe("item 10: export writes the manifest's placeholders, never the secret", () => {
   const NAME = 'Project Nightingale 7731';
   const PROMPT = 'Answer with code word sk-prompt-8f2e9a1c77 first.';
   const manifest = `version: 1
@@ -189,7 +192,13 @@ agents:
 
   it('in a name, an instruction and a header, and no placeholder is the API key variable', async () => {
     const p = project(manifest);
-    const env = { AGENTSYNC_BASE_URL: emulator.env.AGENTSYNC_BASE_URL, AGENT_HELPER_HEADERS_AUTHORIZATION: emulator.env.COMETCHAT_API_KEY, AGENT_NAME: NAME, PROMPT, UPSTREAM_TOKEN: 'Bearer upstream-4f9e2b' };
+    const env = {
+      AGENTSYNC_BASE_URL: emulator.env.AGENTSYNC_BASE_URL,
+      AGENT_HELPER_HEADERS_AUTHORIZATION: emulator.env.COMETCHAT_API_KEY,
+      AGENT_NAME: NAME,
+      PROMPT,
+      UPSTREAM_TOKEN: 'Bearer upstream-4f9e2b',
+    };
     const applied = await runCli(['apply', '--auto-approve', ...p.common], { env });
     expect(applied.code, applied.stderr).toBe(0);
     const exported = await runCli(['export', '-f', p.file], { env });

@@ -65,7 +65,7 @@ describe('issue 31: websites are never duplicated, orphaned or misreported', () 
     return () => ws.remove();
   });
 
-  it('item 11: a website step that fails is that website\'s failure; unrelated agents are created and the summary says what the server holds', async () => {
+  it("item 11: a website step that fails is that website's failure; unrelated agents are created and the summary says what the server holds", async () => {
     write(manifest({ docs: { url: DEMO } }, ['a1', 'a2', 'a3']));
     await emu.configure({ kbCursorForever: true });
     // One call at a time: the website's steps run before the agents, which still run.

@@ -96,7 +96,10 @@ describe('knowledge-base faults', () => {
     expect(plan.stdout).toMatch(/Could not be read from the server[^\n]*\n\s+! website\.docs: the server answered the same cursor twice while listing discovered URLs/);
     expect(plan.code).toBe(1); // an incomplete plan fails the check, after it is shown
     expect(stateBytes()).toBe(before);
-    for (const args of [['apply', '--auto-approve'], ['kb', 'status']]) {
+    for (const args of [
+      ['apply', '--auto-approve'],
+      ['kb', 'status'],
+    ]) {
       const run = await cli(args);
       expect(run.code, args.join(' ')).toBe(1);
       expect(run.stderr).toContain('website.docs: the server answered the same cursor twice while listing discovered URLs');
@@ -105,9 +108,16 @@ describe('knowledge-base faults', () => {
   });
 
   it('10,000 discovered URLs: paged, refreshed, waited for and listed, in bounded memory', async () => {
-    const seeded = await fetch(`${emu.origin}/__emulator/kb/websites`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ count: 10_000, url: 'https://big.example.com' }) });
+    const seeded = await fetch(`${emu.origin}/__emulator/kb/websites`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ count: 10_000, url: 'https://big.example.com' }),
+    });
     const { parentUniqueId } = (await seeded.json()) as { parentUniqueId: string };
-    writeFileSync(ws.path('agents.yaml'), `version: 1\nenvironments:\n  local: { appId: local, region: us }\nknowledgeBase:\n  websites:\n    big: { parentUniqueId: ${parentUniqueId}, exclude: [] }\n`);
+    writeFileSync(
+      ws.path('agents.yaml'),
+      `version: 1\nenvironments:\n  local: { appId: local, region: us }\nknowledgeBase:\n  websites:\n    big: { parentUniqueId: ${parentUniqueId}, exclude: [] }\n`,
+    );
     const applied = await measured(['apply', '--auto-approve', '--wait'], ws.dir, env({ AGENTSYNC_KB_POLL_MS: '300' }));
     expect(applied.result.code, applied.result.stderr).toBe(0);
     expect(applied.result.stdout).toContain('Indexing complete: 10000 processed, 0 failed');

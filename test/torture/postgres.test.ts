@@ -133,7 +133,12 @@ describe(`PostgreSQL state torture (seed ${seed})`, () => {
       const loser = results.findIndex((r) => r.code === 1);
       expect([winner, loser].sort(), results.map((r) => r.stderr).join('\n---\n')).toEqual([0, 1]);
       const refused = results[loser]!.stderr;
-      expect(refused).toMatch(new RegExp(`^Error: state locked by pid ${runs[winner]!.child.pid!} on ${hostname()} since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z; another agentsync run is using postgres://agentsync:\\*\\*\\*@`, 'm'));
+      expect(refused).toMatch(
+        new RegExp(
+          `^Error: state locked by pid ${runs[winner]!.child.pid!} on ${hostname()} since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z; another agentsync run is using postgres://agentsync:\\*\\*\\*@`,
+          'm',
+        ),
+      );
       expect((await compareServerWithManifest(emulator, manifestYaml)).problems).toEqual([]);
 
       // With --lock-timeout the second one waits for the first, then finds nothing left to do.
@@ -142,7 +147,9 @@ describe(`PostgreSQL state torture (seed ${seed})`, () => {
       const first = startCli(['apply', '--auto-approve', ...waitArgs], { env: emulator.env, timeoutMs: 120_000 });
       // Under way: five tool writes seen (against the public reference one PUT learns that creates
       // are POSTs, so count both).
-      await waitFor('five tool writes', async () => (await emulator.requests()).filter((r) => (r.method === 'PUT' || r.method === 'POST') && r.path.startsWith('/v3/ai-agents/tools')).length >= 5, { timeoutMs: 60_000 });
+      await waitFor('five tool writes', async () => (await emulator.requests()).filter((r) => (r.method === 'PUT' || r.method === 'POST') && r.path.startsWith('/v3/ai-agents/tools')).length >= 5, {
+        timeoutMs: 60_000,
+      });
       const second = startCli(['apply', '--auto-approve', '--lock-timeout', '120', ...waitArgs], { env: emulator.env, timeoutMs: 150_000 });
       const [a, b] = await Promise.all([first.done, second.done]);
       transcripts.push(a.stdout, a.stderr, b.stdout, b.stderr);

@@ -64,11 +64,13 @@ afterEach(() => ws.remove());
 const env = () => ({ COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: proxyUrl });
 const cli = (...args: string[]) => runCli(args, { cwd: ws.dir, env: env(), timeoutMs: 60_000 });
 const writes = async () => (await emulator.requests()).filter((r) => r.method !== 'GET');
-const onList = (path: string, answer: (res: ServerResponse) => void): Override => (req, res) => {
-  if (req.method !== 'GET' || !req.url?.endsWith(path)) return false;
-  answer(res);
-  return true;
-};
+const onList =
+  (path: string, answer: (res: ServerResponse) => void): Override =>
+  (req, res) => {
+    if (req.method !== 'GET' || !req.url?.endsWith(path)) return false;
+    answer(res);
+    return true;
+  };
 
 function expectOneCleanLine(result: { code: number | null; stderr: string }, pattern: RegExp): void {
   expect(result.code).toBe(1);
@@ -142,9 +144,7 @@ describe('a create whose answer was lost, then a server that cannot be listed (i
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        void fetch(`${emulator.url}/ai-agents/agents`, { method: 'POST', headers: { apikey: API_KEY, 'content-type': 'application/json' }, body: Buffer.concat(chunks) }).then(() =>
-          res.destroy(),
-        );
+        void fetch(`${emulator.url}/ai-agents/agents`, { method: 'POST', headers: { apikey: API_KEY, 'content-type': 'application/json' }, body: Buffer.concat(chunks) }).then(() => res.destroy());
       });
       return true;
     };

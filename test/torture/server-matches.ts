@@ -50,8 +50,12 @@ export async function compareServerWithManifest(emulator: TestEmulator, manifest
     if (got.displayName !== want.displayName) problems.push(`tool ${name}: displayName ${got.displayName} ≠ ${want.displayName}`);
     if (got.executionText !== want.executionText) problems.push(`tool ${name}: executionText differs`);
     if (got.tool?.description !== want.description) problems.push(`tool ${name}: description ${got.tool?.description} ≠ ${want.description}`);
-    const gotParams = Object.keys(got.tool?.parameters?.properties ?? {}).sort().join(',');
-    const wantParams = Object.keys(want.parameters?.properties ?? {}).sort().join(',');
+    const gotParams = Object.keys(got.tool?.parameters?.properties ?? {})
+      .sort()
+      .join(',');
+    const wantParams = Object.keys(want.parameters?.properties ?? {})
+      .sort()
+      .join(',');
     if (gotParams !== wantParams) problems.push(`tool ${name}: parameters ${gotParams} ≠ ${wantParams}`);
   }
   for (const name of byName.keys()) if (!Object.hasOwn(wantedTools, name)) problems.push(`tool ${name} is on the server but not in the manifest`);

@@ -98,7 +98,12 @@ describe('a signal in the middle of an apply', () => {
     expect(state.pending).toEqual({});
     // No call started after the signal: the server holds exactly the agents that were recorded.
     const onServer = await serverAgents(emu);
-    expect(onServer.map((a) => a.uid).sort()).toEqual(created.filter((a) => a.startsWith('agent.')).map((a) => state.resources[a]!.remoteId).sort());
+    expect(onServer.map((a) => a.uid).sort()).toEqual(
+      created
+        .filter((a) => a.startsWith('agent.'))
+        .map((a) => state.resources[a]!.remoteId)
+        .sort(),
+    );
     expect(onServer.length).toBeLessThan(AGENTS);
 
     await expectRerunConverges();

@@ -4,7 +4,6 @@ import { addLockTimeoutOption, addManifestOptions, addVarOptions, environmentCho
 import { addScopeOptions } from '../scope-options.js';
 import type { CliIo } from '../cli-io.js';
 
-
 export function registerApplyCommand(program: Command, io: CliIo): void {
   const cmd = program
     .command('apply [planfile]')
@@ -27,4 +26,3 @@ export function registerApplyCommand(program: Command, io: CliIo): void {
     await runApplyMany(planfile, opts, io, (env) => runApply(planfile, { ...opts, env }, io));
   });
 }
-

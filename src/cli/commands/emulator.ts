@@ -31,7 +31,7 @@ export function registerEmulatorCommand(program: Command, io: CliIo): void {
     .option('--fail-rate <0..1>', 'share of requests that fail with a 503 or a dropped connection')
     .option('--put-creates', 'let PUT /ai-agents/tools/{name} create an unknown tool (the seed reading) instead of answering 404')
     .option('--store-as-sent', 'store records exactly as sent, instead of filling defaults, sorting sets and adding _id/__v as a real server does')
-    .option('--kb-processing-ms <ms>', 'how long indexing a website\'s discovered URLs takes (default 1500; 0 is instant)')
+    .option('--kb-processing-ms <ms>', "how long indexing a website's discovered URLs takes (default 1500; 0 is instant)")
     .action(async (flags: EmulatorFlags) => runEmulator(flags, io));
 }
 
@@ -59,7 +59,10 @@ async function runEmulator(flags: EmulatorFlags, io: CliIo): Promise<void> {
     if (err instanceof DataFileError) throw new UserError('config_invalid', err.message);
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-      throw new UserError('usage', `Cannot listen on ${options.host}:${options.port}: ${(err as Error).message}${code === 'EADDRINUSE' ? ' (another program has the port; pass --port 0 to take a free one)' : ''}`);
+      throw new UserError(
+        'usage',
+        `Cannot listen on ${options.host}:${options.port}: ${(err as Error).message}${code === 'EADDRINUSE' ? ' (another program has the port; pass --port 0 to take a free one)' : ''}`,
+      );
     }
     throw err;
   }

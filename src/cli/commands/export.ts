@@ -4,7 +4,6 @@ import type { ExportOptions } from '../export-run.js';
 import { addManifestOptions } from '../options.js';
 import type { CliIo } from '../cli-io.js';
 
-
 export function registerExportCommand(program: Command, io: CliIo): void {
   const cmd = program
     .command('export')

@@ -4,7 +4,6 @@ import type { Command } from 'commander';
 import type { FmtOptions } from '../fmt-run.js';
 import type { CliIo } from '../cli-io.js';
 
-
 export function registerFmtCommand(program: Command, io: CliIo): void {
   program
     .command('fmt')

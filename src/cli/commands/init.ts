@@ -28,7 +28,7 @@ export function registerInitCommand(program: Command, io: CliIo): void {
       };
       const { isAbsolute, relative, resolve } = await import('node:path');
       // Named as the user would: relative to the run's folder unless the folder was given absolute.
-      const shown = (path: string): string => (dir !== undefined && isAbsolute(dir)) || !isAbsolute(path) ? path : relative(io.cwd, path);
+      const shown = (path: string): string => ((dir !== undefined && isAbsolute(dir)) || !isAbsolute(path) ? path : relative(io.cwd, path));
       for (const { path, outcome } of results) io.stdout.write(`${say[outcome]} ${shown(path)}\n`);
       const manifestKept = results.some((r) => r.outcome === 'skipped' && r.path.endsWith('agents.yaml'));
       const command = runsAsSingleExecutable() ? 'agentsync' : 'npx --no-install agentsync';

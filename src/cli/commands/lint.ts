@@ -33,7 +33,9 @@ async function runLint(options: LintOptions, io: CliIo): Promise<void> {
   const { file, text } = await readManifestFile(options.file, manifestSource(io));
   const findings = lintManifest(parseManifest(file, text));
   const json = options.json === true || options.format === 'json';
-  const output = json ? render.renderLintJson(findings) : render.renderLintText(findings, file, LINT_RULE_IDS.length, { codeFrame: io.stdout.isTTY === true, color: useColor(options, io.stdout, io.env) });
+  const output = json
+    ? render.renderLintJson(findings)
+    : render.renderLintText(findings, file, LINT_RULE_IDS.length, { codeFrame: io.stdout.isTTY === true, color: useColor(options, io.stdout, io.env) });
   io.stdout.write(output);
   // Annotations go beside the report: on stdout for text, on stderr when stdout is JSON (the runner reads both).
   if (annotations.isGithubActions(io.env)) (json ? io.stderr : io.stdout).write(annotations.renderGithubAnnotations(findings, 'lint'));

@@ -5,10 +5,8 @@ import { addScopeOptions, scopeOf } from '../scope-options.js';
 import type * as PlanFileIo from '../../io/files/plan-file.js';
 import type { CliIo } from '../cli-io.js';
 
-
 /** The options of a plan of one environment. */
 type OnePlanOptions = Omit<PlanOptions, 'env'> & Pick<ManifestOptions, 'env'>;
-
 
 export function registerPlanCommand(program: Command, io: CliIo): void {
   const cmd = program
@@ -101,4 +99,3 @@ async function prepareOut(path: string | undefined, io: CliIo): Promise<{ files:
   if (!toStdout) await files.checkPlanOutTarget(path, io.cwd);
   return { files, path, toStdout };
 }
-

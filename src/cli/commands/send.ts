@@ -3,12 +3,11 @@ import type { SendOptions } from '../send-run.js';
 import { addManifestOptions } from '../options.js';
 import type { CliIo } from '../cli-io.js';
 
-
 export function registerSendCommand(program: Command, io: CliIo): void {
   const cmd = program
     .command('send')
     .description('Send a chat message with POST /messages and print its id.')
-    .requiredOption('--to <receiver>', 'user:UID, group:GUID or agent:KEY (the agent\'s uid from state)')
+    .requiredOption('--to <receiver>', "user:UID, group:GUID or agent:KEY (the agent's uid from state)")
     .requiredOption('--text <text>', 'the message text')
     .option('--on-behalf-of <uid>', 'send as this user (onBehalfOf header)')
     .option('--tag <tag>', 'a tag for the message (repeatable)', (tag: string, all: string[]) => [...all, tag], [] as string[])

@@ -20,8 +20,8 @@ const withOptions = (cmd: Command): Command => addManifestOptions(cmd, { color: 
 
 export function registerStateCommand(program: Command, io: CliIo): void {
   const state = program.command('state').description('Inspect the state, forget or rename one entry, or copy it to another backend.');
-  withOptions(state.command('list').description('List the resources in the state: address, type and remote id.')).action(
-    async (opts: ManifestOptions, cmd: Command) => runList(await openStore(opts, cmd, io), opts, io),
+  withOptions(state.command('list').description('List the resources in the state: address, type and remote id.')).action(async (opts: ManifestOptions, cmd: Command) =>
+    runList(await openStore(opts, cmd, io), opts, io),
   );
   withOptions(state.command('show').argument('<address>', 'tool.<name>, agent.<key> or website.<key>'))
     .description('Show what the state holds for one address.')
@@ -34,10 +34,7 @@ export function registerStateCommand(program: Command, io: CliIo): void {
     .action(async (from: string, to: string, opts: LockingOptions, cmd: Command) => runMv(await openStore(opts, cmd, io), from, to, opts, io));
   withOptions(
     addLockTimeoutOption(
-      state
-        .command('migrate')
-        .requiredOption('--to <path|url>', 'where to copy the state: a file path or a postgres:// URL')
-        .option('--force', 'replace a destination that already holds resources'),
+      state.command('migrate').requiredOption('--to <path|url>', 'where to copy the state: a file path or a postgres:// URL').option('--force', 'replace a destination that already holds resources'),
     ),
   )
     .description('Copy the state to another file or database, keeping its lineage and serial.')
@@ -49,7 +46,6 @@ interface Located {
   key: string;
   target: Partial<StateTarget>;
 }
-
 
 /** Stale-lock takeovers and journal recoveries: worth a line on stderr, never an error. */
 const warnOn = (io: CliIo) => (w: StateWarning) => io.stderr.write(`Warning: ${w.message}\n`);

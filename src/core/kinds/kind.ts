@@ -11,7 +11,6 @@ import type { FieldTable } from './fields.js';
 export const RESOURCE_TYPES = ['tool', 'agent', 'website'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
-
 export interface WireRequest {
   method: HttpMethod;
   /** The API path below the base URL, path parameters already percent-encoded. */

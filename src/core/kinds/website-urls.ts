@@ -77,7 +77,10 @@ export async function readDiscoveredUrls(get: GetPage, websiteId: string, what: 
     if (data === undefined) throw new UserError('api_error', `${what}: GET ${base} did not answer {data: [...]} on page ${page}`, { call: `GET ${path}` });
     // Checked before the entries are read: a page of a million entries costs nothing more.
     if (urls.length + data.length > MAX_DISCOVERED_URLS) {
-      throw stop(`the server listed more than ${MAX_DISCOVERED_URLS.toLocaleString('en-US')} discovered URLs (page ${page})`, `: a crawl finds at most 10,000 pages, so the server is not paging as asked (limit=${URL_PAGE_LIMIT})`);
+      throw stop(
+        `the server listed more than ${MAX_DISCOVERED_URLS.toLocaleString('en-US')} discovered URLs (page ${page})`,
+        `: a crawl finds at most 10,000 pages, so the server is not paging as asked (limit=${URL_PAGE_LIMIT})`,
+      );
     }
     for (const entry of data) {
       const url = readEntry(entry, what, base);
@@ -87,8 +90,12 @@ export async function readDiscoveredUrls(get: GetPage, websiteId: string, what: 
     }
     const cursor = nextCursor(answer as Record<string, unknown>);
     if (cursor === undefined) return urls;
-    if (seen.has(cursor.cursor)) throw new UserError('api_error', `${what}: the server answered the same cursor twice while listing discovered URLs (page ${page + 1}), so the list never ends`, { call: `GET ${base}` });
-    if (page >= maxPages) throw new UserError('api_error', `${what}: the server still had more discovered URLs after ${maxPages} pages of ${URL_PAGE_LIMIT}; stopped reading (a server that pages forever)`, { call: `GET ${base}` });
+    if (seen.has(cursor.cursor))
+      throw new UserError('api_error', `${what}: the server answered the same cursor twice while listing discovered URLs (page ${page + 1}), so the list never ends`, { call: `GET ${base}` });
+    if (page >= maxPages)
+      throw new UserError('api_error', `${what}: the server still had more discovered URLs after ${maxPages} pages of ${URL_PAGE_LIMIT}; stopped reading (a server that pages forever)`, {
+        call: `GET ${base}`,
+      });
     if (bytes >= MAX_DISCOVERED_URL_BYTES) throw stop(`the discovered-URL pages add up to more than ${MAX_DISCOVERED_URL_BYTES / (1024 * 1024)} MB`);
     seen.add(cursor.cursor);
     const params: Record<string, string> = { limit: String(URL_PAGE_LIMIT), cursor: cursor.cursor };

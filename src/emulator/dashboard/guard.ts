@@ -31,7 +31,7 @@ export function refusal(headers: IncomingHttpHeaders, listening: Listening): str
   const origin = headers.origin;
   if (origin !== undefined && origin !== `http://${host}`) return `Requests from ${origin} are refused: only the emulator's own pages may use these endpoints.`;
   const site = headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return 'Cross-site requests are refused: only the emulator\'s own pages may use these endpoints.';
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return "Cross-site requests are refused: only the emulator's own pages may use these endpoints.";
   return undefined;
 }
 

@@ -60,7 +60,14 @@ export function dashboardRouter(deps: DashboardDeps): Router {
           const [field] = Object.keys(change);
           if (field === undefined || !TOOL_FIELDS.has(field)) throw badRequest(`A tool's editable fields are ${[...TOOL_FIELDS].join(', ')}.`);
           const tool = store.tools.get(name);
-          const whole = tool && { name, displayName: tool.displayName, executionText: tool.executionText, doNotExecute: tool.doNotExecute, description: tool.tool.description, parameters: tool.tool.parameters };
+          const whole = tool && {
+            name,
+            displayName: tool.displayName,
+            executionText: tool.executionText,
+            doNotExecute: tool.doNotExecute,
+            description: tool.tool.description,
+            parameters: tool.tool.parameters,
+          };
           return call(deps.api, 'PUT', `/ai-agents/tools/${encodeURIComponent(name)}`, { ...whole, ...change });
         },
         DELETE: (request) => call(deps.api, 'DELETE', `/ai-agents/tools/${encodeURIComponent(request.params.name ?? '')}`),

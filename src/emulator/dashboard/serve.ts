@@ -44,7 +44,8 @@ export async function serveDashboard(dashboard: DashboardServing, req: IncomingM
     return;
   }
   try {
-    if (!tokenMatches(req.headers[TOKEN_HEADER], dashboard.token)) throw new ApiError(403, 'ERR_FORBIDDEN', `The dashboard's endpoints need the ${TOKEN_HEADER} header of the page the emulator serves.`);
+    if (!tokenMatches(req.headers[TOKEN_HEADER], dashboard.token))
+      throw new ApiError(403, 'ERR_FORBIDDEN', `The dashboard's endpoints need the ${TOKEN_HEADER} header of the page the emulator serves.`);
     const match = dashboard.router.match(method, pathname);
     const body = match.takesBody && hasBody(req) ? parseJsonBody(await readRawBody(req)) : undefined;
     const answer = await match.handler({ params: match.params, query: new URLSearchParams(), body, headers: req.headers });

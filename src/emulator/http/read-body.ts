@@ -78,7 +78,10 @@ export function parseJsonBody(raw: Buffer): unknown {
 function isJsonContentType(header: string | undefined): boolean {
   if (header === undefined) return false;
   if (header === 'application/json') return true;
-  const [mediaType = '', ...parameters] = header.toLowerCase().split(';').map((part) => part.trim());
+  const [mediaType = '', ...parameters] = header
+    .toLowerCase()
+    .split(';')
+    .map((part) => part.trim());
   if (mediaType !== 'application/json' && !(mediaType.startsWith('application/') && mediaType.endsWith('+json'))) return false;
   const charset = parameters.find((parameter) => parameter.startsWith('charset='));
   return charset === undefined || charset === 'charset=utf-8' || charset === 'charset="utf-8"';

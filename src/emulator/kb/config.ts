@@ -69,10 +69,11 @@ export function kbConfigProblems(values: Partial<Record<keyof KbConfig, unknown>
   const globs = values.kbFailUrls;
   if (globs !== undefined) {
     if (!Array.isArray(globs) || globs.some((glob) => typeof glob !== 'string')) problems.push("'kbFailUrls' must be an array of URL globs");
-    else for (const glob of globs as string[]) {
-      const problem = urlGlobProblem(glob);
-      if (problem) problems.push(`'kbFailUrls' has ${JSON.stringify(glob)}: ${problem}`);
-    }
+    else
+      for (const glob of globs as string[]) {
+        const problem = urlGlobProblem(glob);
+        if (problem) problems.push(`'kbFailUrls' has ${JSON.stringify(glob)}: ${problem}`);
+      }
   }
   return problems;
 }

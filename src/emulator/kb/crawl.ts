@@ -67,8 +67,7 @@ async function crawlWithin(settings: CrawlSettings, fetchPage: PageFetcher, now:
   const queue: Array<{ url: string; depth: number }> = [{ url: startUrl, depth: 0 }];
   const seen = new Set<string>([startUrl]);
   const pages: CrawledPage[] = [];
-  const wanted = (url: string): boolean =>
-    (settings.include.length === 0 || settings.include.some((part) => url.includes(part))) && !settings.exclude.some((part) => url.includes(part));
+  const wanted = (url: string): boolean => (settings.include.length === 0 || settings.include.some((part) => url.includes(part))) && !settings.exclude.some((part) => url.includes(part));
   const enqueue = (href: string, base: string, depth: number): void => {
     const url = normalize(href, base);
     if (url === undefined || new URL(url).origin !== settings.start.origin || seen.has(url) || !wanted(url) || seen.size >= MAX_REMEMBERED_URLS) return;

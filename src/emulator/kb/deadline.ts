@@ -16,10 +16,13 @@ export function deadline(ms: number, parent: AbortSignal, message: string): Dead
   const controller = new AbortController();
   let expired = false;
   const onParent = (): void => controller.abort(parent.reason);
-  const timer = setTimeout(() => {
-    expired = true;
-    controller.abort(new Error(message));
-  }, Math.max(0, ms));
+  const timer = setTimeout(
+    () => {
+      expired = true;
+      controller.abort(new Error(message));
+    },
+    Math.max(0, ms),
+  );
   if (parent.aborted) onParent();
   else parent.addEventListener('abort', onParent, { once: true });
   return {

@@ -47,14 +47,17 @@ export interface DemoAnswer {
 export function demoSitePage(path: string, prefix: string): DemoAnswer {
   const key = path === '' ? '/' : path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
   if (key === '/sitemap.xml') {
-    const locs = Object.keys(PAGES).map((page) => `  <url><loc>${prefix}${page}</loc></url>`).join('\n');
+    const locs = Object.keys(PAGES)
+      .map((page) => `  <url><loc>${prefix}${page}</loc></url>`)
+      .join('\n');
     return { status: 200, contentType: 'application/xml', body: `<?xml version="1.0"?>\n<urlset>\n${locs}\n</urlset>\n` };
   }
   const page = PAGES[key];
   if (!page) return { status: 404, contentType: 'text/html; charset=utf-8', body: '<!doctype html><title>Not found</title><p>No such page.</p>' };
   const anchors = page.links.map((link) => `<li><a href="${link.startsWith('/') ? `${prefix}${link}` : link}">${PAGES[link]?.title ?? link}</a></li>`).join('');
-  const body = `<!doctype html><html><head><title>${page.title}</title><meta name="description" content="${page.title} - Example Docs"></head>`
-    + `<body><h1>${page.title}</h1><p>${page.text}</p><ul>${anchors}</ul></body></html>`;
+  const body =
+    `<!doctype html><html><head><title>${page.title}</title><meta name="description" content="${page.title} - Example Docs"></head>` +
+    `<body><h1>${page.title}</h1><p>${page.text}</p><ul>${anchors}</ul></body></html>`;
   return { status: 200, contentType: 'text/html; charset=utf-8', body };
 }
 

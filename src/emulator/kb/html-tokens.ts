@@ -8,10 +8,7 @@
 // end tag; a tag (or a quoted attribute value, or a comment) that never ends swallows the rest of
 // the page, as the HTML specification's end-of-file rules do. Attribute names are lowercased.
 
-export type HtmlToken =
-  | { kind: 'text'; text: string }
-  | { kind: 'start'; name: string; attributes: ReadonlyMap<string, string> }
-  | { kind: 'end'; name: string };
+export type HtmlToken = { kind: 'text'; text: string } | { kind: 'start'; name: string; attributes: ReadonlyMap<string, string> } | { kind: 'end'; name: string };
 
 /** Elements whose content is text up to their own end tag, never markup. */
 const RAW_TEXT = new Set(['script', 'style', 'title', 'textarea']);

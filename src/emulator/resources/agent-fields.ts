@@ -62,7 +62,7 @@ function parseFields(body: JsonObject, requireAll: boolean): AgentChanges {
 
 function parseIntegrationType(value: unknown): IntegrationType {
   if (typeof value !== 'string' || !INTEGRATION_TYPES.includes(value as IntegrationType)) {
-    throw badRequest("'integrationType' must be \"llm\" or \"agent\".");
+    throw badRequest('\'integrationType\' must be "llm" or "agent".');
   }
   return value as IntegrationType;
 }
@@ -123,7 +123,10 @@ export function storeLikeServer(agent: AgentRecord, previous?: AgentRecord): Age
 
 /** A 24-hex-digit id shaped like a MongoDB ObjectId, derived from the uid so that it is stable. */
 function objectIdFor(uid: string): string {
-  return uid.replace(/[^0-9a-f]/g, '').padEnd(24, '0').slice(0, 24);
+  return uid
+    .replace(/[^0-9a-f]/g, '')
+    .padEnd(24, '0')
+    .slice(0, 24);
 }
 
 /** Rules that depend on several fields, checked on the agent as it would be stored. */

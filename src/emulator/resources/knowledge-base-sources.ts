@@ -36,9 +36,7 @@ async function scrape(kb: KbContext, request: ApiRequest): Promise<ApiResponse> 
   const settings = readScrapeBody(requireObjectBody(request.body), kb);
   const fetcher = withOverrides(fetcherFor(settings.start), kb.pageOverrides);
   if (!fetcher) {
-    throw badRequest(
-      `The emulator does not reach the network: it crawls http://127.0.0.1:<port>, http://localhost:<port> and its demo site https://docs.example.com, not ${settings.start.origin}.`,
-    );
+    throw badRequest(`The emulator does not reach the network: it crawls http://127.0.0.1:<port>, http://localhost:<port> and its demo site https://docs.example.com, not ${settings.start.origin}.`);
   }
   const startedAt = kb.clock.now();
   let result;
@@ -153,8 +151,7 @@ function listSources(kb: KbContext, request: ApiRequest): ApiResponse {
   const endTime = timeParameter(request.query, 'endTime');
   const page = readPageRequest(request.query);
   const websites = [...kb.store.websites.values()].sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0) || (b.seq ?? 0) - (a.seq ?? 0));
-  const keep = (website: Website): boolean =>
-    (startTime === undefined || (website.createdAt ?? 0) > startTime) && (endTime === undefined || (website.createdAt ?? 0) < endTime);
+  const keep = (website: Website): boolean => (startTime === undefined || (website.createdAt ?? 0) > startTime) && (endTime === undefined || (website.createdAt ?? 0) < endTime);
   const { data, meta } = pageOf(websites, (website) => paginationKey(website.createdAt, website.seq), keep, page);
   const now = kb.clock.now();
   return { status: 200, body: { data: data.map((website) => presentSource(website, kb.store.appId, now)), meta } };

@@ -45,9 +45,7 @@ function listDiscoveredUrls(kb: KbContext, request: ApiRequest): ApiResponse {
   const endTime = timeParameter(request.query, 'endTime');
   const now = kb.clock.now();
   const keep = (entry: DiscoveredUrl): boolean =>
-    (wantedStatus === null || statusAt(entry, now) === wantedStatus) &&
-    (startTime === undefined || (entry.createdAt ?? 0) > startTime) &&
-    (endTime === undefined || (entry.createdAt ?? 0) < endTime);
+    (wantedStatus === null || statusAt(entry, now) === wantedStatus) && (startTime === undefined || (entry.createdAt ?? 0) > startTime) && (endTime === undefined || (entry.createdAt ?? 0) < endTime);
   const keyOf = (entry: DiscoveredUrl): string => paginationKey(entry.createdAt, entry.seq);
   // Discovered URLs are stored in ascending seq (discovery order), so the cursor is found by binary search.
   const locate = (cursor: string): number => locateBySeq(website.discoveredUrls, (entry) => entry.seq ?? 0, keyOf, cursor);

@@ -33,7 +33,7 @@ export function parseMessageBody(body: JsonObject): ParsedMessage {
   const multiple = body.multipleReceivers !== undefined;
   const receivers = multiple ? parseMultipleReceivers(body.multipleReceivers) : [parseSingleReceiver(body)];
   const category = body.category ?? 'message';
-  if (category !== 'message' && category !== 'custom') throw badRequest("'category' must be \"message\" or \"custom\".");
+  if (category !== 'message' && category !== 'custom') throw badRequest('\'category\' must be "message" or "custom".');
   const data = body.data === undefined ? {} : requireObject(body.data, 'data');
   const type = category === 'custom' ? parseCustomContent(body, data) : parseMessageContent(body, data);
   if (data.metadata !== undefined && !isPlainObject(data.metadata)) throw badRequest("'data.metadata' must be an object.");
@@ -57,14 +57,17 @@ function parseSingleReceiver(body: JsonObject): Receiver {
   if (typeof receiver !== 'string' || !ID_PATTERN.test(receiver)) {
     throw badRequest("'receiver' must be a UID or GUID: up to 100 letters, digits, _ or -.");
   }
-  if (receiverType !== 'user' && receiverType !== 'group') throw badRequest("'receiverType' must be \"user\" or \"group\".");
+  if (receiverType !== 'user' && receiverType !== 'group') throw badRequest('\'receiverType\' must be "user" or "group".');
   return { id: receiverType === 'user' ? receiver.toLowerCase() : receiver, type: receiverType };
 }
 
 function parseMultipleReceivers(value: unknown): Receiver[] {
   if (!isPlainObject(value)) throw badRequest("'multipleReceivers' must be an object { uids, guids }.");
   const receivers: Receiver[] = [];
-  for (const [key, type] of [['uids', 'user'], ['guids', 'group']] as const) {
+  for (const [key, type] of [
+    ['uids', 'user'],
+    ['guids', 'group'],
+  ] as const) {
     if (value[key] === undefined) continue;
     for (const [index, id] of requireStringArray(value[key], `multipleReceivers.${key}`).entries()) {
       if (!ID_PATTERN.test(id)) throw badRequest(`'multipleReceivers.${key}[${index}]' must be up to 100 letters, digits, _ or -.`);
@@ -78,7 +81,7 @@ function parseMultipleReceivers(value: unknown): Receiver[] {
 function parseMessageContent(body: JsonObject, data: JsonObject): string {
   const type = body.type ?? 'text';
   if (typeof type !== 'string' || !MESSAGE_TYPES.has(type)) {
-    throw badRequest("'type' must be one of text, image, file, audio, video for category \"message\".");
+    throw badRequest('\'type\' must be one of text, image, file, audio, video for category "message".');
   }
   if (type === 'text' && (typeof data.text !== 'string' || data.text.trim() === '')) {
     throw badRequest("'data.text' is required for a text message.");

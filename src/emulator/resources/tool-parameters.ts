@@ -14,7 +14,7 @@ export function validateParameters(value: unknown): ToolParameters {
   if (!isPlainObject(value)) throw badRequest("'parameters' must be an object.");
   if (Object.keys(value).length === 0) return {};
   rejectUnknownKeys(value, PARAMETER_KEYS, 'parameters.');
-  if (value.type !== 'object') throw badRequest("'parameters.type' must be \"object\".");
+  if (value.type !== 'object') throw badRequest('\'parameters.type\' must be "object".');
   const properties = value.properties;
   if (!isPlainObject(properties)) throw badRequest("'parameters.properties' must be an object.");
   const checked: NonNullable<ToolParameters['properties']> = {};

@@ -44,7 +44,7 @@ export function toolRoutes(store: EmulatorStore, mode: ServerMode): Route[] {
 
 function listTools(store: EmulatorStore, mode: ServerMode, request: ApiRequest): ApiResponse {
   const type = request.query.get('type');
-  if (type !== null && type !== 'action' && type !== 'tool') throw badRequest("'type' must be \"action\" or \"tool\".");
+  if (type !== null && type !== 'action' && type !== 'tool') throw badRequest('\'type\' must be "action" or "tool".');
   const tools = [...store.tools.values()].filter((tool) => type === null || tool.type === type);
   return { status: 200, body: tools.map((tool) => presentTool(tool, mode)) };
 }

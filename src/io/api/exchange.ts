@@ -31,8 +31,7 @@ export interface ExchangeRequest {
 }
 
 export type ExchangeResult =
-  | { status: number; headers: IncomingHttpHeaders; text: string; truncated: boolean }
-  | { status: number; headers: IncomingHttpHeaders; tooLarge: true; declaredBytes?: number };
+  { status: number; headers: IncomingHttpHeaders; text: string; truncated: boolean } | { status: number; headers: IncomingHttpHeaders; tooLarge: true; declaredBytes?: number };
 
 /** The exchange was abandoned by us: its time ran out, or its signal was aborted. */
 export class ExchangeAborted extends Error {

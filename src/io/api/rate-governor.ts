@@ -148,9 +148,12 @@ export class RateGovernor {
 
   private wakeAt(delayMs: number): void {
     if (this.wakeTimer) return;
-    this.wakeTimer = setTimeout(() => {
-      this.wakeTimer = undefined;
-      this.pump();
-    }, Math.min(MAX_TIMER_MS, Math.ceil(delayMs)));
+    this.wakeTimer = setTimeout(
+      () => {
+        this.wakeTimer = undefined;
+        this.pump();
+      },
+      Math.min(MAX_TIMER_MS, Math.ceil(delayMs)),
+    );
   }
 }

@@ -80,7 +80,11 @@ async function readListing(client: ApiClient, type: ResourceType): Promise<KindL
       return listing;
     }
     if (seen.has(next) || page >= MAX_LIST_PAGES || bytes >= MAX_LIST_BYTES) {
-      listing.incomplete = seen.has(next) ? `gave the same cursor twice (page ${page + 1})` : page >= MAX_LIST_PAGES ? `has more than ${MAX_LIST_PAGES} pages` : `has pages that add up to more than ${MAX_LIST_BYTES / (1024 * 1024)} MB`;
+      listing.incomplete = seen.has(next)
+        ? `gave the same cursor twice (page ${page + 1})`
+        : page >= MAX_LIST_PAGES
+          ? `has more than ${MAX_LIST_PAGES} pages`
+          : `has pages that add up to more than ${MAX_LIST_BYTES / (1024 * 1024)} MB`;
       return listing;
     }
     seen.add(next);

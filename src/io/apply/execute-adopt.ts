@@ -45,16 +45,13 @@ export function createPendingAdopter(client: ApiClient, state: State): PendingAd
         );
       }
       const identity = kind.identityOf(resource.spec, resource.key);
-      const candidates = records.filter(
-        (r) =>
-          r.identity === identity &&
-          r.remoteId !== undefined &&
-          !taken.has(`${resource.type}:${r.remoteId}`) &&
-          couldBeCreatedSince(r, since),
-      );
+      const candidates = records.filter((r) => r.identity === identity && r.remoteId !== undefined && !taken.has(`${resource.type}:${r.remoteId}`) && couldBeCreatedSince(r, since));
       if (candidates.length === 0 && incomplete !== undefined) {
         // Not on the pages that could be read is not "not created": sending again could duplicate it.
-        throw new UserError('api_error', `${resource.address}: an earlier apply sent its create but never learned the answer, and the server's list ${incomplete}, so it cannot be ruled out that the create happened; nothing was sent. Run apply again once the server answers, or adopt it with \`agentsync import ${resource.address} <uid>\`.`);
+        throw new UserError(
+          'api_error',
+          `${resource.address}: an earlier apply sent its create but never learned the answer, and the server's list ${incomplete}, so it cannot be ruled out that the create happened; nothing was sent. Run apply again once the server answers, or adopt it with \`agentsync import ${resource.address} <uid>\`.`,
+        );
       }
       if (candidates.length === 0 && kind.refresh.matchBy === 'remoteId') refuseIdless(resource, records, identity, since);
       if (candidates.length !== 1) return undefined;

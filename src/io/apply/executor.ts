@@ -159,9 +159,7 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   // a kind others depend on is not deleted when a change of a dependant kind failed.
   const failedTypes = new Set([...failed, ...blocked].map((item) => item.type));
   // A superseded resource keeps serving while its replacement's change failed in this run.
-  const deletable = deletes.filter(
-    (change) => ![...failedTypes].some((type) => kindOf(type).dependsOn.includes(change.type)) && !failedAddresses.has(replacementAddressOf(change.address) ?? ''),
-  );
+  const deletable = deletes.filter((change) => ![...failedTypes].some((type) => kindOf(type).dependsOn.includes(change.type)) && !failedAddresses.has(replacementAddressOf(change.address) ?? ''));
   if (deletable.length > 0 && !stopped) {
     const deleted = await executeDeletes(deletable, { ...input, now, emit, stopped: () => stopped, stop: () => (stopped = true) });
     done.push(...deleted.done);
@@ -266,7 +264,10 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
   // Creates of kinds the server can be searched for are marked pending first, so that a create
   // whose answer is lost is recognised (adopted, not duplicated or called a conflict) next time.
   const marksPending = change.action === 'create' && adoptId === undefined && kind.identityOf !== undefined;
-  const planned = adoptId !== undefined ? kind.describe('update', resource.spec, resource.key, adoptId) : kind.describe(change.action, resource.spec, resource.key, change.action === 'update' ? change.remoteId : undefined);
+  const planned =
+    adoptId !== undefined
+      ? kind.describe('update', resource.spec, resource.key, adoptId)
+      : kind.describe(change.action, resource.spec, resource.key, change.action === 'update' ? change.remoteId : undefined);
   emit({ kind: 'start', ...base, call: planned });
   if (input.marks.covers(change.address)) await input.marks.ready(change.address);
   else if (marksPending) await input.session.record({ op: 'pending', address: change.address, type: change.type, since: now().toISOString() });
@@ -321,7 +322,14 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
           : await kind.update(ctx, resource.spec, resource.key, change.remoteId, changedFieldsOf(kind.fields, change.before, change.after, jsonEqual));
     // Deferred: nobody waits for it now. A crash before it is durable leaves the create pending
     // (adopted next time) or the update to be sent again (harmless); it is not reported before.
-    const recording = input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: outcome.remoteId, spec: outcome.recorded ? { ...change.after, ...outcome.recorded } : change.after, appliedAt: now().toISOString() });
+    const recording = input.session.record({
+      op: 'applied',
+      address: change.address,
+      type: change.type,
+      remoteId: outcome.remoteId,
+      spec: outcome.recorded ? { ...change.after, ...outcome.recorded } : change.after,
+      appliedAt: now().toISOString(),
+    });
     const adopted = adoptId !== undefined || outcome.adopted === true;
     const item: DoneItem = { ...base, remoteId: outcome.remoteId, call: wire.lastCall, ms: Math.round(performance.now() - started), retries, ...(adopted ? { adopted } : {}) };
     return { ok: true, item, recording };
@@ -330,7 +338,14 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
     let made: string | undefined;
     if (caught instanceof PartlyDone) {
       // Something was made before the failure: record it, so the next run updates rather than duplicates.
-      await input.session.record({ op: 'applied', address: change.address, type: change.type, remoteId: caught.remoteId, spec: { ...change.after, ...caught.recorded }, appliedAt: now().toISOString() });
+      await input.session.record({
+        op: 'applied',
+        address: change.address,
+        type: change.type,
+        remoteId: caught.remoteId,
+        spec: { ...change.after, ...caught.recorded },
+        appliedAt: now().toISOString(),
+      });
       err = caught.cause;
       made = caught.remoteId;
     }

@@ -152,7 +152,10 @@ export async function readPlanFile(path: string, cwd?: string): Promise<PlanFile
     parsed = JSON.parse(text);
   } catch {
     if (!text.trimStart().startsWith('{')) {
-      throw new UserError('plan_invalid', `${path} is not a plan file agentsync can apply (it looks like a plan rendered for reading, with --format text or markdown); save one with \`agentsync plan --out plan.json\` (without --format) and apply that`);
+      throw new UserError(
+        'plan_invalid',
+        `${path} is not a plan file agentsync can apply (it looks like a plan rendered for reading, with --format text or markdown); save one with \`agentsync plan --out plan.json\` (without --format) and apply that`,
+      );
     }
     throw new UserError('plan_invalid', `plan file ${path} is not valid JSON; make a new one with \`agentsync plan --out ${path}\``);
   }
@@ -177,7 +180,8 @@ function isPlanFile(value: unknown): value is PlanFile {
     info.kind === PLAN_FILE_KIND &&
     typeof info.manifestDigest === 'string' &&
     typeof info.digest === 'string' &&
-    typeof basis === 'object' && basis !== null &&
+    typeof basis === 'object' &&
+    basis !== null &&
     (basis.lineage === null || typeof basis.lineage === 'string') &&
     typeof basis.serial === 'number' &&
     (info.refresh === undefined || isSavedRefresh(info.refresh)) &&
@@ -209,7 +213,13 @@ export function assertPlanCurrent(planFile: PlanFile, now: { manifestDigest: str
     throw new UserError('plan_stale', `saved plan ${path} is stale: ${why}; run \`agentsync plan --out ${path}\` again`, { reason: why });
   };
   if (saved.basis.lineage !== now.basis.lineage) {
-    stale(now.basis.lineage === null ? 'the state it was made from no longer exists' : saved.basis.lineage === null ? 'a state was created after it was made' : 'the state was replaced (different lineage)');
+    stale(
+      now.basis.lineage === null
+        ? 'the state it was made from no longer exists'
+        : saved.basis.lineage === null
+          ? 'a state was created after it was made'
+          : 'the state was replaced (different lineage)',
+    );
   }
   if (saved.basis.serial !== now.basis.serial) stale(`the state changed (serial ${saved.basis.serial} → ${now.basis.serial}): another apply ran after the plan was made`);
   if (saved.manifestDigest === now.manifestDigest) return;

@@ -25,7 +25,8 @@ export async function readBoundedText(file: string, options: BoundedTextOptions)
     const stat = await handle.stat();
     const limit = `${formatMb(options.maxBytes)}; ${options.what} may be at most ${formatMb(options.maxBytes)}`;
     if (stat.isDirectory()) throw new UserError('file_error', `cannot read ${file}: it is a directory`, { file });
-    if (stat.size > options.maxBytes) throw new UserError('usage', `${options.label}: the file is ${(stat.size / MB).toFixed(1)} MB; ${options.what} may be at most ${formatMb(options.maxBytes)}`, { file });
+    if (stat.size > options.maxBytes)
+      throw new UserError('usage', `${options.label}: the file is ${(stat.size / MB).toFixed(1)} MB; ${options.what} may be at most ${formatMb(options.maxBytes)}`, { file });
     const chunks: Buffer[] = [];
     let length = 0;
     for (;;) {

@@ -94,7 +94,12 @@ export async function loadDesiredForEnvironments(options: LoadManyOptions): Prom
     // share objects with it: a copy keeps this environment's values from the next one's.
     return { diagnostics: resolution.diagnostics, desired: resolution.desired && structuredClone(resolution.desired) };
   });
-  const diagnostics = sortDiagnostics(mergeRuns(runs.map((run) => run.diagnostics), selected));
+  const diagnostics = sortDiagnostics(
+    mergeRuns(
+      runs.map((run) => run.diagnostics),
+      selected,
+    ),
+  );
   if (hasErrors(diagnostics)) throw new ManifestError(diagnostics);
   const desired = runs.map((run, i) => {
     if (run.desired === undefined) throw new UserError('environment_invalid', `environment "${selected[i]}" could not be resolved`);

@@ -180,8 +180,7 @@ function lockedError(lockPath: string, statePath: string, holder: Holder): UserE
   const { pid, host, since } = holder.info;
   return new UserError(
     'state_locked',
-    `state locked by pid ${pid} on ${host} since ${since}; another agentsync run is using ${statePath}. ` +
-      `Wait for it to finish; if that process is gone, delete ${lockPath} and try again.`,
+    `state locked by pid ${pid} on ${host} since ${since}; another agentsync run is using ${statePath}. ` + `Wait for it to finish; if that process is gone, delete ${lockPath} and try again.`,
     { lock: lockPath, pid, host, since },
   );
 }

@@ -42,11 +42,9 @@ function checkRegular(given: string, actual: string, info: { isFile(): boolean; 
   if (info.isFile()) return actual;
   const via = given === actual ? '' : ` (a symbolic link to ${actual})`;
   if (info.isDirectory()) {
-    throw new UserError(
-      'state_invalid',
-      `state path ${given}${via} is a directory, not a state file; pass the file itself with --state, e.g. ${path.join(given, '<environment>.state.json')}`,
-      { file: given },
-    );
+    throw new UserError('state_invalid', `state path ${given}${via} is a directory, not a state file; pass the file itself with --state, e.g. ${path.join(given, '<environment>.state.json')}`, {
+      file: given,
+    });
   }
   throw new UserError('state_invalid', `state path ${given}${via} is not a regular file (a device, FIFO or socket); pass a state file with --state`, { file: given });
 }

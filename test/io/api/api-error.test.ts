@@ -67,7 +67,12 @@ describe('errorFromResponse: bodies that are not an envelope', () => {
 
   it('a huge message, JSON or not, is cut to a short line', () => {
     const huge = 'y'.repeat(5_000_000);
-    for (const body of [JSON.stringify({ statusCode: 400, message: huge, error: 'Bad Request' }), JSON.stringify({ error: { code: 'E', message: huge } }), huge, `{"statusCode":400,"message":"${huge.slice(0, 70_000)}`]) {
+    for (const body of [
+      JSON.stringify({ statusCode: 400, message: huge, error: 'Bad Request' }),
+      JSON.stringify({ error: { code: 'E', message: huge } }),
+      huge,
+      `{"statusCode":400,"message":"${huge.slice(0, 70_000)}`,
+    ]) {
       const err = read(400, body);
       expect(err.serverMessage.length).toBeLessThanOrEqual(300);
       expect(err.message.length).toBeLessThan(400);
@@ -121,13 +126,13 @@ describe('transport failures name the server they tried', () => {
     expect(err).toMatchObject({ status: 0, serverMessage: message, notSent, retryable: true });
   });
 
-  it('finds the OS code under undici\'s socket error', () => {
+  it("finds the OS code under undici's socket error", () => {
     const wrapped = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET', cause: failure('ECONNRESET') });
     expect(errorFromTransport(wrapped, CALL, remote)).toMatchObject({ code: 'ECONNRESET', serverMessage: 'the connection to app.api-us.cometchat.io:443 was closed before the answer was complete' });
   });
 });
 
-describe('the transport\'s own refusals', () => {
+describe("the transport's own refusals", () => {
   const local = serverAddress(new URL('http://127.0.0.1:4010/v3'));
 
   it('a whole-response timeout says how long it waited', () => {
@@ -135,7 +140,12 @@ describe('the transport\'s own refusals', () => {
   });
 
   it('an answer too large says the limit, and is never retried', () => {
-    expect(responseTooLarge(200, CALL, 1024 * 1024, 700 * 1024 * 1024)).toMatchObject({ status: 200, code: 'RESPONSE_TOO_LARGE', serverMessage: 'the answer is 700 MB, more than the 1 MB this call accepts', retryable: false });
+    expect(responseTooLarge(200, CALL, 1024 * 1024, 700 * 1024 * 1024)).toMatchObject({
+      status: 200,
+      code: 'RESPONSE_TOO_LARGE',
+      serverMessage: 'the answer is 700 MB, more than the 1 MB this call accepts',
+      retryable: false,
+    });
     expect(responseTooLarge(200, CALL, 32 * 1024 * 1024).serverMessage).toBe('the answer is larger than the 32 MB this call accepts');
   });
 

@@ -175,7 +175,7 @@ describe('answers are capped while they stream', () => {
   });
 });
 
-describe('every wait ends within the call\'s deadline', () => {
+describe("every wait ends within the call's deadline", () => {
   const tooMany = (headers: Record<string, string>) => (_req: IncomingMessage, res: ServerResponse) =>
     void res.writeHead(429, { 'content-type': 'application/json', ...headers }).end('{"error":{"code":"ERR_TOO_MANY_REQUESTS","message":"slow down"}}');
 

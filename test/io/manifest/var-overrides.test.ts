@@ -17,7 +17,11 @@ function file(name: string, content: string | Buffer): string {
 }
 
 /** Ten levels of ten: 10^7 nodes once expanded. */
-const ALIAS_BOMB = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]', ...'bcdefg'.split('').map((name, i) => `${name}: &${name} [${Array(10).fill(`*${'abcdefg'[i]}`).join(',')}]`), 'model: [*g,*g,*g,*g,*g,*g,*g,*g,*g,*g]'].join('\n');
+const ALIAS_BOMB = [
+  'a: &a ["x","x","x","x","x","x","x","x","x","x"]',
+  ...'bcdefg'.split('').map((name, i) => `${name}: &${name} [${Array(10).fill(`*${'abcdefg'[i]}`).join(',')}]`),
+  'model: [*g,*g,*g,*g,*g,*g,*g,*g,*g,*g]',
+].join('\n');
 
 async function refusal(varFile: string): Promise<UserError> {
   const error: unknown = await readVarOverrides({ varFile }).then(

@@ -98,7 +98,9 @@ describe('damaged state files', () => {
     const { statePath, files } = await validState();
     await rm(files.backup);
     await writeFile(statePath, '{');
-    const err = (await createFileStateStore(statePath).read(TARGET).catch((e: unknown) => e)) as UserError;
+    const err = (await createFileStateStore(statePath)
+      .read(TARGET)
+      .catch((e: unknown) => e)) as UserError;
     expect(err.message).toContain(`There is no ${statePath}.backup to restore from`);
   });
 

@@ -43,7 +43,10 @@ describe('journal lineage', () => {
     const session = await store.open(TARGET);
     await session.record(applied('tool.b'));
     await session.record(applied('tool.c'));
-    const lines = (await readFile(files.journal, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = (await readFile(files.journal, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const lineage = await lineageOf(files.state);
     expect(lines.map((l) => l.lineage)).toEqual([lineage, lineage]);
     expect(lines[0]).toMatchObject({ op: 'applied', address: 'tool.b' });

@@ -55,10 +55,12 @@ export class StateChild {
       }
     });
     this.proc.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString('utf8')));
-    this.exited = new Promise((resolve) => this.proc.on('exit', () => {
-      this.waiters.splice(0).forEach((w) => w());
-      resolve();
-    }));
+    this.exited = new Promise((resolve) =>
+      this.proc.on('exit', () => {
+        this.waiters.splice(0).forEach((w) => w());
+        resolve();
+      }),
+    );
   }
 
   /** Resolves with the first event matching `predicate`; rejects if the child exits first. */

@@ -147,7 +147,9 @@ describe('file state lock', () => {
     await mkdir(path.dirname(files.lock), { recursive: true });
     const foreign = { pid: 999_999_999, host: `not-${hostname()}`, since: '2026-01-02T03:04:05.000Z', token: 'x' };
     await writeFile(files.lock, JSON.stringify(foreign));
-    const err = await createFileStateStore(tmp.statePath).open(TARGET).catch((e: unknown) => e);
+    const err = await createFileStateStore(tmp.statePath)
+      .open(TARGET)
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'state_locked' });
     expect((err as Error).message).toContain(`state locked by pid 999999999 on not-${hostname()} since 2026-01-02T03:04:05.000Z`);
     expect(JSON.parse(await readFile(files.lock, 'utf8'))).toEqual(foreign);

@@ -57,7 +57,10 @@ describe('state migrate', () => {
     expect(await destination.raw.committed()).toEqual(await source.raw.committed());
 
     const empty = await postgres.fresh();
-    await expect(migrateState(empty.store, (await file.fresh()).store, TARGET, {})).rejects.toMatchObject({ code: 'usage', message: expect.stringMatching(/^no state at postgres:\/\/.*nothing to migrate/) as unknown });
+    await expect(migrateState(empty.store, (await file.fresh()).store, TARGET, {})).rejects.toMatchObject({
+      code: 'usage',
+      message: expect.stringMatching(/^no state at postgres:\/\/.*nothing to migrate/) as unknown,
+    });
     await expect(migrateState(source.store, source.reopen(), TARGET, {})).rejects.toMatchObject({ code: 'usage' });
   });
 });

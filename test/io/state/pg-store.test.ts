@@ -40,10 +40,7 @@ describe('postgres state store', () => {
     const session = await store.open(TARGET);
     await Promise.all(Array.from({ length: 1000 }, (_, i) => session.record(applied(`tool.n${i}`, { i }))));
     // Rows written by one INSERT share its transaction id (xmin).
-    const [row] = await backend.query<{ rows: string; transactions: string }>(
-      'SELECT count(*) AS rows, count(DISTINCT xmin::text) AS transactions FROM agentsync_journal WHERE key = $1',
-      [key],
-    );
+    const [row] = await backend.query<{ rows: string; transactions: string }>('SELECT count(*) AS rows, count(DISTINCT xmin::text) AS transactions FROM agentsync_journal WHERE key = $1', [key]);
     expect(Number(row!.rows)).toBe(1000);
     expect(Number(row!.transactions)).toBeLessThanOrEqual(10);
     await session.close();
@@ -67,7 +64,10 @@ describe('postgres state store', () => {
     await session.close();
     if (damage.startsWith('DELETE')) await backend.query(`INSERT INTO agentsync_journal (key, entry) VALUES ($1, $2)`, [key, JSON.stringify(applied('tool.b'))]);
     await backend.query(damage.trim().replace(/;$/, ''), [key]);
-    const snapshot = async () => backend.query('SELECT s.body, (SELECT array_agg(entry ORDER BY seq) FROM agentsync_journal j WHERE j.key = $1) AS j FROM (SELECT $1::text AS key) k LEFT JOIN agentsync_states s USING (key)', [key]);
+    const snapshot = async () =>
+      backend.query('SELECT s.body, (SELECT array_agg(entry ORDER BY seq) FROM agentsync_journal j WHERE j.key = $1) AS j FROM (SELECT $1::text AS key) k LEFT JOIN agentsync_states s USING (key)', [
+        key,
+      ]);
     const before = await snapshot();
     for (const attempt of [() => store.read(TARGET), () => store.open(TARGET)]) {
       const err = await failure(attempt());

@@ -90,7 +90,9 @@ export const schemaCases: HostileCase[] = [
   editedManifest('tool name starting with a digit', (m) => r(m, '  get_weather:\n', '  1weather:\n'), { errors: 2 }),
   editedManifest('description missing', (m) => r(m, '    description: Current weather for a city\n', '')),
   // doNotExecute also makes get_weather a tool, so the agent's actions list is wrong too.
-  editedManifest('parameters with doNotExecute true', (m) => r(m, '    description: Current weather for a city\n', '    description: Current weather for a city\n    doNotExecute: true\n'), { errors: 2 }),
+  editedManifest('parameters with doNotExecute true', (m) => r(m, '    description: Current weather for a city\n', '    description: Current weather for a city\n    doNotExecute: true\n'), {
+    errors: 2,
+  }),
   editedManifest('parameters.type array', (m) => r(m, '      type: object', '      type: array')),
   editedManifest('property without a description', (m) => r(m, '{ type: string, description: City name }', '{ type: string }')),
   editedManifest('required names an unknown property', (m) => r(m, 'required: [city]', 'required: [city, country]')),
