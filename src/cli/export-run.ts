@@ -3,7 +3,7 @@
 import type { ManifestOptions } from './options.js';
 import { ownConnection } from '../app/connection.js';
 import { exportEnvironment } from '../app/export.js';
-import { checkExportTarget, writeExportFile } from '../io/files/export-file.js';
+import { checkExportTarget, schemaBeside, writeExportFile } from '../io/files/export-file.js';
 import { loadEnvironment } from '../io/manifest/load-environment.js';
 import { PACKAGE_VERSION } from '../io/runtime/package-version.js';
 import { renderExport } from '../render/export-text.js';
@@ -23,7 +23,13 @@ export async function runExport(opts: ExportOptions, io: CliIo): Promise<void> {
     ...(loaded.manifestBaseUrl === undefined ? {} : { manifestBaseUrl: loaded.manifestBaseUrl }),
     connect: () => ownConnection(connection.open()),
   });
-  const text = renderExport(exported, { agentsyncVersion: PACKAGE_VERSION, environment: environment.name, appId: environment.appId, region: environment.region });
+  const text = renderExport(exported, {
+    agentsyncVersion: PACKAGE_VERSION,
+    environment: environment.name,
+    appId: environment.appId,
+    region: environment.region,
+    schemaBeside: await schemaBeside(out, io.cwd),
+  });
   if (out !== undefined) await writeExportFile(out, text, opts.force === true, io.cwd);
   const secrets = exported.secrets.map((s) => s.name);
   if (opts.json) {

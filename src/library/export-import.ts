@@ -3,7 +3,7 @@ import type { ResourceType } from '../core/desired.js';
 import { exportEnvironment } from '../app/export.js';
 import { importResources as importUseCase } from '../app/import.js';
 import { lentConnection } from '../app/connection.js';
-import { checkExportTarget, writeExportFile } from '../io/files/export-file.js';
+import { checkExportTarget, schemaBeside, writeExportFile } from '../io/files/export-file.js';
 import { hideInOutput } from '../io/api/outside-text.js';
 import { loadEnvironment } from '../io/manifest/load-environment.js';
 import { PACKAGE_VERSION } from '../io/runtime/package-version.js';
@@ -46,7 +46,13 @@ export function exportManifest(options: ExportOptions = {}): Promise<Exported> {
     const exported = await withClient(environment, { ...options, concurrency: options.concurrency ?? 2 }, (client) =>
       exportEnvironment({ environment, ...(loaded.manifestBaseUrl === undefined ? {} : { manifestBaseUrl: loaded.manifestBaseUrl }), connect: async () => lentConnection(client) }),
     );
-    const manifest = renderExport(exported, { agentsyncVersion: PACKAGE_VERSION, environment: environment.name, appId: environment.appId, region: environment.region });
+    const manifest = renderExport(exported, {
+      agentsyncVersion: PACKAGE_VERSION,
+      environment: environment.name,
+      appId: environment.appId,
+      region: environment.region,
+      schemaBeside: await schemaBeside(options.out, cwd),
+    });
     if (options.out !== undefined) await writeExportFile(options.out, manifest, options.force === true, cwd);
     return { manifest, counts: exported.counts, secrets: exported.secrets.map((s) => s.name) };
   });

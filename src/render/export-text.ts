@@ -3,6 +3,7 @@
 import type { ExportedManifest } from '../core/export-manifest.js';
 import type { ResourceType } from '../core/kinds/index.js';
 import { SCHEMA_FILE } from '../core/starter-manifest.js';
+import { exportKeyOrder } from '../core/export-order.js';
 import { renderManifestYaml } from './manifest-yaml.js';
 
 export interface ExportOrigin {
@@ -10,18 +11,21 @@ export interface ExportOrigin {
   environment: string;
   appId: string;
   region: string;
+  /** The manifest's JSON Schema (agentsync.schema.json) is beside where the export goes, so the editor comment can point at it. */
+  schemaBeside: boolean;
 }
 
 export function renderExport(exported: ExportedManifest, origin: ExportOrigin): string {
   const counted = Object.entries(exported.counts).map(([type, n]) => plural(n, type));
   const header = [
-    `yaml-language-server: $schema=./${SCHEMA_FILE}`,
+    // Pointing an editor at a file that is not there only earns a warning: `agentsync init` writes it.
+    ...(origin.schemaBeside ? [`yaml-language-server: $schema=./${SCHEMA_FILE}`] : []),
     `Exported by agentsync ${origin.agentsyncVersion} from app "${origin.appId}" (region ${origin.region}, environment "${origin.environment}").`,
     // No time: the same server gives the same bytes, so a nightly export can be compared with git diff.
     `It holds everything the server listed: ${counted.join(', ') || 'nothing'}.${unreadableNote(exported.unreadable)}`,
     'Adopt it into the state with `agentsync import`; `agentsync plan` then shows no changes.',
   ];
-  return renderManifestYaml(exported.document, { header, trailer: trailerLines(exported) });
+  return renderManifestYaml(exported.document, { header, trailer: trailerLines(exported), keyOrder: exportKeyOrder });
 }
 
 function trailerLines(exported: ExportedManifest): string[] {

@@ -8,7 +8,11 @@ import type { JsonObject, JsonValue } from '../core/api-types.js';
 const INDENT = '  ';
 
 /** The document as YAML text ending with a newline; `comments` go above it, `trailer` below. */
-export function renderManifestYaml(document: JsonObject, options: { header?: readonly string[]; trailer?: readonly string[] } = {}): string {
+/** `keyOrder`: for the map at a path, the keys to write first, in that order (the rest follow, sorted). */
+export type KeyOrder = (path: readonly string[]) => readonly string[] | undefined;
+
+export function renderManifestYaml(document: JsonObject, options: { header?: readonly string[]; trailer?: readonly string[]; keyOrder?: KeyOrder } = {}): string {
+  const order: KeyOrder = options.keyOrder ?? (() => undefined);
   const lines: string[] = [];
   for (const line of options.header ?? []) lines.push(commentLine(line));
   const keys = Object.keys(document);
@@ -16,7 +20,7 @@ export function renderManifestYaml(document: JsonObject, options: { header?: rea
   keys.forEach((key, i) => {
     // A blank line between top-level sections, as people write manifests.
     if (i > 0) lines.push('');
-    pushEntry(lines, '', key, document[key] as JsonValue);
+    pushEntry(lines, '', [key], document[key] as JsonValue, order);
   });
   if ((options.trailer ?? []).length > 0) lines.push('');
   for (const line of options.trailer ?? []) lines.push(commentLine(line));
@@ -30,16 +34,24 @@ function commentLine(text: string): string {
   return safe === '' ? '#' : `# ${safe}`;
 }
 
-function pushEntry(lines: string[], indent: string, key: string, value: JsonValue): void {
+/** Keys in `first`'s order, then the rest sorted: the same map always gives the same order. */
+function orderedKeys(value: JsonObject, first: readonly string[] | undefined): string[] {
+  const keys = Object.keys(value).sort();
+  if (first === undefined) return keys;
+  return [...first.filter((key) => Object.hasOwn(value, key)), ...keys.filter((key) => !first.includes(key))];
+}
+
+function pushEntry(lines: string[], indent: string, path: readonly string[], value: JsonValue, order: KeyOrder): void {
+  const key = path[path.length - 1] as string;
   const head = `${indent}${formatKey(key)}:`;
   if (isObject(value)) {
-    const keys = Object.keys(value).sort();
+    const keys = orderedKeys(value, order(path));
     if (keys.length === 0) {
       lines.push(`${head} {}`);
       return;
     }
     lines.push(head);
-    for (const member of keys) pushEntry(lines, indent + INDENT, member, value[member] as JsonValue);
+    for (const member of keys) pushEntry(lines, indent + INDENT, [...path, member], value[member] as JsonValue, order);
     return;
   }
   if (Array.isArray(value)) {
@@ -49,22 +61,22 @@ function pushEntry(lines: string[], indent: string, key: string, value: JsonValu
       return;
     }
     lines.push(head);
-    pushItems(lines, indent + INDENT, value);
+    pushItems(lines, indent + INDENT, value, path, order);
     return;
   }
   pushScalar(lines, head, indent + INDENT, value);
 }
 
-function pushItems(lines: string[], indent: string, items: readonly JsonValue[]): void {
+function pushItems(lines: string[], indent: string, items: readonly JsonValue[], path: readonly string[], order: KeyOrder): void {
   for (const item of items) {
     if (isObject(item) && Object.keys(item).length > 0) {
       // `- ` then the first member on the same line; the rest line up under it.
       const sub: string[] = [];
-      for (const member of Object.keys(item).sort()) pushEntry(sub, indent + INDENT, member, item[member] as JsonValue);
+      for (const member of orderedKeys(item, undefined)) pushEntry(sub, indent + INDENT, [...path, '*', member], item[member] as JsonValue, order);
       lines.push(`${indent}- ${(sub[0] as string).slice(indent.length + INDENT.length)}`, ...sub.slice(1));
     } else if (Array.isArray(item) && item.length > 0 && flowList(item) === undefined) {
       lines.push(`${indent}-`);
-      pushItems(lines, indent + INDENT, item);
+      pushItems(lines, indent + INDENT, item, path, order);
     } else if (isObject(item)) lines.push(`${indent}- {}`);
     else if (Array.isArray(item)) lines.push(`${indent}- ${flowList(item) as string}`);
     else pushScalar(lines, `${indent}-`, indent + INDENT, item);

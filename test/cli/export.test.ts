@@ -1,7 +1,7 @@
 // `agentsync export` through the built CLI against the emulator, in both reference modes: the round
 // trip export → import → plan is "No changes" for the demo data set and for a generated app of
 // 1,000 resources; the file validates, is deterministic, and never holds a secret value.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headerSecret } from '../../bench/generate-app.mjs';
 import { DEMO_MANIFEST, DEMO_SECRET, MODES, openLab, writesOf, type Lab } from './lifecycle-fixture.js';
@@ -31,12 +31,21 @@ describe.each(MODES)('agentsync export ($name)', (mode) => {
     expect(exported.stdout).toBe(`Exported 6 tools and 3 agents to demo-${mode.putCreates}.yaml.\n`);
     expect(exported.stderr).toContain('AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION');
     const text = await readFile(lab.path(`demo-${mode.putCreates}.yaml`), 'utf8');
-    expect(text.split('\n').slice(0, 2)).toEqual(['# yaml-language-server: $schema=./agentsync.schema.json', '# Exported by agentsync 0.1.0 from app "local" (region us, environment "local").']);
+    // No agentsync.schema.json beside the export, so no editor comment points at one.
+    expect(text.split('\n').slice(0, 1)).toEqual(['# Exported by agentsync 0.1.0 from app "local" (region us, environment "local").']);
     expect(text).not.toContain('s3cr3t');
+    // With the schema beside it (agentsync init writes one), the editor comment points at it.
+    await writeFile(lab.path('agentsync.schema.json'), '{}');
+    const besideSchema = await lab.cli(emu, ['export', '-f', 'env.yaml'], EPOCH);
+    expect(besideSchema.stdout.split('\n')[0]).toBe('# yaml-language-server: $schema=./agentsync.schema.json');
+    await rm(lab.path('agentsync.schema.json'));
     expect(text).toContain('Authorization: "${secret:AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION}"');
     expect(text).toContain('#   AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION  agent.returns_desk integrationMeta.headers.Authorization');
     // Agents keep their tools and actions; the seed's unmanaged search_web is a tool like any other.
-    expect(text).toContain('  acme_local_support:\n    actions: [create_ticket, get_order_status, search_faq]');
+    // Keys in the reference's order (CreateAgentDTO): name, …, integrateWith, integrationType, …, actions, tools.
+    expect(text).toContain(
+      '  acme_local_support:\n    name: Acme (local) support\n    integrateWith: gpt-4o-mini\n    integrationType: llm\n    actions: [create_ticket, get_order_status, search_faq]\n    tools: [show_product_card]',
+    );
     expect(text).toContain('  search_web:\n');
 
     // Deterministic: a second export (to stdout) gives the same bytes.
