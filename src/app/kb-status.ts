@@ -2,6 +2,8 @@
 // and, when asked, every URL with its status and the exclude glob (or id) that left it out. The
 // websites are those in the state (only they have an id on the server), read several at a time.
 import { UserError } from '../core/errors.js';
+import { isObject, stringField, timestampMs } from '../core/kinds/kind.js';
+import { KNOWLEDGE_BASE_PATH, WHOLE_RANGE } from '../core/kinds/website-lookup.js';
 import { parseAddress } from '../core/kinds/index.js';
 import { matchIds, matchWebsite } from '../core/kinds/website-match.js';
 import { URL_STATUSES, type DiscoveredUrl } from '../core/kinds/website-urls.js';
@@ -26,6 +28,10 @@ export interface KbWebsiteStatus {
   total: number;
   /** Every status of the reference, 0 when none; other statuses a server sends are added. */
   counts: Record<string, number>;
+  /** The newest `lastCrawledAt` of its discovered URLs (ISO 8601), when the server gives them. */
+  lastCrawledAt?: string;
+  /** When it was last processed or synced (the knowledge-base list's `lastSynced`), when the server says. */
+  lastSyncedAt?: string;
   urls?: KbUrlStatus[];
 }
 
@@ -45,7 +51,8 @@ export function websitesToReport(state: State | null, address: string | undefine
 }
 
 export async function readKbStatus(client: ApiClient, state: State, addresses: readonly string[], withUrls: boolean): Promise<KbWebsiteStatus[]> {
-  return mapBounded(addresses, WEBSITE_READ_CONCURRENCY, async (address) => {
+  const synced = await readSyncTimes(client);
+  const sites = await mapBounded(addresses, WEBSITE_READ_CONCURRENCY, async (address) => {
     const entry = state.resources[address];
     const websiteId = entry ? websiteIdOf(entry) : undefined;
     if (!entry || websiteId === undefined) throw new UserError('state_invalid', `${address} has no website id in the state`);
@@ -54,12 +61,21 @@ export async function readKbStatus(client: ApiClient, state: State, addresses: r
     const exclude = Array.isArray(entry.spec.exclude) ? entry.spec.exclude.filter((item): item is string => typeof item === 'string') : [];
     return statusOf(address, websiteId, urls, typeof entry.spec.url === 'string' ? exclude : undefined, exclude, withUrls);
   });
+  return sites.map((site) => {
+    const syncedAt = synced.get(site.websiteId);
+    return syncedAt === undefined ? site : { ...site, lastSyncedAt: syncedAt };
+  });
 }
 
 function statusOf(address: string, websiteId: string, urls: readonly DiscoveredUrl[], globs: readonly string[] | undefined, ids: readonly string[], withUrls: boolean): KbWebsiteStatus {
   const counts = emptyCounts();
-  for (const entry of urls) counts[entry.status] = (counts[entry.status] ?? 0) + 1;
-  const report: KbWebsiteStatus = { address, websiteId, found: true, total: urls.length, counts };
+  let lastCrawledAt: string | undefined;
+  for (const entry of urls) {
+    counts[entry.status] = (counts[entry.status] ?? 0) + 1;
+    // ISO 8601 strings of one form compare as times.
+    if (entry.lastCrawledAt !== undefined && (lastCrawledAt === undefined || entry.lastCrawledAt > lastCrawledAt)) lastCrawledAt = entry.lastCrawledAt;
+  }
+  const report: KbWebsiteStatus = { address, websiteId, found: true, total: urls.length, counts, ...(lastCrawledAt === undefined ? {} : { lastCrawledAt }) };
   if (!withUrls) return report;
   const excludedBy = globs !== undefined ? matchWebsite(globs, urls).excludedBy : matchIds(ids, urls).excludedBy;
   report.urls = urls.map((entry, i) => {
@@ -73,4 +89,32 @@ function statusOf(address: string, websiteId: string, urls: readonly DiscoveredU
 
 function emptyCounts(): Record<string, number> {
   return Object.fromEntries(URL_STATUSES.map((status) => [status, 0]));
+}
+
+/**
+ * website id → when it was last synced, from the knowledge-base list (`lastSynced`; 0 means never).
+ * Only for the status line: a list that cannot be read leaves the times out rather than failing.
+ */
+async function readSyncTimes(client: ApiClient): Promise<Map<string, string>> {
+  const times = new Map<string, string>();
+  let query: Record<string, string> = { ...WHOLE_RANGE, limit: '100' };
+  try {
+    for (let page = 1; page <= 100; page++) {
+      const answer = await client.request({ method: 'GET', path: `${KNOWLEDGE_BASE_PATH}?${new URLSearchParams(query).toString()}` });
+      const data = isObject(answer) && Array.isArray(answer.data) ? answer.data : [];
+      for (const entry of data) {
+        if (!isObject(entry)) continue;
+        const id = stringField(entry, 'uniqueId') ?? stringField(entry, 'id');
+        const ms = timestampMs(entry.lastSynced);
+        if (id !== undefined && ms !== undefined && ms > 0) times.set(id, new Date(ms).toISOString());
+      }
+      const next = isObject(answer) && isObject(answer.meta) && isObject(answer.meta.next) ? answer.meta.next : undefined;
+      const cursor = next ? stringField(next, 'cursor') : undefined;
+      if (cursor === undefined) break;
+      query = { ...WHOLE_RANGE, limit: '100', cursor, affix: stringField(next as Record<string, unknown>, 'affix') ?? 'append' };
+    }
+  } catch {
+    // The counts are what kb status is for; the times are a courtesy.
+  }
+  return times;
 }

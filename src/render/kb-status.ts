@@ -18,6 +18,10 @@ export function renderKbStatusText(websites: readonly KbWebsiteStatus[], color: 
       .map(([status, n]) => `${n} ${printableText(status)}`)
       .join(', ');
     out.push(`${paint.bold(printableText(site.address))}: ${site.total} URL${site.total === 1 ? '' : 's'} (${counts})`);
+    const times = [site.lastCrawledAt === undefined ? undefined : `last crawled ${site.lastCrawledAt}`, site.lastSyncedAt === undefined ? undefined : `last synced ${site.lastSyncedAt}`].filter(
+      (t) => t !== undefined,
+    );
+    if (times.length > 0) out.push(paint.dim(`  ${times.join(', ')}`));
     for (const row of site.urls ?? []) {
       const excluded = row.excludedBy === undefined ? '' : paint.dim(`  excluded by ${row.excludedBy === 'id' ? 'its id' : printableText(JSON.stringify(row.excludedBy))}`);
       out.push(`  ${printableText(row.status).padEnd(10)}  ${printableText(row.url)}${excluded}`);

@@ -143,6 +143,14 @@ describe('kbStatus and waitForIndexing', () => {
     expect(status).toHaveLength(1);
     expect(status[0]).toMatchObject({ address: 'website.docs', found: true });
     expect(status[0]!.counts.processed).toBe(waited.counts.processed);
+    // When it was last crawled (its newest page) and synced (the knowledge-base list's lastSynced).
+    const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+    expect(status[0]!.lastCrawledAt).toMatch(iso);
+    expect(status[0]!.lastSyncedAt).toMatch(iso);
+    const text = await runCli(['kb', 'status'], { cwd: dir, env });
+    expect(text.stdout).toContain(`  last crawled ${status[0]!.lastCrawledAt}, last synced ${status[0]!.lastSyncedAt}`);
+    const json = JSON.parse((await runCli(['kb', 'status', '--json'], { cwd: dir, env })).stdout) as { websites: { lastCrawledAt?: string; lastSyncedAt?: string }[] };
+    expect(json.websites[0]).toMatchObject({ lastCrawledAt: status[0]!.lastCrawledAt, lastSyncedAt: status[0]!.lastSyncedAt });
     await emu.clearRequests();
     const none = await api.kbSync({ cwd: dir, env, failed: true });
     expect(none).toEqual([expect.objectContaining({ address: 'website.docs', mode: 'urls', urls: 0, calls: 0 })]);

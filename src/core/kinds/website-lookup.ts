@@ -16,7 +16,7 @@ const MAX_PAGES = 100;
  * `start` and `end` are required numbers the reference leaves unexplained: 0 and the last
  * millisecond of year 9999 cover everything, whether they are a time range or positions.
  */
-const WHOLE_RANGE = { start: '0', end: '253402300799999' };
+export const WHOLE_RANGE = { start: '0', end: '253402300799999' };
 
 /** The id of the one website of `url` made since `since` that no state entry holds; undefined when there is none. */
 export async function findScrapedWebsite(ctx: CallContext, url: string, address: string, since: string, taken: ReadonlySet<string>): Promise<string | undefined> {

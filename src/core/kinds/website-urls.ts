@@ -5,12 +5,14 @@
 // memory is about 100 bytes a URL whatever the server sends. A server that ignores `limit` or
 // never stops is bounded four ways: pages, URLs kept, characters kept, and bytes of answers read.
 import { UserError } from '../errors.js';
-import { isObject, seg } from './kind.js';
+import { isObject, seg, timestampMs } from './kind.js';
 
 export interface DiscoveredUrl {
   id: string;
   url: string;
   status: string;
+  /** When the server last fetched the page (ISO 8601), if it says. */
+  lastCrawledAt?: string;
 }
 
 /** The reference's page size limit ("at most 100"). */
@@ -110,7 +112,8 @@ function readEntry(entry: unknown, what: string, base: string): DiscoveredUrl {
   const id = text(record.urlId) ?? text(record.uniqueId) ?? text(record.id) ?? text(record._id);
   const url = text(record.url);
   if (id === undefined || url === undefined) throw new UserError('api_error', `${what}: GET ${base} answered a discovered URL without an id or a url`, { call: `GET ${base}` });
-  return { id, url, status: text(record.status) ?? 'discovered' };
+  const crawledMs = timestampMs(record.lastCrawledAt);
+  return { id, url, status: text(record.status) ?? 'discovered', ...(crawledMs === undefined || crawledMs <= 0 ? {} : { lastCrawledAt: new Date(crawledMs).toISOString() }) };
 }
 
 /** `meta.next: {cursor, affix}` (the reference), or a bare cursor string; undefined on the last page. */
