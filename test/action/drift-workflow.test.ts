@@ -14,6 +14,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 interface Step {
   name?: string;
   id?: string;
+  if?: string;
   run?: string;
   env?: Record<string, string>;
 }
@@ -45,9 +46,16 @@ async function runJob(env: Record<string, string>): Promise<{ failedStep?: strin
   await writeFile(output, '');
   await writeFile(log, '');
   await rm(join(dir, 'body.md'), { force: true });
-  const outputs: Record<string, string> = {};
+  // Each step's outputs are its own, as on a runner: steps.<id>.outputs.<name>.
+  const outputs: Record<string, Record<string, string>> = {};
   for (const step of steps) {
-    const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, v.replace('${{ steps.plan.outputs.exitcode }}', outputs.exitcode ?? '').replace(/\$\{\{.*?\}\}/g, 'x')]));
+    const stepEnv = Object.fromEntries(
+      Object.entries(step.env ?? {}).map(([k, v]) => [
+        k,
+        v.replace(/\$\{\{ steps\.(\w+)\.outputs\.(\w+) \}\}/g, (_all, id: string, name: string) => outputs[id]?.[name] ?? '').replace(/\$\{\{.*?\}\}/g, 'x'),
+      ]),
+    );
+    await writeFile(output, '');
     const code = await bash(step.run ?? '', {
       PATH: `${dir}:${process.env.PATH ?? ''}`,
       GITHUB_OUTPUT: output,
@@ -59,7 +67,9 @@ async function runJob(env: Record<string, string>): Promise<{ failedStep?: strin
       ...env,
       ...stepEnv,
     });
-    for (const line of (await readFile(output, 'utf8')).split('\n')) if (line.includes('=')) outputs[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
+    const own: Record<string, string> = {};
+    for (const line of (await readFile(output, 'utf8')).split('\n')) if (line.includes('=')) own[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
+    if (step.id !== undefined) outputs[step.id] = own;
     if (code !== 0) return { failedStep: step.name ?? '', gh: await lines(log), body: '' };
   }
   return { gh: await lines(log), body: await readFile(join(dir, 'body.md'), 'utf8').catch(() => '') };
@@ -78,7 +88,9 @@ function bash(script: string, env: NodeJS.ProcessEnv): Promise<number | null> {
 describe('examples/drift-nightly.yml', () => {
   it('runs nightly and by hand', () => {
     expect(Object.keys(workflow.on).sort()).toEqual(['schedule', 'workflow_dispatch']);
-    expect(steps.map((s) => s.name)).toEqual(['Plan', 'Open, update or close the drift issue']);
+    expect(steps.map((s) => s.name)).toEqual(['Plan', 'Re-sync the knowledge base', 'Open, update or close the drift issue']);
+    expect(steps[1]?.if).toBe("${{ vars.AGENTSYNC_KB_SYNC == 'true' }}");
+    expect(steps[1]?.run).toContain('kb sync -e prod --failed --wait');
     expect(steps[0]?.run).toContain('plan -e prod --detailed-exitcode');
   });
 
