@@ -85,7 +85,10 @@ async function crawlWithin(settings: CrawlSettings, fetchPage: PageFetcher, now:
     }
     const batch = queue.slice(head, head + PARALLEL_FETCHES);
     head += batch.length;
-    const timeout = Math.min(settings.fetchTimeoutMs, left);
+    // Each fetch has its own bound; the whole-crawl bound aborts it through `stop`. Clamping the fetch
+    // bound to the time left made the two timers race: a fetch cut at the crawl's end by its own timer
+    // could finish the loop a moment before the crawl's timer fired, and the crawl read as complete.
+    const timeout = settings.fetchTimeoutMs;
     const results = await Promise.all(batch.map((item) => fetchPage(item.url, timeout, settings.stop).catch((err: unknown) => err as Error)));
     batch.forEach((item, index) => {
       const result = results[index] as FetchedPage | Error;
