@@ -92,6 +92,11 @@ describe.skipIf(CHROMIUM === undefined)('the emulator dashboard in Chromium (ski
         const link = fields.locator('tr[data-field="tools"] a', { hasText: tool });
         expect(await link.getAttribute('href')).toBe(`#tool-${tool}`);
       }
+      // The overview's row names its tools and actions as links, in words, as the server lists them.
+      const row = overview.getByRole('row').filter({ has: page.getByRole('rowheader', { name: agent.name, exact: true }) });
+      const names = [...agent.tools, ...agent.actions];
+      expect(await row.getByRole('link').allTextContents()).toEqual(expect.arrayContaining(names));
+      expect(await row.textContent()).not.toContain('http');
     }
     const tool = page.getByRole('table', { name: /^Fields of action get_order_status/ });
     expect(await tool.locator('tr[data-field="_id"] td').first().textContent()).toBe('local_get_order_status');
