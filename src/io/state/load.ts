@@ -30,12 +30,15 @@ export interface LoadedState {
 export async function loadState(files: StateFiles, target: Partial<StateTarget>, concurrentWriters: boolean): Promise<LoadedState> {
   let stateRead: RawFile | null = null;
   let journalText: string | null = null;
-  for (let attempt = 0; attempt < 5; attempt++) {
+  for (let attempt = 0; attempt < 10; attempt++) {
     stateRead = await readStateFile(files);
     journalText = await readJournalFile(files.journal);
     if (!concurrentWriters) break;
-    const now = await stat(files.state).catch((err: unknown) => (hasCode(err, 'ENOENT') ? null : Promise.reject(fileError(err, files.state, 'read'))));
-    if ((now?.ino ?? null) === (stateRead?.ino ?? null)) break;
+    // The state and its journal belong together only if no commit replaced the state in between.
+    // An inode alone does not tell: a file system hands a freed inode number to the next new file,
+    // so two commits later the state can have the old number again. Its change time cannot repeat.
+    const now = await stat(files.state, { bigint: true }).catch((err: unknown) => (hasCode(err, 'ENOENT') ? null : Promise.reject(fileError(err, files.state, 'read'))));
+    if ((now === null ? null : identityOf(now)) === (stateRead?.identity ?? null)) break;
   }
 
   let onDisk: State | null = null;
@@ -89,7 +92,12 @@ function assertJournalBelongs(files: StateFiles, state: State, journal: ParsedJo
 
 interface RawFile {
   text: string;
-  ino: number;
+  /** The file's inode, size and change time (ns): what changes when a commit replaces the state. */
+  identity: string;
+}
+
+function identityOf(info: { ino: bigint; size: bigint; ctimeNs: bigint }): string {
+  return `${info.ino}:${info.size}:${info.ctimeNs}`;
 }
 
 async function readStateFile(files: StateFiles): Promise<RawFile | null> {
@@ -97,9 +105,9 @@ async function readStateFile(files: StateFiles): Promise<RawFile | null> {
   try {
     // The path was resolved already (resolve.ts); a symlink or FIFO here appeared since.
     handle = await open(files.state, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    const info = await handle.stat();
+    const info = await handle.stat({ bigint: true });
     if (!info.isFile()) throw notAStateFile(files.state, info.isDirectory() ? 'is a directory' : 'is not a regular file');
-    return { text: await handle.readFile('utf8'), ino: info.ino };
+    return { text: await handle.readFile('utf8'), identity: identityOf(info) };
   } catch (err) {
     if (hasCode(err, 'ENOENT')) return null;
     if (hasCode(err, 'EISDIR')) throw notAStateFile(files.state, 'is a directory');
