@@ -3,7 +3,7 @@
 // websites are those in the state (only they have an id on the server), read several at a time.
 import { UserError } from '../core/errors.js';
 import { isObject, stringField, timestampMs } from '../core/kinds/kind.js';
-import { KNOWLEDGE_BASE_PATH, WHOLE_RANGE } from '../core/kinds/website-lookup.js';
+import { knowledgeBaseEntries } from '../core/kinds/website-lookup.js';
 import { parseAddress } from '../core/kinds/index.js';
 import { matchIds, matchWebsite } from '../core/kinds/website-match.js';
 import { URL_STATUSES, type DiscoveredUrl } from '../core/kinds/website-urls.js';
@@ -97,21 +97,12 @@ function emptyCounts(): Record<string, number> {
  */
 async function readSyncTimes(client: ApiClient): Promise<Map<string, string>> {
   const times = new Map<string, string>();
-  let query: Record<string, string> = { ...WHOLE_RANGE, limit: '100' };
   try {
-    for (let page = 1; page <= 100; page++) {
-      const answer = await client.request({ method: 'GET', path: `${KNOWLEDGE_BASE_PATH}?${new URLSearchParams(query).toString()}` });
-      const data = isObject(answer) && Array.isArray(answer.data) ? answer.data : [];
-      for (const entry of data) {
-        if (!isObject(entry)) continue;
-        const id = stringField(entry, 'uniqueId') ?? stringField(entry, 'id');
-        const ms = timestampMs(entry.lastSynced);
-        if (id !== undefined && ms !== undefined && ms > 0) times.set(id, new Date(ms).toISOString());
-      }
-      const next = isObject(answer) && isObject(answer.meta) && isObject(answer.meta.next) ? answer.meta.next : undefined;
-      const cursor = next ? stringField(next, 'cursor') : undefined;
-      if (cursor === undefined) break;
-      query = { ...WHOLE_RANGE, limit: '100', cursor, affix: stringField(next as Record<string, unknown>, 'affix') ?? 'append' };
+    for await (const entry of knowledgeBaseEntries((path) => client.request({ method: 'GET', path }))) {
+      if (!isObject(entry)) continue;
+      const id = stringField(entry, 'uniqueId') ?? stringField(entry, 'id');
+      const ms = timestampMs(entry.lastSynced);
+      if (id !== undefined && ms !== undefined && ms > 0) times.set(id, new Date(ms).toISOString());
     }
   } catch {
     // The counts are what kb status is for; the times are a courtesy.

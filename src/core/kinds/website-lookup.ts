@@ -16,33 +16,19 @@ const MAX_PAGES = 100;
  * `start` and `end` are required numbers the reference leaves unexplained: 0 and the last
  * millisecond of year 9999 cover everything, whether they are a time range or positions.
  */
-export const WHOLE_RANGE = { start: '0', end: '253402300799999' };
+const WHOLE_RANGE = { start: '0', end: '253402300799999' };
 
 /** The id of the one website of `url` made since `since` that no state entry holds; undefined when there is none. */
 export async function findScrapedWebsite(ctx: CallContext, url: string, address: string, since: string, taken: ReadonlySet<string>): Promise<string | undefined> {
   const wanted = sameUrl(url);
   const found: string[] = [];
-  const seen = new Set<string>();
-  let query: Record<string, string> = { ...WHOLE_RANGE, limit: String(PAGE_LIMIT) };
-  for (let page = 1; ; page++) {
-    let answer: unknown;
-    try {
-      answer = await ctx.wire.send({ method: 'GET', path: `${KNOWLEDGE_BASE_PATH}?${new URLSearchParams(query).toString()}` });
-    } catch (err) {
-      throw cannotRuleOut(address, err instanceof Error ? err.message : String(err));
-    }
-    const data = isObject(answer) && Array.isArray(answer.data) ? answer.data : undefined;
-    if (data === undefined) throw cannotRuleOut(address, `GET ${KNOWLEDGE_BASE_PATH} did not answer {data: [...]}`);
-    for (const entry of data) {
+  try {
+    for await (const entry of knowledgeBaseEntries((path) => ctx.wire.send({ method: 'GET', path }))) {
       const id = candidateId(entry, wanted, since);
       if (id !== undefined && !taken.has(id)) found.push(id);
     }
-    const next = isObject(answer) && isObject(answer.meta) && isObject(answer.meta.next) ? answer.meta.next : undefined;
-    const cursor = next ? stringField(next, 'cursor') : undefined;
-    if (cursor === undefined) break;
-    if (seen.has(cursor) || page >= MAX_PAGES) throw cannotRuleOut(address, `the knowledge-base list did not end within ${page} pages`);
-    seen.add(cursor);
-    query = { ...WHOLE_RANGE, limit: String(PAGE_LIMIT), cursor, affix: stringField(next as Record<string, unknown>, 'affix') ?? 'append' };
+  } catch (err) {
+    throw cannotRuleOut(address, err instanceof Error ? err.message : String(err));
   }
   if (found.length > 1) {
     throw new UserError(
@@ -51,6 +37,28 @@ export async function findScrapedWebsite(ctx: CallContext, url: string, address:
     );
   }
   return found[0];
+}
+
+/**
+ * Every entry of the knowledge-base list (`GET …/knowledge-base`, cursor paged), page after page.
+ * Throws, with the reason as its message, on an answer that is not a list or a list that does not
+ * end within MAX_PAGES; what to make of that is the caller's.
+ */
+export async function* knowledgeBaseEntries(send: (path: string) => Promise<unknown>): AsyncGenerator<unknown> {
+  const seen = new Set<string>();
+  let query: Record<string, string> = { ...WHOLE_RANGE, limit: String(PAGE_LIMIT) };
+  for (let page = 1; ; page++) {
+    const answer = await send(`${KNOWLEDGE_BASE_PATH}?${new URLSearchParams(query).toString()}`);
+    const data = isObject(answer) && Array.isArray(answer.data) ? answer.data : undefined;
+    if (data === undefined) throw new Error(`GET ${KNOWLEDGE_BASE_PATH} did not answer {data: [...]}`);
+    yield* data;
+    const next = isObject(answer) && isObject(answer.meta) && isObject(answer.meta.next) ? answer.meta.next : undefined;
+    const cursor = next ? stringField(next, 'cursor') : undefined;
+    if (cursor === undefined) return;
+    if (seen.has(cursor) || page >= MAX_PAGES) throw new Error(`the knowledge-base list did not end within ${page} pages`);
+    seen.add(cursor);
+    query = { ...WHOLE_RANGE, limit: String(PAGE_LIMIT), cursor, affix: stringField(next as Record<string, unknown>, 'affix') ?? 'append' };
+  }
 }
 
 /** The list entry's id when it is a website of the wanted URL that the interrupted scrape could have made. */
