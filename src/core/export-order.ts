@@ -1,16 +1,16 @@
-// The order an exported manifest writes a resource's keys in: the public reference's own order
-// (CreateAgentDTO, ToolDto, ParametersDto in the OpenAPI), in the manifest's names, so an export
-// reads like the documentation and like the dashboard. Keys not listed follow, sorted, so the same
-// document always gives the same bytes.
-const AGENT_ORDER = ['name', 'icon', 'isActive', 'integrateWith', 'integrationType', 'integrationMeta', 'actions', 'tools', 'platformTools', 'instruction', 'suggestions', 'metaData'];
-const TOOL_ORDER = ['displayName', 'description', 'executionText', 'name', 'doNotExecute', 'parameters'];
-const PARAMETERS_ORDER = ['type', 'properties', 'required'];
+// The order an exported manifest writes a resource's keys in: each kind says it for its own entries
+// (Exportable.keyOrder, the public reference's order); anything else is written sorted.
+import { KINDS } from './kinds/index.js';
 
 /** The key order for the map at `path` (from the document's root), or undefined for plain sorted keys. */
 export function exportKeyOrder(path: readonly string[]): readonly string[] | undefined {
-  const [section, , field] = path;
-  if (path.length === 2 && section === 'agents') return AGENT_ORDER;
-  if (path.length === 2 && section === 'tools') return TOOL_ORDER;
-  if (path.length === 3 && section === 'tools' && field === 'parameters') return PARAMETERS_ORDER;
+  for (const kind of Object.values(KINDS)) {
+    const spec = kind.export;
+    if (spec === undefined || path.length < spec.section.length + 1) continue;
+    if (!spec.section.every((part, i) => path[i] === part)) continue;
+    // path: the section, the entry's key, then the map's path inside the entry.
+    const inside = path.slice(spec.section.length + 1).join('.');
+    return Object.hasOwn(spec.keyOrder, inside) ? spec.keyOrder[inside] : undefined;
+  }
   return undefined;
 }

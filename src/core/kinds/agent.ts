@@ -47,6 +47,8 @@ export const agentKind: Kind<AgentSpec> = {
     // The key is only the agent's address in the manifest, so a readable slug of its name will do.
     keyOf: (record) => slugOf(record.identity ?? ''),
     renameable: true,
+    // CreateAgentDTO, in the manifest's names (platformTools is the wire's cometchatTools).
+    keyOrder: { '': ['name', 'icon', 'isActive', 'integrateWith', 'integrationType', 'integrationMeta', 'actions', 'tools', 'platformTools', 'instruction', 'suggestions', 'metaData'] },
     entry: agentEntry,
     references: (entry) => [...stringsOf(entry.tools), ...stringsOf(entry.actions)],
   },

@@ -223,6 +223,12 @@ export interface Exportable {
   keyOf(record: RemoteRecord): string;
   renameable: boolean;
   /**
+   * The order an export writes an entry's keys in, by the map's path inside the entry ([] is the
+   * entry itself): the public reference's order, so an export reads like the documentation. Keys
+   * not listed follow, sorted.
+   */
+  keyOrder: Readonly<Record<string, readonly string[]>>;
+  /**
    * The record as a manifest entry, without its key. The record's strings arrive already escaped
    * for the manifest (a literal `${` as `$${`). Sensitive values are replaced by the
    * `${secret:NAME}` placeholder `secret` names; their values are never part of the entry. Throws a

@@ -53,6 +53,8 @@ export const toolKind: Kind<ToolSpec> = {
     section: ['tools'],
     keyOf: (record) => record.identity ?? '',
     renameable: false,
+    // ToolDto and ParametersDto.
+    keyOrder: { '': ['displayName', 'description', 'executionText', 'name', 'doNotExecute', 'parameters'], parameters: ['type', 'properties', 'required'] },
     entry: toolEntry,
   },
 };
