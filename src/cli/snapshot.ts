@@ -13,8 +13,35 @@
 import { Readable } from 'node:stream';
 import { startupSnapshot } from 'node:v8';
 import { loadValidateModules } from './commands/validate.js';
-// What `agentsync init` writes reaches every stage of validate: an environment with vars, tools, agents.
-import { STARTER_MANIFEST } from '../core/starter-manifest.js';
+
+/**
+ * A small manifest that reaches every stage of `validate` (tools, agents, an environment). Kept
+ * here rather than taken from core/starter-manifest: importing that module keeps this file in the
+ * npm bundle, which scripts/bundle.mjs refuses.
+ */
+const WARM_UP_MANIFEST = `version: 1
+environments:
+  prod:
+    appId: warm-up
+    region: us
+tools:
+  get_weather:
+    displayName: Get weather
+    executionText: Checking the weather
+    description: Current weather for a city
+    parameters:
+      type: object
+      properties:
+        city: { type: string, description: City name }
+      required: [city]
+agents:
+  weather:
+    name: Weather assistant
+    integrationType: llm
+    integrateWith: gpt-4o
+    instruction: Answer questions about the weather.
+    actions: [get_weather]
+`;
 
 /**
  * Called by the bin's entry in the binary's bundle. While Node builds the snapshot, `main` becomes
@@ -32,6 +59,6 @@ export function buildStartupSnapshot(main: () => void): void {
 
 async function warmUp(): Promise<void> {
   const [{ validateManifest }] = await loadValidateModules();
-  const { valid, diagnostics } = await validateManifest({ file: '-', source: { cwd: '/', stdin: Readable.from([STARTER_MANIFEST]) }, env: {} });
+  const { valid, diagnostics } = await validateManifest({ file: '-', source: { cwd: '/', stdin: Readable.from([WARM_UP_MANIFEST]) }, env: {} });
   if (!valid) throw new Error(`the snapshot's warm-up manifest is not valid: ${JSON.stringify(diagnostics)}`);
 }
