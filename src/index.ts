@@ -19,7 +19,8 @@ import { PACKAGE_VERSION } from './io/runtime/package-version.js';
 import { planToJson } from './render/plan-json.js';
 import { renderPlanMarkdown } from './render/plan-markdown.js';
 import { renderPlanText } from './render/plan-text.js';
-import { createClient, cwdOf, envOf, inCall, loadWithStore, type ClientOptions, type LoadOptions, type StateOptions } from './library/call.js';
+import { createClient, cwdOf, envOf, inCall, loadWithStore, manifestOf, type ClientOptions, type LoadOptions, type StateOptions } from './library/call.js';
+import { manifestName } from './io/manifest/manifest-location.js';
 
 export type { Diagnostic, Severity } from './core/diagnostics.js';
 export type { Desired, DesiredEnvironment, DesiredResource, ResourceType } from './core/desired.js';
@@ -54,9 +55,10 @@ export interface Loaded {
 /** Manifest → desired resources for one environment. Throws `ManifestError` listing every problem. */
 export function load(options: LoadOptions = {}): Promise<Loaded> {
   return inCall(options, async () => {
-    const file = options.file ?? 'agents.yaml';
+    const location = manifestOf(options);
+    const file = manifestName(location);
     const { desired, warnings } = await loadDesired({
-      file,
+      file: location,
       source: { cwd: cwdOf(options) },
       env: envOf(options),
       mode: 'plan',
@@ -79,7 +81,7 @@ export interface Validation {
 export function validate(options: LoadOptions = {}): Promise<Validation> {
   return inCall(options, async () => {
     const { valid, diagnostics, environments } = await validateManifest({
-      file: options.file ?? 'agents.yaml',
+      file: manifestOf(options),
       source: { cwd: cwdOf(options) },
       env: envOf(options),
       onSensitiveValues: hideInOutput,

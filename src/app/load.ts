@@ -7,10 +7,12 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import type { VarOverrides } from '../core/var-overrides.js';
 import { loadDesired } from '../io/manifest/load-manifest.js';
 import type { ManifestSource } from '../io/manifest/manifest-file.js';
+import { manifestHome, type ManifestLocation } from '../io/manifest/manifest-location.js';
 import { chooseStateLocation, createStateStore, type StateBackend, type StateTarget, type StateWarning } from '../io/state/index.js';
 
 export interface LoadRequest {
-  file: string;
+  /** A file, a folder of parts, or several. */
+  file: ManifestLocation;
   /** Where a relative `file` (and the state beside it) and `-f -` are read from. */
   source?: ManifestSource;
   /** May be left out when the manifest defines only one environment. */
@@ -51,7 +53,7 @@ export async function loadForEnvironment(request: LoadRequest): Promise<LoadedEn
     flag: request.state,
     envUrl: request.env.AGENTSYNC_STATE_URL,
     manifest: desired.state,
-    manifestFile: request.file,
+    manifestFile: manifestHome(request.file),
     environment,
     ...(request.source?.cwd === undefined ? {} : { cwd: request.source.cwd }),
   });

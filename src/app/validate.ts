@@ -3,13 +3,15 @@
 // manifest that is too big or not UTF-8 is a diagnostic too; one that cannot be read at all
 // (missing, a folder, no permission) still throws.
 import { hasErrors, ManifestError, type Diagnostic } from '../core/diagnostics.js';
-import { parseManifest } from '../core/parse.js';
 import { resolveManifest } from '../core/resolve.js';
 import type { VarOverrides } from '../core/var-overrides.js';
-import { readManifestFile, type ManifestSource } from '../io/manifest/manifest-file.js';
+import type { ManifestSource } from '../io/manifest/manifest-file.js';
+import { parseManifestRead, readManifest } from '../io/manifest/manifest-parts.js';
+import { manifestName, type ManifestLocation } from '../io/manifest/manifest-location.js';
 
 export interface ValidateRequest {
-  file: string;
+  /** A file, a folder of parts, or several. */
+  file: ManifestLocation;
   /** Where a relative `file` and `-f -` are read from. */
   source?: ManifestSource;
   /** Check one environment; all of them when absent. */
@@ -32,12 +34,11 @@ export interface Validation {
 }
 
 export async function validateManifest(request: ValidateRequest): Promise<Validation> {
-  let file = request.file;
+  let file = manifestName(request.file);
   try {
-    const read = await readManifestFile(request.file, request.source);
-    file = read.file;
-    const text = read.text;
-    const resolution = resolveManifest(parseManifest(file, text), {
+    const read = await readManifest(request.file, request.source);
+    file = read.name;
+    const resolution = resolveManifest(parseManifestRead(read), {
       env: request.env,
       mode: 'validate',
       ...(request.varOverrides ? { varOverrides: request.varOverrides } : {}),

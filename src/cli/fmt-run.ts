@@ -1,19 +1,33 @@
 // Formats each file on its own: one that cannot be read or parsed is reported and left untouched,
 // and the others are still formatted. Exit 1 when any file failed, or with --check would change.
 import { formatManifest } from '../core/format-manifest.js';
-import { parseManifest } from '../core/parse.js';
+import { parseManifest, parseManifestPart } from '../core/parse.js';
 import { countOf } from '../core/plural.js';
 import { isUserError } from '../core/errors.js';
 import { readManifestFile } from '../io/manifest/manifest-file.js';
+import { manifestFiles } from '../io/manifest/manifest-parts.js';
+import { type ManifestLocation } from '../io/manifest/manifest-location.js';
 import { rewriteFile } from '../io/files/rewrite-file.js';
 import { ExitRequest } from './exit-request.js';
 import { manifestSource, type CliIo } from './cli-io.js';
 
 type Outcome = 'unchanged' | 'changed' | 'failed';
 
-export async function runFmt(files: readonly string[], opts: FmtOptions, io: CliIo): Promise<void> {
+/** Formats each file given, and every part of each folder given, each on its own. */
+export async function runFmt(locations: readonly string[], opts: FmtOptions, io: CliIo): Promise<void> {
   const outcomes: Outcome[] = [];
-  for (const file of files) outcomes.push(await formatOne(file, opts.check === true, io));
+  for (const location of locations) {
+    let found: { paths: string[]; inParts: boolean };
+    try {
+      found = await manifestFiles(location, io.cwd);
+    } catch (err) {
+      if (!isUserError(err)) throw err;
+      io.stderr.write(`Error: ${err.message}\n`);
+      outcomes.push('failed');
+      continue;
+    }
+    for (const file of found.paths) outcomes.push(await formatOne(file, found.inParts, opts.check === true, io));
+  }
   const changed = outcomes.filter((o) => o === 'changed').length;
   const failed = outcomes.filter((o) => o === 'failed').length;
   if (opts.check && changed > 0) {
@@ -22,7 +36,7 @@ export async function runFmt(files: readonly string[], opts: FmtOptions, io: Cli
   if (failed > 0 || (opts.check && changed > 0)) throw new ExitRequest(1);
 }
 
-async function formatOne(file: string, check: boolean, io: CliIo): Promise<Outcome> {
+async function formatOne(file: string, isPart: boolean, check: boolean, io: CliIo): Promise<Outcome> {
   let text: string;
   try {
     ({ text } = await readManifestFile(file, manifestSource(io)));
@@ -32,8 +46,10 @@ async function formatOne(file: string, check: boolean, io: CliIo): Promise<Outco
     return 'failed';
   }
   // The parser validate uses decides what "does not parse" means; such a file is never written.
-  const parsed = parseManifest(file, text);
+  const parsed = isPart ? parseManifestPart(file, text) : parseManifest(file, text);
   const firstError = parsed.diagnostics.find((d) => d.severity === 'error');
+  // A part that holds nothing yet (empty, or only comments) is already as it should be.
+  if (isPart && firstError === undefined && (parsed.locator.doc?.contents ?? null) === null) return 'unchanged';
   const result = firstError === undefined ? formatManifest(text, parsed.locator.doc) : ({ ok: false, problem: `${firstError.line}:${firstError.column}: ${firstError.message}` } as const);
   if (!result.ok) {
     io.stderr.write(`Error: cannot format ${file}: ${result.problem}; it was left unchanged\n`);
@@ -51,5 +67,5 @@ async function formatOne(file: string, check: boolean, io: CliIo): Promise<Outco
 
 export interface FmtOptions {
   check?: boolean;
-  file: string;
+  file: ManifestLocation;
 }

@@ -7,6 +7,7 @@ import { isUserError, UserError } from '../core/errors.js';
 import { closest } from '../core/suggest.js';
 import { loadDesiredForEnvironments } from '../io/manifest/load-manifest.js';
 import { readVarOverrides } from '../io/manifest/var-overrides.js';
+import { manifestHome } from '../io/manifest/manifest-location.js';
 import { hideInOutput, scrubOutside } from '../io/api/outside-text.js';
 import { chooseStateLocation, createStateStore, type StateStore, type StateTarget } from '../io/state/index.js';
 import { createMultiProgress, type MultiProgress } from '../render/multi-env-progress.js';
@@ -69,7 +70,14 @@ export async function loadEnvironments(opts: ManyEnvironmentOptions, io: CliIo, 
   const seen = new Map<string, string>();
   const runs = desired.map((d): EnvironmentRun => {
     const { name, appId, region } = d.environment;
-    const { location, key, source } = chooseStateLocation({ flag: opts.state, envUrl: io.env.AGENTSYNC_STATE_URL, manifest: d.state, manifestFile: opts.file, environment: name, cwd: io.cwd });
+    const { location, key, source } = chooseStateLocation({
+      flag: opts.state,
+      envUrl: io.env.AGENTSYNC_STATE_URL,
+      manifest: d.state,
+      manifestFile: manifestHome(opts.file),
+      environment: name,
+      cwd: io.cwd,
+    });
     const store = createStateStore(location, { key, source, cwd: io.cwd, onWarning: (w) => warn(name, w.message) });
     const other = seen.get(store.location);
     if (other !== undefined) {

@@ -1,11 +1,13 @@
 // Options shared by every command that reads a manifest (CONTRACT §4), and the colour decision.
 import type { Command } from 'commander';
 import { UserError } from '../core/errors.js';
+import type { ManifestLocation } from '../io/manifest/manifest-location.js';
 import { colorEnabled } from '../render/color.js';
 
 /** The options every command that reads a manifest accepts (CONTRACT §4). */
 export interface ManifestOptions {
-  file: string;
+  /** Every -f given, or the default manifest (filled in before the command runs: see manifestDefault in program.ts). */
+  file: ManifestLocation;
   env?: string;
   state?: string;
   json?: boolean;
@@ -35,7 +37,7 @@ export interface ManifestOptionUse {
 }
 
 export function addManifestOptions(cmd: Command, use: ManifestOptionUse = {}): Command {
-  cmd.option('-f, --file <path>', 'the manifest', 'agents.yaml');
+  addFileOption(cmd);
   if (use.manyEnvironments === true) {
     cmd
       .option('-e, --env <name>', 'the environment (default: the only one); repeat it, or give a comma list, for several', collectEnvironments)
@@ -50,6 +52,20 @@ export function addManifestOptions(cmd: Command, use: ManifestOptionUse = {}): C
   cmd.option('--json', 'machine-readable output on stdout');
   if (use.color !== false) cmd.option('--no-color', 'no colours');
   return cmd;
+}
+
+/**
+ * `-f`: a file or a folder of parts, repeatable. It has no commander default: the default depends
+ * on the run's folder and environment (agents.yaml, else agents/), and is filled in just before the
+ * command runs.
+ */
+export function addFileOption(cmd: Command): Command {
+  return cmd.option('-f, --file <path>', 'the manifest: a file, or a folder of *.yaml parts; repeat it for several (default: $AGENTSYNC_MANIFEST, agents.yaml, or an agents/ folder)', collectFiles);
+}
+
+function collectFiles(value: string, previous: string[] | undefined): string[] {
+  if (value === '') throw new UserError('usage', '-f needs a file or folder');
+  return [...(previous ?? []), value];
 }
 
 function collectEnvironments(value: string, previous: string[] | undefined): string[] {

@@ -1,6 +1,7 @@
 // Wires the commands; each command lives in its own file under commands/.
 import { Command } from 'commander';
 import { PACKAGE_VERSION } from '../io/runtime/package-version.js';
+import { defaultManifest } from '../io/manifest/manifest-location.js';
 import { oneLineUsageError } from './commander-errors.js';
 import { useColor } from './options.js';
 import type { CliIo } from './cli-io.js';
@@ -71,11 +72,19 @@ export function buildProgram(io: CliIo, argv?: readonly string[]): Command {
     })
     // Commander would exit the process on --help, --version and usage errors; runMain turns them
     // into exit codes instead. Set before the commands are added, which copy it.
-    .exitOverride();
+    .exitOverride()
+    .hook('preAction', (_program, action) => fillManifestDefault(action, io));
   const first = argv?.[0];
   // `agentsync --version` prints the version before any command is looked at.
   if (argv?.length === 1 && (first === '--version' || first === '-V')) return program;
   const only = first === undefined || NEEDS_EVERY_COMMAND.has(first) ? undefined : COMMANDS.find(([name]) => name === first);
   for (const [, register] of only ? [only] : COMMANDS) register(program, io);
   return program;
+}
+
+/** A command that reads a manifest and was given no -f reads the default one, found in the run's own folder. */
+function fillManifestDefault(action: Command, io: CliIo): void {
+  if (!action.options.some((option) => option.attributeName() === 'file') || action.getOptionValue('file') !== undefined) return;
+  const named = io.env.AGENTSYNC_MANIFEST;
+  action.setOptionValueWithSource('file', [defaultManifest(io.env, io.cwd)], named === undefined || named === '' ? 'default' : 'env');
 }

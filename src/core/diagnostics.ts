@@ -36,10 +36,15 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
 }
 
-/** Stable reading order: by line, then column, errors before warnings at the same place. */
+/** Stable reading order: by file (a manifest may be many), line, then column, errors before warnings at the same place. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort(
-    (a, b) => a.line - b.line || a.column - b.column || (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
+    (a, b) =>
+      (a.file === b.file ? 0 : a.file < b.file ? -1 : 1) ||
+      a.line - b.line ||
+      a.column - b.column ||
+      (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1) ||
+      (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
   );
 }
 

@@ -5,7 +5,7 @@
 import type { Move } from './desired.js';
 import type { Diagnostic } from './diagnostics.js';
 import { isObject, parseAddress, type ResourceType } from './kinds/kind.js';
-import type { YamlLocator } from './yaml-locate.js';
+import type { ManifestLocator } from './yaml-locate.js';
 
 /** Where each kind's map sits in the manifest tree. */
 const SECTION: Record<ResourceType, readonly string[]> = { tool: ['tools'], agent: ['agents'], website: ['knowledgeBase', 'websites'] };
@@ -18,7 +18,7 @@ function keysOf(tree: Record<string, unknown>, type: ResourceType): ReadonlySet<
 }
 
 /** Every `moved:` entry checked: addresses of a known kind, the same kind, `to` in the manifest, `from` not, nothing twice. */
-export function movedDiagnostics(tree: Record<string, unknown>, locator: YamlLocator): Diagnostic[] {
+export function movedDiagnostics(tree: Record<string, unknown>, locator: ManifestLocator): Diagnostic[] {
   const list = tree.moved;
   if (!Array.isArray(list)) return [];
   const diagnostics: Diagnostic[] = [];

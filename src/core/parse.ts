@@ -6,7 +6,7 @@ import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, ty
 import type { Diagnostic, PathSegment } from './diagnostics.js';
 import { hasInterpolation } from './interpolate.js';
 import { yamlErrorDiagnostics, yamlMessage } from './yaml-errors.js';
-import { YamlLocator } from './yaml-locate.js';
+import { YamlLocator, type ManifestLocator } from './yaml-locate.js';
 
 /** A string value holding `${`: resolve.ts rewrites `parent[key]` for each environment. */
 export interface InterpolationSite {
@@ -15,14 +15,24 @@ export interface InterpolationSite {
   node: Scalar;
   parent: Record<string, unknown> | unknown[];
   key: string | number;
+  /** The file the string is written in: `node`'s offsets are offsets in it. */
+  locator: YamlLocator;
+  /** The path inside that file, when it differs from `path` (an item of a list joined from many files). */
+  pathInFile?: PathSegment[];
 }
 
 export interface ParsedManifest {
+  /** The manifest's name in messages: its file, or for many files the folder or the list. */
   file: string;
   /** The document as plain JS, before interpolation; undefined when it cannot be used at all. */
   value: Record<string, unknown> | undefined;
   sites: InterpolationSite[];
   diagnostics: Diagnostic[];
+  locator: ManifestLocator;
+}
+
+/** One YAML file as parsed: a whole manifest, or one part of a manifest in many files. */
+export interface ParsedFile extends ParsedManifest {
   locator: YamlLocator;
 }
 
@@ -53,12 +63,21 @@ const MANIFEST_SHAPE: YamlMapShape = {
   notMap: (kind) => `the manifest must be a map of keys (version, environments, tools, …), not ${kind}`,
 };
 
-export function parseManifest(file: string, text: string): ParsedManifest {
+const PART_SHAPE: YamlMapShape = {
+  notMap: (kind) => `a manifest part must be a map of keys (environments, tools, agents, …), not ${kind}`,
+};
+
+export function parseManifest(file: string, text: string): ParsedFile {
   return parseYamlMap(file, text, MANIFEST_SHAPE);
 }
 
+/** One file of a manifest in many files: an empty file is an empty part, and no key is required. */
+export function parseManifestPart(file: string, text: string): ParsedFile {
+  return parseYamlMap(file, text, PART_SHAPE);
+}
+
 /** Any YAML file that holds one map, with the manifest's bounds: control characters, aliases, depth, duplicate keys. */
-export function parseYamlMap(file: string, text: string, shape: YamlMapShape): ParsedManifest {
+export function parseYamlMap(file: string, text: string, shape: YamlMapShape): ParsedFile {
   const lineCounter = new LineCounter();
   const control = FORBIDDEN_CONTROL.exec(text);
   if (control) {
@@ -88,7 +107,7 @@ export function parseYamlMap(file: string, text: string, shape: YamlMapShape): P
     diagnostics.push(locator.diagnosticAtOffset(warning.pos[0], [], yamlMessage(warning.code, warning.message, MAX_DEPTH), severity));
   }
   diagnostics.push(...yamlErrorDiagnostics(doc.errors, locator, MAX_DEPTH));
-  const result: ParsedManifest = { file, value: undefined, sites: [], diagnostics, locator };
+  const result: ParsedFile = { file, value: undefined, sites: [], diagnostics, locator };
   if (diagnostics.some((d) => d.severity === 'error')) return result;
 
   const contents = doc.contents;
@@ -215,7 +234,7 @@ class TreeWalker {
 
   private addSite(node: unknown, template: string, parent: InterpolationSite['parent'], key: string | number): void {
     const scalar = isAlias(node) ? node.resolve(this.doc) : node;
-    if (isScalar(scalar)) this.sites.push({ path: [...this.path], template, node: scalar, parent, key });
+    if (isScalar(scalar)) this.sites.push({ path: [...this.path], template, node: scalar, parent, key, locator: this.locator });
   }
 
   private abort(node: unknown, message: string): undefined {

@@ -4,13 +4,13 @@
 // misplaced name, so validate says which list it goes in. external.tools names have no type here.
 import type { Diagnostic } from './diagnostics.js';
 import { didYouMean } from './suggest.js';
-import type { YamlLocator } from './yaml-locate.js';
+import type { ManifestLocator } from './yaml-locate.js';
 
 type ToolType = 'tool' | 'action';
 
 const LIST_OF: Record<ToolType, 'tools' | 'actions'> = { tool: 'tools', action: 'actions' };
 
-export function referenceDiagnostics(tree: Record<string, unknown>, locator: YamlLocator): Diagnostic[] {
+export function referenceDiagnostics(tree: Record<string, unknown>, locator: ManifestLocator): Diagnostic[] {
   const types = toolTypes(tree.tools);
   const external = isPlainObject(tree.external) && Array.isArray(tree.external.tools) ? tree.external.tools.filter((t) => typeof t === 'string') : [];
   const known = new Set<string>([...types.keys(), ...external]);

@@ -15,7 +15,7 @@ import { referenceDiagnostics } from './references.js';
 import { movedDiagnostics } from './moved.js';
 import { hideQuotedSecrets, markFieldsHolding } from './sensitive-values.js';
 import { closest, didYouMean } from './suggest.js';
-import type { YamlLocator } from './yaml-locate.js';
+import type { ManifestLocator } from './yaml-locate.js';
 
 export type ResolveMode = 'validate' | 'plan';
 
@@ -129,7 +129,7 @@ function runOnce(
   tree: Record<string, unknown>,
   target: string | undefined,
   sites: InterpolationSite[],
-  locator: YamlLocator,
+  locator: ManifestLocator,
   skip: Set<string>,
   options: ResolveOptions,
   keyVariables: ReadonlySet<string>,
@@ -175,7 +175,7 @@ type ContextFor = (site: InterpolationSite) => InterpolationContext;
 /** Writes each site's interpolated value into the tree and reports what could not be resolved. */
 function applySites(
   sites: readonly InterpolationSite[],
-  locator: YamlLocator,
+  locator: ManifestLocator,
   skip: Set<string>,
   options: ResolveOptions,
   contextFor: ContextFor,
@@ -197,21 +197,22 @@ function applySites(
     if (result.problems.length > 0) skip.add(formatPath(site.path));
     for (const problem of result.problems) {
       if (varsUnknown && problem.kind === 'unknown-var') continue;
-      diagnostics.push(problemDiagnostic(site, problem, locator, options.mode));
+      diagnostics.push(problemDiagnostic(site, problem, options.mode));
     }
   }
   return diagnostics;
 }
 
-function problemDiagnostic(site: InterpolationSite, problem: InterpolationProblem, locator: YamlLocator, mode: ResolveMode): Diagnostic {
+function problemDiagnostic(site: InterpolationSite, problem: InterpolationProblem, mode: ResolveMode): Diagnostic {
+  const { locator } = site;
   const start = site.node.range?.[0] ?? 0;
   const end = site.node.range?.[1] ?? start;
   const inSource = openingOffsets(locator.sourceSlice(start, end))[problem.token.ordinal];
   const offset = start + (inSource ?? 0);
   if (problem.kind === 'unset-secret' && mode === 'validate') {
-    return locator.diagnosticAtOffset(offset, site.path, `${problem.message}; plan and apply will need it`, 'warning');
+    return locator.diagnosticAtOffset(offset, site.pathInFile ?? site.path, `${problem.message}; plan and apply will need it`, 'warning');
   }
-  return locator.diagnosticAtOffset(offset, site.path, problem.message);
+  return locator.diagnosticAtOffset(offset, site.pathInFile ?? site.path, problem.message);
 }
 
 function environmentNames(tree: Record<string, unknown>): string[] {
@@ -224,7 +225,7 @@ function environmentNames(tree: Record<string, unknown>): string[] {
  * a typo would otherwise be ignored in silence, and the run would use the manifest's value.
  * Refused, as Terraform refuses an undeclared variable.
  */
-function undeclaredOverrides(names: readonly string[], declared: Record<string, VarValue>, tree: Record<string, unknown>, target: string, locator: YamlLocator): Diagnostic[] {
+function undeclaredOverrides(names: readonly string[], declared: Record<string, VarValue>, tree: Record<string, unknown>, target: string, locator: ManifestLocator): Diagnostic[] {
   if (names.length === 0) return [];
   const text = JSON.stringify(tree);
   const read = (name: string): boolean => text.includes(`\${var.${name}}`) || text.includes(`\${var.${name}:`);
@@ -250,7 +251,7 @@ function varsOf(tree: Record<string, unknown>, name: string): Record<string, Var
   return out;
 }
 
-function selectEnvironments(names: string[], options: ResolveOptions, locator: YamlLocator): { targets: string[]; diagnostics: Diagnostic[] } {
+function selectEnvironments(names: string[], options: ResolveOptions, locator: ManifestLocator): { targets: string[]; diagnostics: Diagnostic[] } {
   const at = (message: string) => [locator.diagnostic(['environments'], message, 'error', 'key')];
   const list = names.join(', ');
   if (options.environment !== undefined) {
@@ -284,7 +285,7 @@ export function mergeRuns(runs: Diagnostic[][], targets: (string | undefined)[])
   return out;
 }
 
-function baseUrlDiagnostics(tree: Record<string, unknown>, name: string, env: ResolveOptions['env'], locator: YamlLocator): Diagnostic[] {
+function baseUrlDiagnostics(tree: Record<string, unknown>, name: string, env: ResolveOptions['env'], locator: ManifestLocator): Diagnostic[] {
   if (overrideOf(env) !== undefined) return [];
   const envs = tree.environments;
   const config = isPlainObject(envs) ? envs[name] : undefined;
@@ -295,7 +296,7 @@ function baseUrlDiagnostics(tree: Record<string, unknown>, name: string, env: Re
   return problem === undefined ? [] : [locator.diagnostic(['environments', name, 'baseUrl'], `baseUrl ${problem}`)];
 }
 
-function overrideDiagnostics(env: ResolveOptions['env'], locator: YamlLocator): Diagnostic[] {
+function overrideDiagnostics(env: ResolveOptions['env'], locator: ManifestLocator): Diagnostic[] {
   const override = overrideOf(env);
   const problem = override === undefined ? undefined : baseUrlProblem(override);
   return problem === undefined ? [] : [locator.diagnostic(['environments'], `AGENTSYNC_BASE_URL ${problem}`, 'error', 'key')];
@@ -307,7 +308,7 @@ function overrideOf(env: ResolveOptions['env']): string | undefined {
 }
 
 /** Belt and braces for the appId pattern: the default base URL must name the app's CometChat host. */
-function appIdDiagnostics(manifest: Manifest, targets: readonly string[], locator: YamlLocator): Diagnostic[] {
+function appIdDiagnostics(manifest: Manifest, targets: readonly string[], locator: ManifestLocator): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const name of targets) {
     const config = manifest.environments[name];

@@ -4,7 +4,7 @@
 // wherever the agent does, and a resource's interpolated values matter only where it exists.
 import type { Diagnostic, PathSegment } from './diagnostics.js';
 import { didYouMean } from './suggest.js';
-import type { YamlLocator } from './yaml-locate.js';
+import type { ManifestLocator } from './yaml-locate.js';
 
 /** Where each resource kind lives in the manifest: the path before its key. */
 const SECTIONS: readonly (readonly string[])[] = [['tools'], ['agents'], ['knowledgeBase', 'websites']];
@@ -56,7 +56,7 @@ export function withoutResourcesOutside(tree: Record<string, unknown>, environme
 }
 
 /** Unknown environment names, with a did-you-mean, and empty lists. */
-export function resourceEnvironmentDiagnostics(tree: Record<string, unknown>, locator: YamlLocator): Diagnostic[] {
+export function resourceEnvironmentDiagnostics(tree: Record<string, unknown>, locator: ManifestLocator): Diagnostic[] {
   const envs = tree.environments;
   const names = isPlainObject(envs) ? Object.keys(envs) : [];
   if (names.length === 0) return [];
@@ -80,7 +80,7 @@ export function resourceEnvironmentDiagnostics(tree: Record<string, unknown>, lo
  * by its server: say so now. Checked per environment, after its vars are in the tree, because
  * `tools: ${var.list}` may name different tools in each.
  */
-export function agentToolsDiagnostics(tree: Record<string, unknown>, environment: string, locator: YamlLocator): Diagnostic[] {
+export function agentToolsDiagnostics(tree: Record<string, unknown>, environment: string, locator: ManifestLocator): Diagnostic[] {
   const entries = resourceEntries(tree);
   const absent = new Map<string, string[]>();
   for (const entry of entries) {

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { Diagnostic, PathSegment } from './diagnostics.js';
 import { formatPath } from './diagnostics.js';
 import { didYouMean } from './suggest.js';
-import type { YamlLocator } from './yaml-locate.js';
+import type { ManifestLocator } from './yaml-locate.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -11,7 +11,7 @@ export interface IssueContext {
   schema: z.ZodType;
   /** The value that was parsed, to tell a missing key from a wrong one. */
   input: unknown;
-  locator: YamlLocator;
+  locator: ManifestLocator;
   /** Formatted paths already reported (e.g. an unset variable); issues there are noise. */
   skip: ReadonlySet<string>;
 }

@@ -13,7 +13,20 @@ export interface Position {
 /** 'key' points at the key of the last path segment; 'value' at its value (the key when the value is empty). */
 export type Anchor = 'key' | 'value';
 
-export class YamlLocator {
+/**
+ * Where a key path of the manifest is written. A manifest in one file is one YamlLocator; a
+ * manifest in many files (core/merge-parts.ts) finds the part that defines each path and asks it.
+ */
+export interface ManifestLocator {
+  /** A diagnostic at a key path, in the file that defines it. */
+  diagnostic(path: readonly PathSegment[], message: string, severity?: Severity, anchor?: Anchor): Diagnostic;
+  /** The file that defines a path, and the path inside that file. */
+  partAt(path: readonly PathSegment[]): { locator: YamlLocator; path: readonly PathSegment[] };
+  /** Every file, in order: for checks that read the YAML itself (lint) rather than the merged tree. */
+  readonly parts: readonly YamlLocator[];
+}
+
+export class YamlLocator implements ManifestLocator {
   private readonly mapIndexes = new WeakMap<object, Map<string, Pair>>();
 
   constructor(
@@ -23,6 +36,14 @@ export class YamlLocator {
     /** The parsed document: for checks that read the YAML syntax itself (core/lint), and for fmt, which formats it without parsing the text again. */
     readonly doc: Document.Parsed | undefined,
   ) {}
+
+  get parts(): readonly YamlLocator[] {
+    return [this];
+  }
+
+  partAt(path: readonly PathSegment[]): { locator: YamlLocator; path: readonly PathSegment[] } {
+    return { locator: this, path };
+  }
 
   position(offset: number): Position {
     const { line, col } = this.lineCounter.linePos(Math.max(0, Math.min(offset, this.text.length)));

@@ -8,10 +8,15 @@ import { createApiClient, type ApiClient } from '../io/api/index.js';
 import { hideInOutput, withSecretScope } from '../io/api/outside-text.js';
 import { hostCwd, hostEnv } from '../io/runtime/host.js';
 import type { StateWarning } from '../io/state/index.js';
+import { defaultManifest } from '../io/manifest/manifest-location.js';
+import { manifestName } from '../io/manifest/manifest-location.js';
 
 export interface LoadOptions {
-  /** The manifest. Default `agents.yaml`, relative to `cwd`. */
-  file?: string;
+  /**
+   * The manifest: a file, a folder of parts, or several of either. Relative to `cwd`. Default as
+   * the CLI: AGENTSYNC_MANIFEST, `agents.yaml`, or an `agents/` folder when there is no agents.yaml.
+   */
+  file?: string | readonly string[];
   /** The environment; may be left out when the manifest defines only one. */
   environment?: string;
   /**
@@ -75,9 +80,10 @@ export function createClient(environment: DesiredEnvironment, options: ClientOpt
 
 /** The manifest and the state store, found as the CLI finds them (app/load.ts). */
 export function loadWithStore(options: LoadOptions & StateOptions): Promise<LoadedEnvironment & { file: string }> {
-  const file = options.file ?? 'agents.yaml';
+  const location = manifestOf(options);
+  const file = manifestName(location);
   return loadForEnvironment({
-    file,
+    file: location,
     source: { cwd: cwdOf(options) },
     env: envOf(options),
     ...(options.environment === undefined ? {} : { environment: options.environment }),
@@ -86,6 +92,11 @@ export function loadWithStore(options: LoadOptions & StateOptions): Promise<Load
     onSensitiveValues: hideInOutput,
     stateOptionName: 'the state option',
   }).then((loaded) => ({ ...loaded, file }));
+}
+
+/** The manifest a call reads: its `file`, or the default found in its `cwd`. */
+export function manifestOf(options: LoadOptions): string | readonly string[] {
+  return options.file ?? defaultManifest(envOf(options), cwdOf(options));
 }
 
 /** Runs `task` with a client: the caller's (left open) or one made here (closed after). */

@@ -9,7 +9,7 @@ import { loadEnvironment } from '../io/manifest/load-environment.js';
 import { PACKAGE_VERSION } from '../io/runtime/package-version.js';
 import { renderExport } from '../render/export-text.js';
 import type { ApiClient } from '../io/api/index.js';
-import { cwdOf, envOf, inCall, loadWithStore, withClient, type ClientOptions, type LoadOptions, type StateOptions } from './call.js';
+import { cwdOf, envOf, inCall, loadWithStore, manifestOf, withClient, type ClientOptions, type LoadOptions, type StateOptions } from './call.js';
 
 export interface ExportOptions extends LoadOptions, ClientOptions {
   /** Write the manifest to this file as well (relative to `cwd`). */
@@ -36,7 +36,7 @@ export function exportManifest(options: ExportOptions = {}): Promise<Exported> {
   return inCall(options, async () => {
     const cwd = cwdOf(options);
     const loaded = await loadEnvironment({
-      file: options.file ?? 'agents.yaml',
+      file: manifestOf(options),
       source: { cwd },
       env: envOf(options),
       ...(options.environment === undefined ? {} : { environment: options.environment }),

@@ -5,7 +5,7 @@ import type { MigrateResult } from '../core/state.js';
 import { copyState, forgetEntry, listState as listUseCase, moveEntry, showStateEntry, type Forgotten, type Moved, type StateEntry, type StateListing } from '../app/state.js';
 import { createStateStore, type StateBackend, type StateTarget } from '../io/state/index.js';
 import { locateState } from '../io/state/locate.js';
-import { cwdOf, envOf, inCall, type LoadOptions, type StateOptions } from './call.js';
+import { cwdOf, envOf, inCall, manifestOf, type LoadOptions, type StateOptions } from './call.js';
 
 export interface StateCommandOptions extends Omit<LoadOptions, 'env'>, StateOptions {
   /** Where AGENTSYNC_STATE_URL and the `state` block's ${NAME}s are read. Default `process.env`. */
@@ -48,7 +48,7 @@ async function withStore<T>(options: StateCommandOptions, task: (found: { store:
   return inCall(options, async () => {
     const cwd = cwdOf(options);
     const { location, key, source, target } = await locateState({
-      file: options.file ?? 'agents.yaml',
+      file: manifestOf(options),
       fileGiven: options.file !== undefined,
       ...(options.environment === undefined ? {} : { env: options.environment }),
       ...(options.state === undefined ? {} : { state: options.state }),

@@ -4,6 +4,7 @@ import type { ExportedManifest } from '../core/export-manifest.js';
 import type { ResourceType } from '../core/kinds/index.js';
 import { SCHEMA_FILE } from '../core/starter-manifest.js';
 import { exportKeyOrder } from '../core/export-order.js';
+import { splitExport, ENVIRONMENTS_PART } from '../core/export-split.js';
 import { renderManifestYaml } from './manifest-yaml.js';
 
 export interface ExportOrigin {
@@ -28,7 +29,34 @@ export function renderExport(exported: ExportedManifest, origin: ExportOrigin): 
   return renderManifestYaml(exported.document, { header, trailer: trailerLines(exported), keyOrder: exportKeyOrder });
 }
 
-function trailerLines(exported: ExportedManifest): string[] {
+/** One file of `export --split`: its path in the folder and its text. */
+export interface ExportFile {
+  path: string;
+  text: string;
+}
+
+/**
+ * The export as a folder of parts (core/export-split.ts). The environments file says where the
+ * export came from; each file lists the secrets and shared names of the resources it holds.
+ */
+export function renderExportParts(exported: ExportedManifest, origin: Omit<ExportOrigin, 'schemaBeside'>): ExportFile[] {
+  const counted = Object.entries(exported.counts).map(([type, n]) => plural(n, type));
+  return splitExport(exported.document).map((part) => {
+    const header =
+      part.path === ENVIRONMENTS_PART
+        ? [
+            `Exported by agentsync ${origin.agentsyncVersion} from app "${origin.appId}" (region ${origin.region}, environment "${origin.environment}"), as a folder of files.`,
+            `The folder holds everything the server listed: ${counted.join(', ') || 'nothing'}.${unreadableNote(exported.unreadable)}`,
+            'Plan the whole folder with `agentsync plan -f <folder>`; adopt it into the state with `agentsync import -f <folder>`.',
+          ]
+        : [`Part of the manifest exported by agentsync ${origin.agentsyncVersion} from app "${origin.appId}"; the folder is the manifest.`];
+    const within = (address: string): boolean => part.addresses.has(address);
+    const trailer = trailerLines({ secrets: exported.secrets.filter((s) => within(s.address)), sharedIdentities: exported.sharedIdentities.filter((s) => within(s.address)) });
+    return { path: part.path, text: renderManifestYaml(part.document, { header, trailer, keyOrder: exportKeyOrder }) };
+  });
+}
+
+function trailerLines(exported: Pick<ExportedManifest, 'secrets' | 'sharedIdentities'>): string[] {
   const lines: string[] = [];
   if (exported.secrets.length > 0) {
     const width = Math.max(...exported.secrets.map((s) => s.name.length));

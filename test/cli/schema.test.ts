@@ -45,3 +45,22 @@ describe('agentsync schema', () => {
     expect(validate(manifest)).toBe(false);
   });
 });
+
+describe('agentsync schema --part', () => {
+  it('validates one file of a manifest folder on its own: no top-level key is required, the rest is as strict', async () => {
+    const result = await runCli(['schema', '--part']);
+    expect(result.code).toBe(0);
+    const schema = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(schema).toMatchObject({ $id: 'urn:agentsync:manifest-part:1', title: expect.stringContaining('part') });
+    expect(schema.required).toBeUndefined();
+    const validate = new Ajv2020({ strict: false, allErrors: true }).compile(schema);
+    const tool = { displayName: 'T', executionText: 'x', description: 'Looks it up', parameters: {} };
+    expect(validate({ tools: { t: tool } })).toBe(true);
+    expect(validate({})).toBe(true);
+    expect(validate({ tools: { t: { ...tool, displayname: 'typo' } } })).toBe(false);
+    expect(validate({ unknownSection: {} })).toBe(false);
+    // The whole-manifest schema still requires version and environments.
+    const whole = new Ajv2020({ strict: false, allErrors: true }).compile(JSON.parse((await runCli(['schema'])).stdout) as Record<string, unknown>);
+    expect(whole({ tools: { t: tool } })).toBe(false);
+  });
+});

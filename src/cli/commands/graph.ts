@@ -2,37 +2,37 @@
 // Mermaid (default) or DOT. Reads only the manifest; a secret that is not set is not needed.
 import { Option, type Command } from 'commander';
 import { manifestSource, type CliIo } from '../cli-io.js';
+import { addFileOption } from '../options.js';
+import type { ManifestLocation } from '../../io/manifest/manifest-location.js';
 
 export interface GraphOptions {
-  file: string;
+  file: ManifestLocation;
   env?: string;
   format: 'mermaid' | 'dot';
 }
 
 export function registerGraphCommand(program: Command, io: CliIo): void {
-  program
-    .command('graph')
+  addFileOption(program.command('graph'))
     .description('Print the agents and the tools, actions and websites they use, as Mermaid or DOT.')
-    .option('-f, --file <path>', 'the manifest', 'agents.yaml')
     .option('-e, --env <name>', 'the environment (default: the only one)')
     .addOption(new Option('--format <format>', 'mermaid or dot').choices(['mermaid', 'dot']).default('mermaid'))
     .action(async (options: GraphOptions) => runGraph(options, io));
 }
 
 async function runGraph(options: GraphOptions, io: CliIo): Promise<void> {
-  const [{ ManifestError, hasErrors }, { UserError }, { parseManifest }, { resolveManifest }, { readManifestFile }, { manifestGraph }, render, { hideInOutput }] = await Promise.all([
+  const [{ ManifestError, hasErrors }, { UserError }, { resolveManifest }, { parseManifestRead, readManifest }, { manifestGraph }, render, { hideInOutput }] = await Promise.all([
     import('../../core/diagnostics.js'),
     import('../../core/errors.js'),
-    import('../../core/parse.js'),
     import('../../core/resolve.js'),
-    import('../../io/manifest/manifest-file.js'),
+    import('../../io/manifest/manifest-parts.js'),
     import('../../core/graph.js'),
     import('../../render/graph.js'),
     import('../../io/api/outside-text.js'),
   ]);
-  const { file, text } = await readManifestFile(options.file, manifestSource(io));
+  const read = await readManifest(options.file, manifestSource(io));
+  const file = read.name;
   // Validate mode: an unset ${secret:…} is a warning there, and the graph never shows values.
-  const resolution = resolveManifest(parseManifest(file, text), { env: io.env, mode: 'validate', ...(options.env === undefined ? {} : { environment: options.env }) });
+  const resolution = resolveManifest(parseManifestRead(read), { env: io.env, mode: 'validate', ...(options.env === undefined ? {} : { environment: options.env }) });
   hideInOutput(resolution.sensitiveValues);
   if (hasErrors(resolution.diagnostics)) throw new ManifestError(resolution.diagnostics);
   if (resolution.desired === undefined) {

@@ -1,20 +1,19 @@
 // agentsync lint: the rules beyond validity (CONTRACT §12). Never touches the network or the state.
 import { Option, type Command } from 'commander';
-import { useColor } from '../options.js';
+import { addFileOption, useColor } from '../options.js';
+import type { ManifestLocation } from '../../io/manifest/manifest-location.js';
 import { manifestSource, type CliIo } from '../cli-io.js';
 
 export interface LintOptions {
-  file: string;
+  file: ManifestLocation;
   format: 'text' | 'json';
   json?: boolean;
   color?: boolean;
 }
 
 export function registerLintCommand(program: Command, io: CliIo): void {
-  program
-    .command('lint')
+  addFileOption(program.command('lint'))
     .description('Check the manifest against rules beyond validity (unused tools, literal secrets, http:// URLs, …); exit 1 on any error.')
-    .option('-f, --file <path>', 'the manifest', 'agents.yaml')
     .addOption(new Option('--format <format>', 'text or json').choices(['text', 'json']).default('text'))
     .option('--json', 'the same as --format json')
     .option('--no-color', 'no colours')
@@ -22,16 +21,16 @@ export function registerLintCommand(program: Command, io: CliIo): void {
 }
 
 async function runLint(options: LintOptions, io: CliIo): Promise<void> {
-  const [{ parseManifest }, { lintManifest, lintHasErrors, LINT_RULE_IDS }, { readManifestFile }, render, annotations, { ExitRequest }] = await Promise.all([
-    import('../../core/parse.js'),
+  const [{ lintManifest, lintHasErrors, LINT_RULE_IDS }, { parseManifestRead, readManifest }, render, annotations, { ExitRequest }] = await Promise.all([
     import('../../core/lint/index.js'),
-    import('../../io/manifest/manifest-file.js'),
+    import('../../io/manifest/manifest-parts.js'),
     import('../../render/lint.js'),
     import('../../render/annotations.js'),
     import('../exit-request.js'),
   ]);
-  const { file, text } = await readManifestFile(options.file, manifestSource(io));
-  const findings = lintManifest(parseManifest(file, text));
+  const read = await readManifest(options.file, manifestSource(io));
+  const file = read.name;
+  const findings = lintManifest(parseManifestRead(read));
   const json = options.json === true || options.format === 'json';
   const output = json
     ? render.renderLintJson(findings)

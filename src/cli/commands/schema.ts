@@ -6,8 +6,9 @@ export function registerSchemaCommand(program: Command, io: CliIo): void {
   program
     .command('schema')
     .description('Print the JSON Schema of the manifest (generated from the same schema validate uses).')
-    .action(async () => {
-      const { manifestJsonSchema } = await import('../../core/json-schema.js');
-      io.stdout.write(JSON.stringify(manifestJsonSchema(), null, 2) + '\n');
+    .option('--part', 'the schema of one file of a manifest folder: no top-level key is required')
+    .action(async (opts: { part?: boolean }) => {
+      const { manifestJsonSchema, manifestPartJsonSchema } = await import('../../core/json-schema.js');
+      io.stdout.write(JSON.stringify(opts.part === true ? manifestPartJsonSchema() : manifestJsonSchema(), null, 2) + '\n');
     });
 }

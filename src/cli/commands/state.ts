@@ -52,7 +52,7 @@ const warnOn = (io: CliIo) => (w: StateWarning) => io.stderr.write(`Warning: ${w
 
 async function openStore(opts: ManifestOptions, cmd: Command, io: CliIo): Promise<Located> {
   const [{ locateState }, { createStateStore }] = await Promise.all([import('../../io/state/locate.js'), import('../../io/state/index.js')]);
-  const fileGiven = cmd.getOptionValueSource('file') === 'cli';
+  const fileGiven = cmd.getOptionValueSource('file') !== 'default';
   const { location, key, source, target } = await locateState({ file: opts.file, fileGiven, env: opts.env, state: opts.state, processEnv: io.env, cwd: io.cwd });
   return { store: createStateStore(location, { key, source, cwd: io.cwd, onWarning: warnOn(io) }), key, target };
 }

@@ -1,7 +1,7 @@
 // `lint:` in the manifest: each rule id may be set to off, warning or error. An unknown id or
 // setting is itself a finding (validate reports it too, through the schema).
 import { didYouMean } from '../suggest.js';
-import type { YamlLocator } from '../yaml-locate.js';
+import type { ManifestLocator } from '../yaml-locate.js';
 import { LINT_RULE_IDS, LINT_RULES, LINT_SETTINGS, type LintRuleId, type LintSetting } from './rule-ids.js';
 import { isPlainObject, type LintFinding } from './types.js';
 
@@ -10,7 +10,7 @@ export interface LintConfig {
   problems: LintFinding[];
 }
 
-export function readLintConfig(tree: Record<string, unknown>, locator: YamlLocator): LintConfig {
+export function readLintConfig(tree: Record<string, unknown>, locator: ManifestLocator): LintConfig {
   const settings = { ...LINT_RULES } as Record<LintRuleId, LintSetting>;
   const problems: LintFinding[] = [];
   const section = tree.lint;

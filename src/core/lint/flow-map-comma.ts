@@ -4,9 +4,9 @@
 // The sign in the source is a plain key written without a `:` that follows a plain value.
 import { isScalar, type Pair } from 'yaml';
 import { keyText, flowMaps } from './yaml-walk.js';
-import type { LintInput, RuleHit } from './types.js';
+import type { DocLintInput, RuleHit } from './types.js';
 
-export function commaSplitFlowMaps({ doc }: LintInput): RuleHit[] {
+export function commaSplitFlowMaps({ doc }: DocLintInput): RuleHit[] {
   const hits: RuleHit[] = [];
   for (const { path, map } of flowMaps(doc)) {
     map.items.forEach((pair, i) => {

@@ -9,16 +9,22 @@ import { insecureUrls } from './insecure-url.js';
 import { duplicateAgentNames, missingInstructions, shortToolDescriptions, unusedTools } from './resource-rules.js';
 import type { LintRuleId } from './rule-ids.js';
 import { secretLiterals } from './secret-literal.js';
-import type { LintFinding, LintRule, RuleHit } from './types.js';
+import type { ManifestLocator, YamlLocator } from '../yaml-locate.js';
+import type { DocLintRule, LintFinding, RuleHit, TreeLintRule } from './types.js';
 
 export type { LintFinding } from './types.js';
 export { LINT_RULE_IDS } from './rule-ids.js';
 
-const RULES: Record<LintRuleId, LintRule> = {
+/** Rules about the resources: they read the whole manifest, merged from all its files. */
+const TREE_RULES: Partial<Record<LintRuleId, TreeLintRule>> = {
   'unused-tool': unusedTools,
   'duplicate-agent-name': duplicateAgentNames,
   'missing-instruction': missingInstructions,
   'short-tool-description': shortToolDescriptions,
+};
+
+/** Rules about how the YAML is written: they read each file's document on its own. */
+const DOC_RULES: Partial<Record<LintRuleId, DocLintRule>> = {
   'comma-split-flow-map': commaSplitFlowMaps,
   'secret-literal': secretLiterals,
   'insecure-url': insecureUrls,
@@ -30,25 +36,32 @@ const RULES: Record<LintRuleId, LintRule> = {
  */
 export function lintManifest(parsed: ParsedManifest): LintFinding[] {
   const { locator } = parsed;
-  const doc = locator.doc;
-  if (parsed.value === undefined || doc === undefined || parsed.diagnostics.some((d) => d.severity === 'error')) {
+  if (parsed.value === undefined || locator.parts.some((part) => part.doc === undefined) || parsed.diagnostics.some((d) => d.severity === 'error')) {
     return sortFindings(parsed.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ ...d, rule: 'parse' as const })));
   }
   const tree = parsed.value;
   const config = readLintConfig(tree, locator);
   const findings: LintFinding[] = [...config.problems];
-  for (const id of Object.keys(RULES) as LintRuleId[]) {
+  for (const id of Object.keys(config.settings) as LintRuleId[]) {
     const severity = config.settings[id];
     if (severity === 'off') continue;
-    for (const hit of RULES[id]({ tree, doc, locator })) findings.push({ ...toDiagnostic(hit, parsed, severity), rule: id });
+    const treeRule = TREE_RULES[id];
+    if (treeRule) for (const hit of treeRule({ tree, locator })) findings.push({ ...toDiagnostic(hit, locator, severity), rule: id });
+    const docRule = DOC_RULES[id];
+    if (docRule === undefined) continue;
+    for (const part of locator.parts) {
+      if (part.doc === undefined) continue;
+      for (const hit of docRule({ doc: part.doc, locator: part })) findings.push({ ...toDiagnostic(hit, part, severity), rule: id });
+    }
   }
   return sortFindings(findings);
 }
 
-function toDiagnostic(hit: RuleHit, parsed: ParsedManifest, severity: 'error' | 'warning'): Omit<LintFinding, 'rule'> {
-  const { locator } = parsed;
-  const offset = hit.offset ?? locator.offsetOf(hit.path, hit.atKey === true ? 'key' : 'value');
-  const diagnostic = locator.diagnosticAtOffset(offset, hit.path, hit.message, severity);
+/** A hit with an offset is inside the one file its rule read; a hit with a path is wherever that path is written. */
+function toDiagnostic(hit: RuleHit, locator: ManifestLocator | YamlLocator, severity: 'error' | 'warning'): Omit<LintFinding, 'rule'> {
+  const anchor = hit.atKey === true ? 'key' : 'value';
+  const diagnostic =
+    hit.offset === undefined ? locator.diagnostic(hit.path, hit.message, severity, anchor) : locator.partAt(hit.path).locator.diagnosticAtOffset(hit.offset, hit.path, hit.message, severity);
   if (hit.hideLine !== true) return diagnostic;
   const { lineText: _hidden, ...rest } = diagnostic;
   return rest;

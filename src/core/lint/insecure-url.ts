@@ -1,12 +1,12 @@
 // An `http://` URL sends what goes to it (headers, tokens, user messages) in clear. Loopback
 // addresses are exempt: the local emulator and test servers are reached that way.
-import type { LintInput, RuleHit } from './types.js';
+import type { DocLintInput, RuleHit } from './types.js';
 import { offsetInside, stringScalars } from './yaml-walk.js';
 
 const HTTP_URL = /http:\/\/([^\s/?#"'<>]*)/gi;
 const LOOPBACK = /^(?:[^@]*@)?(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?$/i;
 
-export function insecureUrls({ doc, locator }: LintInput): RuleHit[] {
+export function insecureUrls({ doc, locator }: DocLintInput): RuleHit[] {
   const hits: RuleHit[] = [];
   for (const scalar of stringScalars(doc)) {
     for (const match of scalar.value.matchAll(HTTP_URL)) {

@@ -1,12 +1,12 @@
 // Rules about what the manifest's resources say to each other: unused tools, agents that share a
 // name, agents without an instruction, tool descriptions too short for a model to choose by.
-import type { LintInput, RuleHit } from './types.js';
+import type { TreeLintInput, RuleHit } from './types.js';
 import { entriesOf, isPlainObject } from './types.js';
 
 /** Below this a description rarely tells a model when to call the tool. */
 export const MIN_TOOL_DESCRIPTION = 20;
 
-export function unusedTools({ tree }: LintInput): RuleHit[] {
+export function unusedTools({ tree }: TreeLintInput): RuleHit[] {
   const used = new Set<string>();
   for (const [, agent] of entriesOf(tree.agents)) {
     for (const field of ['tools', 'actions']) for (const name of namesIn(agent[field], tree)) used.add(name);
@@ -16,7 +16,7 @@ export function unusedTools({ tree }: LintInput): RuleHit[] {
     .map(([name]) => ({ path: ['tools', name], atKey: true, message: `tool "${name}" is not used by any agent (no agent lists it in tools or actions)` }));
 }
 
-export function duplicateAgentNames({ tree, locator }: LintInput): RuleHit[] {
+export function duplicateAgentNames({ tree, locator }: TreeLintInput): RuleHit[] {
   const firstByName = new Map<string, string>();
   const hits: RuleHit[] = [];
   for (const [key, agent] of entriesOf(tree.agents)) {
@@ -28,8 +28,10 @@ export function duplicateAgentNames({ tree, locator }: LintInput): RuleHit[] {
       firstByName.set(name, key);
       continue;
     }
-    const line = locator.position(locator.offsetOf(['agents', first, 'name'])).line;
-    hits.push({ path: ['agents', key, 'name'], message: `agents ${key} and ${first} (line ${line}) have the same name "${name}"; users and the dashboard cannot tell them apart` });
+    const firstAt = locator.diagnostic(['agents', first, 'name'], '');
+    const here = locator.diagnostic(['agents', key, 'name'], '');
+    const where = firstAt.file === here.file ? `line ${firstAt.line}` : `${firstAt.file}:${firstAt.line}`;
+    hits.push({ path: ['agents', key, 'name'], message: `agents ${key} and ${first} (${where}) have the same name "${name}"; users and the dashboard cannot tell them apart` });
   }
   return hits;
 }
@@ -46,7 +48,7 @@ function namesIn(value: unknown, tree: Record<string, unknown>): string[] {
   return Array.isArray(value) ? value.flatMap((item) => (typeof item === 'string' || Array.isArray(item) ? namesIn(item, tree) : [])) : [];
 }
 
-export function missingInstructions({ tree }: LintInput): RuleHit[] {
+export function missingInstructions({ tree }: TreeLintInput): RuleHit[] {
   return entriesOf(tree.agents)
     .filter(([, agent]) => typeof agent.instruction !== 'string' || agent.instruction.trim() === '')
     .map(([key, agent]) => ({
@@ -56,7 +58,7 @@ export function missingInstructions({ tree }: LintInput): RuleHit[] {
     }));
 }
 
-export function shortToolDescriptions({ tree }: LintInput): RuleHit[] {
+export function shortToolDescriptions({ tree }: TreeLintInput): RuleHit[] {
   const hits: RuleHit[] = [];
   for (const [name, tool] of entriesOf(tree.tools)) {
     const description = tool.description;

@@ -1,7 +1,7 @@
 // A credential typed into the manifest is committed to git and printed in plans; `${secret:NAME}`
 // reads it from the environment instead. Two signs: a value shaped like a well-known token, or a
 // literal under a key that names a credential. The finding never repeats the value or its line.
-import type { LintInput, RuleHit } from './types.js';
+import type { DocLintInput, RuleHit } from './types.js';
 import { offsetInside, stringScalars } from './yaml-walk.js';
 
 /** Token shapes that are credentials wherever they appear. */
@@ -25,7 +25,7 @@ const MIN_KEYED_LENGTH = 8;
 /** Any `${…}` reference: what it stands for is not in the file. */
 const REFERENCE = /\$\{[^}]*\}/g;
 
-export function secretLiterals({ doc, locator }: LintInput): RuleHit[] {
+export function secretLiterals({ doc, locator }: DocLintInput): RuleHit[] {
   const hits: RuleHit[] = [];
   for (const scalar of stringScalars(doc)) {
     if (scalar.path[0] === 'lint') continue;

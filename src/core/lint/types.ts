@@ -3,12 +3,18 @@
 // its positions.
 import type { Document } from 'yaml';
 import type { Diagnostic, PathSegment } from '../diagnostics.js';
-import type { YamlLocator } from '../yaml-locate.js';
+import type { ManifestLocator, YamlLocator } from '../yaml-locate.js';
 import type { LintRuleId } from './rule-ids.js';
 
-export interface LintInput {
+/** What a rule about the resources sees: the whole manifest, merged from all its files. */
+export interface TreeLintInput {
   /** The manifest as plain JS, before interpolation. */
   tree: Record<string, unknown>;
+  locator: ManifestLocator;
+}
+
+/** What a rule about how the YAML is written sees: one file, run once per file. */
+export interface DocLintInput {
   doc: Document.Parsed;
   locator: YamlLocator;
 }
@@ -25,7 +31,8 @@ export interface RuleHit {
   hideLine?: boolean;
 }
 
-export type LintRule = (input: LintInput) => RuleHit[];
+export type TreeLintRule = (input: TreeLintInput) => RuleHit[];
+export type DocLintRule = (input: DocLintInput) => RuleHit[];
 
 /** A diagnostic that names the rule that found it (`parse` and `lint-config` for the file itself). */
 export interface LintFinding extends Diagnostic {

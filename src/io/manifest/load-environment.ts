@@ -6,10 +6,11 @@ import { defaultBaseUrl } from '../../core/base-url.js';
 import type { DesiredEnvironment } from '../../core/desired.js';
 import { manifestSecretsOf, type ManifestSecret } from '../../core/export-manifest.js';
 import { UserError } from '../../core/errors.js';
-import { parseManifest } from '../../core/parse.js';
 import { resolveManifest } from '../../core/resolve.js';
 import { normalizeBaseUrl } from '../../core/base-url.js';
-import { readManifestFile, type ManifestSource } from './manifest-file.js';
+import type { ManifestSource } from './manifest-file.js';
+import { parseManifestRead, readManifest } from './manifest-parts.js';
+import { type ManifestLocation } from './manifest-location.js';
 
 /** The environment an export reads, with the values its manifest takes from secrets (never written back). */
 export interface ExportSourceEnvironment extends DesiredEnvironment {
@@ -24,9 +25,13 @@ export interface LoadedEnvironment {
   warnings: Diagnostic[];
 }
 
-export async function loadEnvironment(options: { file: string; source?: ManifestSource; environment?: string; env: Readonly<Record<string, string | undefined>> }): Promise<LoadedEnvironment> {
-  const { file, text } = await readManifestFile(options.file, options.source);
-  const parsed = parseManifest(file, text);
+export async function loadEnvironment(options: {
+  file: ManifestLocation;
+  source?: ManifestSource;
+  environment?: string;
+  env: Readonly<Record<string, string | undefined>>;
+}): Promise<LoadedEnvironment> {
+  const parsed = parseManifestRead(await readManifest(options.file, options.source));
   const value = parsed.value === undefined ? undefined : { version: parsed.value.version, environments: parsed.value.environments };
   const sites = parsed.sites.filter((site) => site.path[0] === 'environments');
   // Without the override, the resolved base URL is the manifest's own (or the regional default).

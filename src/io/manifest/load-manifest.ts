@@ -3,13 +3,15 @@
 import { hasErrors, ManifestError, sortDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import type { Desired } from '../../core/desired.js';
 import { UserError } from '../../core/errors.js';
-import { parseManifest, type ParsedManifest } from '../../core/parse.js';
+import type { ParsedManifest } from '../../core/parse.js';
 import { mergeRuns, resolveManifest, type ResolveMode } from '../../core/resolve.js';
-import { readManifestFile, type ManifestSource } from './manifest-file.js';
+import type { ManifestSource } from './manifest-file.js';
+import { parseManifestRead, readManifest, type ManifestRead } from './manifest-parts.js';
+import { type ManifestLocation } from './manifest-location.js';
 import type { VarValue } from '../../core/schema.js';
 
 export interface LoadOptions {
-  file: string;
+  file: ManifestLocation;
   /** Where relative paths and `-f -` are read from. */
   source?: ManifestSource;
   environment?: string;
@@ -27,13 +29,13 @@ export interface LoadOptions {
 export interface LoadedManifest {
   desired: Desired;
   warnings: Diagnostic[];
-  /** The manifest text as read, e.g. for a saved plan's fingerprint. */
+  /** The manifest text as read (every part's, for a manifest in many files), e.g. for a saved plan's fingerprint. */
   text: string;
 }
 
 export async function loadDesired(options: LoadOptions): Promise<LoadedManifest> {
-  const { file, text } = await readManifestFile(options.file, options.source);
-  const parsed = parseOnce(file, text);
+  const read = await readManifest(options.file, options.source);
+  const parsed = parseOnce(read);
   if (options.environment === undefined) assertOneEnvironment(parsed);
   const resolution = resolveManifest(parsed, {
     env: options.env,
@@ -46,11 +48,11 @@ export async function loadDesired(options: LoadOptions): Promise<LoadedManifest>
   if (resolution.desired === undefined) {
     throw new UserError('environment_invalid', `choose one environment with -e (the manifest defines ${resolution.environments.join(', ')})`);
   }
-  return { desired: resolution.desired, warnings: resolution.diagnostics.filter((d) => d.severity === 'warning'), text };
+  return { desired: resolution.desired, warnings: resolution.diagnostics.filter((d) => d.severity === 'warning'), text: read.text };
 }
 
 export interface LoadManyOptions {
-  file: string;
+  file: ManifestLocation;
   source?: ManifestSource;
   env: Readonly<Record<string, string | undefined>>;
   /** Picks environments from the names the manifest defines; throws a UserError for a name it does not define. */
@@ -75,15 +77,15 @@ export interface LoadedManifests {
  * down to one environment is not resolved here: the one-environment path does that.
  */
 export async function loadDesiredForEnvironments(options: LoadManyOptions): Promise<LoadedManifests> {
-  const { file, text } = await readManifestFile(options.file, options.source);
-  const parsed = parseOnce(file, text);
+  const read = await readManifest(options.file, options.source);
+  const parsed = parseOnce(read);
   const envs = parsed.value?.environments;
   const names = envs !== null && typeof envs === 'object' && !Array.isArray(envs) ? Object.keys(envs) : [];
   if (names.length === 0) {
     // Nothing to choose from: let the resolution say what is wrong with the file.
     const resolution = resolveManifest(parsed, { env: options.env, mode: 'plan' });
     if (hasErrors(resolution.diagnostics)) throw new ManifestError(resolution.diagnostics);
-    throw new UserError('manifest_invalid', `${file} defines no environment`);
+    throw new UserError('manifest_invalid', `${read.name} defines no environment`);
   }
   const selected = options.select(names);
   if (selected.length === 1) return { selected, desired: [], warnings: [] };
@@ -114,12 +116,12 @@ export async function loadDesiredForEnvironments(options: LoadManyOptions): Prom
  * the environments, once on the one-environment path. The same text is parsed once per process.
  * Sharing the parse is safe because every resolution rewrites every interpolated value it reads.
  */
-let lastParse: { file: string; text: string; parsed: ParsedManifest } | undefined;
+let lastParse: { name: string; text: string; parsed: ParsedManifest } | undefined;
 
-function parseOnce(file: string, text: string): ParsedManifest {
-  if (lastParse?.file === file && lastParse.text === text) return lastParse.parsed;
-  const parsed = parseManifest(file, text);
-  lastParse = { file, text, parsed };
+function parseOnce(read: ManifestRead): ParsedManifest {
+  if (lastParse?.name === read.name && lastParse.text === read.text) return lastParse.parsed;
+  const parsed = parseManifestRead(read);
+  lastParse = { name: read.name, text: read.text, parsed };
   return parsed;
 }
 

@@ -5,10 +5,10 @@
 import { stat } from 'node:fs/promises';
 import { hasErrors, ManifestError } from '../../core/diagnostics.js';
 import { interpolate } from '../../core/interpolate.js';
-import { parseManifest } from '../../core/parse.js';
 import type { Region } from '../../core/api-types.js';
 import { UserError } from '../../core/errors.js';
-import { readManifestFile } from '../manifest/manifest-file.js';
+import { parseManifestRead, readManifest } from '../manifest/manifest-parts.js';
+import { manifestHome, manifestName, manifestPaths, type ManifestLocation } from '../manifest/manifest-location.js';
 import { pathForRun } from '../files/run-path.js';
 import { hasCode } from './atomic-write.js';
 import { chooseStateLocation, type StateLocation } from './factory.js';
@@ -16,7 +16,8 @@ import { isPostgresUrl } from './pg/url.js';
 import type { StateTarget } from './store.js';
 
 export interface LocateOptions {
-  file: string;
+  /** A file, a folder of parts, or several. */
+  file: ManifestLocation;
   /** -f was given explicitly (so a missing manifest is an error even with --state). */
   fileGiven: boolean;
   env?: string;
@@ -46,27 +47,29 @@ export async function locateState(opts: LocateOptions): Promise<LocatedState> {
     const source = opts.state !== undefined ? '--state' : 'AGENTSYNC_STATE_URL';
     return { location, key: opts.env ?? 'default', source, target: opts.env === undefined ? {} : { environment: opts.env } };
   }
-  const environments = environmentsOf(opts.file, tree);
-  const environment = chooseEnvironment(opts.file, Object.keys(environments), opts.env);
+  const name = manifestName(opts.file);
+  const environments = environmentsOf(name, tree);
+  const environment = chooseEnvironment(name, Object.keys(environments), opts.env);
   const target = literalTarget(environment, environments[environment]);
-  const manifest = stateBlock(opts.file, tree.state, environments[environment], environment, processEnv);
-  return { ...chooseStateLocation({ flag: opts.state, envUrl, manifest, manifestFile: opts.file, environment, ...(opts.cwd === undefined ? {} : { cwd: opts.cwd }) }), target };
+  const manifest = stateBlock(name, tree.state, environments[environment], environment, processEnv);
+  return { ...chooseStateLocation({ flag: opts.state, envUrl, manifest, manifestFile: manifestHome(opts.file), environment, ...(opts.cwd === undefined ? {} : { cwd: opts.cwd }) }), target };
 }
 
 /**
  * The manifest as a plain value; null when it is absent and not required. The file gets the same
  * hostile-file checks and YAML parse as everywhere else, but not the schema.
  */
-async function readManifestTree(file: string, required: boolean, cwd: string | undefined): Promise<Record<string, unknown> | null> {
-  try {
-    await stat(pathForRun(cwd, file));
-  } catch (err) {
-    if (!hasCode(err, 'ENOENT')) throw new UserError('manifest_unreadable', `cannot read manifest ${file}: ${(err as Error).message}`, { file });
-    if (!required) return null;
-    throw new UserError('manifest_unreadable', `cannot read manifest ${file}: no such file (pass -f <file>, or the state with --state <path|url>)`, { file });
+async function readManifestTree(location: ManifestLocation, required: boolean, cwd: string | undefined): Promise<Record<string, unknown> | null> {
+  for (const file of manifestPaths(location)) {
+    try {
+      await stat(pathForRun(cwd, file));
+    } catch (err) {
+      if (!hasCode(err, 'ENOENT')) throw new UserError('manifest_unreadable', `cannot read manifest ${file}: ${(err as Error).message}`, { file });
+      if (!required) return null;
+      throw new UserError('manifest_unreadable', `cannot read manifest ${file}: no such file (pass -f <file>, or the state with --state <path|url>)`, { file });
+    }
   }
-  const { text } = await readManifestFile(file, cwd === undefined ? {} : { cwd });
-  const parsed = parseManifest(file, text);
+  const parsed = parseManifestRead(await readManifest(location, cwd === undefined ? {} : { cwd }));
   if (hasErrors(parsed.diagnostics)) throw new ManifestError(parsed.diagnostics);
   return isRecord(parsed.value) ? parsed.value : {};
 }

@@ -1,0 +1,138 @@
+// Where the manifest is: one file, or many. `-f` takes a file or a folder and may be repeated; a
+// folder stands for every *.yaml and *.yml file below it, in path order. Without -f it is
+// $AGENTSYNC_MANIFEST, else agents.yaml, else an agents/ folder. The files are read with the same
+// checks as one manifest file (size, UTF-8), and together they may be no bigger than one.
+// (Naming the manifest and finding the default are in manifest-location.ts, which start-up and the
+// public types reach without the YAML parser.)
+import type { Dirent } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { ManifestError } from '../../core/diagnostics.js';
+import { UserError } from '../../core/errors.js';
+import { mergeParts } from '../../core/merge-parts.js';
+import { parseManifest, parseManifestPart, type ParsedManifest } from '../../core/parse.js';
+import { pathForRun } from '../files/run-path.js';
+import { manifestName, manifestPaths, type ManifestLocation } from './manifest-location.js';
+import { MAX_MANIFEST_BYTES, readManifestFile, STDIN_PATH, type ManifestFile, type ManifestSource } from './manifest-file.js';
+
+/** More files than this in one manifest is a mistake (a folder of the wrong thing), not a manifest. */
+export const MAX_MANIFEST_PARTS = 10_000;
+
+export interface ManifestRead {
+  /** The manifest's name in messages: the file, or the folder or files as given. */
+  name: string;
+  files: ManifestFile[];
+  /** Whether the files are parts of one manifest (a folder, or -f given more than once). */
+  inParts: boolean;
+  /** All of the manifest's text, for a saved plan's digest: a file's own text, or every part with its name. */
+  text: string;
+}
+
+/** The files a manifest is made of, in order, and whether they are parts of one (a folder, or several given). */
+export async function manifestFiles(location: ManifestLocation, cwd: string | undefined): Promise<{ paths: string[]; inParts: boolean }> {
+  const given = manifestPaths(location);
+  if (given.length === 0) throw new UserError('usage', 'no manifest given');
+  const paths: string[] = [];
+  let folders = 0;
+  for (const path of given) {
+    const found = await filesAt(path, cwd);
+    if (found.folder) folders++;
+    paths.push(...found.files);
+  }
+  refuseRepeats(paths, cwd);
+  if (paths.length > MAX_MANIFEST_PARTS)
+    throw new UserError('manifest_unreadable', `the manifest ${manifestName(location)} has ${paths.length} files; a manifest may have at most ${MAX_MANIFEST_PARTS}`);
+  return { paths, inParts: given.length > 1 || folders > 0 };
+}
+
+export async function readManifest(location: ManifestLocation, source: ManifestSource = {}): Promise<ManifestRead> {
+  const { paths, inParts } = await manifestFiles(location, source.cwd);
+  const files: ManifestFile[] = [];
+  let bytes = 0;
+  for (const path of paths) {
+    const file = await readManifestFile(path, source);
+    bytes += Buffer.byteLength(file.text);
+    if (bytes > MAX_MANIFEST_BYTES) {
+      throw new ManifestError([
+        { file: file.file, line: 1, column: 1, path: '', message: "the manifest's files come to more than 10 MB together; a manifest may be at most 10 MB", severity: 'error' },
+      ]);
+    }
+    files.push(file);
+  }
+  const first = files[0];
+  const text = !inParts && first !== undefined ? first.text : files.map((file) => `--- ${file.file}\n${file.text}`).join('\n');
+  return { name: inParts ? manifestName(location) : (first?.file ?? manifestName(location)), files, inParts, text };
+}
+
+/** One file is a whole manifest; parts are parsed as parts (no key required) and merged. */
+export function parseManifestRead(read: ManifestRead): ParsedManifest {
+  if (!read.inParts) {
+    const [only] = read.files;
+    if (only !== undefined) return parseManifest(only.file, only.text);
+  }
+  return mergeParts(
+    read.name,
+    read.files.map((file) => parseManifestPart(file.file, file.text)),
+  );
+}
+
+/** A file as given, or a folder's YAML files in path order; `-` (stdin) is a file. */
+async function filesAt(path: string, cwd: string | undefined): Promise<{ files: string[]; folder: boolean }> {
+  if (path === STDIN_PATH) return { files: [path], folder: false };
+  let isFolder = false;
+  try {
+    isFolder = (await stat(pathForRun(cwd, path))).isDirectory();
+  } catch {
+    // Missing or unreadable: reading it as a file says why, in the usual words.
+  }
+  if (!isFolder) return { files: [path], folder: false };
+  const files = await yamlFilesBelow(path, cwd);
+  if (files.length === 0) throw new UserError('manifest_unreadable', `cannot read manifest ${path}: the folder holds no *.yaml or *.yml file`, { file: path });
+  return { files, folder: true };
+}
+
+/**
+ * Every *.yaml and *.yml below a folder, sorted by path. Names starting with a dot (.git,
+ * .agentsync, editor files) are skipped, and so are links to folders, which could loop.
+ */
+async function yamlFilesBelow(folder: string, cwd: string | undefined): Promise<string[]> {
+  const out: string[] = [];
+  const visit = async (dir: string): Promise<void> => {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(pathForRun(cwd, dir), { withFileTypes: true });
+    } catch (err) {
+      throw new UserError('manifest_unreadable', `cannot read manifest folder ${dir}: ${(err as Error).message}`, { file: dir });
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await visit(path);
+      else if (/\.ya?ml$/i.test(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isFile(pathForRun(cwd, path)))))) out.push(path);
+      if (out.length > MAX_MANIFEST_PARTS) return;
+    }
+  };
+  await visit(folder);
+  return out;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** A file named twice (`-f a.yaml -f .`) would define everything in it twice: say so plainly instead. */
+function refuseRepeats(paths: readonly string[], cwd: string | undefined): void {
+  const seen = new Map<string, string>();
+  for (const path of paths) {
+    if (path === STDIN_PATH) continue;
+    const key = resolve(cwd ?? '', path);
+    const earlier = seen.get(key);
+    if (earlier !== undefined) throw new UserError('usage', `the manifest file ${path} is given twice${earlier === path ? '' : ` (also as ${earlier})`}; give each file or folder once`);
+    seen.set(key, path);
+  }
+}
