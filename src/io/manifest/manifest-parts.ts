@@ -18,6 +18,9 @@ import { MAX_MANIFEST_BYTES, readManifestFile, STDIN_PATH, type ManifestFile, ty
 /** More files than this in one manifest is a mistake (a folder of the wrong thing), not a manifest. */
 export const MAX_MANIFEST_PARTS = 10_000;
 
+/** Files read at once: enough to hide each one's open and close, few enough not to run out of handles. */
+const READ_AT_ONCE = 16;
+
 export interface ManifestRead {
   /** The manifest's name in messages: the file, or the folder or files as given. */
   name: string;
@@ -47,21 +50,33 @@ export async function manifestFiles(location: ManifestLocation, cwd: string | un
 
 export async function readManifest(location: ManifestLocation, source: ManifestSource = {}): Promise<ManifestRead> {
   const { paths, inParts } = await manifestFiles(location, source.cwd);
-  const files: ManifestFile[] = [];
+  const files = await readInOrder(paths, source);
   let bytes = 0;
-  for (const path of paths) {
-    const file = await readManifestFile(path, source);
+  for (const file of files) {
     bytes += Buffer.byteLength(file.text);
     if (bytes > MAX_MANIFEST_BYTES) {
       throw new ManifestError([
         { file: file.file, line: 1, column: 1, path: '', message: "the manifest's files come to more than 10 MB together; a manifest may be at most 10 MB", severity: 'error' },
       ]);
     }
-    files.push(file);
   }
   const first = files[0];
   const text = !inParts && first !== undefined ? first.text : files.map((file) => `--- ${file.file}\n${file.text}`).join('\n');
   return { name: inParts ? manifestName(location) : (first?.file ?? manifestName(location)), files, inParts, text };
+}
+
+/** Files read a few at a time (a folder may hold hundreds of small ones), kept in path order. */
+async function readInOrder(paths: readonly string[], source: ManifestSource): Promise<ManifestFile[]> {
+  const files: ManifestFile[] = new Array<ManifestFile>(paths.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < paths.length) {
+      const index = next++;
+      files[index] = await readManifestFile(paths[index] ?? '', source);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_AT_ONCE, paths.length) }, worker));
+  return files;
 }
 
 /** One file is a whole manifest; parts are parsed as parts (no key required) and merged. */
