@@ -1,9 +1,9 @@
-// Options shared by every command that reads a manifest (CONTRACT §4), and the colour decision.
+// Options shared by every command that reads a manifest (docs/spec/commands.md#common-options), and the colour decision.
 import type { Command } from 'commander';
 import { UserError } from '../core/errors.js';
 import { colorEnabled } from '../render/color.js';
 
-/** The options every command that reads a manifest accepts (CONTRACT §4). */
+/** The options every command that reads a manifest accepts (docs/spec/commands.md#common-options). */
 export interface ManifestOptions {
   file: string;
   env?: string;
@@ -17,8 +17,9 @@ export interface ManifestOptions {
 }
 
 /**
- * plan and apply work on several environments at once (CONTRACT §9.2): `-e` may be repeated or
- * given a comma list (environment names cannot hold a comma), and --all-environments takes them all.
+ * plan and apply work on several environments at once (docs/spec/state.md#many-environments): `-e`
+ * may be repeated or given a comma list (environment names cannot hold a comma), and
+ * --all-environments takes them all.
  */
 export interface ManyEnvironmentOptions extends Omit<ManifestOptions, 'env'> {
   env?: string[];
