@@ -121,7 +121,7 @@ export function generateManifest(options) {
       `    name: ${q(`${pick(WORDS)} assistant ${i + 1}`)}`,
       '    integrationType: llm',
       '    integrateWith: ${var.model}',
-      // Generated tools execute (doNotExecute is false), so they are actions (CONTRACT §8.1).
+      // Generated tools execute (doNotExecute is false), so they are actions (docs/spec/manifest.md#tools-and-actions).
       `    actions: [${[...used].join(', ')}]`,
       `    instruction: ${q(`You help customers with their ${pick(WORDS)} and ${pick(WORDS)}.${suffix}`)}`,
       `    suggestions: [${q(`Where is my ${pick(WORDS)}?`)}]`,

@@ -1,4 +1,4 @@
-// Bundles after tsc, so that the npm package needs no runtime dependency at all (CONTRACT §13).
+// Bundles after tsc, so that the npm package needs no runtime dependency at all (docs/spec/distribution.md#package).
 // - dist/cli/agentsync.cjs: the CLI (src/cli/entry.ts) with zod, yaml, commander and diff. The
 //   `agentsync` bin, dist/cli/main.cjs, is src/cli/main.ts: a few lines that turn on Node's compile
 //   cache where Node has one (src/io/runtime/code-cache.ts) and load it. Start-up is mostly compiling

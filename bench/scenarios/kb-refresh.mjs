@@ -1,8 +1,9 @@
-// P11 knowledge-base refresh (CONTRACT §11): `plan` reads every website's discovered URLs, one paged
-// read per website, websites concurrently. 10 websites × 1,000 URLs is 10 × 10 pages of 100. The
-// floor is `plan --offline` plus those 100 pages fetched and parsed from this process the way plan
-// must (each website's pages one after another, cursor by cursor; the websites in parallel): the
-// refresh may add its network time, but little work of its own per URL.
+// P11 knowledge-base refresh (docs/spec/knowledge-base.md#refresh-and-drift): `plan` reads every
+// website's discovered URLs, one paged read per website, websites concurrently. 10 websites × 1,000
+// URLs is 10 × 10 pages of 100. The floor is `plan --offline` plus those 100 pages fetched and
+// parsed from this process the way plan must (each website's pages one after another, cursor by
+// cursor; the websites in parallel): the refresh may add its network time, but little work of its
+// own per URL.
 import process from 'node:process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -52,7 +52,7 @@ case "${INPUT_ALL_ENVIRONMENTS:-false}" in
 esac
 where="\`$manifest\`${shown:+ ($shown)}"
 
-# plan-file: the plan saves the file that a later apply takes as it is (CONTRACT §12).
+# plan-file: the plan saves the file that a later apply takes as it is (docs/spec/plan-and-apply.md#reviewing-changes).
 plan_file=${INPUT_PLAN_FILE:-}
 if [ -n "$plan_file" ]; then
   [ "${#environments[@]}" -le 1 ] && [ "$env_list" != '*' ] || die "plan-file needs exactly one environment (got \"$shown\")"

@@ -64,7 +64,7 @@ export async function applyPlan(request: ApplyRequest): Promise<ApplyOutcome> {
     const { plan } = computed;
     const held = session!;
     request.onPlanned?.(plan);
-    // CONTRACT §8.2: nothing is sent while a create would make a second copy of something on the server.
+    // docs/spec/server.md#no-silent-duplicates: nothing is sent while a create would make a second copy of something on the server.
     const refusal = conflictRefusal(plan);
     if (refusal !== undefined) throw refusal;
     // A resource that could not be read is not "no changes": the run goes on, so its result says so.

@@ -28,7 +28,7 @@ export interface ComputedPlan {
 }
 
 export interface PlanSource {
-  /** Reads the server first (CONTRACT §8.2); absent with --offline. */
+  /** Reads the server first (docs/spec/server.md#refresh); absent with --offline. */
   client?: ApiClient;
   /** For a state that does not exist yet. */
   saltForNewState?: string;
@@ -48,7 +48,7 @@ export async function computePlan(desired: Desired, state: State | null, source:
     const offline = resolveWebsites(desired, state);
     return { plan: planChanges({ desired: offline.desired, state, digest, scope }), salt, overlay: {}, scope, matched: offline.matched };
   }
-  // The two lists and every website's discovered URLs (CONTRACT §11), all at once.
+  // The two lists and every website's discovered URLs (docs/spec/knowledge-base.md#refresh-and-drift), all at once.
   const [snapshot, websites] = await Promise.all([readServer(source.client), readWebsites(source.client, state)]);
   snapshot.website = websites.listing;
   const sensitive = new Map(desired.resources.map((r) => [r.address, r.sensitive]));

@@ -1,6 +1,7 @@
-// `agentsync kb status [ADDRESS]` (CONTRACT §11): each website's discovered URLs counted by status,
-// and, when asked, every URL with its status and the exclude glob (or id) that left it out. The
-// websites are those in the state (only they have an id on the server), read several at a time.
+// `agentsync kb status [ADDRESS]` (docs/spec/knowledge-base.md#kb-status): each website's
+// discovered URLs counted by status, and, when asked, every URL with its status and the exclude
+// glob (or id) that left it out. The websites are those in the state (only they have an id on the
+// server), read several at a time.
 import { UserError } from '../core/errors.js';
 import { isObject, stringField, timestampMs } from '../core/kinds/kind.js';
 import { knowledgeBaseEntries } from '../core/kinds/website-lookup.js';

@@ -1,9 +1,10 @@
-// `apply --wait` (CONTRACT §11): after processing, poll the status of every URL that was sent to
-// be indexed until none is `discovered` or `processing`, or until the deadline. Each round asks
-// only about the URLs still unfinished, in chunks, so a 10,000-URL website costs a few requests a
-// round and the polls shrink as indexing advances. Output is the caller's (render/kb-progress.ts).
-// A status it does not know, or a URL the answer leaves out, is unknown: never counted as
-// processed, and a wait that ends with any is an error, not "Indexing complete".
+// `apply --wait` (docs/spec/knowledge-base.md#waiting-for-indexing): after processing, poll the
+// status of every URL that was sent to be indexed until none is `discovered` or `processing`, or
+// until the deadline. Each round asks only about the URLs still unfinished, in chunks, so a
+// 10,000-URL website costs a few requests a round and the polls shrink as indexing advances. Output
+// is the caller's (render/kb-progress.ts). A status it does not know, or a URL the answer leaves
+// out, is unknown: never counted as processed, and a wait that ends with any is an error, not
+// "Indexing complete".
 import { UserError } from '../core/errors.js';
 import { oneSafeLine } from '../core/terminal-safe.js';
 import { matchIds, matchWebsite } from '../core/kinds/website-match.js';

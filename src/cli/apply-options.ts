@@ -10,7 +10,7 @@ export interface ApplyOptions extends ManifestOptions, ScopeOptions {
   retries: string;
   timeout: string;
   lockTimeout?: string;
-  /** `--wait`: poll until the websites finish indexing (CONTRACT §11). */
+  /** `--wait`: poll until the websites finish indexing (docs/spec/knowledge-base.md#waiting-for-indexing). */
   wait?: boolean;
   waitTimeout?: string;
 }

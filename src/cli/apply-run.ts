@@ -106,8 +106,9 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, io
 }
 
 /**
- * `--wait` (CONTRACT §11): after the apply, with the state lock already released (indexing can take
- * many minutes, and nothing here writes the state), poll the websites the state now records.
+ * `--wait` (docs/spec/knowledge-base.md#waiting-for-indexing): after the apply, with the state lock
+ * already released (indexing can take many minutes, and nothing here writes the state), poll the
+ * websites the state now records.
  */
 async function waitForWebsites(loaded: LoadedManifest, connection: ApiConnection, opts: ApplyOptions, interrupts: InterruptWatch, io: CliIo): Promise<void> {
   const state = await loaded.store.read(loaded.target);

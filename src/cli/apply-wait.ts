@@ -1,6 +1,7 @@
-// `apply --wait` at the end of an apply (CONTRACT §11): waits for the manifest's websites to finish
-// indexing, shows progress, lists failed URLs. A separate function with one call site in
-// apply-run.ts, so it moves with the apply orchestration. The polling is app/kb-wait.ts.
+// `apply --wait` at the end of an apply (docs/spec/knowledge-base.md#waiting-for-indexing): waits
+// for the manifest's websites to finish indexing, shows progress, lists failed URLs. A separate
+// function with one call site in apply-run.ts, so it moves with the apply orchestration. The
+// polling is app/kb-wait.ts.
 import { isUserError, UserError } from '../core/errors.js';
 import { escapeControl } from '../core/terminal-safe.js';
 import { scrubOutside } from '../io/api/outside-text.js';

@@ -1,8 +1,8 @@
-// `agentsync apply` over several environments (CONTRACT §9.2). Each environment takes its own lock,
-// plans under it with its own client (its own key and rate budget), and executes, `--parallel` at a
-// time. Without --auto-approve every environment is planned first and the question is asked once.
-// A failure in one environment is that environment's row in the closing table: the others finish,
-// and everything they did is recorded in their own states.
+// `agentsync apply` over several environments (docs/spec/state.md#many-environments). Each
+// environment takes its own lock, plans under it with its own client (its own key and rate budget),
+// and executes, `--parallel` at a time. Without --auto-approve every environment is planned first
+// and the question is asked once. A failure in one environment is that environment's row in the
+// closing table: the others finish, and everything they did is recorded in their own states.
 import { scopeOf } from './scope-options.js';
 import type { PlanScope } from '../core/plan-scope.js';
 import { UserError } from '../core/errors.js';

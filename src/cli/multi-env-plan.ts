@@ -1,7 +1,7 @@
-// `agentsync plan` over several environments (CONTRACT §9.2): each environment is planned with its
-// own state and its own client, `--parallel` at a time; one that fails does not stop the others.
-// Text output is one section per environment and a closing table; markdown and JSON are one
-// document for all of them.
+// `agentsync plan` over several environments (docs/spec/state.md#many-environments): each
+// environment is planned with its own state and its own client, `--parallel` at a time; one that
+// fails does not stop the others. Text output is one section per environment and a closing table;
+// markdown and JSON are one document for all of them.
 import { scopeOf } from './scope-options.js';
 import type { PlanScope } from '../core/plan-scope.js';
 import { UserError } from '../core/errors.js';

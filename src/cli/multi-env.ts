@@ -1,7 +1,8 @@
-// What plan and apply share when they work on several environments at once (CONTRACT §9.2):
-// choosing the environments, loading the manifest once for all of them, one state store each
-// (never two environments on one state), running them `--parallel` at a time with every failure
-// kept to its own environment, and each environment's share of the output.
+// What plan and apply share when they work on several environments at once
+// (docs/spec/state.md#many-environments): choosing the environments, loading the manifest once for
+// all of them, one state store each (never two environments on one state), running them
+// `--parallel` at a time with every failure kept to its own environment, and each environment's
+// share of the output.
 import type { Desired } from '../core/desired.js';
 import { isUserError, UserError } from '../core/errors.js';
 import { closest } from '../core/suggest.js';

@@ -1,10 +1,10 @@
-// Options shared by every command that reads a manifest (CONTRACT §4), and the colour decision.
+// Options shared by every command that reads a manifest (docs/spec/commands.md#common-options), and the colour decision.
 import type { Command } from 'commander';
 import { UserError } from '../core/errors.js';
 import type { ManifestLocation } from '../io/manifest/manifest-location.js';
 import { colorEnabled } from '../render/color.js';
 
-/** The options every command that reads a manifest accepts (CONTRACT §4). */
+/** The options every command that reads a manifest accepts (docs/spec/commands.md#common-options). */
 export interface ManifestOptions {
   /** Every -f given, or the default manifest (filled in before the command runs: see manifestDefault in program.ts). */
   file: ManifestLocation;
@@ -19,8 +19,9 @@ export interface ManifestOptions {
 }
 
 /**
- * plan and apply work on several environments at once (CONTRACT §9.2): `-e` may be repeated or
- * given a comma list (environment names cannot hold a comma), and --all-environments takes them all.
+ * plan and apply work on several environments at once (docs/spec/state.md#many-environments): `-e`
+ * may be repeated or given a comma list (environment names cannot hold a comma), and
+ * --all-environments takes them all.
  */
 export interface ManyEnvironmentOptions extends Omit<ManifestOptions, 'env'> {
   env?: string[];

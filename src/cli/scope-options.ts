@@ -1,4 +1,4 @@
-// `--prune` and `--target ADDRESS` (CONTRACT §8.3), shared by plan and apply.
+// `--prune` and `--target ADDRESS` (docs/spec/plan-and-apply.md#deleting, docs/spec/plan-and-apply.md#targeting), shared by plan and apply.
 import type { Command } from 'commander';
 import { UserError } from '../core/errors.js';
 import type { PlanScope } from '../core/plan-scope.js';

@@ -40,7 +40,7 @@ export interface ToolRecord {
   executionText: string;
   doNotExecute: boolean;
   tool: { name: string; description?: string; parameters?: ToolParameters };
-  /** Document-store bookkeeping (CONTRACT §10.1). */
+  /** Document-store bookkeeping (docs/spec/server.md#what-a-server-may-do). */
   __v?: number;
   createdAt: string;
   updatedAt: string;
@@ -62,7 +62,7 @@ export interface AgentRecord {
   platformTools?: string[];
   cometchatTools?: string[];
   suggestions?: string[];
-  /** Document-store bookkeeping a real server adds (CONTRACT §10.1); never a spec field. */
+  /** Document-store bookkeeping a real server adds (docs/spec/server.md#what-a-server-may-do); never a spec field. */
   _id?: string;
   __v?: number;
   deletedAt: string | null;

@@ -1,4 +1,4 @@
-// The base-URL rule (CONTRACT §3): https, or plain http only for a loopback host; and no
+// The base-URL rule (docs/spec/commands.md#base-url): https, or plain http only for a loopback host; and no
 // credentials, which would be printed with the URL (the API key is what authenticates).
 import type { Region } from './api-types.js';
 import { maskUrlCredentials } from './scrub.js';

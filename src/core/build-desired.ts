@@ -14,7 +14,7 @@ export function buildDesired(manifest: Manifest, environment: DesiredEnvironment
   const byResource = groupByResource(sensitiveSites);
   const sensitive = (type: keyof typeof RESOURCE_PREFIX, key: string) => sensitivePaths(byResource.get(addressOf(type, key)) ?? [], RESOURCE_PREFIX[type].length + 1);
 
-  // A resource with `environments:` exists only there (CONTRACT §9.2); the key itself is never sent.
+  // A resource with `environments:` exists only there (docs/spec/manifest.md#per-environment-resources); the key itself is never sent.
   const here = (resource: { environments?: readonly string[] | undefined }) => existsIn(resource.environments, environment.name);
 
   const tools: DesiredTool[] = Object.keys(manifest.tools)

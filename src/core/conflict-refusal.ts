@@ -1,6 +1,7 @@
-// Why apply refuses a plan with conflicts (CONTRACT §8.2, §10.3), as one error the CLI and the
-// programmatic API both throw: nothing is sent while a create would make a second copy of
-// something on the server. A rename without `moved:` gets the exact entry or command that fixes it.
+// Why apply refuses a plan with conflicts (docs/spec/server.md#no-silent-duplicates,
+// docs/spec/plan-and-apply.md#renames), as one error the CLI and the programmatic API both throw:
+// nothing is sent while a create would make a second copy of something on the server. A rename
+// without `moved:` gets the exact entry or command that fixes it.
 import { UserError } from './errors.js';
 import { stateMvCommand } from './moved.js';
 import { kindOf } from './kinds/index.js';

@@ -1,4 +1,4 @@
-// The manifest's resources and their references as a graph (CONTRACT §12): agents point at the
+// The manifest's resources and their references as a graph (docs/spec/commands.md#graph): agents point at the
 // tools and actions they list. Built from Desired for `agentsync graph`, and from a plan's records
 // for the markdown plan's graph of what changes. Pure data; render/graph.ts draws it.
 import { SENSITIVE_PLACEHOLDER, type Action, type Change, type Plan } from './plan.js';

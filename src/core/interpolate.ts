@@ -145,8 +145,8 @@ export interface InterpolatedValue extends Omit<Interpolated, 'value'> {
 
 /**
  * Like interpolate, except that a string that is exactly `${var.NAME}` naming a list or map var
- * takes that value whole (CONTRACT §9.2: `tools: ${var.shared_tools}`). Scalars stay text, as
- * they always were, so `${var.version}` with `version: 2` is still "2".
+ * takes that value whole (docs/spec/manifest.md#interpolation: `tools: ${var.shared_tools}`).
+ * Scalars stay text, as they always were, so `${var.version}` with `version: 2` is still "2".
  */
 export function interpolateValue(s: string, ctx: InterpolationContext): InterpolatedValue {
   const pieces = scanTemplate(s);

@@ -1,7 +1,7 @@
-// Renames (CONTRACT §10.3). A manifest key is only an address, so renaming one would otherwise plan
-// a create of the new address plus a forget of the old: a second agent with the same name. The
-// `moved:` list says which state entry an address used to be; the plan moves it, and apply writes
-// the move to the state, as Terraform's `moved` blocks do.
+// Renames (docs/spec/plan-and-apply.md#renames). A manifest key is only an address, so renaming one
+// would otherwise plan a create of the new address plus a forget of the old: a second agent with
+// the same name. The `moved:` list says which state entry an address used to be; the plan moves it,
+// and apply writes the move to the state, as Terraform's `moved` blocks do.
 import type { Move } from './desired.js';
 import type { Diagnostic } from './diagnostics.js';
 import { isObject, parseAddress, type ResourceType } from './kinds/kind.js';

@@ -24,7 +24,7 @@ export function normalizeSpec(type: ResourceType, spec: SpecJson): SpecJson {
 interface NormalRules {
   defaults: readonly (readonly [string, () => JsonValue])[];
   sets: readonly string[];
-  /** Optional fields, whose empty value is the same as their absence (CONTRACT §10.2). */
+  /** Optional fields, whose empty value is the same as their absence (docs/spec/server.md#how-records-compare). */
   emptiable: readonly string[];
 }
 

@@ -1,7 +1,8 @@
 // An agent's `tools` and `actions` must name tools that exist (in this manifest or external.tools),
-// and of the right type (CONTRACT §8.1): a tool with doNotExecute: true has type `tool` and
-// belongs in `tools`; any other is an `action` and belongs in `actions`. The server refuses a
-// misplaced name, so validate says which list it goes in. external.tools names have no type here.
+// and of the right type (docs/spec/manifest.md#tools-and-actions): a tool with doNotExecute: true
+// has type `tool` and belongs in `tools`; any other is an `action` and belongs in `actions`. The
+// server refuses a misplaced name, so validate says which list it goes in. external.tools names
+// have no type here.
 import type { Diagnostic } from './diagnostics.js';
 import { didYouMean } from './suggest.js';
 import type { ManifestLocator } from './yaml-locate.js';

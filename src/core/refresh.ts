@@ -1,6 +1,7 @@
-// Refresh: what the server holds, laid over what the state remembers, before planning (CONTRACT
-// §8.2). Pure: io/refresh-server.ts fetches the lists; this turns them into a refreshed state,
-// the drift to report, and an index of the server records no state entry tracks (for conflicts).
+// Refresh: what the server holds, laid over what the state remembers, before planning
+// (docs/spec/server.md#refresh). Pure: io/refresh-server.ts fetches the lists; this turns them into
+// a refreshed state, the drift to report, and an index of the server records no state entry tracks
+// (for conflicts).
 import { jsonEqual as equal } from './json-equal.js';
 import type { JsonObject, JsonValue } from './api-types.js';
 import type { SensitivePath } from './desired.js';
@@ -39,7 +40,7 @@ export interface Refreshed {
   warnings: string[];
   /** Server records that no state entry tracks, by kind and identity. */
   untracked: UntrackedIndex;
-  /** Resources whose server record could not be read, and why (CONTRACT §14.4: refresh degrades per resource). */
+  /** Resources whose server record could not be read, and why (docs/spec/server.md#refresh: refresh degrades per resource). */
   unreadable: UnreadableResource[];
 }
 
@@ -84,7 +85,7 @@ export function refreshState({ state, snapshot, digest, sensitiveOf }: RefreshIn
     const kind = kindOf(current.type);
     const record = kind.refresh?.matchBy === 'key' ? index.byIdentity.get(keyOfAddress(address)) : index.byRemoteId.get(current.remoteId);
     if (record === undefined) {
-      // Not on the pages that could be read: maybe on one that could not (CONTRACT §8.2).
+      // Not on the pages that could be read: maybe on one that could not (docs/spec/server.md#absence-must-be-proven).
       if (listing.incomplete !== undefined) continue;
       overlay[address] = null;
       drift.push({ address, type: current.type, kind: 'deleted', fields: [] });

@@ -245,7 +245,7 @@ function varsOf(tree: Record<string, unknown>, name: string): Record<string, Var
   const out: Record<string, VarValue> = {};
   if (!isPlainObject(vars)) return out;
   for (const [key, value] of Object.entries(vars)) {
-    // Lists and maps too (CONTRACT §9.2); the schema checks what they hold.
+    // Lists and maps too (docs/spec/manifest.md#interpolation); the schema checks what they hold.
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || Array.isArray(value) || isPlainObject(value)) out[key] = value as VarValue;
   }
   return out;

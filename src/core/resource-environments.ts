@@ -1,7 +1,8 @@
-// A resource's `environments: [us, eu]` (CONTRACT §9.2): it exists only in those environments.
-// This file owns the rules around that key, on the raw manifest tree (so that it runs even when
-// the schema failed elsewhere): the names must exist (and there must be one), an agent may only name tools that exist
-// wherever the agent does, and a resource's interpolated values matter only where it exists.
+// A resource's `environments: [us, eu]` (docs/spec/manifest.md#per-environment-resources): it
+// exists only in those environments. This file owns the rules around that key, on the raw manifest
+// tree (so that it runs even when the schema failed elsewhere): the names must exist (and there
+// must be one), an agent may only name tools that exist wherever the agent does, and a resource's
+// interpolated values matter only where it exists.
 import type { Diagnostic, PathSegment } from './diagnostics.js';
 import { didYouMean } from './suggest.js';
 import type { ManifestLocator } from './yaml-locate.js';

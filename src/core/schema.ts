@@ -1,6 +1,7 @@
-// The manifest format (CONTRACT §2) as one zod schema. It is the single source of the manifest's
-// TypeScript types, of validation and of `agentsync schema`. Parsing applies the defaults, so the
-// parsed output is already the normalized spec that the diff compares and the API receives.
+// The manifest format (docs/spec/manifest.md#top-level-keys) as one zod schema. It is the single
+// source of the manifest's TypeScript types, of validation and of `agentsync schema`. Parsing
+// applies the defaults, so the parsed output is already the normalized spec that the diff compares
+// and the API receives.
 import * as z from 'zod';
 import { REGIONS, TOOL_NAME_PATTERN, type JsonValue } from './api-types.js';
 import { APP_ID_PATTERN } from './base-url.js';
@@ -22,8 +23,9 @@ const httpUrl = z.string().refine((s) => /^https?:\/\/[^\s/]+/i.test(s) && URL.c
 const nameSet = z.array(z.string()).transform((list) => [...new Set(list)].sort());
 
 /**
- * A resource's `environments:` (CONTRACT §9.2): it exists only there. Never sent; the names are
- * checked against `environments` by core/resource-environments.ts, which knows them.
+ * A resource's `environments:` (docs/spec/manifest.md#per-environment-resources): it exists only
+ * there. Never sent; the names are checked against `environments` by core/resource-environments.ts,
+ * which knows them.
  */
 const resourceEnvironments = z
   .array(z.string())

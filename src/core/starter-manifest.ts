@@ -46,7 +46,7 @@ agents:
     suggestions: [What is the weather in Paris?]
 `;
 
-/** The emulator's default key (CONTRACT §7), named so the local loop can be pasted as it is. */
+/** The emulator's default key (docs/spec/emulator.md#options), named so the local loop can be pasted as it is. */
 export const EMULATOR_API_KEY = 'local-dev-key';
 
 /**

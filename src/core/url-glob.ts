@@ -1,4 +1,4 @@
-// URL globs for a website's `exclude` (CONTRACT §11). A glob is matched against the whole URL:
+// URL globs for a website's `exclude` (docs/spec/knowledge-base.md#url-globs). A glob is matched against the whole URL:
 //   `**`  any characters, `/` included (across path segments), possibly none;
 //   `*`   any characters except `/` (within one path segment), possibly none;
 //   anything else matches itself, case-sensitively in the path (`?`, `[` and `.` are plain characters).

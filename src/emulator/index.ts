@@ -54,7 +54,7 @@ export interface EmulatorOptions {
   timestamps?: ServerMode['timestamps'];
   /** Default `full`; `no-uid` lists agents as version A does, without their uid. */
   agentList?: ServerMode['agentList'];
-  /** Default false: records are stored like a real server stores them (CONTRACT §10.4). True echoes what was sent. */
+  /** Default false: records are stored like a real server stores them (docs/spec/emulator.md#stores-like-a-server). True echoes what was sent. */
   storeAsSent?: boolean;
   /** Knowledge-base knobs (kb/config.ts), e.g. `{ kbProcessingMs: 0 }` for instant indexing; default 1500 ms. */
   kb?: Partial<KbConfig>;

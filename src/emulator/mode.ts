@@ -19,13 +19,13 @@ export interface ServerMode {
   /**
    * `GET /ai-agents/agents` entries: whole records; version A's `{name, description, deploymentUrl,
    * apiKey}`; or `sparse`, whole records without the fields the field table says a server may not
-   * return (`suggestions`, the platform tools), as CONTRACT §10.1 allows.
+   * return (`suggestions`, the platform tools), as docs/spec/server.md#what-a-server-may-do allows.
    */
   agentList: AgentListForm;
   /**
    * Store exactly what was sent (the old echo), instead of storing like a document database
-   * (CONTRACT §10.4): defaults filled in, `cometchatTools` returned, sets sorted, `_id`/`__v`
-   * added, `null` refused with 400.
+   * (docs/spec/emulator.md#stores-like-a-server): defaults filled in, `cometchatTools` returned,
+   * sets sorted, `_id`/`__v` added, `null` refused with 400.
    */
   storeAsSent: boolean;
 }

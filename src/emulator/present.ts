@@ -27,7 +27,7 @@ export function presentAgent(agent: AgentRecord, mode: ServerMode): WireAgent {
 /** The names a field the table marks `returned: 'maybe'` may be stored under, computed once. */
 const MAYBE_RETURNED: readonly string[] = factsOf(AGENT_FIELDS).flatMap(([field, fact]) => (fact.returned === 'maybe' ? namesOf(field, fact) : []));
 
-/** A list entry of a server that leaves out what it may (CONTRACT §10.1): the whole record without those fields. */
+/** A list entry of a server that leaves out what it may (docs/spec/server.md#what-a-server-may-do): the whole record without those fields. */
 export function sparseAgent(agent: AgentRecord, mode: ServerMode): WireAgent {
   const entry = { ...presentAgent(agent, mode) } as Record<string, unknown>;
   for (const name of MAYBE_RETURNED) delete entry[name];

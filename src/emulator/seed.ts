@@ -27,7 +27,7 @@ function website(parentUniqueId: string, origin: string, ids: readonly string[],
   return { parentUniqueId, url: origin, discoveredUrls, lastBatchId: null };
 }
 
-/** A tool that exists on the server without a manifest managing it (the contract's `external.tools` example). */
+/** A tool that exists on the server without a manifest managing it (for `external.tools`: docs/spec/emulator.md#data). */
 function externalTool(appId: string): ToolRecord {
   return {
     _id: `${appId}_search_web`,

@@ -149,8 +149,9 @@ interface Answer {
 }
 
 /**
- * Runs a handler and turns whatever it throws into the contract's error body. Undefined when
- * there is no one to answer: the client went away, or the handler dropped the connection itself.
+ * Runs a handler and turns whatever it throws into the documented error body
+ * (docs/spec/emulator.md#errors). Undefined when there is no one to answer: the client went away,
+ * or the handler dropped the connection itself.
  */
 async function answerOf(deps: PipelineDeps, pathname: string, handle: () => Promise<{ status: number; body: unknown } | undefined>): Promise<Answer | undefined> {
   try {

@@ -1,5 +1,5 @@
 // The end of an apply: forgotten resources with their remote ids, the notify outcome, and either
-// the contract's one-line success summary or a failure summary of done / failed / not attempted.
+// the one-line success summary or a failure summary of done / failed / not attempted.
 import type { ApplyCounts, ApplyFailure, ApplyResult, DoneItem, FailedItem } from '../core/apply-types.js';
 import { palette } from './color.js';
 import { countOf } from '../core/plural.js';
@@ -62,7 +62,7 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
   return lines.join('\n') + '\n';
 }
 
-/** CONTRACT §5's last line of a successful apply; with --prune it counts deletions too. */
+/** The last line of a successful apply (docs/spec/plan-and-apply.md#progress-and-summary); with --prune it counts deletions too. */
 export function applyCompleteLine(counts: ApplyCounts, prune: boolean, moved = 0): string {
   const deleted = prune ? ` ${counts.deleted} deleted,` : '';
   const moves = moved > 0 ? `, ${moved} moved` : '';

@@ -1,6 +1,7 @@
-// The plan of several environments as one markdown document (CONTRACT §9.2): one summary table for
-// all of them, then each environment's own markdown plan (plan-markdown.ts) in a collapsible block.
-// The whole document stays under GitHub's comment limit: the environments share the budget.
+// The plan of several environments as one markdown document
+// (docs/spec/state.md#output-with-several-environments): one summary table for all of them, then
+// each environment's own markdown plan (plan-markdown.ts) in a collapsible block. The whole
+// document stays under GitHub's comment limit: the environments share the budget.
 import type { Plan } from '../core/plan.js';
 import { hasChanges } from '../core/plan.js';
 import type { EnvironmentOutcome } from './multi-env.js';

@@ -1,6 +1,7 @@
-// Output of a plan or apply over several environments (CONTRACT §9.2): the header line of each
-// environment's section, the `[env] ` prefix of plain CI lines, the closing table with one row per
-// environment, and the combined JSON documents. The markdown is in multi-env-markdown.ts.
+// Output of a plan or apply over several environments
+// (docs/spec/state.md#output-with-several-environments): the header line of each environment's
+// section, the `[env] ` prefix of plain CI lines, the closing table with one row per environment,
+// and the combined JSON documents. The markdown is in multi-env-markdown.ts.
 import type { Plan } from '../core/plan.js';
 import type { ApplyResult } from '../core/apply-types.js';
 import { applyResultToJson } from './apply-summary.js';

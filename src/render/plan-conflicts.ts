@@ -1,6 +1,7 @@
-// The line under a plan that apply would refuse (CONTRACT §8.2, §12): plan exits 1 with it, even
-// with --detailed-exitcode, so a pull request's check turns red instead of passing with "changes".
-// It gives the same fix apply's refusal gives (core/conflict-refusal.ts): for a key renamed without
+// The line under a plan that apply would refuse (docs/spec/server.md#no-silent-duplicates,
+// docs/spec/plan-and-apply.md#reviewing-changes): plan exits 1 with it, even with
+// --detailed-exitcode, so a pull request's check turns red instead of passing with "changes". It
+// gives the same fix apply's refusal gives (core/conflict-refusal.ts): for a key renamed without
 // `moved:`, the `moved:` entry or `state mv`, never an import that would then fail.
 import { stateMvCommand } from '../core/moved.js';
 import type { CreateChange } from '../core/plan.js';

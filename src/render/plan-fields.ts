@@ -82,7 +82,7 @@ export function replaceText(type: ResourceType): string {
 /** A forget of what left both the manifest and the server. */
 export const FORGET_GONE = 'already deleted on the server; only dropped from the state';
 
-/** A create's conflict: somebody else's record, or a rename without `moved:` (CONTRACT §10.3), with the fix. */
+/** A create's conflict: somebody else's record, or a rename without `moved:` (docs/spec/plan-and-apply.md#renames), with the fix. */
 export function conflictText(change: CreateChange): string {
   const remoteId = change.conflict?.remoteId;
   const movedFrom = change.conflict?.movedFrom;
@@ -105,7 +105,7 @@ export function adoptText(type: ResourceType, remoteId: string): string {
   return `an interrupted earlier apply created it (${REMOTE_ID_LABEL[type]} ${remoteId}); it will be updated in place, not created again`;
 }
 
-/** CONTRACT §5's summary line; with --prune (§8.3) it counts deletions too. */
+/** The plan's summary line (docs/spec/plan-and-apply.md#text-plan); with --prune (docs/spec/plan-and-apply.md#deleting) it counts deletions too. */
 export function summaryLine(summary: PlanSummary, prune: boolean, moves = 0): string {
   const deletes = prune ? ` ${summary.delete} to delete,` : '';
   const moved = moves > 0 ? `, ${moves} to move` : '';

@@ -1,6 +1,6 @@
-// The machine-readable plan (CONTRACT §5): stdout with --json and the body of --out files. Keys
-// are built in one fixed order and nested values have sorted keys, so the same plan always
-// serializes to the same bytes.
+// The machine-readable plan (docs/spec/plan-and-apply.md#json-plan): stdout with --json and the
+// body of --out files. Keys are built in one fixed order and nested values have sorted keys, so the
+// same plan always serializes to the same bytes.
 import type { JsonValue, Region } from '../core/api-types.js';
 import type { ResourceType, SpecJson } from '../core/desired.js';
 import {
@@ -41,7 +41,7 @@ export interface PlanJsonChange {
    */
   before?: JsonValue;
   after?: JsonValue;
-  /** A create whose identity the server already has, untracked (CONTRACT §8.2). */
+  /** A create whose identity the server already has, untracked (docs/spec/server.md#no-silent-duplicates). */
   /** `remoteId` is absent when the server listed the record without its id; `movedFrom` marks a rename without `moved:`. */
   conflict?: { remoteId?: string; movedFrom?: string };
   /** A create an interrupted apply already made: it is updated in place instead. */
@@ -74,7 +74,7 @@ export interface PlanJson {
   prune: boolean;
   summary: PlanSummary;
   pending: PendingWarning[];
-  /** State entries renamed by `moved:` (CONTRACT §10.3); absent when none, so other plans keep the contract's keys. */
+  /** State entries renamed by `moved:` (docs/spec/plan-and-apply.md#renames); absent when none, so other plans keep the documented keys. */
   moves?: PlanMove[];
   /** Websites declared by URL that the refresh read: URL counts and what each exclude glob matches. */
   websites?: WebsiteReport[];
@@ -94,7 +94,7 @@ export function planToJson(plan: Plan): PlanJson {
     warnings: [...plan.warnings],
     prune: plan.prune,
     changes: plan.changes.map(changeToJson),
-    // `delete` is always present (CONTRACT §8.3); only --prune plans deletions.
+    // `delete` is always present (docs/spec/plan-and-apply.md#json-plan); only --prune plans deletions.
     summary: { create, update, delete: deletes, forget, noop },
     pending: plan.pending.map(({ address, type, since, action }) => ({ address, type, since, action })),
     ...(plan.moves?.length ? { moves: plan.moves.map(({ from, to, type, remoteId }) => ({ from, to, type, remoteId })) } : {}),

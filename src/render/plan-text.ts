@@ -177,7 +177,7 @@ function textLine(line: DiffLine, paint: Palette): string {
   }
 }
 
-/** Per website declared by URL: its discovered URLs and what each exclude glob matches (CONTRACT §11). */
+/** Per website declared by URL: its discovered URLs and what each exclude glob matches (docs/spec/knowledge-base.md#apply). */
 function websiteLines(reports: readonly WebsiteReport[], paint: Palette): string[] {
   const out = ['Knowledge base (discovered URLs on the server):'];
   for (const report of reports) {

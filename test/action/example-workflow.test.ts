@@ -1,5 +1,5 @@
-// examples/github-actions.yml is what users copy: it must keep the promises of CONTRACT §9.3 and
-// use the action only as action.yml defines it.
+// examples/github-actions.yml is what users copy: it must keep the promises of
+// docs/spec/distribution.md#github-action and use the action only as action.yml defines it.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,8 @@
-// scripts/release-tag.sh (CONTRACT §13): a release tag carries the built dist/, so the GitHub Action
-// taken from it runs with no `npm ci`. In a clone of this repository (its committed files; the
-// dist/ this test run built is copied in, as --no-build expects), the tag is cut, then the action is
-// checked out from the tag alone, as a runner does, and planned with an `npm` on PATH that fails.
+// scripts/release-tag.sh (docs/spec/distribution.md#github-action): a release tag carries the built
+// dist/, so the GitHub Action taken from it runs with no `npm ci`. In a clone of this repository
+// (its committed files; the dist/ this test run built is copied in, as --no-build expects), the tag
+// is cut, then the action is checked out from the tag alone, as a runner does, and planned with an
+// `npm` on PATH that fails.
 import { spawn } from 'node:child_process';
 import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,6 @@
-// CONTRACT §10.4's property: for random manifests and random edit sequences (clearing optional
-// fields, reordering sets, renaming with moved:), against both emulator modes,
+// The property of docs/spec/emulator.md#stores-like-a-server: for random manifests and random edit
+// sequences (clearing optional fields, reordering sets, renaming with moved:), against both
+// emulator modes,
 //   - apply, then plan, gives "No changes";
 //   - export, then import (a new folder), then plan, gives "No changes";
 //   - no request body holds a null.

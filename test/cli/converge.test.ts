@@ -1,6 +1,7 @@
-// CONTRACT §10: on a server that normalises what it stores (the emulator's default) and on one that
-// stores exactly what was sent (--store-as-sent), every scenario a user meets ends in "No changes"
-// after apply, and no request body ever holds a null. The built CLI runs against a real emulator.
+// docs/spec/server.md#the-server-normalises-what-it-stores: on a server that normalises what it
+// stores (the emulator's default) and on one that stores exactly what was sent (--store-as-sent),
+// every scenario a user meets ends in "No changes" after apply, and no request body ever holds a
+// null. The built CLI runs against a real emulator.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

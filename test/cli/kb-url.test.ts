@@ -1,7 +1,8 @@
-// CONTRACT §11, done when: a website written as a URL plus globs goes validate → apply --wait →
-// plan "No changes" against the emulator, which crawls a real local site (node:http on port 0);
-// changing a glob updates it; --prune deletes it. Also: paging past 100 URLs, the plan's glob
-// counts, progress lines, failed URLs (exit 1), --wait-timeout and `kb status`.
+// Websites by URL (docs/spec/knowledge-base.md#apply), done when: a website written as a URL plus
+// globs goes validate → apply --wait → plan "No changes" against the emulator, which crawls a real
+// local site (node:http on port 0); changing a glob updates it; --prune deletes it. Also: paging
+// past 100 URLs, the plan's glob counts, progress lines, failed URLs (exit 1), --wait-timeout and
+// `kb status`.
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';

@@ -1,5 +1,6 @@
-// `apply --wait` on a terminal (CONTRACT §11): one live line, rewritten in place with \r, that ends
-// as the final counts; run on a real pseudo-terminal (`script`), the screen checked with screen.ts.
+// `apply --wait` on a terminal (docs/spec/knowledge-base.md#waiting-for-indexing): one live line,
+// rewritten in place with \r, that ends as the final counts; run on a real pseudo-terminal
+// (`script`), the screen checked with screen.ts.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';

@@ -7,7 +7,7 @@ import { generateAppData } from '../../bench/generate-app.mjs';
 import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
 import { runCli, type CliResult } from '../support/cli.js';
 
-/** Both readings of tool creation (CONTRACT §8.4): the public reference's 404, and the seed's upsert. */
+/** Both readings of tool creation (docs/spec/emulator.md#reference-modes): the public reference's 404, and the seed's upsert. */
 export const MODES = [
   { name: 'default mode', putCreates: false },
   { name: '--put-creates mode', putCreates: true },

@@ -1,6 +1,7 @@
-// CONTRACT §8 through the built CLI, against the emulator in both readings of the public API:
-// the public reference (PUT on an unknown tool is 404, PATCH answers {success:true}) and the
-// seed's upsert reading (--put-creates). Refresh, drift, conflicts, import and state mv.
+// Meeting the real server (docs/spec/server.md) through the built CLI, against the emulator in both
+// readings of the public API: the public reference (PUT on an unknown tool is 404, PATCH answers
+// {success:true}) and the seed's upsert reading (--put-creates). Refresh, drift, conflicts, import
+// and state mv.
 import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -179,7 +180,7 @@ describe.each([
     expect(moved.code).toBe(0);
     expect(moved.stdout).toContain(`Moved agent.support to agent.front_desk (remote id ${uid})`);
     expect((await cli('plan')).stdout).toContain('No changes.');
-    // The plan's two list calls and one page of the website's discovered URLs (CONTRACT §11), nothing else.
+    // The plan's two list calls and one page of the website's discovered URLs (docs/spec/knowledge-base.md#refresh-and-drift), nothing else.
     expect((await emu.requests()).map((r) => r.method)).toEqual(['GET', 'GET', 'GET']);
     const wrongType = await cli('state', 'mv', 'agent.front_desk', 'tool.front_desk');
     expect(wrongType.code).toBe(1);

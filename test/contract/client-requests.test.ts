@@ -64,7 +64,7 @@ function versionsFor(method: string, path: string): readonly ReferenceVersion[] 
   return path.startsWith('/v3/ai-agents/agents') ? ['A'] : ['A', 'O'];
 }
 
-/** Where a body holds a null, if anywhere: none of the public schemas allows one (CONTRACT §10.2). */
+/** Where a body holds a null, if anywhere: none of the public schemas allows one (docs/spec/server.md#how-records-compare). */
 function nullPath(value: unknown, path = ''): string | undefined {
   if (value === null) return path || '(body)';
   if (typeof value !== 'object') return undefined;

@@ -1,6 +1,6 @@
-// CONTRACT §10: the field tables are complete, every entry reaches the wire, and a server that
-// normalises what it stores (defaults filled, a field renamed, sets sorted, bookkeeping added,
-// timestamps in either form) is read as holding exactly what was sent.
+// docs/spec/server.md#field-facts: the field tables are complete, every entry reaches the wire, and
+// a server that normalises what it stores (defaults filled, a field renamed, sets sorted,
+// bookkeeping added, timestamps in either form) is read as holding exactly what was sent.
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/api-types.js';
 import { planChanges } from '../../src/core/diff.js';
@@ -99,7 +99,7 @@ describe('reading a server that normalises', () => {
     actions: ['get_weather'],
     icon: '',
     instruction: 'You help customers.\nBe brief.\nNever guess.',
-    // An ordered list: a server keeps it as sent (CONTRACT §10.2).
+    // An ordered list: a server keeps it as sent (docs/spec/server.md#how-records-compare).
     suggestions: ['Where is my order?', 'Refund'],
     cometchatTools: ['calc', 'web'],
     integrationMeta: {},

@@ -1,6 +1,6 @@
-// CONTRACT §10.3: renames never duplicate. `moved:` entries are checked at file:line:col, the plan
-// moves the state entry (an update or no-op at the new address, never a create), and a rename
-// without an entry is a conflict that names the old address.
+// docs/spec/plan-and-apply.md#renames: renames never duplicate. `moved:` entries are checked at
+// file:line:col, the plan moves the state entry (an update or no-op at the new address, never a
+// create), and a rename without an entry is a conflict that names the old address.
 import { describe, expect, it } from 'vitest';
 import { planChanges } from '../../src/core/diff.js';
 import { parseManifest } from '../../src/core/parse.js';

@@ -1,4 +1,4 @@
-// Per-resource `environments:` and list/map vars (CONTRACT §9.2), through resolveManifest.
+// Per-resource `environments:` and list/map vars (docs/spec/manifest.md#per-environment-resources), through resolveManifest.
 import { describe, expect, it } from 'vitest';
 import { parseManifest } from '../../src/core/parse.js';
 import { resolveManifest, type ResolveOptions } from '../../src/core/resolve.js';

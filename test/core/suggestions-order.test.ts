@@ -1,6 +1,7 @@
-// CONTRACT §10.2: `suggestions` is an ordered list (users see the prompts in that order), unlike
-// `tools` or `actions`. Reordering it is a change, the diff shows the new order, normalization and
-// export keep it, and a server record that holds another order has drifted.
+// docs/spec/server.md#how-records-compare: `suggestions` is an ordered list (users see the prompts
+// in that order), unlike `tools` or `actions`. Reordering it is a change, the diff shows the new
+// order, normalization and export keep it, and a server record that holds another order has
+// drifted.
 import { describe, expect, it } from 'vitest';
 import { planChanges } from '../../src/core/diff.js';
 import { exportManifest } from '../../src/core/export-manifest.js';

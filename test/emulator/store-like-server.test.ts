@@ -1,5 +1,6 @@
-// CONTRACT §10.4: by default the emulator stores like a document database behind a validator, so
-// the client is tested against a server that is not an echo; --store-as-sent keeps the echo.
+// docs/spec/emulator.md#stores-like-a-server: by default the emulator stores like a document
+// database behind a validator, so the client is tested against a server that is not an echo;
+// --store-as-sent keeps the echo.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentCreateResponse, AgentRecord, ToolRecord } from '../../src/core/api-types.js';
 import { startTestEmulator, type TestEmulator } from '../support/emulator.js';

@@ -1,8 +1,9 @@
-// Installable (CONTRACT §9.3, §13): `npm pack` gives a self-contained tarball (no runtime
-// dependency, so every install here runs with npm --offline) that installs globally and runs from
-// any folder, and that a project keeps in its own vendor/ folder, depends on, commits, and gets back
-// with `npm ci` in a clean clone, then imports `{ … } from 'agentsync'`, with types. Slow (npm
-// installs and a git clone), so each step is one test.
+// Installable (docs/spec/distribution.md#install-paths, docs/spec/distribution.md#package): `npm
+// pack` gives a self-contained tarball (no runtime dependency, so every install here runs with npm
+// --offline) that installs globally and runs from any folder, and that a project keeps in its own
+// vendor/ folder, depends on, commits, and gets back with `npm ci` in a clean clone, then imports
+// `{ … } from 'agentsync'`, with types. Slow (npm installs and a git clone), so each step is one
+// test.
 import { spawn } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,8 @@
-// The single-file binary (CONTRACT §13): `npm run sea`'s build (scripts/sea.mjs), run the way a user
-// who downloaded it runs it: from an empty folder far from this repository, with no node and no
-// node_modules to find (PATH names an empty folder, the environment is otherwise empty). One build
-// for the file, ~15 s; every step below runs that binary.
+// The single-file binary (docs/spec/distribution.md#single-file-binary): `npm run sea`'s build
+// (scripts/sea.mjs), run the way a user who downloaded it runs it: from an empty folder far from
+// this repository, with no node and no node_modules to find (PATH names an empty folder, the
+// environment is otherwise empty). One build for the file, ~15 s; every step below runs that
+// binary.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';

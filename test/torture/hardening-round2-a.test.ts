@@ -287,7 +287,7 @@ describe('${NAME:-} and an empty baseUrl', () => {
     const text = await runCli(['plan', '--offline', '-f', manifest, '-e', 'local', '--state', join(dir, 'local.json')], { env: offline });
     expect(text.stdout).toContain('displayName: "Tool"');
     expect(text.stdout).toContain('executionText: "Running"');
-    // An optional field that resolves empty is the same as an absent one (CONTRACT §10.2): not planned.
+    // An optional field that resolves empty is the same as an absent one (docs/spec/server.md#how-records-compare): not planned.
     expect(text.stdout).not.toContain('instruction:');
     expect(text.stdout).toContain('name: "Helper"');
     // And against a server: the override still wins over the empty baseUrl.

@@ -177,7 +177,7 @@ agents:
   b: { name: Agent B, integrationType: llm, integrateWith: gpt-4o }
 `;
 
-describe('terminal injection and state mv (CONTRACT 10.3)', () => {
+describe('terminal injection and state mv (docs/spec/plan-and-apply.md#renames)', () => {
   async function applied(): Promise<Project> {
     const p = project(TWO_AGENTS);
     const apply = await runCli(['apply', '--auto-approve', ...p.common], { env: emulator.env });

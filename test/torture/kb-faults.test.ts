@@ -1,7 +1,8 @@
-// CONTRACT §11 faults: a crawl of an unreachable site, a 429 storm while paging, a server that
-// answers the same cursor forever, and 10,000 discovered URLs. Each ends cleanly (one line, exit
-// code, no hang), loses nothing (the state file is byte-for-byte what it was, or holds what was
-// done), and stays within bounded memory (the child's peak RSS, measured with /usr/bin/time).
+// Knowledge-base faults (docs/spec/knowledge-base.md#discovered-urls): a crawl of an unreachable
+// site, a 429 storm while paging, a server that answers the same cursor forever, and 10,000
+// discovered URLs. Each ends cleanly (one line, exit code, no hang), loses nothing (the state file
+// is byte-for-byte what it was, or holds what was done), and stays within bounded memory (the
+// child's peak RSS, measured with /usr/bin/time).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';

@@ -1,7 +1,8 @@
 // Issue 20, "a paged list read as complete": a server that answers its agent list in pages
 // (`{data: [...], meta: {next: {cursor, affix}}}`) must have every page read; when the answer says
-// there is more and the rest cannot be read, absence is not proven (CONTRACT §8.2): warn, and plan
-// no re-create. The pages come from a real HTTP proxy in front of a real emulator.
+// there is more and the rest cannot be read, absence is not proven
+// (docs/spec/server.md#absence-must-be-proven): warn, and plan no re-create. The pages come from a
+// real HTTP proxy in front of a real emulator.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';

@@ -1,6 +1,7 @@
-// Issue 20, "a failed website marks unrelated resources not attempted", and CONTRACT §10.2's
-// partial failure: one failed call never stops unrelated ones; the summary names each failure with
-// the server's message, and the next apply retries only what failed.
+// Issue 20, "a failed website marks unrelated resources not attempted", and partial failure
+// (docs/spec/plan-and-apply.md#results-and-partial-failures): one failed call never stops unrelated
+// ones; the summary names each failure with the server's message, and the next apply retries only
+// what failed.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../support/cli.js';

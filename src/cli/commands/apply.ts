@@ -21,7 +21,7 @@ export function registerApplyCommand(program: Command, io: CliIo): void {
     const { runApply } = await import('../apply-run.js');
     const choice = environmentChoice(opts);
     if (choice.kind === 'one') return runApply(planfile, { ...opts, env: choice.env }, io);
-    // Several environments (CONTRACT §9.2); a selection that comes down to one is the apply above.
+    // Several environments (docs/spec/state.md#many-environments); a selection that comes down to one is the apply above.
     const { runApplyMany } = await import('../multi-env-apply.js');
     await runApplyMany(planfile, opts, io, (env) => runApply(planfile, { ...opts, env }, io));
   });

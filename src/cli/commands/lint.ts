@@ -1,4 +1,4 @@
-// agentsync lint: the rules beyond validity (CONTRACT §12). Never touches the network or the state.
+// agentsync lint: the rules beyond validity (docs/spec/commands.md#lint). Never touches the network or the state.
 import { Option, type Command } from 'commander';
 import { addFileOption, useColor } from '../options.js';
 import type { ManifestLocation } from '../../io/manifest/manifest-location.js';

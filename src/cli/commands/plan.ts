@@ -24,7 +24,7 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
 async function runPlan(opts: PlanOptions, formatGiven: boolean, io: CliIo): Promise<void> {
   const choice = environmentChoice(opts);
   if (choice.kind === 'one') return runPlanOne({ ...opts, env: choice.env }, formatGiven, io);
-  // Several environments (CONTRACT §9.2); a selection that comes down to one runs the plan below.
+  // Several environments (docs/spec/state.md#many-environments); a selection that comes down to one runs the plan below.
   const { runPlanMany } = await import('../multi-env-plan.js');
   await runPlanMany(opts, io, (env) => runPlanOne({ ...opts, env }, formatGiven, io));
 }

@@ -29,7 +29,7 @@ export function stringsOf(value: JsonValue | undefined): string[] {
 }
 
 /**
- * What a person would write (CONTRACT §10.2): the table's fields in its order, leaving out what
+ * What a person would write (docs/spec/commands.md#export): the table's fields in its order, leaving out what
  * equals absent (a server-filled `""`, `{}`, `[]`) or a default, sets sorted, credentials replaced
  * by placeholders. Bookkeeping is not in the record's spec at all.
  */

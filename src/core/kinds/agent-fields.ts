@@ -1,5 +1,6 @@
-// The agent's field facts (CONTRACT §10.2): one line per field of the manifest's agent. The client
-// (body, reader, normalization, export) and the emulator (what it stores and returns) read them.
+// The agent's field facts (docs/spec/server.md#field-facts): one line per field of the manifest's
+// agent. The client (body, reader, normalization, export) and the emulator (what it stores and
+// returns) read them.
 import type { AgentSpec } from '../desired.js';
 import type { FieldTable } from './fields.js';
 
@@ -15,7 +16,7 @@ export const AGENT_FIELDS: FieldTable<AgentSpec> = {
   platformTools: { readAs: ['cometchatTools'], empty: () => [], set: true, returned: 'maybe' },
   icon: { empty: () => '', returned: 'always' },
   instruction: { empty: () => '', returned: 'always' },
-  // An ordered list (CONTRACT §10.2): users see the prompts in this order, so it is not a set.
+  // An ordered list (docs/spec/server.md#how-records-compare): users see the prompts in this order, so it is not a set.
   suggestions: { empty: () => [], returned: 'maybe' },
   integrationMeta: { empty: () => ({}), secrets: { wholeKeys: ['headers'], credentialKeys: true }, returned: 'always' },
   metaData: { empty: () => ({}), secrets: { credentialKeys: true }, returned: 'always' },

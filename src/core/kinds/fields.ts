@@ -1,7 +1,7 @@
-// The field facts of a kind (CONTRACT §10.2): one table per kind says, for each spec field, how it
-// travels and how it compares. The body builder, the reader, normalization (so the diff and the
-// drift check), export and the emulator all read the table, so adding a field is one line there
-// plus its zod schema, and no stage can forget it.
+// The field facts of a kind (docs/spec/server.md#field-facts): one table per kind says, for each
+// spec field, how it travels and how it compares. The body builder, the reader, normalization (so
+// the diff and the drift check), export and the emulator all read the table, so adding a field is
+// one line there plus its zod schema, and no stage can forget it.
 //
 // Real servers are document stores behind validators: they fill an empty value for an optional
 // field that was not sent, rename a field between request and record, keep sets in their own order

@@ -164,8 +164,9 @@ export interface Kind<Spec extends object = JsonObject> {
   /** Kinds whose changes must all be finished before this kind's start (agents name tools). */
   dependsOn: readonly ResourceType[];
   /**
-   * The field facts (CONTRACT §10.2): wire and read-back names, empty values, defaults, sets,
-   * where credentials sit, whether the server returns each. Every stage reads them from here.
+   * The field facts (docs/spec/server.md#field-facts): wire and read-back names, empty values,
+   * defaults, sets, where credentials sit, whether the server returns each. Every stage reads them
+   * from here.
    */
   fields: FieldTable<Spec>;
   /** Spec fields whose change makes a new resource and deletes the old one: the plan shows it as a replacement (-/+). */

@@ -1,5 +1,6 @@
-// The tool's field facts (CONTRACT §10.2). A tool's description and parameters live in the record's
-// nested `tool` object; the reader looks there (tool.ts), the names are the same.
+// The tool's field facts (docs/spec/server.md#field-facts). A tool's description and parameters
+// live in the record's nested `tool` object; the reader looks there (tool.ts), the names are the
+// same.
 import type { ToolSpec } from '../desired.js';
 import type { FieldTable } from './fields.js';
 

@@ -1,8 +1,9 @@
-// Websites declared by URL, before the diff (CONTRACT §11): the discovered URLs read by the refresh
-// say which URLs the `exclude` globs match now. That fingerprint becomes the desired spec's
-// `matchedUrls`, so a page newly matched (or no longer matched) is an update; and the plan reports
-// how many URLs each glob matches, warning about a glob that matches none. Without a listing (an
-// offline plan, a website not scraped yet) the state's fingerprint stands: nothing is assumed.
+// Websites declared by URL, before the diff (docs/spec/knowledge-base.md#apply): the discovered
+// URLs read by the refresh say which URLs the `exclude` globs match now. That fingerprint becomes
+// the desired spec's `matchedUrls`, so a page newly matched (or no longer matched) is an update;
+// and the plan reports how many URLs each glob matches, warning about a glob that matches none.
+// Without a listing (an offline plan, a website not scraped yet) the state's fingerprint stands:
+// nothing is assumed.
 import type { Desired, DesiredResource } from '../desired.js';
 import type { DiscoveredUrl } from './website-urls.js';
 import { matchWebsite } from './website-match.js';

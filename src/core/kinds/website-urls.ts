@@ -31,7 +31,7 @@ export const URL_PAGE_BYTES = 8 * 1024 * 1024;
 /** Every page's answer of one website added up: 1,000 pages of 100 entries with room to spare. */
 export const MAX_DISCOVERED_URL_BYTES = 256 * 1024 * 1024;
 
-/** The statuses a discovered URL may have (CONTRACT §11, the reference's enum). */
+/** The statuses a discovered URL may have (docs/spec/knowledge-base.md#discovered-urls, the reference's enum). */
 export const URL_STATUSES = ['discovered', 'processing', 'processed', 'failed', 'skipped'] as const;
 /** Statuses that are not final yet: `--wait` waits until no URL has one. */
 export const UNFINISHED_STATUSES: ReadonlySet<string> = new Set(['discovered', 'processing']);

@@ -1,4 +1,4 @@
-// Knowledge-base websites, in two forms (CONTRACT §11):
+// Knowledge-base websites, in two forms (docs/spec/knowledge-base.md#two-forms):
 // - `url` (+ maxDepth, maxPages, `exclude` as URL globs): a new one is scraped, its id recorded;
 //   then every page of its discovered URLs is read, the globs give the ids to leave out, and
 //   processing starts. An update reads and processes again; --prune deletes it.
@@ -17,7 +17,7 @@ import { findScrapedWebsite } from './website-lookup.js';
 import { matchWebsite, showMatchedUrls } from './website-match.js';
 import { discoveredUrlsPath, readDiscoveredUrls, websitePath } from './website-urls.js';
 
-/** The website's field facts (CONTRACT §10.2). A discovered-URL listing returns none of them. */
+/** The website's field facts (docs/spec/server.md#field-facts). A discovered-URL listing returns none of them. */
 const WEBSITE_FIELDS: FieldTable<WebsiteSpec> = {
   url: { returned: 'maybe' },
   maxDepth: { returned: 'maybe' },

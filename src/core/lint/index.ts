@@ -1,4 +1,4 @@
-// lintManifest: the rules beyond validity (CONTRACT §12), run over a parsed manifest. Each rule
+// lintManifest: the rules beyond validity (docs/spec/commands.md#lint), run over a parsed manifest. Each rule
 // is a pure function that returns hits; this file gives them their id, their configured severity
 // and a `file:line:col`.
 import { sortDiagnostics } from '../diagnostics.js';

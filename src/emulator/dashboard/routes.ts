@@ -1,8 +1,9 @@
 // The dashboard's JSON endpoints (below /__dashboard/api). Reads show records exactly as the store
-// holds them (CONTRACT §10: `_id`, `__v`, filled defaults). Edits go through the API's own handlers,
-// so a change made in the page is validated and stored exactly as the same change sent to the API:
-// it is the real dashboard's edit, made behind the CLI's back, and `agentsync plan` sees it as drift.
-// They are not written to the request log, which holds what API clients sent.
+// holds them (docs/spec/emulator.md#stores-like-a-server: `_id`, `__v`, filled defaults). Edits go
+// through the API's own handlers, so a change made in the page is validated and stored exactly as
+// the same change sent to the API: it is the real dashboard's edit, made behind the CLI's back, and
+// `agentsync plan` sees it as drift. They are not written to the request log, which holds what API
+// clients sent.
 import { badRequest } from '../errors.js';
 import type { KbContext } from '../kb/context.js';
 import { statusAt, websiteStatus } from '../kb/progress.js';

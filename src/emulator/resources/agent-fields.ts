@@ -1,6 +1,7 @@
 // Field rules shared by agent creation (POST) and update (PATCH). Stored like a real server stores
-// (CONTRACT §10.4): `null` is refused, as the public schemas allow none, and a field is cleared with
-// its type's empty value. With `storeAsSent`, the old echo: a null clears an optional field.
+// (docs/spec/emulator.md#stores-like-a-server): `null` is refused, as the public schemas allow
+// none, and a field is cleared with its type's empty value. With `storeAsSent`, the old echo: a
+// null clears an optional field.
 import type { AgentRecord, IntegrationType, JsonObject } from '../../core/api-types.js';
 import { AGENT_FIELDS } from '../../core/kinds/agent-fields.js';
 import { factsOf } from '../../core/kinds/fields.js';

@@ -94,8 +94,9 @@ function putTool(store: EmulatorStore, mode: ServerMode, request: ApiRequest): A
 }
 
 /**
- * A tool as a document store keeps it (CONTRACT §10.4): parameters get `required: []` when they
- * have none and keep it sorted, and a version counter `__v` moves on every write.
+ * A tool as a document store keeps it (docs/spec/emulator.md#stores-like-a-server): parameters get
+ * `required: []` when they have none and keep it sorted, and a version counter `__v` moves on every
+ * write.
  */
 function storeTool(mode: ServerMode, tool: ToolRecord, previous: ToolRecord | undefined): ToolRecord {
   if (mode.storeAsSent) return tool;

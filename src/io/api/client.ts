@@ -110,8 +110,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 }
 
 /**
- * CONTRACT §3: https only, except plain http to a loopback host (the emulator, a local proxy).
- * The key would otherwise cross the network in clear text.
+ * docs/spec/commands.md#base-url: https only, except plain http to a loopback host (the emulator, a
+ * local proxy). The key would otherwise cross the network in clear text.
  */
 export function checkBaseUrl(baseUrl: string): URL {
   let url: URL;

@@ -54,7 +54,7 @@ async function readListing(client: ApiClient, type: ResourceType): Promise<KindL
     } catch (err) {
       if (!isApiError(err)) throw err;
       if (page === 1) throw new UserError('api_error', `could not read the server's ${type}s: ${err.message}${wrongBaseHint(client, path, err.status)}`, { call, status: err.status });
-      // What the first pages held is true; what the rest would have held is unknown (CONTRACT §8.2).
+      // What the first pages held is true; what the rest would have held is unknown (docs/spec/server.md#absence-must-be-proven).
       listing.incomplete = `page ${page} could not be read (${err.message})`;
       return listing;
     }

@@ -1,6 +1,6 @@
-// The websites' half of refresh (CONTRACT §11): one paged read of discovered URLs per website in
-// the state, several at a time. A 404 on a website's list means it was deleted on the server. The
-// listings also feed the plan's glob counts and `kb status`.
+// The websites' half of refresh (docs/spec/knowledge-base.md#refresh-and-drift): one paged read of
+// discovered URLs per website in the state, several at a time. A 404 on a website's list means it
+// was deleted on the server. The listings also feed the plan's glob counts and `kb status`.
 import { isUserError, UserError } from '../../core/errors.js';
 import type { KindListing } from '../../core/refresh.js';
 import type { ResourceState, State } from '../../core/state.js';
@@ -44,7 +44,7 @@ export function websiteTargetsOf(state: State | null): WebsiteTarget[] {
 /**
  * Reads every target's discovered URLs, WEBSITE_READ_CONCURRENCY at a time. A website whose list
  * cannot be read is named in `listing.unreadable` with the reason, and the others are still read
- * (CONTRACT §14.4): one broken listing does not stop a plan of everything else.
+ * (docs/spec/server.md#refresh): one broken listing does not stop a plan of everything else.
  */
 export async function readWebsites(client: ApiClient, state: State | null, options: CallOptions = {}): Promise<WebsiteListings> {
   const targets = websiteTargetsOf(state);

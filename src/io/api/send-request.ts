@@ -1,7 +1,7 @@
 // One API call with its retries: acquire a slot from the governor, send, read the answer, and on a
 // retryable failure wait and go again within the attempt limit and the deadline. Whether a
-// failure may be retried depends on the method (CONTRACT §5): PUT and PATCH always, a POST only
-// when it provably never reached the server or the server answered 429 or 503.
+// failure may be retried depends on the method (docs/spec/server.md#retries): PUT and PATCH always,
+// a POST only when it provably never reached the server or the server answered 429 or 503.
 // Every wait is bounded: one attempt by `attemptMs` (headers and the whole body), the answer by a
 // byte limit, and every sleep (ours or the server's Retry-After) by what is left of `deadlineMs`.
 import type { IncomingHttpHeaders } from 'node:http';

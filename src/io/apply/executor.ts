@@ -130,7 +130,7 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
       return;
     }
     if (!outcome.ok) {
-      // One failed call stops only what needs it (CONTRACT §10.2); unrelated work goes on.
+      // One failed call stops only what needs it (docs/spec/plan-and-apply.md#results-and-partial-failures); unrelated work goes on.
       failed.push(outcome.item);
       failedAddresses.add(outcome.item.address);
       return;

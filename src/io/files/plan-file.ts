@@ -36,7 +36,7 @@ export interface PlanChecks {
   vars?: Record<string, string>;
 }
 
-/** What a saved plan adds to the contract's JSON plan, under one extra key. */
+/** What a saved plan adds to the JSON plan (docs/spec/plan-and-apply.md#json-plan), under one extra key. */
 export interface SavedPlanInfo {
   kind: typeof PLAN_FILE_KIND;
   agentsyncVersion: string;
@@ -52,8 +52,9 @@ export interface SavedPlanInfo {
 }
 
 /**
- * A plan file IS the contract's JSON plan (formatVersion 1, environment, changes, summary, …), so
- * anything that reads `plan --json` reads it too; `savedPlan` is the one key it adds.
+ * A plan file IS the JSON plan of docs/spec/plan-and-apply.md#json-plan (formatVersion 1,
+ * environment, changes, summary, …), so anything that reads `plan --json` reads it too; `savedPlan`
+ * is the one key it adds.
  */
 export type PlanFile = Record<string, unknown> & { environment?: unknown; savedPlan: SavedPlanInfo };
 

@@ -71,10 +71,11 @@ export interface LoadedManifests {
 }
 
 /**
- * The manifest stage for several environments (CONTRACT §9.2): the file is read and parsed once,
- * then resolved for each environment. Every environment's errors are reported together, before
- * anything touches the network, so one bad environment stops the whole run. A selection that comes
- * down to one environment is not resolved here: the one-environment path does that.
+ * The manifest stage for several environments (docs/spec/state.md#many-environments): the file is
+ * read and parsed once, then resolved for each environment. Every environment's errors are reported
+ * together, before anything touches the network, so one bad environment stops the whole run. A
+ * selection that comes down to one environment is not resolved here: the one-environment path does
+ * that.
  */
 export async function loadDesiredForEnvironments(options: LoadManyOptions): Promise<LoadedManifests> {
   const read = await readManifest(options.file, options.source);
