@@ -1,11 +1,13 @@
 // Builds dist/: tsc (the per-module output and the declarations), then the bundles
 // (scripts/bundle.mjs).
 //
-//   node scripts/build.mjs              always builds (npm run build, and npm ci through `prepare`)
+//   node scripts/build.mjs              always builds (npm run build)
 //   node scripts/build.mjs --if-stale   builds only if dist/ was not built from the files as they are
 //
-// `--if-stale` is for the scripts that need a built dist/ (npm test, test:torture, test:e2e, bench,
-// sea): after `npm ci`, or a second test run with nothing edited, the 15–20 s build is already done.
+// `npm ci` builds nothing (there is no `prepare`, which the packed package.json would carry). The
+// scripts that need a built dist/ (npm test, test:torture, test:e2e, demo, bench, sea, and
+// `prepack` for npm pack and npm publish) run `--if-stale`: the first one builds, and the others, or
+// a second test run with nothing edited, find the 15–20 s build already done.
 // A build records a digest of every file it reads (its inputs below, by content) and only after it
 // succeeded; a failed or interrupted build leaves no record, so the next run builds.
 import { spawnSync } from 'node:child_process';
@@ -46,8 +48,11 @@ const onlyIfStale = process.argv.includes('--if-stale');
 const digest = inputsDigest();
 
 if (onlyIfStale && isCurrent(digest)) {
-  process.stdout.write('dist/ is up to date (built from these sources); `npm run build` rebuilds it.\n');
+  process.stderr.write('dist/ is up to date (built from these sources); `npm run build` rebuilds it.\n');
 } else {
+  // One line per build, so a reader (and the README walk's test) can tell a build from a skip. Both
+  // lines go to stderr: stdout is `npm pack --json`'s, which runs this as prepack.
+  process.stderr.write('Building dist/ (tsc, then the bundles) …\n');
   rmSync(RECORD, { force: true });
   run(join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), ['-p', 'tsconfig.build.json']);
   run(join(ROOT, 'scripts', 'bundle.mjs'), []);

@@ -31,10 +31,11 @@ major="v${version%%.*}"
 ! git rev-parse -q --verify "refs/tags/$tag" >/dev/null || die "tag $tag already exists"
 
 if [ "$build" = true ]; then
-  npm ci --no-audit --no-fund --loglevel=error # builds dist/ (prepare)
+  npm ci --no-audit --no-fund --loglevel=error
+  npm run --silent build
 fi
 shipped=(dist/cli/main.cjs dist/cli/agentsync.cjs dist/cli/vendor dist/index.js dist/types)
-for path in "${shipped[@]}"; do [ -e "$path" ] || die "$path is missing: build first (npm ci) or drop --no-build"; done
+for path in "${shipped[@]}"; do [ -e "$path" ] || die "$path is missing: build first (npm ci && npm run build) or drop --no-build"; done
 [ "$(node dist/cli/main.cjs --version)" = "$version" ] || die "dist/ was built for another version than $version; build again"
 
 # HEAD's tree plus dist/, through a throwaway index so that nothing checked out changes.

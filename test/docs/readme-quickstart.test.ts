@@ -1,8 +1,10 @@
-// The README's quickstart, walked as a newcomer walks it: every command in its code blocks (up to
-// "Against a real app", which needs an account) is run in order, as written, starting from a clean
-// copy of the repository (its tracked and new files; no node_modules, no dist) in an empty folder.
-// Commands that ask a question run on a pseudo-terminal (util-linux `script`) and get "yes";
-// `npx --no-install agentsync emulator` runs in the background, as in its own terminal, until the walk ends.
+// The README's quickstart, walked as a newcomer walks it: every command in the `sh` blocks of its
+// "## Quickstart" section is run in order, as written, starting from a clean copy of the repository
+// (its tracked and new files; no node_modules, no dist) in an empty folder. The walk must build
+// dist/ exactly once (scripts/build.mjs says "Building dist/" each time it builds) and end with a
+// first apply against the emulator. Commands that ask a question run on a pseudo-terminal
+// (util-linux `script`) and get "yes"; `npx --no-install agentsync emulator` runs in the background,
+// as in its own terminal, until the walk ends.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -14,15 +16,12 @@ import { waitFor } from '../support/wait.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
-/** Not run, with the reason: the test would run itself. */
-const SKIPPED: Record<string, string> = { 'npm test': 'the full test suite, which includes this test' };
-
 /** The quickstart's commands, block by block, comments and blank lines dropped. */
 export function quickstartCommands(readme: string): string[][] {
-  const start = readme.indexOf('## Quickstart');
-  const end = readme.indexOf('### Against a real app');
-  if (start < 0 || end < start) throw new Error('README has no "## Quickstart" followed by "### Against a real app"');
-  const section = readme.slice(start, end);
+  const start = readme.indexOf('\n## Quickstart\n');
+  if (start < 0) throw new Error('README has no "## Quickstart" section');
+  const next = readme.indexOf('\n## ', start + 1);
+  const section = readme.slice(start, next < 0 ? undefined : next);
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((block) =>
     block[1]!
       .split('\n')
@@ -67,12 +66,17 @@ function stopBackground(): void {
 afterAll(stopBackground);
 
 describe('README quickstart', () => {
-  it('lists the commands this test walks', () => {
+  it('lists the commands this test walks: one path from a clone to a first apply', () => {
     const commands = quickstartCommands(README).flat();
-    expect(commands).toContain('npm ci');
-    expect(commands).toContain('npx --no-install agentsync init');
-    expect(commands).toContain('npx --no-install agentsync emulator');
-    expect(commands.some((c) => c.includes('npx --no-install agentsync apply -e local'))).toBe(true);
+    const at = (command: string): number => commands.indexOf(command);
+    expect(commands[0]).toBe('npm ci');
+    expect(at('npm run demo')).toBeGreaterThan(at('npm ci'));
+    expect(at('npm pack')).toBeGreaterThan(at('npm run demo'));
+    expect(at('npx --no-install agentsync init')).toBeGreaterThan(at('npm pack'));
+    expect(at('npx --no-install agentsync emulator')).toBeGreaterThan(at('npx --no-install agentsync init'));
+    expect(commands.findIndex((c) => c.includes('npx --no-install agentsync apply -e local'))).toBeGreaterThan(at('npx --no-install agentsync emulator'));
+    // The building commands appear once each: the walk builds once, in the demo.
+    for (const command of ['npm ci', 'npm run demo', 'npm pack']) expect(commands.filter((c) => c === command)).toHaveLength(1);
   });
 
   const walkable = spawnSync('script', ['--version']).status === 0;
@@ -97,10 +101,6 @@ describe('README quickstart', () => {
       try {
         cleanCopy(clone);
         for (const command of quickstartCommands(README).flat()) {
-          if (SKIPPED[command]) {
-            transcript.push(`$ ${command}   (skipped: ${SKIPPED[command]})`);
-            continue;
-          }
           transcript.push(`$ ${command}`);
           if (command === 'npx --no-install agentsync emulator') {
             transcript.push(await startInBackground(command, cwd, env));
@@ -109,9 +109,15 @@ describe('README quickstart', () => {
           const result = await run(command, cwd, env);
           transcript.push(result.output);
           expect(result.code, `${command} failed:\n${transcript.join('\n')}`).toBe(0);
+          // npm ci only installs: the first build is the demo's.
+          if (command === 'npm ci') expect(existsSync(join(clone, 'dist')), 'npm ci built dist/').toBe(false);
           cwd = result.cwd;
         }
         const text = transcript.join('\n');
+        // Built once (by the demo); npm pack's prepack found it up to date.
+        expect(text.match(/Building dist\//g) ?? [], text).toHaveLength(1);
+        expect(text).toContain('dist/ is up to date');
+        expect(existsSync(join(clone, 'dist', 'cli', 'main.cjs'))).toBe(true);
         expect(text).toContain('No changes. Environment "local" matches the manifest.');
         expect(text).toMatch(/Apply complete: 2 created, 0 updated, 0 forgotten\./);
         expect(cwd).toBe(join(parent, 'my-agents'));

@@ -56,12 +56,17 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 describe('scripts/build.mjs --if-stale', () => {
   it('builds the first time, then says dist/ is up to date while nothing changed', () => {
-    expect(build('--if-stale').status).toBe(0);
+    const first = build('--if-stale');
+    expect(first.status).toBe(0);
+    expect(first.stderr).toContain('Building dist/');
     expect(ran()).toEqual(['tsc', 'bundle']);
     const again = build('--if-stale');
     expect(again.status).toBe(0);
-    expect(again.stdout).toContain('dist/ is up to date');
+    expect(again.stderr).toContain('dist/ is up to date');
+    expect(again.stderr).not.toContain('Building dist/');
     expect(ran()).toEqual([]);
+    // Both lines go to stderr: stdout is `npm pack --json`'s, which runs the build as prepack.
+    expect(first.stdout + again.stdout).toBe('');
   });
 
   it('builds again after a source, a build script or the lock changed, by content', () => {

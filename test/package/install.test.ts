@@ -96,6 +96,10 @@ describe('the npm package', () => {
     expect((await readFile(tarball)).length).toBeLessThan(1_000_000);
     const pkg = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'], dir)).stdout) as Record<string, unknown>;
     expect(pkg.dependencies ?? {}).toEqual({});
+    // No script runs when the package is installed: dist/ is built before packing (prepack), not by a
+    // `prepare` that a git or folder install of it would run.
+    const lifecycle = ['preinstall', 'install', 'postinstall', 'prepare'];
+    expect(Object.keys((pkg.scripts ?? {}) as Record<string, string>).filter((name) => lifecycle.includes(name))).toEqual([]);
     expect(pkg).toMatchObject({ license: 'MIT', engines: { node: expect.stringMatching(/^>=20/) }, types: 'dist/types/index.d.ts', repository: { type: 'git' } });
     const licence = (await run('tar', ['-xzOf', tarball, 'package/LICENSE'], dir)).stdout;
     expect(licence).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} agentsync contributors\n/);
