@@ -78,6 +78,9 @@ async function serveApi(deps: PipelineDeps, expectedKey: Buffer, punctual: Punct
   let rate: RateLimitState = deps.faults.peekToken(deps.appId);
   const answer = await answerOf(deps, call.pathname, async () => {
     if (!call.pathname.startsWith(`${API_PREFIX}/`)) throw apiNotFound(call.pathname);
+    // A web page must not drive the API either (dashboard/guard.ts); the CLI sends no Origin.
+    const refused = refusal(req.headers, deps.dashboard.listening());
+    if (refused !== undefined) throw new ApiError(403, 'ERR_FORBIDDEN', refused);
     const match = deps.api.match(method, call.pathname.slice(API_PREFIX.length));
     checkApiKey(req.headers.apikey, expectedKey);
     rate = deps.faults.takeToken(deps.appId);

@@ -256,7 +256,7 @@ describe.skipIf(CHROMIUM === undefined)('the emulator dashboard in Chromium (ski
     const rebound = await page.goto(`http://${REBOUND}:${emulator.port}/`);
     expect(rebound?.status()).toBe(403);
     expect(await page.content()).not.toContain('agentsync-token');
-    // The API is untouched by the guard: the CLI's calls, with the apikey, work as before.
+    // The CLI sends no Origin: its calls, with the apikey, work as before.
     expect((await emulator.call('GET', '/ai-agents/tools')).status).toBe(200);
   });
 });

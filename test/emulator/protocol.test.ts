@@ -155,7 +155,7 @@ describe('protocol errors', () => {
   it('hangs up on a client that keeps streaming far past the limit, without buffering it', async () => {
     const socket = connect(Number(emu.port), '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    socket.write(`POST ${createToolPath} HTTP/1.1\r\nHost: x\r\napikey: ${API_KEY}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`);
+    socket.write(`POST ${createToolPath} HTTP/1.1\r\nHost: 127.0.0.1:${emu.port}\r\napikey: ${API_KEY}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`);
     const chunk = Buffer.alloc(64 * 1024, 0x61);
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     socket.on('error', () => {});

@@ -1,11 +1,14 @@
-// Keeps other web pages away from the emulator's pages and admin endpoints. A page on any site the
-// developer visits can send requests to 127.0.0.1; three checks stop it from driving the emulator:
-// - the Host header must name this emulator (an IP literal, localhost or the --host name, with the
-//   port it listens on), so a DNS-rebound name (evil.example → 127.0.0.1) is refused;
-// - a request that says it comes from another origin (Origin, Sec-Fetch-Site) is refused;
-// - the dashboard's own endpoints need a token that only a page served by the emulator can read.
-// The API (/v3, for the CLI) is not guarded here: its apikey header already keeps pages out, since a
-// custom header needs a CORS preflight the emulator never grants.
+// Keeps other web pages away from the emulator, on every route (the dashboard, /__emulator/* and the
+// API). A page on any site the developer visits can send requests to 127.0.0.1; these checks stop
+// it from driving the emulator:
+// - the Host header must name this emulator with the port it listens on: the address it listens on
+//   (the --host name, or any IP address when it listens on all of them), localhost, 127.0.0.1 or
+//   [::1]. A DNS-rebound name (evil.example → 127.0.0.1) is refused;
+// - a request that says it comes from another origin (Origin, Sec-Fetch-Site) is refused; scripts
+//   and the CLI send no Origin and are not affected;
+// - the dashboard's own endpoints also need a token that only a page served by the emulator can read.
+// (The API's apikey header already kept pages out, since a custom header needs a CORS preflight
+// the emulator never grants; the same checks on it make that not depend on the key being secret.)
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
@@ -48,7 +51,11 @@ function hostIsOurs(header: string, listening: Listening): boolean {
   const name = (match[1] ?? '').toLowerCase();
   const port = match[2] === undefined ? 80 : Number(match[2]);
   if (port !== listening.port) return false;
-  // An IP literal cannot be rebound to another address; a name can, unless it is the one we were told to use.
   const bare = name.startsWith('[') ? name.slice(1, -1) : name;
-  return isIP(bare) !== 0 || name === 'localhost' || name === listening.host.toLowerCase();
+  if (LOOPBACK_NAMES.has(bare) || bare === listening.host.toLowerCase()) return true;
+  // Listening on every address, any IP literal is one of ours (an IP cannot be DNS-rebound; a name can).
+  return WILDCARD_HOSTS.has(listening.host) && isIP(bare) !== 0;
 }
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);

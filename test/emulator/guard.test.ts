@@ -1,0 +1,56 @@
+// The emulator refuses other web pages on every route, the API included: a foreign Origin or
+// Sec-Fetch-Site, or a Host that names neither the address it listens on nor a loopback name, is a
+// 403. Scripts and the CLI send no Origin and keep working. Real HTTP, with the Host header set by hand.
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
+
+describe('the emulator guards every route against other web pages', () => {
+  let emu: TestEmulator;
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+  });
+  afterAll(() => emu.close());
+
+  const status = (path: string, headers: Record<string, string>): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const req = request(`${emu.origin}${path}`, { method: 'GET', headers: { apikey: API_KEY, ...headers } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const port = (): string => String(emu.port);
+
+  it.each(['/v3/ai-agents/tools', '/__emulator/config', '/'])('%s: a loopback Host or the listening address, and no Origin, is served', async (path) => {
+    for (const host of [`127.0.0.1:${port()}`, `localhost:${port()}`, `[::1]:${port()}`]) expect(await status(path, { host }), host).toBe(200);
+    expect(await status(path, { host: `127.0.0.1:${port()}`, origin: `http://127.0.0.1:${port()}` })).toBe(200);
+  });
+
+  it.each(['/v3/ai-agents/tools', '/__emulator/config', '/'])('%s: a foreign Origin, a cross-site fetch or a Host not ours is refused', async (path) => {
+    expect(await status(path, { origin: 'http://evil.example' })).toBe(403);
+    expect(await status(path, { 'sec-fetch-site': 'cross-site' })).toBe(403);
+    expect(await status(path, { host: `rebound.attacker.test:${port()}` })).toBe(403);
+    // An IP address the emulator does not listen on (it listens on 127.0.0.1 only), and the wrong port.
+    expect(await status(path, { host: `10.1.2.3:${port()}` })).toBe(403);
+    expect(await status(path, { host: `127.0.0.1:${Number(port()) + 1}` })).toBe(403);
+  });
+
+  it('says why, in the API error shape', async () => {
+    const body = await new Promise<string>((resolve, reject) => {
+      const req = request(`${emu.origin}/v3/ai-agents/tools`, { headers: { apikey: API_KEY, origin: 'http://evil.example' } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve(text));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(body).toContain('Requests from http://evil.example are refused');
+    // Nothing was done: the refused request never reached the API, and the log shows it as a 403.
+    const log = await emu.requests();
+    expect(log.filter((r) => r.status === 403).length).toBeGreaterThan(0);
+  });
+});
