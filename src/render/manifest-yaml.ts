@@ -137,8 +137,8 @@ function literalBlockFits(text: string): boolean {
   return lines.every((line) => !line.startsWith(' ') && !line.startsWith('\t') && (line === '' || line.trim() !== ''));
 }
 
-/** Plain scalars that cannot be misread: start with a letter, digit, `_`, `/`, `.`, `$` or `(`; no quotes or flow characters; no trailing space. */
-const PLAIN = /^[A-Za-z0-9_./$(][A-Za-z0-9_ ./$()@%+=?&~^!*:#,;-]*(?<![ ])$/;
+/** Plain scalars that cannot be misread: start with a letter, digit, `_`, `/`, `.`, `$` or `(`; no quotes; braces only after the first character (in a block value they are text); no trailing space. */
+const PLAIN = /^[A-Za-z0-9_./$(][A-Za-z0-9_ ./$(){}@%+=?&~^!*:#,;-]*(?<![ ])$/;
 /** In a flow list nothing that could end or open a flow collection or a mapping. */
 const PLAIN_IN_FLOW = /^[A-Za-z0-9_$./][A-Za-z0-9_$./@-]*$/;
 const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$.-]*$/;

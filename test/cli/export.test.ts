@@ -39,7 +39,7 @@ describe.each(MODES)('agentsync export ($name)', (mode) => {
     const besideSchema = await lab.cli(emu, ['export', '-f', 'env.yaml'], EPOCH);
     expect(besideSchema.stdout.split('\n')[0]).toBe('# yaml-language-server: $schema=./agentsync.schema.json');
     await rm(lab.path('agentsync.schema.json'));
-    expect(text).toContain('Authorization: "${secret:AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION}"');
+    expect(text).toContain('Authorization: ${secret:AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION}');
     expect(text).toContain('#   AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION  agent.returns_desk integrationMeta.headers.Authorization');
     // Agents keep their tools and actions; the seed's unmanaged search_web is a tool like any other.
     // Keys in the reference's order (CreateAgentDTO): name, …, integrateWith, integrationType, …, actions, tools.

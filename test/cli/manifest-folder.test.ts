@@ -213,6 +213,8 @@ describe.each([
     const returns = await readFile(join(dir, 'split', 'agents', 'returns_desk.yaml'), 'utf8');
     expect(returns).toContain('#   AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION  agent.returns_desk integrationMeta.headers.Authorization');
     for (const file of files) expect(await readFile(join(dir, 'split', file), 'utf8')).not.toContain('s3cr3t');
+    // What export writes is already formatted: fmt --check in CI passes on a fresh export.
+    expect(await cli(['fmt', '--check', '-f', 'split'])).toMatchObject({ code: 0, stdout: '' });
 
     const secret = { AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION: DEMO_SECRET };
     const imported = await cli(['import', '-f', 'split', '--state', 'split.json'], secret);

@@ -206,9 +206,9 @@ agents:
     for (const secret of [NAME, 'nightingale', 'sk-prompt-8f2e9a1c77', 'upstream-4f9e2b', emulator.env.COMETCHAT_API_KEY]) {
       expect(exported.stdout + exported.stderr).not.toContain(secret);
     }
-    expect(exported.stdout).toContain('name: "${secret:AGENT_NAME}"');
-    expect(exported.stdout).toContain('instruction: "${secret:PROMPT}"');
-    expect(exported.stdout).toContain('Authorization: "${secret:UPSTREAM_TOKEN}"');
+    expect(exported.stdout).toContain('name: ${secret:AGENT_NAME}');
+    expect(exported.stdout).toContain('instruction: ${secret:PROMPT}');
+    expect(exported.stdout).toContain('Authorization: ${secret:UPSTREAM_TOKEN}');
     expect(exported.stdout).not.toContain('${secret:AGENT_HELPER_HEADERS_AUTHORIZATION}');
   });
 });
