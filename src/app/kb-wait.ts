@@ -98,7 +98,10 @@ interface Seen {
   unknown: UnknownUrl[];
 }
 
-/** The wait ended, but some URLs' outcome is unknown: the apply stands, the exit code must not say all is well. */
+/**
+ * The wait ended, but some URLs' outcome is unknown: what was sent stands, the exit code must not
+ * say all is well. The caller says what stands (an apply, a sync); `details.outcome` marks it.
+ */
 function unknownOutcome(counts: KbCounts, unknown: readonly UnknownUrl[]): UserError {
   const leftOut = unknown.filter((u) => u.said === undefined).length;
   const statuses = [...new Set(unknown.flatMap((u) => (u.said === undefined ? [] : [u.said])))].sort();
@@ -109,11 +112,10 @@ function unknownOutcome(counts: KbCounts, unknown: readonly UnknownUrl[]): UserE
     parts.push(`${unknown.length - leftOut} with a status agentsync does not know: ${shown}`);
   }
   const urls = unknown.length === 1 ? '1 URL' : `${unknown.length} URLs`;
-  return new UserError(
-    'apply_failed',
-    `indexing ended with ${urls} in an unknown state (${parts.join(', ')}); ${counts.processed} processed, ${counts.failed} failed; the apply itself is complete and recorded; see them with \`agentsync kb status --urls\``,
-    { unknown: unknown.map((u) => ({ ...u })) },
-  );
+  return new UserError('apply_failed', `indexing ended with ${urls} in an unknown state (${parts.join(', ')}); ${counts.processed} processed, ${counts.failed} failed`, {
+    outcome: 'unknown',
+    unknown: unknown.map((u) => ({ ...u })),
+  });
 }
 
 async function trackedWebsites(client: ApiClient, state: State, addresses: readonly string[]): Promise<WaitTarget[]> {

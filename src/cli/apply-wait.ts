@@ -83,6 +83,8 @@ function waitFailure(err: unknown, stands: string): UserError {
   const after = `${stands}; follow the indexing with \`agentsync kb status\``;
   if (isUserError(err)) {
     if (err.message.includes(stands)) return err;
+    // Indexing ended, with some URLs in a state agentsync does not know: not a stopped wait.
+    if (err.details?.outcome === 'unknown') return new UserError(err.code, `${err.message}; ${stands}; see them with \`agentsync kb status --urls\``, err.details);
     return new UserError('apply_failed', `waiting for indexing stopped: ${err.message}; ${after}`, err.details);
   }
   const reason = scrubOutside(err instanceof Error ? err.message : String(err));

@@ -207,6 +207,14 @@ describe('item 13: apply --wait never calls an unknown status processed', () => 
       expect(result.stderr).toMatch(message);
       expect(result.stderr).not.toContain('\u001b[2J');
       expect(result.stderr).not.toMatch(STACK_TRACE);
+      // kb sync --wait says the same of its wait, and what stands is the sync, not an apply.
+      const synced = await runCli(['kb', 'sync', '--wait', '--state', 'wait.state.json'], {
+        cwd: ws.dir,
+        env: { COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: proxy.url, AGENTSYNC_KB_POLL_MS: '100' },
+      });
+      expect(synced.code, synced.stdout + synced.stderr).toBe(1);
+      expect(synced.stderr).toMatch(/in an unknown state .*; the sync itself was sent; see them with `agentsync kb status --urls`\n$/);
+      expect(synced.stderr).not.toContain('apply');
     } finally {
       await proxy.close();
       await emulator.close();
