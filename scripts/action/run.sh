@@ -8,7 +8,7 @@ set -uo pipefail
 
 action_path=${GITHUB_ACTION_PATH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 command=${INPUT_COMMAND:-plan}
-file=${INPUT_FILE:-agents.yaml}
+file=${INPUT_FILE:-}
 workdir=${INPUT_WORKING_DIRECTORY:-.}
 comment=${INPUT_COMMENT:-true}
 summary=${GITHUB_STEP_SUMMARY:-/dev/null}
@@ -27,6 +27,11 @@ die() {
 case "$command" in plan | apply) ;; *) die "command must be plan or apply (got \"$command\")" ;; esac
 case "$comment" in true | false) ;; *) die "comment must be true or false (got \"$comment\")" ;; esac
 cd "$workdir" 2>/dev/null || die "working-directory $workdir does not exist"
+# No file: what agentsync itself reads then (docs/spec/manifest.md#a-manifest-in-many-files):
+# agents.yaml, or an agents/ folder of parts when there is no agents.yaml.
+if [ -z "$file" ]; then
+  if [ ! -e agents.yaml ] && [ -d agents ]; then file=agents; else file=agents.yaml; fi
+fi
 
 # The manifest as the repository names it, for the summary and the comment's marker.
 workspace=${GITHUB_WORKSPACE:-$PWD}

@@ -222,6 +222,18 @@ describe('action.yml', () => {
     expect(gh.comments(REPO, pr)[0]?.body).toContain('<!-- agentsync-plan file="infra/cometchat.yaml" environments="local" -->');
   });
 
+  it('with no file input, plans an agents/ folder of parts when there is no agents.yaml', async () => {
+    await mkdir(join(workspace(), 'team', 'agents'), { recursive: true });
+    const [head, tools] = manifest(['lookup']).split(/^(?=tools:)/m);
+    await writeFile(join(workspace(), 'team', 'agents', 'environments.yaml'), head ?? '');
+    await writeFile(join(workspace(), 'team', 'agents', 'tools.yaml'), tools ?? '');
+    const pr = ++prNumber;
+    const plan = await runAction({ 'working-directory': 'team', environments: 'local', args: '--offline' }, { pr });
+    expect(plan.stderr).toBe('');
+    expect(plan.outputs).toMatchObject({ exitcode: '2', 'has-changes': 'true' });
+    expect(gh.comments(REPO, pr)[0]?.body).toContain('<!-- agentsync-plan file="team/agents" environments="local" -->');
+  });
+
   it("prefers the project's own agentsync, and comment: false writes no comment", async () => {
     await writeFile(join(workspace(), 'agents.yaml'), manifest(['lookup']));
     await mkdir(join(workspace(), 'node_modules', '.bin'), { recursive: true });
