@@ -40,6 +40,28 @@ async function project(text = MANIFEST): Promise<void> {
 
 const agentNames = async (): Promise<string[]> => (await emu.get<{ name: string }[]>('/ai-agents/agents')).map((a) => a.name).sort();
 
+describe('a manifest in many files', () => {
+  it('validates, plans and applies a folder of parts, found by default, or given as files', async () => {
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(join(dir, 'agents'));
+    const [head = '', rest = ''] = MANIFEST.split(/^(?=tools:)/m);
+    await writeFile(join(dir, 'agents', 'environments.yaml'), head);
+    await writeFile(join(dir, 'agents', 'resources.yaml'), rest);
+    // No agents.yaml: the agents/ folder is the manifest, as for the CLI.
+    expect(await api.validate({ cwd: dir, env })).toMatchObject({ valid: true, environments: ['local'] });
+    const planned = await api.plan({ cwd: dir, env, file: ['agents/resources.yaml', 'agents/environments.yaml'] });
+    expect(planned.hasChanges).toBe(true);
+    const applied = await api.apply({ cwd: dir, env, file: 'agents' });
+    expect(applied.result.ok).toBe(true);
+    expect(applied.file).toBe('agents');
+    expect(await agentNames()).toEqual(['Helper']);
+    await writeFile(join(dir, 'agents', 'again.yaml'), 'tools:\n  weather: { displayName: W, executionText: x, doNotExecute: true }\n');
+    const twice = await api.validate({ cwd: dir, env });
+    expect(twice.valid).toBe(false);
+    expect(twice.diagnostics[0]).toMatchObject({ file: 'agents/resources.yaml', message: expect.stringContaining('already defined in agents/again.yaml:2:3') });
+  });
+});
+
 describe('applySavedPlan', () => {
   it("applies exactly the plan the CLI saved, from a folder that is not the process's", async () => {
     await project();
