@@ -20,7 +20,9 @@ const SCREENSHOTS = process.env.AGENTSYNC_DASHBOARD_SCREENSHOTS === '1';
 /** A name Chromium resolves to 127.0.0.1, as a DNS-rebinding attacker's name would. */
 const REBOUND = 'rebound.attacker.test';
 
-describe.skipIf(CHROMIUM === undefined)('the emulator dashboard in Chromium (skipped: no Chromium at /usr/bin/chromium; .ci/run installs it)', () => {
+const TITLE = CHROMIUM === undefined ? 'the emulator dashboard in Chromium (skipped: no Chromium at /usr/bin/chromium; .ci/run installs it)' : `the emulator dashboard in Chromium (${CHROMIUM})`;
+
+describe.skipIf(CHROMIUM === undefined)(TITLE, () => {
   let emulator: TestEmulator;
   let browser: Browser;
   let page: Page;
