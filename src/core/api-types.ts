@@ -1,5 +1,5 @@
-// Wire types of the CometChat REST API v3, as specified by shared/reference/api-interface.md
-// and filled in from cometchat-api-notes.md. The API client and the emulator both use these;
+// Wire types of the CometChat REST API v3, as the seed interface and CometChat's public reference
+// give them (docs/spec/server.md#the-public-reference). The API client and the emulator both use these;
 // neither shares code with the other.
 
 /** The methods the public API uses; one definition for the client, the kinds and the emulator. */

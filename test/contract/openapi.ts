@@ -1,5 +1,5 @@
 // Checks request bodies and answers against CometChat's public AI Agents reference, in the two
-// versions of shared/reference/public-api-versions.md: A (cometchat-ai-agents-full, every operation)
+// versions of CometChat's reference (docs/spec/server.md#the-public-reference): A (cometchat-ai-agents-full, every operation)
 // and O (cometchat-ai-agents, three operations). Give it a concrete path or a path template:
 //
 //   validateRequestBody('PUT', '/ai-agents/tools/get_weather', body)      // → [] when both accept it

@@ -1,5 +1,5 @@
 // The emulator's accepted request bodies, checked against the request schemas of CometChat's
-// public OpenAPI files (the extracts of shared/reference, copied to test/fixtures/reference). Where
+// public OpenAPI files (extracts copied to test/fixtures/reference; docs/spec/server.md#the-public-reference). Where
 // a version of the reference and the seed interface disagree, the emulator accepts what either
 // allows; each such case below is marked `disagrees` with the version and the reason. Answers are
 // checked in test/contract/emulator-answers.test.ts.
