@@ -38,8 +38,11 @@ async function runValidate(options: ManifestOptions, io: CliIo): Promise<void> {
   if (options.json) {
     io.stdout.write(render.renderDiagnosticsJson(diagnostics));
   } else {
-    const color = useColor(options, io.stderr, io.env);
-    io.stderr.write(render.renderDiagnosticsText(diagnostics, { codeFrame: io.stderr.isTTY === true, color }));
+    // Only a run with something to say touches stderr (the bin makes the stream on first use).
+    if (diagnostics.length > 0) {
+      const color = useColor(options, io.stderr, io.env);
+      io.stderr.write(render.renderDiagnosticsText(diagnostics, { codeFrame: io.stderr.isTTY === true, color }));
+    }
     if (valid) {
       const which = environments.length === 1 ? `environment ${environments[0]}` : `environments ${environments.join(', ')}`;
       io.stdout.write(`${file} is valid (${which}).\n`);
