@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import console from 'node:console';
 import process from 'node:process';
 import { build } from 'esbuild';
-import { assertNoDynamicImport, builtinImportsAsRequire, childProcessOnFirstUse, http2OnFirstConnect, undiciPoolOnly, versionDefine } from './bundle-plugins.mjs';
+import { asciiOnly, assertNoDynamicImport, builtinImportsAsRequire, childProcessOnFirstUse, http2OnFirstConnect, undiciPoolOnly, versionDefine } from './bundle-plugins.mjs';
 
 const require = createRequire(import.meta.url);
 const { inject } = require('postject');
@@ -53,6 +53,7 @@ try {
     banner: { js: 'var __agentsyncBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
   });
   assertNoDynamicImport(bundled.metafile);
+  asciiOnly(script);
 
   const blob = join(work, 'sea-prep.blob');
   const config = join(work, 'sea-config.json');
