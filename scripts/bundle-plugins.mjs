@@ -105,7 +105,7 @@ export function undiciPoolOnly() {
  */
 export function asciiOnly(file) {
   const code = readFileSync(file, 'utf8');
-  if (!/[^\x00-\x7f]/.test(code)) return;
+  if (!/[\u0080-\uffff]/.test(code)) return;
   const source = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
   const comments = new Map();
   const collect = (ranges) => ranges?.forEach((range) => comments.set(range.pos, range.end));
@@ -116,8 +116,8 @@ export function asciiOnly(file) {
   };
   visit(source);
   let ascii = code;
-  for (const [pos, end] of comments) ascii = ascii.slice(0, pos) + ascii.slice(pos, end).replace(/[^\x00-\x7f]/g, '?') + ascii.slice(end);
-  const left = /[^\x00-\x7f]/.exec(ascii);
+  for (const [pos, end] of comments) ascii = ascii.slice(0, pos) + ascii.slice(pos, end).replace(/[\u0080-\uffff]/g, '?') + ascii.slice(end);
+  const left = /[\u0080-\uffff]/.exec(ascii);
   if (left) throw new Error(`${file}: ${JSON.stringify(left[0])} on line ${ascii.slice(0, left.index).split('\n').length} is outside a comment; write it as an escape in the source`);
   writeFileSync(file, ascii);
 }
