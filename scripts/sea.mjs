@@ -1,7 +1,7 @@
 // `npm run sea`: agentsync as one file that needs no Node.js and no node_modules, a Node single
 // executable application (https://nodejs.org/api/single-executable-applications.html):
-// 1. esbuild bundles the CLI (src/cli/entry.ts) with every dependency, undici and pg included, into
-//    one CommonJS script (a SEA can require builtins only), with the version compiled in;
+// 1. esbuild bundles the CLI (src/cli/entry.ts) with its dependencies into one CommonJS script (a
+//    SEA can require builtins only), with the version compiled in, and undici and pg into two more;
 // 2. `node --experimental-sea-config` runs it once and turns the result into a blob holding a V8
 //    startup snapshot (`useSnapshot`, src/cli/snapshot.ts): the binary starts with the CLI already
 //    evaluated instead of compiling and running it (BENCHMARKS.md, P3). A snapshot replaces
