@@ -11,8 +11,8 @@ export function registerValidateCommand(program: Command, io: CliIo): void {
   );
 }
 
-/** What `validate` loads when it runs; the single-file binary's snapshot loads it ahead (cli/snapshot.ts). */
-export function loadValidateModules() {
+/** What `validate` loads when it runs (the single-file binary's snapshot runs it once, cli/snapshot.ts). */
+function loadValidateModules() {
   return Promise.all([
     import('../../app/validate.js'),
     import('../../render/diagnostics.js'),
