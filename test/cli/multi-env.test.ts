@@ -1,5 +1,7 @@
-// Many environments at once (CONTRACT §9.2) through the CLI in this process: three emulators on port
-// 0, one per environment, each with its own API key, reached through each environment's baseUrl.
+// Many environments at once (CONTRACT §9.2) through the built CLI: three emulators on port 0, one
+// per environment, each with its own API key, reached through each environment's baseUrl.
+// The CLI runs in this process (runCli); the confirmation prompt too, on streams that say they
+// are a terminal.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,7 +1,6 @@
 // The built CLI on a real pseudo-terminal: it runs under util-linux `script`, which gives it a
 // pty; the test types into it and checks what the screen shows. Issue 13, rows 1, 2 and 9 (the
-// confirmation prompt, the live line of an apply, a saved plan), and `apply --wait`'s live line
-// (CONTRACT §11).
+// confirmation prompt, the live line of an apply, a saved plan), and `apply --wait`'s live line.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -86,6 +85,8 @@ describe.runIf(hasScript())('on a terminal', () => {
   });
 });
 
+// `apply --wait` on a terminal (CONTRACT §11): one live line, rewritten in place with \r, that ends
+// as the final counts; run on a real pseudo-terminal (`script`), the screen checked with screen.ts.
 describe.runIf(hasScript())('apply --wait on a terminal', () => {
   let kbEmu: TestEmulator;
   let site: Server;
