@@ -1,8 +1,9 @@
 // The esbuild pieces that scripts/bundle.mjs (the npm package) and scripts/sea.mjs (the single-file
 // binary) share.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { URL } from 'node:url';
+import ts from 'typescript';
 
 /** The version every bundle has compiled in (src/io/runtime/package-version.ts), from package.json. */
 export function versionDefine() {
@@ -93,4 +94,30 @@ export function undiciPoolOnly() {
       }));
     },
   };
+}
+
+/**
+ * Makes a bundle ASCII: V8 holds a script with a single other character as a two-byte string, which
+ * doubles what the compile cache hashes at every start and what the binary's snapshot keeps
+ * (BENCHMARKS.md, P3). esbuild escapes strings but keeps comments as written (an em dash in zod's,
+ * a § in ours), so each such character in a comment becomes `?`, one for one, which keeps every
+ * column of the source map. Any other character left (in a String.raw template) fails the build.
+ */
+export function asciiOnly(file) {
+  const code = readFileSync(file, 'utf8');
+  if (!/[\u0080-\uffff]/.test(code)) return;
+  const source = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const comments = new Map();
+  const collect = (ranges) => ranges?.forEach((range) => comments.set(range.pos, range.end));
+  const visit = (node) => {
+    collect(ts.getLeadingCommentRanges(code, node.pos));
+    collect(ts.getTrailingCommentRanges(code, node.end));
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  let ascii = code;
+  for (const [pos, end] of comments) ascii = ascii.slice(0, pos) + ascii.slice(pos, end).replace(/[\u0080-\uffff]/g, '?') + ascii.slice(end);
+  const left = /[\u0080-\uffff]/.exec(ascii);
+  if (left) throw new Error(`${file}: ${JSON.stringify(left[0])} on line ${ascii.slice(0, left.index).split('\n').length} is outside a comment; write it as an escape in the source`);
+  writeFileSync(file, ascii);
 }

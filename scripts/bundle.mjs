@@ -16,7 +16,8 @@
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { assertNoDynamicImport, builtinImportsAsRequire, childProcessOnFirstUse, http2OnFirstConnect, undiciPoolOnly, versionDefine } from './bundle-plugins.mjs';
+import { asciiOnly, assertNoDynamicImport, builtinImportsAsRequire, childProcessOnFirstUse, http2OnFirstConnect, undiciPoolOnly, versionDefine } from './bundle-plugins.mjs';
+import { eagerCompileWhatValidateRuns } from './eager-compile.mjs';
 import { writePublicTypes } from './public-types.mjs';
 
 const require = createRequire(import.meta.url);
@@ -45,6 +46,9 @@ const cli = await build({
 assertNoDynamicImport(cli.metafile);
 // With the flag false the snapshot code is dead and esbuild leaves it out; make sure it did.
 if (Object.values(cli.metafile.outputs).some((output) => 'src/cli/snapshot.ts' in output.inputs)) throw new Error('the npm CLI bundle must not contain src/cli/snapshot.ts');
+asciiOnly('dist/cli/agentsync.cjs');
+// So that Node's compile cache holds the code every start runs, not only the bundle's top level.
+eagerCompileWhatValidateRuns('dist/cli/agentsync.cjs', 'examples/minimal.yaml');
 
 // The bin itself: CommonJS too, because an ES module entry costs Node ~10 ms more to start.
 await build({
@@ -64,6 +68,7 @@ const vendor = await build({
   metafile: true,
 });
 assertNoDynamicImport(vendor.metafile);
+for (const name of VENDORED) asciiOnly(`dist/cli/vendor/${name}.cjs`);
 
 const api = await build({
   bundle: true,

@@ -1,11 +1,14 @@
 // `npm run sea`: agentsync as one file that needs no Node.js and no node_modules, a Node single
 // executable application (https://nodejs.org/api/single-executable-applications.html):
-// 1. esbuild bundles the CLI (src/cli/entry.ts) with every dependency, undici and pg included, into
-//    one CommonJS script (a SEA can require builtins only), with the version compiled in;
+// 1. esbuild bundles the CLI (src/cli/entry.ts) with its dependencies into one CommonJS script (a
+//    SEA can require builtins only), with the version compiled in, and undici and pg into two more;
 // 2. `node --experimental-sea-config` runs it once and turns the result into a blob holding a V8
 //    startup snapshot (`useSnapshot`, src/cli/snapshot.ts): the binary starts with the CLI already
 //    evaluated instead of compiling and running it (BENCHMARKS.md, P3). A snapshot replaces
-//    `useCodeCache` (Node ignores the code cache when both are set);
+//    `useCodeCache` (Node ignores the code cache when both are set). undici and pg, which only the
+//    commands that reach a server or PostgreSQL load, are not in it: they are assets of the binary,
+//    compiled when first used (vendorFromAssets below). Every byte of the script is in the snapshot
+//    that each start deserialises, used or not;
 // 3. postject injects the blob into a copy of the running node binary.
 // The binary is for the platform that builds it: agentsync-linux-x64 here, agentsync-darwin-arm64 on
 // a Mac (its signature is removed before the injection and an ad-hoc one added after), and
@@ -19,10 +22,11 @@ import { join, resolve } from 'node:path';
 import console from 'node:console';
 import process from 'node:process';
 import { build } from 'esbuild';
-import { assertNoDynamicImport, builtinImportsAsRequire, childProcessOnFirstUse, http2OnFirstConnect, undiciPoolOnly, versionDefine } from './bundle-plugins.mjs';
+import { asciiOnly, assertNoDynamicImport, builtinImportsAsRequire, childProcessOnFirstUse, http2OnFirstConnect, undiciPoolOnly, versionDefine } from './bundle-plugins.mjs';
 
 const require = createRequire(import.meta.url);
 const { inject } = require('postject');
+const VENDORED = ['undici', 'pg'];
 
 const windows = process.platform === 'win32';
 const mac = process.platform === 'darwin';
@@ -33,6 +37,7 @@ rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 
 try {
+  const assets = await buildVendorAssets();
   const script = join(work, 'agentsync.cjs');
   const bundled = await build({
     bundle: true,
@@ -43,7 +48,7 @@ try {
     entryPoints: ['src/cli/entry.ts'],
     outfile: script,
     metafile: true,
-    plugins: [childProcessOnFirstUse(), builtinImportsAsRequire(), undiciPoolOnly(), http2OnFirstConnect()],
+    plugins: [childProcessOnFirstUse(), builtinImportsAsRequire(), vendorFromAssets()],
     // A smaller script is a smaller snapshot to deserialise at every start (2.5 MB less; renaming
     // identifiers as well saved no more time).
     minifyWhitespace: true,
@@ -53,10 +58,11 @@ try {
     banner: { js: 'var __agentsyncBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
   });
   assertNoDynamicImport(bundled.metafile);
+  asciiOnly(script);
 
   const blob = join(work, 'sea-prep.blob');
   const config = join(work, 'sea-config.json');
-  writeFileSync(config, JSON.stringify({ main: script, output: blob, disableExperimentalSEAWarning: true, useSnapshot: true }));
+  writeFileSync(config, JSON.stringify({ main: script, output: blob, disableExperimentalSEAWarning: true, useSnapshot: true, assets }));
   const blobBuild = spawnSync(process.execPath, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   process.stderr.write(withoutKnownNoise(blobBuild.stderr ?? ''));
   if (blobBuild.status !== 0) throw new Error(`node --experimental-sea-config failed (${blobBuild.status ?? blobBuild.signal})`);
@@ -85,6 +91,58 @@ try {
   process.stdout.write(`${output}\n`);
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+/** undici (its Pool) and pg as the npm package has them (scripts/bundle.mjs): the binary's assets, by name. */
+async function buildVendorAssets() {
+  const folder = join(work, 'vendor');
+  const vendor = await build({
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+    entryPoints: { undici: 'undici', pg: require.resolve('pg') },
+    plugins: [undiciPoolOnly(), http2OnFirstConnect()],
+    outdir: folder,
+    outExtension: { '.js': '.cjs' },
+    metafile: true,
+  });
+  assertNoDynamicImport(vendor.metafile);
+  const assets = {};
+  for (const name of VENDORED) {
+    assets[`${name}.cjs`] = join(folder, `${name}.cjs`);
+    asciiOnly(assets[`${name}.cjs`]);
+  }
+  return assets;
+}
+
+/**
+ * `import … from 'undici'` (or 'pg') in the binary's script: compiles and runs the asset when the
+ * importing module is first evaluated, which is never while the snapshot is built (a snapshot is
+ * built before the binary has assets). No code cache: the binary rejected one made by the Node
+ * that builds it (`cachedDataRejected`), and compiling undici's Pool at the first connection costs
+ * no more than the snapshot's copy cost every start (`plan` against the emulator: no slower).
+ */
+function vendorFromAssets() {
+  return {
+    name: 'vendor-from-assets',
+    setup(build) {
+      build.onResolve({ filter: new RegExp(`^(${VENDORED.join('|')})$`) }, (args) => ({ path: args.path, namespace: 'vendor-from-assets' }));
+      build.onLoad({ filter: /.*/, namespace: 'vendor-from-assets' }, (args) => ({
+        contents: [
+          'const { getAsset } = require("node:sea");',
+          'const { Script } = require("node:vm");',
+          `const filename = ${JSON.stringify(`agentsync/vendor/${args.path}.cjs`)};`,
+          `const source = "(function (exports, require, module, __filename, __dirname) {" + getAsset(${JSON.stringify(`${args.path}.cjs`)}, "utf8") + "\\n})";`,
+          'const vendored = { exports: {} };',
+          'new Script(source, { filename }).runInThisContext().call(vendored.exports, vendored.exports, require, vendored, filename, ".");',
+          'module.exports = vendored.exports;',
+        ].join('\n'),
+        loader: 'js',
+      }));
+    },
+  };
 }
 
 /**

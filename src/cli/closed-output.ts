@@ -8,16 +8,35 @@
 /** Errors that mean "nobody reads this stream any more". */
 const GONE = new Set(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END']);
 
-/** Makes the process's stdout and stderr (cli/entry.ts passes them) drop their output, quietly, once their reader is gone. */
-export function keepRunningWhenOutputCloses(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream): void {
-  for (const stream of [stdout, stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      // Any other write error (EIO on a vanished terminal…) leaves the stream just as unusable;
-      // there is nowhere left to report it, so the output is dropped the same way.
-      if (!GONE.has(err.code ?? '') && stream === stdout) stderr.write(`Warning: standard output failed (${err.code ?? err.message}); the rest of it is dropped.\n`);
-      discardFurtherWrites(stream);
-    });
-  }
+/**
+ * The process's stdout and stderr (cli/entry.ts passes the process), each made on first use and
+ * from then on dropping its output, quietly, once its reader is gone. Node makes a stream when
+ * it is first read (a pipe's costs a few milliseconds of start-up), and a command that prints
+ * nothing to one never makes it.
+ */
+export function outputThatOutlivesItsReader(proc: Pick<NodeJS.Process, 'stdout' | 'stderr'>): { readonly stdout: NodeJS.WriteStream; readonly stderr: NodeJS.WriteStream } {
+  let stdout: NodeJS.WriteStream | undefined;
+  let stderr: NodeJS.WriteStream | undefined;
+  const streams = {
+    get stdout(): NodeJS.WriteStream {
+      return (stdout ??= keepRunningWhenClosed(proc.stdout, () => streams.stderr));
+    },
+    get stderr(): NodeJS.WriteStream {
+      return (stderr ??= keepRunningWhenClosed(proc.stderr, undefined));
+    },
+  };
+  return streams;
+}
+
+/** `warnTo` is where a failure other than a gone reader is mentioned (stderr, for stdout). */
+function keepRunningWhenClosed(stream: NodeJS.WriteStream, warnTo: (() => NodeJS.WriteStream) | undefined): NodeJS.WriteStream {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    // Any other write error (EIO on a vanished terminal…) leaves the stream just as unusable;
+    // there is nowhere left to report it, so the output is dropped the same way.
+    if (!GONE.has(err.code ?? '') && warnTo) warnTo().write(`Warning: standard output failed (${err.code ?? err.message}); the rest of it is dropped.\n`);
+    discardFurtherWrites(stream);
+  });
+  return stream;
 }
 
 function discardFurtherWrites(stream: NodeJS.WritableStream): void {

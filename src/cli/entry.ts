@@ -4,7 +4,7 @@
 // dist/cli/agentsync.cjs, which the `agentsync` bin (cli/main.ts) loads. scripts/sea.mjs bundles it
 // into the single-file binary's startup snapshot: there the process is read only in the main
 // function the snapshot starts (cli/snapshot.ts), never while the snapshot is built.
-import { keepRunningWhenOutputCloses } from './closed-output.js';
+import { outputThatOutlivesItsReader } from './closed-output.js';
 import type { CliIo, StopSignal } from './cli-io.js';
 import { runMain } from './run.js';
 import { buildStartupSnapshot } from './snapshot.js';
@@ -22,12 +22,17 @@ function main(): void {
   if (process.env.AGENTSYNC_DEBUG === '1') process.setSourceMapsEnabled(true);
 
   // A reader that goes away (`| head`) must never crash the command or cut an apply short.
-  keepRunningWhenOutputCloses(process.stdout, process.stderr);
+  const output = outputThatOutlivesItsReader(process);
 
-  const stops = watchStopSignals();
+  const stops = watchStopSignals(output);
   void runMain(process.argv.slice(2), {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    // Getters, like stdin: a stream is made when the run first prints to it.
+    get stdout() {
+      return output.stdout;
+    },
+    get stderr() {
+      return output.stderr;
+    },
     // Creating process.stdin costs a few milliseconds; most commands never read it.
     get stdin() {
       return process.stdin;
@@ -50,14 +55,14 @@ function main(): void {
  * signal is raised again with no handler). While one is trapped, the first aborts the run's signal
  * and the second exits at once, 128 + the first signal's number.
  */
-function watchStopSignals() {
+function watchStopSignals(output: { readonly stderr: NodeJS.WriteStream }) {
   const controller = new AbortController();
   let trapped = 0;
   let lastWords: string | undefined;
   let first: StopSignal | undefined;
   const onSignal = (signal: StopSignal): void => {
     if (first !== undefined) {
-      process.stderr.write(`\nInterrupted again (${signal}): exiting now.${lastWords ? ` ${lastWords}` : ''}\n`);
+      output.stderr.write(`\nInterrupted again (${signal}): exiting now.${lastWords ? ` ${lastWords}` : ''}\n`);
       process.exit(EXIT_CODES[first]);
     }
     if (trapped === 0) {

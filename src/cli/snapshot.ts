@@ -2,17 +2,19 @@
 // `useSnapshot`): Node runs the bundle once when the binary is built and keeps its heap, so a start
 // of the binary skips loading the code, building commander's program, zod's manifest schema and
 // the rest of the module evaluation (BENCHMARKS.md, P3).
-// While the snapshot is built, the modules `validate` loads lazily are loaded, and the validate use
-// case runs once on a manifest held here: that evaluates them (zod's manifest schema is built, and
-// zod prepares its parsers on the first parse) so that the binary starts with all of it in its heap.
-// Node keeps no compiled code in a snapshot (V8's kClear), so what runs still compiles on first use.
-// runMain itself is not run here: its secret scope is an AsyncLocalStorage, and Node 20 and 22
-// cannot snapshot a process in which one was used (their promise hooks are on). Nothing of the
-// machine that builds the binary is read: the real process (streams, argv, env, cwd, signals) is
-// read only in `main`, which the snapshot runs when the binary starts.
-import { Readable } from 'node:stream';
+// While the snapshot is built, `validate` runs once as a command line, through the program the bin
+// builds, on a manifest held here and read from a stdin of its own: that loads and evaluates what
+// it loads lazily (zod's manifest schema is built, and zod prepares its parsers on the first
+// parse), and V8 keeps the bytecode of every function that ran, so the binary's first `validate`
+// compiles almost nothing. runMain itself is not run here: its secret scope is an
+// AsyncLocalStorage, and Node 20 and 22 cannot snapshot a process in which one was used (their
+// promise hooks are on). Nothing of the machine that builds the binary is read: the real process
+// (streams, argv, env, cwd, signals) is read only in `main`, which the snapshot runs when the
+// binary starts.
+import { Readable, Writable } from 'node:stream';
 import { startupSnapshot } from 'node:v8';
-import { loadValidateModules } from './commands/validate.js';
+import type { CliIo } from './cli-io.js';
+import { buildProgram } from './program.js';
 
 /**
  * A small manifest that reaches every stage of `validate` (tools, agents, an environment). Kept
@@ -58,7 +60,15 @@ export function buildStartupSnapshot(main: () => void): void {
 }
 
 async function warmUp(): Promise<void> {
-  const [{ validateManifest }] = await loadValidateModules();
-  const { valid, diagnostics } = await validateManifest({ file: '-', source: { cwd: '/', stdin: Readable.from([WARM_UP_MANIFEST]) }, env: {} });
-  if (!valid) throw new Error(`the snapshot's warm-up manifest is not valid: ${JSON.stringify(diagnostics)}`);
+  const printed: string[] = [];
+  const output = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      printed.push(String(chunk));
+      done();
+    },
+  });
+  const argv = ['validate', '-f', '-'];
+  const io: CliIo = { stdout: output, stderr: output, stdin: Readable.from([WARM_UP_MANIFEST]), env: {}, cwd: '/', signal: new AbortController().signal };
+  await buildProgram(io, argv).parseAsync(argv, { from: 'user' });
+  if (printed.join('') !== '<stdin> is valid (environment prod).\n') throw new Error(`the snapshot's warm-up manifest is not valid: ${printed.join('')}`);
 }

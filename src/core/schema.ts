@@ -8,6 +8,11 @@ import { APP_ID_PATTERN } from './base-url.js';
 import { urlGlobProblem } from './url-glob.js';
 import { LINT_RULE_IDS, LINT_SETTINGS, type LintRuleId, type LintSetting } from './lint/rule-ids.js';
 
+// zod would write a parser for each object schema with `new Function`: code that Node's compile
+// cache cannot keep, so compiled again at every start (BENCHMARKS.md, P3). Its interpreted parse
+// gives the same results.
+z.config({ jitless: true });
+
 const jsonValue: z.ZodType<JsonValue> = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]));
 /** Free-form objects (metaData, integrationMeta, …) keep any JSON. */
 const freeObject = z.record(z.string(), jsonValue);

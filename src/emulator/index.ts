@@ -44,8 +44,10 @@ export interface EmulatorOptions {
   /** Share of requests (0..1) that fail with a 503 or a dropped connection. */
   failRate?: number;
   failMode?: FailMode;
-  /** Default true: no per-request lines. With false, one line per request goes to stderr. */
+  /** Default true: no per-request lines. With false, one line per request goes to `log`. */
   quiet?: boolean;
+  /** Where the per-request lines and data-file problems go; default the process's stderr. */
+  log?: (line: string) => void;
   /** Default false: PUT of an unknown tool is a 404. True restores the seed's upsert reading. */
   putCreates?: boolean;
   /** Default 200 (public version A); 201 is version O. */
@@ -84,17 +86,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const appId = options.appId ?? 'local';
   const apiKey = options.apiKey ?? (process.env.AGENTSYNC_EMULATOR_API_KEY || DEFAULT_API_KEY);
   checkOptions(options, appId, apiKey);
-  const logLine = options.quiet === false ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
+  const writeLine = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const logLine = options.quiet === false ? writeLine : undefined;
 
   const store = new EmulatorStore(appId);
   store.load(options.dataFile ? await loadDataFile(options.dataFile, appId) : seedData(appId));
-  const writer = options.dataFile
-    ? new DataFileWriter(
-        options.dataFile,
-        () => store.toData(),
-        (message) => process.stderr.write(`${message}\n`),
-      )
-    : undefined;
+  const writer = options.dataFile ? new DataFileWriter(options.dataFile, () => store.toData(), writeLine) : undefined;
   if (writer) store.onChange(() => writer.schedule());
 
   // One mutable object: the resources read it on every request and /__emulator/config changes it.

@@ -1,5 +1,5 @@
 // Issue 13, "a newcomer's first hour": each rough edge, through the built CLI against the emulator
-// on port 0. The terminal behaviour (rows 1 and 2) is in first-hour-tty.test.ts.
+// on port 0. The terminal behaviour (rows 1 and 2) is in terminal.test.ts.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,6 +1,7 @@
 // Many environments at once (docs/spec/state.md#many-environments) through the built CLI: three
 // emulators on port 0, one per environment, each with its own API key, reached through each
-// environment's baseUrl.
+// environment's baseUrl. The CLI runs in this process (runCli); the confirmation prompt too, on
+// streams that say they are a terminal.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +9,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/emulator/index.js';
-import { hasScript, runCli, runCliOnTerminal } from '../support/cli.js';
+import { runCli } from '../support/cli.js';
 import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
 
 const NAMES = ['us', 'eu', 'in'] as const;
@@ -91,10 +92,14 @@ agents:
 
 const cli = (...args: string[]) => runCli(args, { cwd: dir, env });
 
-/** Runs apply on a terminal (so it can ask) and answers its question; returns everything it printed and how often it asked. */
+/**
+ * Runs apply with streams that say they are a terminal (so it asks) and answers its question;
+ * returns everything it printed, stdout then stderr, and how often it asked.
+ */
 async function applyOnTerminal(answer: string, ...args: string[]): Promise<{ code: number | null; output: string; questions: number }> {
-  const { code, raw } = await runCliOnTerminal(['apply', ...args], { cwd: dir, env, steps: [{ when: "Only 'yes' will be accepted:", send: `${answer}\n` }] });
-  return { code, output: raw, questions: raw.split('Do you want to apply').length - 1 };
+  const { code, stdout, stderr } = await runCli(['apply', ...args], { cwd: dir, env, stdin: `${answer}\n`, tty: { stdin: true, stdout: true, stderr: true } });
+  const output = stdout + stderr;
+  return { code, output, questions: output.split('Do you want to apply').length - 1 };
 }
 const lastLines = (text: string, n: number) => text.trimEnd().split('\n').slice(-n);
 
@@ -347,7 +352,7 @@ describe('apply over several environments', () => {
     for (const name of NAMES) expect(await requests(name)).toEqual([]);
   });
 
-  it.skipIf(!hasScript())('asks once for every environment on a terminal, then applies them all', async () => {
+  it('asks once for every environment on a terminal, then applies them all', async () => {
     await writeManifest();
     const declined = await applyOnTerminal('no', '--all-environments');
     expect(declined.code).toBe(1);

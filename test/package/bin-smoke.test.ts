@@ -1,12 +1,15 @@
 // One run of the built bin (dist/cli/main.cjs, a child process) per command: the in-process tests
 // drive the same code through runMain, so what this adds is the bin itself: the bundle loads every
 // command's modules, entry.ts wires the real streams, environment and folder, and the exit code
-// reaches the shell. The emulator's own start and stop are test/emulator/cli.test.ts.
+// reaches the shell. The emulator's stop on a real signal is test/cli/signals.test.ts. Last, `npm run
+// demo` (scripts/demo.mjs), which runs the built bin against the root agents.yaml.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, runCliProcess, type CliResult } from '../support/cli.js';
+import { assertBuilt, ROOT, runCliProcess, type CliResult } from '../support/cli.js';
 import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
 
 let emu: TestEmulator;
@@ -60,5 +63,28 @@ describe('the built bin, one run per command, in order', () => {
     expect((await bin(['validate', '-f', 'broken.yaml'])).code).toBe(1);
     const piped = await bin(['validate', '-f', '-'], await readFile(join(dir, 'agents.yaml'), 'utf8'));
     expect(ok(piped).stdout).toBe('<stdin> is valid (environment local).\n');
+  });
+});
+
+describe('npm run demo', () => {
+  it('applies the root agents.yaml to an in-process emulator, then shows no changes, with no key and no trace', async () => {
+    const hadStateDir = existsSync(join(ROOT, '.agentsync'));
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NO_COLOR: '1' };
+    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], { cwd: ROOT, env });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      child.on('error', reject);
+      child.on('close', (exit) => resolve({ code: exit, stdout: out, stderr: err }));
+    });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Emulator running at http:\/\/127\.0\.0\.1:\d+\/v3/);
+    expect(stdout).toMatch(/Plan: \d+ to create, 0 to update, 0 to forget\./);
+    expect(stdout).toMatch(/Apply complete: \d+ created, 0 updated, 0 forgotten\./);
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('No changes. Environment "local" matches the manifest.');
+    expect(existsSync(join(ROOT, '.agentsync'))).toBe(hadStateDir);
   });
 });

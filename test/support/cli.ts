@@ -101,6 +101,18 @@ export interface InProcessOptions extends Omit<CliOptions, 'bin'> {
  * runs, with the environment cliEnv() builds and `cwd` (default: the repository root) as its folder.
  */
 export async function runCli(args: readonly string[], options: InProcessOptions = {}): Promise<CliResult> {
+  return startCliInProcess(args, options).done;
+}
+
+export interface InProcessRun {
+  /** What the run has printed so far. */
+  stdout(): string;
+  stderr(): string;
+  done: Promise<CliResult>;
+}
+
+/** runCli, returning at once: for a run that prints while it goes on (a server's ready line) and is stopped through `signal`. */
+export function startCliInProcess(args: readonly string[], options: InProcessOptions = {}): InProcessRun {
   const stdout = new CapturedStream(options.tty?.stdout === true, options.tty?.columns);
   const stderr = new CapturedStream(options.tty?.stderr === true, options.tty?.columns);
   const stdin = Object.assign(Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]), { isTTY: options.tty?.stdin === true });
@@ -109,19 +121,22 @@ export async function runCli(args: readonly string[], options: InProcessOptions 
   const onWarning = (warning: Error): void => void stderr.write(`(node:${process.pid}) ${warning.name}: ${warning.message}\n`);
   process.on('warning', onWarning);
   const run = runMain(args, { stdout, stderr, stdin, env: cliEnv(options.env), cwd: options.cwd ?? ROOT, signal: options.signal ?? new AbortController().signal });
-  // A run that hangs ends the test with a null exit code, as a child killed after timeoutMs did.
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const hung = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), options.timeoutMs ?? 60_000)));
-  let code: number | null;
-  try {
-    code = await Promise.race([run, hung]);
-    // Warnings are emitted on a later tick: let any the run caused arrive first.
-    await new Promise((resolve) => setImmediate(resolve));
-  } finally {
-    clearTimeout(timer);
-    process.off('warning', onWarning);
-  }
-  return { code, signal: null, stdout: stdout.text, stderr: stderr.text };
+  const done = (async (): Promise<CliResult> => {
+    // A run that hangs ends the test with a null exit code, as a child killed after timeoutMs did.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const hung = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), options.timeoutMs ?? 60_000)));
+    let code: number | null;
+    try {
+      code = await Promise.race([run, hung]);
+      // Warnings are emitted on a later tick: let any the run caused arrive first.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      clearTimeout(timer);
+      process.off('warning', onWarning);
+    }
+    return { code, signal: null, stdout: stdout.text, stderr: stderr.text };
+  })();
+  return { stdout: () => stdout.text, stderr: () => stderr.text, done };
 }
 
 /** A stream that keeps what is written to it, as text. */

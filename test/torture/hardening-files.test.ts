@@ -1,14 +1,14 @@
 // Hostile files around the state and the plan file (issue 10): symlinks planted at the names
 // agentsync writes, odd `plan --out` targets, a journal from another state, a symlinked or
-// directory `--state`, and lock debris. Each case runs the built CLI against real files and checks
-// that nothing outside the intended file is written and that a refusal is one clear line.
+// directory `--state`, and lock debris. Each case runs the CLI in this process against real files
+// and checks that nothing outside the intended file is written and that a refusal is one clear line.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, runCli, type CliResult, startCli } from '../support/cli.js';
+import { runCli, startCliInProcess, type CliResult } from '../support/cli.js';
 import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
 import { waitFor } from '../support/wait.js';
 import { makeWorkspace, type Workspace } from './helpers.js';
@@ -19,7 +19,6 @@ let ws: Workspace;
 let projects = 0;
 
 beforeAll(async () => {
-  assertBuilt();
   emulator = await startTestEmulator();
   ws = makeWorkspace('agentsync-hardening-');
 });
@@ -162,15 +161,25 @@ describe('apply PLANFILE that is not a regular file', () => {
 });
 
 describe('journal lineage (item 4)', () => {
-  /** Starts an apply of many tools slowly and SIGKILLs it once a few results are journaled. */
-  async function killedApply(p: Project): Promise<void> {
+  /**
+   * Leaves `p` as an apply SIGKILLed part-way would: its state as it was and a journal of results
+   * not yet folded into it. The apply of many tools runs slowly in this process; once three
+   * results are journaled, the state and the journal are copied, the run is stopped, and the
+   * copies put back.
+   */
+  async function interruptedApply(p: Project): Promise<void> {
     await emulator.configure({ latencyMs: 100 });
     try {
-      const { child, done } = startCli(['apply', '--auto-approve', '--concurrency', '1', ...p.args], { env: emulator.env });
+      const stop = new AbortController();
+      const run = startCliInProcess(['apply', '--auto-approve', '--concurrency', '1', ...p.args], { env: emulator.env, signal: stop.signal });
       const journal = `${p.state}.journal`;
       await waitFor('three journal lines', () => existsSync(journal) && readFileSync(journal, 'utf8').split('\n').length >= 4, { timeoutMs: 30_000 });
-      child.kill('SIGKILL');
-      await done;
+      const left = { journal: readFileSync(journal), state: existsSync(p.state) ? readFileSync(p.state) : undefined };
+      stop.abort('SIGINT');
+      await run.done;
+      writeFileSync(journal, left.journal);
+      if (left.state === undefined) rmSync(p.state, { force: true });
+      else writeFileSync(p.state, left.state);
     } finally {
       await emulator.configure({ latencyMs: 0 });
     }
@@ -179,7 +188,7 @@ describe('journal lineage (item 4)', () => {
 
   it('refuses a journal from another state, naming both files, and folds nothing', async () => {
     const other = project('other', 30);
-    await killedApply(other);
+    await interruptedApply(other);
     const p = project('v1', 30);
     expect((await p.cli(['apply', '--auto-approve', ...p.args])).code).toBe(0);
     p.write('v2');

@@ -49,6 +49,7 @@ async function runEmulator(flags: EmulatorFlags, io: CliIo): Promise<void> {
     storeAsSent: flags.storeAsSent === true,
     kb: flags.kbProcessingMs === undefined ? undefined : { kbProcessingMs: parseNumber(flags.kbProcessingMs, '--kb-processing-ms', { integer: true, min: 0 }) },
     quiet: false,
+    log: (line: string) => void io.stderr.write(`${line}\n`),
   };
   // Loaded here, not at the top, so other commands do not pay for the server's modules.
   const { startEmulator, DataFileError } = await import('../../emulator/index.js');

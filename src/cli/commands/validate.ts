@@ -11,8 +11,8 @@ export function registerValidateCommand(program: Command, io: CliIo): void {
   );
 }
 
-/** What `validate` loads when it runs; the single-file binary's snapshot loads it ahead (cli/snapshot.ts). */
-export function loadValidateModules() {
+/** What `validate` loads when it runs (the single-file binary's snapshot runs it once, cli/snapshot.ts). */
+function loadValidateModules() {
   return Promise.all([
     import('../../app/validate.js'),
     import('../../render/diagnostics.js'),
@@ -38,8 +38,11 @@ async function runValidate(options: ManifestOptions, io: CliIo): Promise<void> {
   if (options.json) {
     io.stdout.write(render.renderDiagnosticsJson(diagnostics));
   } else {
-    const color = useColor(options, io.stderr, io.env);
-    io.stderr.write(render.renderDiagnosticsText(diagnostics, { codeFrame: io.stderr.isTTY === true, color }));
+    // Only a run with something to say touches stderr (the bin makes the stream on first use).
+    if (diagnostics.length > 0) {
+      const color = useColor(options, io.stderr, io.env);
+      io.stderr.write(render.renderDiagnosticsText(diagnostics, { codeFrame: io.stderr.isTTY === true, color }));
+    }
     if (valid) {
       const which = environments.length === 1 ? `environment ${environments[0]}` : `environments ${environments.join(', ')}`;
       io.stdout.write(`${file} is valid (${which}).\n`);

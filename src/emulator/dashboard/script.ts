@@ -1,5 +1,7 @@
 // The dashboard's browser script, served as /__dashboard/app.js. Plain JavaScript for any current
-// browser, kept here as a string so it bundles with the emulator; it has no dependencies.
+// browser, kept here as a string so it bundles with the emulator; it has no dependencies. ASCII
+// only (\u escapes for the rest): one other character makes V8 hold the whole CLI bundle as a
+// two-byte string (scripts/bundle-plugins.mjs, asciiOnly).
 export const PAGE_SCRIPT = String.raw`
 'use strict';
 // The dashboard's script: hash routing between four views, a poll of the active view every second,
@@ -145,9 +147,9 @@ export const PAGE_SCRIPT = String.raw`
       const progressId = 'progress-' + site.parentUniqueId;
       return h('article', { 'aria-labelledby': 'site-h-' + site.parentUniqueId, 'data-website': site.parentUniqueId },
         h('h3', { id: 'site-h-' + site.parentUniqueId }, site.url),
-        h('p', {}, 'Status ', h('strong', { class: 'site-status' }, site.status), ' · ', h('code', {}, site.parentUniqueId)),
+        h('p', {}, 'Status ', h('strong', { class: 'site-status' }, site.status), ' \u00b7 ', h('code', {}, site.parentUniqueId)),
         h('p', {}, h('label', { for: progressId }, 'Indexed ' + processed + ' of ' + site.total + ' '), h('progress', { id: progressId, max: site.total || 1, value: processed })),
-        h('p', {}, Object.entries(site.counts).map(([status, n]) => status + ': ' + n).join(' · ')),
+        h('p', {}, Object.entries(site.counts).map(([status, n]) => status + ': ' + n).join(' \u00b7 ')),
         h('button', { type: 'button', onclick: () => processSite(site.parentUniqueId), disabled: site.total === 0 }, 'Index the discovered URLs of ' + site.url),
         table('Discovered URLs of ' + site.url + (site.total > site.discoveredUrls.length ? ' (first ' + site.discoveredUrls.length + ' of ' + site.total + ')' : ''), ['URL', 'Title', 'Status'],
           site.discoveredUrls.map((entry) => h('tr', {}, h('th', { scope: 'row', class: 'value' }, entry.url), h('td', {}, entry.title), h('td', { class: 's-' + entry.status }, entry.status)))));
@@ -184,7 +186,7 @@ export const PAGE_SCRIPT = String.raw`
         h('summary', {}, 'Body of request ' + r.seq), h('pre', { class: 'value' }, show(r.body)));
       return h('tr', { 'data-seq': r.seq },
         h('td', {}, r.seq), h('td', {}, r.time.slice(11, 23)), h('td', {}, r.method), h('th', { scope: 'row', class: 'value' }, r.path),
-        h('td', { class: r.status === null ? '' : 'st-' + String(r.status)[0] }, r.status === null ? (r.fault ? 'dropped' : '…') : r.status + (r.fault ? ' (injected)' : '')),
+        h('td', { class: r.status === null ? '' : 'st-' + String(r.status)[0] }, r.status === null ? (r.fault ? 'dropped' : '\u2026') : r.status + (r.fault ? ' (injected)' : '')),
         h('td', {}, r.durationMs === undefined ? '' : r.durationMs + ' ms'),
         h('td', {}, r.onBehalfOf || ''),
         h('td', {}, r.body === null ? '' : details));

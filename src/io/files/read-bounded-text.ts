@@ -1,8 +1,8 @@
 // Reads a small text file a user names (a --var-file) defensively, as the manifest is read: the
 // size is checked before reading and again while reading (a pipe or a device such as /dev/zero
 // reports size 0 and may never end), and the bytes must be UTF-8. A BOM is dropped.
-import { open } from 'node:fs/promises';
 import { UserError } from '../../core/errors.js';
+import { closeFile, openToRead, readInto, statOf } from './descriptor.js';
 import { fileError } from './file-errors.js';
 import { pathForRun } from './run-path.js';
 
@@ -20,9 +20,9 @@ export interface BoundedTextOptions {
 const CHUNK_BYTES = 256 * 1024;
 
 export async function readBoundedText(file: string, options: BoundedTextOptions): Promise<string> {
-  const handle = await open(pathForRun(options.cwd, file), 'r').catch((err: unknown) => Promise.reject(fileError(err, file, 'read')));
+  const fd = await openToRead(pathForRun(options.cwd, file)).catch((err: unknown) => Promise.reject(fileError(err, file, 'read')));
   try {
-    const stat = await handle.stat();
+    const stat = await statOf(fd);
     const limit = `${formatMb(options.maxBytes)}; ${options.what} may be at most ${formatMb(options.maxBytes)}`;
     if (stat.isDirectory()) throw new UserError('file_error', `cannot read ${file}: it is a directory`, { file });
     if (stat.size > options.maxBytes)
@@ -31,7 +31,7 @@ export async function readBoundedText(file: string, options: BoundedTextOptions)
     let length = 0;
     for (;;) {
       const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null).catch((err: unknown) => Promise.reject(fileError(err, file, 'read')));
+      const bytesRead = await readInto(fd, buffer).catch((err: unknown) => Promise.reject(fileError(err, file, 'read')));
       if (bytesRead === 0) break;
       length += bytesRead;
       if (length > options.maxBytes) throw new UserError('usage', `${options.label}: the file is larger than ${limit}`, { file });
@@ -39,7 +39,7 @@ export async function readBoundedText(file: string, options: BoundedTextOptions)
     }
     return decodeUtf8(Buffer.concat(chunks, length), options.label);
   } finally {
-    await handle.close();
+    await closeFile(fd);
   }
 }
 

@@ -1,7 +1,7 @@
 // Reads agents.yaml defensively: size is checked before reading (and again while reading, since a
 // pipe or /dev/stdin reports size 0), bytes must be UTF-8, a BOM is dropped. `-f -` reads stdin.
 // Content problems become diagnostics (ManifestError) so they print like any other.
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeFile, openToRead, readInto, statOf } from '../files/descriptor.js';
 import { pathForRun } from '../files/run-path.js';
 import { ManifestError, type Diagnostic } from '../../core/diagnostics.js';
 import { UserError } from '../../core/errors.js';
@@ -31,21 +31,21 @@ export async function readManifestFile(file: string, source: ManifestSource = {}
     if (source.stdin === undefined) throw new UserError('usage', 'the manifest cannot be read from stdin here (-f -): there is no stdin');
     return { file: STDIN_NAME, text: decodeUtf8(STDIN_NAME, await readCapped(STDIN_NAME, source.stdin)) };
   }
-  let handle;
+  let fd;
   try {
-    handle = await open(pathForRun(source.cwd, file), 'r');
+    fd = await openToRead(pathForRun(source.cwd, file));
   } catch (err) {
     throw new UserError('manifest_unreadable', `cannot read manifest ${file}: ${reasonOf(err)}`, { file });
   }
   try {
-    const stat = await handle.stat();
+    const stat = await statOf(fd);
     if (stat.isDirectory()) throw new UserError('manifest_unreadable', `cannot read manifest ${file}: it is a directory`, { file });
     if (stat.size > MAX_MANIFEST_BYTES) {
       throw new ManifestError([at(file, 1, 1, `the file is ${formatSize(stat.size)}; a manifest may be at most 10 MB`)]);
     }
-    return { file, text: decodeUtf8(file, await readCapped(file, chunksOf(handle, stat.size))) };
+    return { file, text: decodeUtf8(file, await readCapped(file, chunksOf(fd, stat.size))) };
   } finally {
-    await handle.close();
+    await closeFile(fd);
   }
 }
 
@@ -67,11 +67,11 @@ async function readCapped(file: string, source: AsyncIterable<Uint8Array | strin
  * The announced size only sizes the chunks: a small file (one part of a manifest folder) is read
  * into a buffer its size, not a 256 KB one, which for 200 parts was most of their reading time.
  */
-async function* chunksOf(handle: FileHandle, sizeHint: number): AsyncGenerator<Buffer> {
+async function* chunksOf(fd: number, sizeHint: number): AsyncGenerator<Buffer> {
   const chunkSize = Math.min(256 * 1024, Math.max(4096, sizeHint + 1));
   for (;;) {
     const buffer = Buffer.allocUnsafe(chunkSize);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+    const bytesRead = await readInto(fd, buffer);
     if (bytesRead === 0) return;
     yield buffer.subarray(0, bytesRead);
   }

@@ -1,3 +1,7 @@
+// Signals to the built bin (dist/cli/main.cjs as a child), where the process is the subject: an
+// apply killed with SIGKILL leaves what a rerun must adopt, and `agentsync emulator` ends with exit 0
+// on SIGTERM and on SIGINT. Signals in the middle of an apply, in depth, are
+// test/torture/signals.test.ts.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,11 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRecord } from '../../src/core/api-types.js';
 import { startTestEmulator, API_KEY, type TestEmulator } from '../support/emulator.js';
 import { waitFor } from '../support/wait.js';
-import { runCli, startCli } from '../support/cli.js';
+import { assertBuilt, runCli, startCli } from '../support/cli.js';
 
 let emu: TestEmulator;
 let dir: string;
 beforeAll(async () => {
+  assertBuilt();
   emu = await startTestEmulator();
   dir = await mkdtemp(join(tmpdir(), 'agentsync-kill-'));
 });
@@ -59,5 +64,18 @@ describe('apply killed with SIGKILL', () => {
     const again = await runCli(['apply', '--auto-approve'], { cwd: dir, env });
     expect(again.stdout).toContain('No changes.');
     await emu.configure({ latencyMs: 0 });
+  });
+});
+
+describe('agentsync emulator stopped by a signal', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('exits 0 on %s once it has said it is ready', async (signal) => {
+    const { child, done } = startCli(['emulator', '--port', '0']);
+    let stdout = '';
+    child.stdout?.on('data', (chunk: string) => (stdout += chunk));
+    await waitFor('the ready line', () => /ready at http:\/\/127\.0\.0\.1:\d+\/v3/.test(stdout), { timeoutMs: 15_000 });
+    child.kill(signal);
+    const result = await done;
+    expect(result.code).toBe(0);
+    expect(result.signal).toBeNull();
   });
 });
