@@ -1,7 +1,7 @@
-// Reading a file through its descriptor with node:fs's callback calls. Not node:fs/promises: that
+// Reading a file through its descriptor (and a folder's entries) with node:fs's callback calls. Not node:fs/promises: that
 // module loads readline, the REPL's history and the file watchers with it, which cost a command
 // that only reads its manifest a few milliseconds of its start (BENCHMARKS.md, P3).
-import { close, fstat, open, read, type Stats } from 'node:fs';
+import { close, fstat, open, read, readdir, stat, type Dirent, type Stats } from 'node:fs';
 
 /** Opens `path` for reading. */
 export function openToRead(path: string): Promise<number> {
@@ -19,4 +19,14 @@ export function readInto(fd: number, buffer: Buffer): Promise<number> {
 
 export function closeFile(fd: number): Promise<void> {
   return new Promise((resolve, reject) => close(fd, (err) => (err ? reject(err) : resolve())));
+}
+
+/** What `path` is, following links. */
+export function statPath(path: string): Promise<Stats> {
+  return new Promise((resolve, reject) => stat(path, (err, stats) => (err ? reject(err) : resolve(stats))));
+}
+
+/** A folder's entries with their types (a link is a link: not followed). */
+export function readFolder(path: string): Promise<Dirent[]> {
+  return new Promise((resolve, reject) => readdir(path, { withFileTypes: true }, (err, entries) => (err ? reject(err) : resolve(entries))));
 }

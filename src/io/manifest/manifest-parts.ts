@@ -5,12 +5,12 @@
 // (Naming the manifest and finding the default are in manifest-location.ts, which start-up and the
 // public types reach without the YAML parser.)
 import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ManifestError } from '../../core/diagnostics.js';
 import { UserError } from '../../core/errors.js';
 import { mergeParts } from '../../core/merge-parts.js';
 import { parseManifest, parseManifestPart, type ParsedManifest } from '../../core/parse.js';
+import { readFolder, statPath } from '../files/descriptor.js';
 import { pathForRun } from '../files/run-path.js';
 import { manifestName, manifestPaths, type ManifestLocation } from './manifest-location.js';
 import { MAX_MANIFEST_BYTES, readManifestFile, STDIN_PATH, type ManifestFile, type ManifestSource } from './manifest-file.js';
@@ -96,7 +96,7 @@ async function filesAt(path: string, cwd: string | undefined): Promise<{ files: 
   if (path === STDIN_PATH) return { files: [path], folder: false };
   let isFolder = false;
   try {
-    isFolder = (await stat(pathForRun(cwd, path))).isDirectory();
+    isFolder = (await statPath(pathForRun(cwd, path))).isDirectory();
   } catch {
     // Missing or unreadable: reading it as a file says why, in the usual words.
   }
@@ -115,7 +115,7 @@ async function yamlFilesBelow(folder: string, cwd: string | undefined): Promise<
   const visit = async (dir: string): Promise<void> => {
     let entries: Dirent[];
     try {
-      entries = await readdir(pathForRun(cwd, dir), { withFileTypes: true });
+      entries = await readFolder(pathForRun(cwd, dir));
     } catch (err) {
       throw new UserError('manifest_unreadable', `cannot read manifest folder ${dir}: ${(err as Error).message}`, { file: dir });
     }
@@ -134,7 +134,7 @@ async function yamlFilesBelow(folder: string, cwd: string | undefined): Promise<
 
 async function isFile(path: string): Promise<boolean> {
   try {
-    return (await stat(path)).isFile();
+    return (await statPath(path)).isFile();
   } catch {
     return false;
   }
