@@ -1,7 +1,8 @@
 // Reads agents.yaml defensively: size is checked before reading (and again while reading, since a
 // pipe or /dev/stdin reports size 0), bytes must be UTF-8, a BOM is dropped. `-f -` reads stdin.
 // Content problems become diagnostics (ManifestError) so they print like any other.
-import { closeFile, openToRead, readInto, statOf } from '../files/descriptor.js';
+import { chunksOf, decodeUtf8, readUpTo } from '../files/bounded-bytes.js';
+import { closeFile, openToRead, statOf } from '../files/descriptor.js';
 import { pathForRun } from '../files/run-path.js';
 import { ManifestError, type Diagnostic } from '../../core/diagnostics.js';
 import { UserError } from '../../core/errors.js';
@@ -29,7 +30,7 @@ export interface ManifestSource {
 export async function readManifestFile(file: string, source: ManifestSource = {}): Promise<ManifestFile> {
   if (file === STDIN_PATH) {
     if (source.stdin === undefined) throw new UserError('usage', 'the manifest cannot be read from stdin here (-f -): there is no stdin');
-    return { file: STDIN_NAME, text: decodeUtf8(STDIN_NAME, await readCapped(STDIN_NAME, source.stdin)) };
+    return { file: STDIN_NAME, text: decodeText(STDIN_NAME, await readCapped(STDIN_NAME, source.stdin)) };
   }
   let fd;
   try {
@@ -43,75 +44,23 @@ export async function readManifestFile(file: string, source: ManifestSource = {}
     if (stat.size > MAX_MANIFEST_BYTES) {
       throw new ManifestError([at(file, 1, 1, `the file is ${formatSize(stat.size)}; a manifest may be at most 10 MB`)]);
     }
-    return { file, text: decodeUtf8(file, await readCapped(file, chunksOf(fd, stat.size))) };
+    return { file, text: decodeText(file, await readCapped(file, chunksOf(fd, stat.size))) };
   } finally {
     await closeFile(fd);
   }
 }
 
-/** Reads to the end, whatever size was announced, and stops as soon as the limit is passed. */
 async function readCapped(file: string, source: AsyncIterable<Uint8Array | string>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of source) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    length += bytes.length;
-    if (length > MAX_MANIFEST_BYTES) throw new ManifestError([at(file, 1, 1, 'the file is larger than 10 MB; a manifest may be at most 10 MB')]);
-    chunks.push(bytes);
-  }
-  return Buffer.concat(chunks, length);
+  const bytes = await readUpTo(source, MAX_MANIFEST_BYTES);
+  if (bytes === undefined) throw new ManifestError([at(file, 1, 1, 'the file is larger than 10 MB; a manifest may be at most 10 MB')]);
+  return bytes;
 }
 
-/**
- * A file's bytes in chunks, until end of file (a pipe's size is 0, so it cannot be read by size).
- * The announced size only sizes the chunks: a small file (one part of a manifest folder) is read
- * into a buffer its size, not a 256 KB one, which for 200 parts was most of their reading time.
- */
-async function* chunksOf(fd: number, sizeHint: number): AsyncGenerator<Buffer> {
-  const chunkSize = Math.min(256 * 1024, Math.max(4096, sizeHint + 1));
-  for (;;) {
-    const buffer = Buffer.allocUnsafe(chunkSize);
-    const bytesRead = await readInto(fd, buffer);
-    if (bytesRead === 0) return;
-    yield buffer.subarray(0, bytesRead);
-  }
-}
-
-function decodeUtf8(file: string, bytes: Uint8Array): string {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    const { offset, line, column } = firstInvalidUtf8(bytes);
-    throw new ManifestError([at(file, line, column, `the file is not valid UTF-8 (byte 0x${(bytes[offset] ?? 0).toString(16).padStart(2, '0')} at offset ${offset}); save it as UTF-8`)]);
-  }
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-/** Where decoding failed, as a line and a column counted in characters, for the diagnostic. */
-function firstInvalidUtf8(bytes: Uint8Array): { offset: number; line: number; column: number } {
-  let line = 1;
-  let column = 1;
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i] ?? 0;
-    const size = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
-    if (size === 0 || i + size > bytes.length) break;
-    let ok = true;
-    for (let k = 1; k < size; k++) if (((bytes[i + k] ?? 0) & 0xc0) !== 0x80) ok = false;
-    if (size > 1 && ok) {
-      // Reject overlong forms, surrogates and code points past U+10FFFF, like the decoder does.
-      const b1 = bytes[i + 1] ?? 0;
-      if ((b === 0xe0 && b1 < 0xa0) || (b === 0xed && b1 > 0x9f) || (b === 0xf0 && b1 < 0x90) || (b === 0xf4 && b1 > 0x8f)) ok = false;
-    }
-    if (!ok) break;
-    if (b === 0x0a) {
-      line++;
-      column = 1;
-    } else column++;
-    i += size;
-  }
-  return { offset: i, line, column };
+function decodeText(file: string, bytes: Uint8Array): string {
+  const decoded = decodeUtf8(bytes);
+  if ('text' in decoded) return decoded.text;
+  const { byte, offset, line, column } = decoded.invalid;
+  throw new ManifestError([at(file, line, column, `the file is not valid UTF-8 (byte 0x${byte.toString(16).padStart(2, '0')} at offset ${offset}); save it as UTF-8`)]);
 }
 
 function at(file: string, line: number, column: number, message: string): Diagnostic {

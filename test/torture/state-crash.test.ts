@@ -1,10 +1,11 @@
 // Crash safety with real processes, once per backend: a writer SIGKILLed at random instants never
 // leaves a broken state, and results recorded before a kill are all there on the next open.
+// (In the torture suite: 31 SIGKILLed writers are a third of a minute of one core, the longest file npm test had.)
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkStateText, stateFiles, type StateWarning } from '../../../src/io/state/index.js';
-import { backends } from '../../support/state-backends.js';
-import { assertBuilt, StateChild, TARGET } from './helpers.js';
+import { checkStateText, stateFiles, type StateWarning } from '../../src/io/state/index.js';
+import { backends } from '../support/state-backends.js';
+import { assertBuilt, StateChild, TARGET } from '../io/state/helpers.js';
 
 beforeAll(assertBuilt);
 
