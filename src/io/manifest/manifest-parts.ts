@@ -108,7 +108,8 @@ async function filesAt(path: string, cwd: string | undefined): Promise<{ files: 
 
 /**
  * Every *.yaml and *.yml below a folder, sorted by path. Names starting with a dot (.git,
- * .agentsync, editor files) are skipped, and so are links to folders, which could loop.
+ * .github, .agentsync, editor files) and node_modules are skipped (`-f .` in a project's root must
+ * not read its packages' YAML), and so are links to folders, which could loop.
  */
 async function yamlFilesBelow(folder: string, cwd: string | undefined): Promise<string[]> {
   const out: string[] = [];
@@ -121,7 +122,7 @@ async function yamlFilesBelow(folder: string, cwd: string | undefined): Promise<
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
-      if (entry.name.startsWith('.')) continue;
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const path = join(dir, entry.name);
       if (entry.isDirectory()) await visit(path);
       else if (/\.ya?ml$/i.test(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isFile(pathForRun(cwd, path)))))) out.push(path);

@@ -12,7 +12,7 @@ describe('reading a manifest folder', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'agentsync-parts-io-'));
-    for (const file of ['b.yaml', 'a.yml', 'A.YAML', 'sub/z.yaml', 'sub/deeper/a.yaml', 'notes.txt', '.hidden.yaml', '.git/config.yaml', 'b-yaml']) {
+    for (const file of ['b.yaml', 'a.yml', 'A.YAML', 'sub/z.yaml', 'sub/deeper/a.yaml', 'notes.txt', '.hidden.yaml', '.git/config.yaml', 'node_modules/pkg/a.yaml', 'b-yaml']) {
       await mkdir(join(dir, 'm', file, '..'), { recursive: true });
       await writeFile(join(dir, 'm', file), 'version: 1\n');
     }
@@ -24,7 +24,7 @@ describe('reading a manifest folder', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it('stands for every *.yaml and *.yml below it, in path order, skipping dot-names and links to folders', async () => {
+  it('stands for every *.yaml and *.yml below it, in path order, skipping dot-names, node_modules and links to folders', async () => {
     const { paths, inParts } = await manifestFiles('m', dir);
     expect(inParts).toBe(true);
     expect(paths).toEqual(['m/A.YAML', 'm/a.yml', 'm/b.yaml', 'm/link.yaml', 'm/sub/deeper/a.yaml', 'm/sub/z.yaml']);
