@@ -1,9 +1,10 @@
 // Shared by the hardening suites: a small manifest whose names are unique per project, and the
 // checks every refusal must pass.
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'vitest';
-import { type CliResult } from '../support/cli.js';
-import { STACK_TRACE } from './helpers.js';
+import { runCli, type CliResult } from '../support/cli.js';
+import { STACK_TRACE, type Workspace } from './helpers.js';
 
 /**
  * A manifest with `tools` tools and one agent; `instruction` changes the agent (a state change).
@@ -50,4 +51,34 @@ export function kindOf(path: string): string {
   if (s.isFIFO()) return 'fifo';
   if (s.isSocket()) return 'socket';
   return 'other';
+}
+
+/** A project folder with a small manifest and its own state file, run against one emulator. */
+export interface SmallProject {
+  dir: string;
+  manifest: string;
+  state: string;
+  /** `-f manifest --state state` */
+  args: string[];
+  /** Rewrites the manifest with another instruction (and tool count). */
+  write(instruction: string, tools?: number): void;
+  cli(args: string[], extraEnv?: Record<string, string | undefined>): Promise<CliResult>;
+}
+
+/**
+ * Makes small projects in `ws`, named `prefix` and a count (names of resources on a shared emulator
+ * stay apart). `env` is read when a project runs, so it may name an emulator started later.
+ */
+export function smallProjects(ws: () => Workspace, env: () => Record<string, string>, prefix: string): (instruction?: string, tools?: number) => SmallProject {
+  let made = 0;
+  return (instruction = 'v1', tools = 2) => {
+    const name = `${prefix}${++made}`;
+    const dir = ws().path(name);
+    mkdirSync(dir);
+    const manifest = join(dir, 'agents.yaml');
+    const write = (text: string, count = tools): void => writeFileSync(manifest, smallManifest(name, text, count));
+    write(instruction);
+    const state = join(dir, 'state.json');
+    return { dir, manifest, state, args: ['-f', manifest, '--state', state], write, cli: (args, extraEnv = {}) => runCli(args, { env: { ...env(), ...extraEnv }, cwd: dir }) };
+  };
 }

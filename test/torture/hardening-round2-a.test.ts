@@ -10,11 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli, type CliResult } from '../support/cli.js';
 import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
 import { makeWorkspace, STACK_TRACE, type Workspace } from './helpers.js';
-import { leftoverTemps, smallManifest } from './hardening-helpers.js';
+import { leftoverTemps, smallManifest, smallProjects } from './hardening-helpers.js';
 
 let emulator: TestEmulator;
 let ws: Workspace;
-let projects = 0;
 
 beforeAll(async () => {
   emulator = await startTestEmulator();
@@ -26,33 +25,11 @@ afterAll(async () => {
   ws?.remove();
 });
 
-interface Project {
-  dir: string;
-  manifest: string;
-  state: string;
-  /** `-f manifest --state state` */
-  args: string[];
-  write(instruction: string, tools?: number): void;
-  cli(args: string[], extraEnv?: Record<string, string | undefined>): Promise<CliResult>;
-}
-
-function project(instruction = 'v1', tools = 2): Project {
-  const name = `r${++projects}`;
-  const dir = ws.path(name);
-  mkdirSync(dir);
-  const manifest = join(dir, 'agents.yaml');
-  const write = (text: string, count = tools): void => writeFileSync(manifest, smallManifest(name, text, count));
-  write(instruction);
-  const state = join(dir, 'state.json');
-  return {
-    dir,
-    manifest,
-    state,
-    args: ['-f', manifest, '--state', state],
-    write,
-    cli: (args, extraEnv = {}) => runCli(args, { env: { ...emulator.env, ...extraEnv }, cwd: dir }),
-  };
-}
+const project = smallProjects(
+  () => ws,
+  () => emulator.env,
+  'r',
+);
 
 // With NODE_COMPILE_CACHE set, Node 22.1+ opens that folder itself before agentsync runs (its own
 // rules, the user's choice); agentsync's own default folder, private and symlink-checked, is

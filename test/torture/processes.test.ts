@@ -14,13 +14,12 @@ import { generateManifest } from '../../bench/generate.mjs';
 import { assertBuilt, cliEnv, CLI, collect, runCli, startCli, type CliResult } from '../support/cli.js';
 import { API_KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
 import { makeWorkspace, STACK_TRACE, type Workspace } from './helpers.js';
-import { leftoverTemps, smallManifest } from './hardening-helpers.js';
+import { leftoverTemps, smallProjects, type SmallProject } from './hardening-helpers.js';
 
 const TIME = '/usr/bin/time';
 
 let emulator: TestEmulator;
 let ws: Workspace;
-let projects = 0;
 
 beforeAll(async () => {
   assertBuilt();
@@ -33,33 +32,11 @@ afterAll(async () => {
   ws?.remove();
 });
 
-interface Project {
-  dir: string;
-  manifest: string;
-  state: string;
-  /** `-f manifest --state state` */
-  args: string[];
-  write(instruction: string, tools?: number): void;
-  cli(args: string[], extraEnv?: Record<string, string | undefined>): Promise<CliResult>;
-}
-
-function project(instruction = 'v1', tools = 2): Project {
-  const name = `p${++projects}`;
-  const dir = ws.path(name);
-  mkdirSync(dir);
-  const manifest = join(dir, 'agents.yaml');
-  const write = (text: string, count = tools): void => writeFileSync(manifest, smallManifest(name, text, count));
-  write(instruction);
-  const state = join(dir, 'state.json');
-  return {
-    dir,
-    manifest,
-    state,
-    args: ['-f', manifest, '--state', state],
-    write,
-    cli: (args, extraEnv = {}) => runCli(args, { env: { ...emulator.env, ...extraEnv }, cwd: dir }),
-  };
-}
+const project = smallProjects(
+  () => ws,
+  () => emulator.env,
+  'p',
+);
 
 /** No crash report of any kind on stderr. */
 function expectNoCrash(result: CliResult): void {
@@ -79,7 +56,7 @@ function runIntoHead(args: string[], cwd: string): Promise<CliResult> {
 }
 
 describe('a reader that hangs up (| head) never crashes a command or cuts an apply short', () => {
-  let big: Project;
+  let big: SmallProject;
   beforeAll(async () => {
     // 2,000 tools: every listing below is far larger than a pipe's 64 KiB buffer.
     big = project('v1', 2000);
@@ -87,7 +64,7 @@ describe('a reader that hangs up (| head) never crashes a command or cuts an app
     expect(applied.code, applied.stderr).toBe(0);
   });
 
-  const readers: [string, (p: Project) => string[]][] = [
+  const readers: [string, (p: SmallProject) => string[]][] = [
     ['plan --offline --json', (p) => ['plan', '--offline', '--json', ...p.args]],
     ['plan --out -', (p) => ['plan', '--offline', '--out', '-', ...p.args]],
     ['state list', (p) => ['state', 'list', ...p.args]],
@@ -129,9 +106,11 @@ describe('a reader that hangs up (| head) never crashes a command or cuts an app
   });
 });
 
+let withCount = 0;
+
 /** A fresh folder with `manifest` written in it as agents.yaml. */
 function projectWith(manifest: string): { dir: string; manifest: string; state: string } {
-  const dir = ws.path(`p${++projects}`);
+  const dir = ws.path(`with${++withCount}`);
   mkdirSync(dir);
   const path = join(dir, 'agents.yaml');
   writeFileSync(path, manifest);
