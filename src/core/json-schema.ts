@@ -1,5 +1,5 @@
 // The manifest's JSON Schema, generated from the zod schema (the input side: defaults optional).
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { manifestSchema } from './schema.js';
 
 export const MANIFEST_SCHEMA_ID = 'urn:agentsync:manifest:1';

@@ -1,14 +1,15 @@
 // zod issues → diagnostics a newcomer understands, each at the YAML node it is about.
-import * as z from 'zod';
+import { $ZodArray, $ZodDefault, $ZodNullable, $ZodObject, $ZodOptional, $ZodPipe, $ZodRecord, type $ZodIssue, type $ZodType } from 'zod/v4/core';
 import type { Diagnostic, PathSegment } from './diagnostics.js';
 import { formatPath } from './diagnostics.js';
 import { didYouMean } from './suggest.js';
 import type { ManifestLocator } from './yaml-locate.js';
 
-type Issue = z.core.$ZodIssue;
+type Issue = $ZodIssue;
+type Schema = $ZodType;
 
 export interface IssueContext {
-  schema: z.ZodType;
+  schema: Schema;
   /** The value that was parsed, to tell a missing key from a wrong one. */
   input: unknown;
   locator: ManifestLocator;
@@ -108,27 +109,27 @@ function valueAt(root: unknown, path: readonly PathSegment[]): unknown {
 }
 
 /** The keys a strict object in the schema accepts at `path` (for "did you mean"). */
-export function knownKeys(schema: z.ZodType, path: readonly PathSegment[]): string[] {
-  let current: z.ZodType | undefined = schema;
+export function knownKeys(schema: Schema, path: readonly PathSegment[]): string[] {
+  let current: Schema | undefined = schema;
   for (const segment of path) {
     current = current === undefined ? undefined : childSchema(unwrap(current), segment);
   }
   const target = current === undefined ? undefined : unwrap(current);
-  return target instanceof z.ZodObject ? Object.keys(target.shape) : [];
+  return target instanceof $ZodObject ? Object.keys(target._zod.def.shape) : [];
 }
 
-function unwrap(schema: z.ZodType): z.ZodType {
-  let current: z.ZodType = schema;
+function unwrap(schema: Schema): Schema {
+  let current: Schema = schema;
   for (;;) {
-    if (current instanceof z.ZodOptional || current instanceof z.ZodDefault || current instanceof z.ZodNullable) current = current.unwrap() as z.ZodType;
-    else if (current instanceof z.ZodPipe) current = current.in as z.ZodType;
+    if (current instanceof $ZodOptional || current instanceof $ZodDefault || current instanceof $ZodNullable) current = current._zod.def.innerType;
+    else if (current instanceof $ZodPipe) current = current._zod.def.in;
     else return current;
   }
 }
 
-function childSchema(schema: z.ZodType, segment: PathSegment): z.ZodType | undefined {
-  if (schema instanceof z.ZodObject) return (schema.shape as Record<string, z.ZodType>)[String(segment)];
-  if (schema instanceof z.ZodRecord) return schema.valueType as z.ZodType;
-  if (schema instanceof z.ZodArray) return schema.element as z.ZodType;
+function childSchema(schema: Schema, segment: PathSegment): Schema | undefined {
+  if (schema instanceof $ZodObject) return (schema._zod.def.shape as Record<string, Schema>)[String(segment)];
+  if (schema instanceof $ZodRecord) return schema._zod.def.valueType;
+  if (schema instanceof $ZodArray) return schema._zod.def.element;
   return undefined;
 }

@@ -1,6 +1,7 @@
 // The state file's format and the pure operations on it. io/state/ does the reading, locking,
 // journaling and atomic writing; everything here is data in, data out.
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import './zod.js';
 import { REGIONS, type JsonObject, type Region } from './api-types.js';
 import { RESOURCE_TYPES, type ResourceType } from './kinds/kind.js';
 
@@ -14,7 +15,7 @@ const jsonObject = z.custom<JsonObject>((value) => typeof value === 'object' && 
 export const resourceStateSchema = z.strictObject({
   type: resourceType,
   /** Tool `_id`, agent `uid` or website `batchId`. */
-  remoteId: z.string().min(1),
+  remoteId: z.string().check(z.minLength(1)),
   /** The applied spec, normalized, with each sensitive value replaced by its keyed digest. */
   spec: jsonObject,
   appliedAt: z.string(),
@@ -25,18 +26,18 @@ export const pendingCreateSchema = z.strictObject({
   /** When the call was sent. */
   since: z.string(),
   /** Absent for a create (the original meaning); `delete` for a `--prune` DELETE. */
-  action: z.literal('delete').optional(),
+  action: z.optional(z.literal('delete')),
 });
 
 export const stateSchema = z.strictObject({
   version: z.literal(STATE_VERSION),
   lineage: z.uuid(),
-  serial: z.int().nonnegative(),
-  environment: z.string().min(1),
-  appId: z.string().min(1),
+  serial: z.int().check(z.nonnegative()),
+  environment: z.string().check(z.minLength(1)),
+  appId: z.string().check(z.minLength(1)),
   region: z.enum(REGIONS),
   /** Random per-state key for the HMAC-SHA256 digests of sensitive values (base64). */
-  salt: z.string().min(16),
+  salt: z.string().check(z.minLength(16)),
   resources: z.record(z.string(), resourceStateSchema),
   pending: z.record(z.string(), pendingCreateSchema),
 });

@@ -9,7 +9,8 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../../core/zod.js';
 import type { JsonObject } from '../../core/api-types.js';
 import { UserError } from '../../core/errors.js';
 import type { JournalEntry } from '../../core/state.js';
@@ -19,15 +20,15 @@ import { GroupCommit } from './group-commit.js';
 import { fsyncDir, hasCode, STATE_FILE_MODE } from './atomic-write.js';
 
 const resourceType = z.enum(RESOURCE_TYPES);
-const address = z.string().min(1);
-const journalEntrySchema: z.ZodType<JournalEntry> = z.discriminatedUnion('op', [
-  z.strictObject({ op: z.literal('pending'), address, type: resourceType, since: z.string(), action: z.literal('delete').optional() }),
+const address = z.string().check(z.minLength(1));
+const journalEntrySchema: z.ZodMiniType<JournalEntry> = z.discriminatedUnion('op', [
+  z.strictObject({ op: z.literal('pending'), address, type: resourceType, since: z.string(), action: z.optional(z.literal('delete')) }),
   z.strictObject({
     op: z.literal('applied'),
     address,
     type: resourceType,
-    remoteId: z.string().min(1),
-    spec: z.record(z.string(), z.unknown()) as unknown as z.ZodType<JsonObject>,
+    remoteId: z.string().check(z.minLength(1)),
+    spec: z.record(z.string(), z.unknown()) as unknown as z.ZodMiniType<JsonObject>,
     appliedAt: z.string(),
   }),
   z.strictObject({ op: z.literal('forgotten'), address }),

@@ -1,0 +1,21 @@
+// zod/mini's set-up, for every module that builds a schema: import this before building one. mini's
+// functional API builds schemas much faster than classic zod's methods (BENCHMARKS.md, P3), on the
+// same core: the same parse, issues and JSON Schema; but classic sets up the rest by itself. The
+// schemas import zod/mini themselves, so that their declarations name the package, whose types
+// scripts/public-types.mjs writes out.
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
+
+// - jitless: zod would write a parser for each object schema with `new Function`, code that Node's
+//   compile cache cannot keep, so compiled again at every start. Its interpreted parse gives the
+//   same results.
+// - The English messages that diagnostics quote (classic loads them on its first schema).
+// - The memoizer that classic installs, which the recursive schemas (JSON values) parse through.
+z.config({ jitless: true, ...en(), memoizer: z.memoizer() });
+
+/** `schema.describe(text)` of classic zod: a copy of the schema with `text` as its description. */
+export function described<T extends z.ZodMiniType>(schema: T, description: string): T {
+  const copy = schema.clone() as T;
+  z.globalRegistry.add(copy, { description });
+  return copy;
+}
