@@ -53,7 +53,13 @@ try {
     // identifiers as well saved no more time).
     minifyWhitespace: true,
     minifySyntax: true,
-    define: { ...versionDefine(), 'import.meta.url': '__agentsyncBundleUrl', __AGENTSYNC_SEA_SNAPSHOT__: 'true' },
+    define: {
+      ...versionDefine(),
+      'import.meta.url': '__agentsyncBundleUrl',
+      __AGENTSYNC_SEA_SNAPSHOT__: 'true',
+      // The snapshot's warm-up runs validate on the manifest P3 measures (src/cli/snapshot.ts).
+      __AGENTSYNC_WARM_UP_MANIFEST__: JSON.stringify(readFileSync('examples/minimal.yaml', 'utf8')),
+    },
     // In a SEA, __filename is the binary itself: nothing is read beside it.
     banner: { js: 'var __agentsyncBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
   });

@@ -3,7 +3,7 @@
 // of the binary skips loading the code, building commander's program, zod's manifest schema and
 // the rest of the module evaluation (BENCHMARKS.md, P3).
 // While the snapshot is built, `validate` runs once as a command line, through the program the bin
-// builds, on a manifest held here and read from a stdin of its own: that loads and evaluates what
+// builds, on examples/minimal.yaml, compiled in and read from a stdin of its own: that loads and evaluates what
 // it loads lazily (zod's manifest schema is built, and zod prepares its parsers on the first
 // parse), and V8 keeps the bytecode of every function that ran, so the binary's first `validate`
 // compiles almost nothing. runMain itself is not run here: its secret scope is an
@@ -17,33 +17,12 @@ import type { CliIo } from './cli-io.js';
 import { buildProgram } from './program.js';
 
 /**
- * A small manifest that reaches every stage of `validate` (tools, agents, an environment). Kept
- * here rather than taken from core/starter-manifest: importing that module keeps this file in the
- * npm bundle, which scripts/bundle.mjs refuses.
+ * examples/minimal.yaml, compiled in by scripts/sea.mjs: the manifest P3 measures, and one that
+ * reaches every stage of `validate` (an environment, a tool, an agent). Not imported from
+ * core/starter-manifest: that would keep this file in the npm bundle, which scripts/bundle.mjs
+ * refuses.
  */
-const WARM_UP_MANIFEST = `version: 1
-environments:
-  prod:
-    appId: warm-up
-    region: us
-tools:
-  get_weather:
-    displayName: Get weather
-    executionText: Checking the weather
-    description: Current weather for a city
-    parameters:
-      type: object
-      properties:
-        city: { type: string, description: City name }
-      required: [city]
-agents:
-  weather:
-    name: Weather assistant
-    integrationType: llm
-    integrateWith: gpt-4o
-    instruction: Answer questions about the weather.
-    actions: [get_weather]
-`;
+declare const __AGENTSYNC_WARM_UP_MANIFEST__: string;
 
 /**
  * Called by the bin's entry in the binary's bundle. While Node builds the snapshot, `main` becomes
@@ -68,7 +47,7 @@ async function warmUp(): Promise<void> {
     },
   });
   const argv = ['validate', '-f', '-'];
-  const io: CliIo = { stdout: output, stderr: output, stdin: Readable.from([WARM_UP_MANIFEST]), env: {}, cwd: '/', signal: new AbortController().signal };
+  const io: CliIo = { stdout: output, stderr: output, stdin: Readable.from([__AGENTSYNC_WARM_UP_MANIFEST__]), env: {}, cwd: '/', signal: new AbortController().signal };
   await buildProgram(io, argv).parseAsync(argv, { from: 'user' });
   if (printed.join('') !== '<stdin> is valid (environment prod).\n') throw new Error(`the snapshot's warm-up manifest is not valid: ${printed.join('')}`);
 }
