@@ -2,28 +2,18 @@
 // scrape body under the reference's names (checked in the emulator's request log) and limit what
 // the crawl finds; changing them is planned as a replacement (-/+) that says the old website is
 // deleted after the new one is processed, and the apply does exactly that.
-import { createServer, type Server } from 'node:http';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_KEY as KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
 import { runCli, type CliResult } from '../support/cli.js';
+import { startLinkSite, type LinkSite } from '../support/site.js';
 
 const LINKS = ['/docs/a', '/docs/b', '/blog/x', '/login'];
 
-function startSite(): Promise<{ server: Server; origin: string }> {
-  const server = createServer((req, res) => {
-    const body = req.url === '/' ? LINKS.map((href) => `<a href="${href}">${href}</a>`).join('\n') : `<p>${req.url ?? ''}</p>`;
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(`<html><head><title>${req.url ?? ''}</title></head><body>${body}</body></html>`);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
-}
-
 describe('crawl filters', () => {
-  let site: { server: Server; origin: string };
+  let site: LinkSite;
   let emu: TestEmulator;
   let dir: string;
   const cli = (args: string[]): Promise<CliResult> =>
@@ -35,12 +25,12 @@ describe('crawl filters', () => {
     (JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as { resources: Record<string, { remoteId: string }> }).resources['website.docs']?.remoteId ?? '';
 
   beforeAll(async () => {
-    site = await startSite();
+    site = await startLinkSite(LINKS);
     emu = await startTestEmulator({ quiet: true, kb: { kbProcessingMs: 0 } });
   });
   afterAll(async () => {
     await emu.close();
-    await new Promise((resolve) => site.server.close(resolve));
+    await site.close();
   });
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'agentsync-kb-crawl-'));

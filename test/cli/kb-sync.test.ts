@@ -2,39 +2,15 @@
 // process is processed by `kb sync --failed --wait` once the site is fixed, with exactly one sync
 // call for that page; a page whose content changed is re-processed by `kb sync`; `--reindex`
 // re-indexes the source; the manifest's excludes are honoured. The emulator's request log judges.
-import { createServer, type Server } from 'node:http';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_KEY as KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
 import { runCli, type CliResult } from '../support/cli.js';
-
-interface Site {
-  server: Server;
-  origin: string;
-  /** path → page text; a path missing here answers 500 (a broken page). */
-  pages: Map<string, string>;
-}
+import { startLinkSite, type LinkSite } from '../support/site.js';
 
 const LINKS = ['/docs/a', '/docs/b', '/docs/broken', '/private/secret'];
-
-function startSite(): Promise<Site> {
-  const pages = new Map<string, string>(LINKS.map((path) => [path, `first text of ${path}`]));
-  const server = createServer((req, res) => {
-    const path = req.url ?? '/';
-    const text = path === '/' ? LINKS.map((href) => `<a href="${href}">${href}</a>`).join('\n') : pages.get(path);
-    if (text === undefined) {
-      res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end('broken');
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(`<html><head><title>${path}</title></head><body><p>${text}</p></body></html>`);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, pages, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
-}
 
 interface Listed {
   uniqueId: string;
@@ -44,7 +20,7 @@ interface Listed {
 }
 
 describe('kb sync', () => {
-  let site: Site;
+  let site: LinkSite;
   let emu: TestEmulator;
   let dir: string;
   const cli = (args: string[]): Promise<CliResult> =>
@@ -56,18 +32,18 @@ describe('kb sync', () => {
     (await emu.apiRequests('PATCH')).map((entry) => ({ path: entry.path, ids: ((entry.body as { uniqueIds?: string[] } | null)?.uniqueIds ?? []).slice().sort() }));
 
   beforeAll(async () => {
-    site = await startSite();
+    site = await startLinkSite(LINKS);
     emu = await startTestEmulator({ quiet: true, kb: { kbProcessingMs: 200 } });
   });
   afterAll(async () => {
     await emu.close();
-    await new Promise((resolve) => site.server.close(resolve));
+    await site.close();
   });
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'agentsync-kb-sync-'));
     await emu.reset();
     await emu.configure({ kbProcessingMs: 200, kbFailUrls: [] });
-    for (const path of LINKS) site.pages.set(path, `first text of ${path}`);
+    for (const path of LINKS) site.texts.set(path, `first text of ${path}`);
     const manifest = [
       'version: 1',
       'environments:',
@@ -94,13 +70,13 @@ describe('kb sync', () => {
 
     // The knob is lifted but the page itself is down: the sync reads it again and it fails again.
     await emu.configure({ kbFailUrls: [] });
-    site.pages.delete('/docs/broken');
+    site.texts.delete('/docs/broken');
     const stillBroken = await cli(['kb', 'sync', '--failed', '--wait']);
     expect(stillBroken.code).toBe(1);
     expect(stillBroken.stdout).toContain('website.docs: processing 1 failed URL again (1 sync call).');
     expect(stillBroken.stdout).toMatch(/Indexing complete: 0 processed, 1 failed/);
 
-    site.pages.set('/docs/broken', 'fixed text');
+    site.texts.set('/docs/broken', 'fixed text');
     await emu.clearRequests();
     const fixed = await cli(['kb', 'sync', '--failed', '--wait']);
     expect(fixed.code, fixed.stderr).toBe(0);
@@ -123,7 +99,7 @@ describe('kb sync', () => {
     expect(applied.code, applied.stderr).toBe(0);
     const before = await listed();
     expect(before.find((entry) => entry.url.endsWith('/docs/a'))?.content).toContain('first text of /docs/a');
-    site.pages.set('/docs/a', 'second text, rewritten');
+    site.texts.set('/docs/a', 'second text, rewritten');
     await emu.clearRequests();
     const synced = await cli(['kb', 'sync', '--wait']);
     expect(synced.code, synced.stderr).toBe(0);

@@ -3,28 +3,19 @@
 // local site (node:http on port 0); changing a glob updates it; --prune deletes it. Also: paging
 // past 100 URLs, the plan's glob counts, progress lines, failed URLs (exit 1), --wait-timeout and
 // `kb status`.
-import { createServer, type Server } from 'node:http';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_KEY as KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
 import { runCli, type CliResult } from '../support/cli.js';
+import { startLinkSite, type LinkSite } from '../support/site.js';
 
 const DOC_PAGES = 130;
 const BLOG_PAGES = 5;
 
-/** A site with 130 docs pages, 5 blog posts and a changelog, all linked from the front page. */
-export function startSite(docPages = DOC_PAGES, blogPages = BLOG_PAGES): Promise<{ server: Server; origin: string }> {
-  const links = [...Array.from({ length: docPages }, (_, i) => `/docs/page-${i}`), ...Array.from({ length: blogPages }, (_, i) => `/blog/post-${i}`), '/changelog'];
-  const server = createServer((req, res) => {
-    const body = req.url === '/' ? links.map((href) => `<a href="${href}">${href}</a>`).join('\n') : `<p>${req.url ?? ''}</p>`;
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(`<html><head><title>${req.url ?? ''}</title></head><body>${body}</body></html>`);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
-}
+/** 130 docs pages, 5 blog posts and a changelog, all linked from the front page. */
+const LINKS = [...Array.from({ length: DOC_PAGES }, (_, i) => `/docs/page-${i}`), ...Array.from({ length: BLOG_PAGES }, (_, i) => `/blog/post-${i}`), '/changelog'];
 
 function manifest(origin: string, exclude: readonly string[], extra = ''): string {
   return [
@@ -42,7 +33,7 @@ function manifest(origin: string, exclude: readonly string[], extra = ''): strin
 }
 
 describe('a website declared by URL', () => {
-  let site: { server: Server; origin: string };
+  let site: LinkSite;
   let emu: TestEmulator;
   let dir: string;
   const cli = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> =>
@@ -53,12 +44,12 @@ describe('a website declared by URL', () => {
   const state = async (): Promise<{ resources: Record<string, { remoteId: string; spec: Record<string, unknown> }> }> => JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
 
   beforeAll(async () => {
-    site = await startSite();
+    site = await startLinkSite(LINKS);
     emu = await startTestEmulator({ quiet: true, kb: { kbProcessingMs: 300 } });
   });
   afterAll(async () => {
     await emu.close();
-    await new Promise((resolve) => site.server.close(resolve));
+    await site.close();
   });
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'agentsync-kb-url-'));

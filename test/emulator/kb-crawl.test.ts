@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentsError } from './helpers.js';
 import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
 import { discoveredPaths, scrape, scrapeId } from './kb-helpers.js';
-import { closedPort, startSite, type TestSite } from './kb-site.js';
+import { closedPort, startSite, type TestSite } from '../support/site.js';
 
 let emu: TestEmulator;
 let site: TestSite;
