@@ -3,6 +3,7 @@
 import { formatManifest } from '../core/format-manifest.js';
 import { parseManifest, parseManifestPart } from '../core/parse.js';
 import { countOf } from '../core/plural.js';
+import { escapeControl } from '../core/terminal-safe.js';
 import { isUserError } from '../core/errors.js';
 import { readManifestFile } from '../io/manifest/manifest-file.js';
 import { manifestFiles } from '../io/manifest/manifest-parts.js';
@@ -52,16 +53,16 @@ async function formatOne(file: string, isPart: boolean, check: boolean, io: CliI
   if (isPart && firstError === undefined && (parsed.locator.doc?.contents ?? null) === null) return 'unchanged';
   const result = firstError === undefined ? formatManifest(text, parsed.locator.doc) : ({ ok: false, problem: `${firstError.line}:${firstError.column}: ${firstError.message}` } as const);
   if (!result.ok) {
-    io.stderr.write(`Error: cannot format ${file}: ${result.problem}; it was left unchanged\n`);
+    io.stderr.write(`Error: cannot format ${escapeControl(file)}: ${escapeControl(result.problem)}; it was left unchanged\n`);
     return 'failed';
   }
   if (!result.changed) return 'unchanged';
   if (check) {
-    io.stdout.write(`${file}\n`);
+    io.stdout.write(`${escapeControl(file)}\n`);
     return 'changed';
   }
   await rewriteFile(file, result.text, io.cwd);
-  io.stdout.write(`formatted ${file}\n`);
+  io.stdout.write(`formatted ${escapeControl(file)}\n`);
   return 'changed';
 }
 

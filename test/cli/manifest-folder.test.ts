@@ -164,6 +164,24 @@ describe('a manifest in many files', () => {
     expect(await cli(['fmt', '--check', '-f', 'fmt'])).toMatchObject({ code: 0, stdout: '' });
   });
 
+  it('prints a file name from a folder inertly: no escape sequence, no line that is a workflow command', async () => {
+    const hostile = join(dir, 'hostile');
+    const name = 'x\u001b[2J\n::warning::pwned.yaml';
+    await writeParts(hostile, {
+      'env.yaml': 'version: 1\nenvironments:\n  local: { appId: local, region: us }\n',
+      [name]: "tools:\n  t:\n    displayName: 'T'\n    executionText: x\n    doNotExecute: true\n",
+    });
+    const check = await cli(['fmt', '--check', '-f', 'hostile']);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toBe('hostile/x\\u001b[2J\\u000a::warning::pwned.yaml\n');
+    const twice = await cli(['validate', '-f', 'hostile', '-f', join('hostile', name)]);
+    expect(twice.code).toBe(1);
+    for (const out of [check.stdout, check.stderr, twice.stderr]) {
+      expect(out).not.toContain('\u001b');
+      expect(out.split('\n').filter((line) => line.startsWith('::'))).toEqual([]);
+    }
+  });
+
   it('a saved plan goes stale when any part changes', async () => {
     const planDir = join(dir, 'saved');
     await writeParts(planDir, splitManifest(oneFile));

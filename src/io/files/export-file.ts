@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { manifestFiles } from '../manifest/manifest-parts.js';
 import { SCHEMA_FILE } from '../../core/starter-manifest.js';
 import { UserError } from '../../core/errors.js';
+import { escapeControl } from '../../core/terminal-safe.js';
 import { createFileAtomically, hasCode, replaceFileAtomically } from './atomic-file.js';
 import { fileError } from './file-errors.js';
 
@@ -47,7 +48,7 @@ export async function checkExportFolder(dir: string, force: boolean, cwd?: strin
   if (existing === undefined || existing.length === 0 || force) return;
   throw new UserError(
     'file_error',
-    `${dir} already holds manifest files (${existing[0]}${existing.length > 1 ? ` and ${existing.length - 1} more` : ''}); export does not overwrite them (pass --force to replace them)`,
+    `${escapeControl(dir)} already holds manifest files (${escapeControl(existing[0] ?? '')}${existing.length > 1 ? ` and ${existing.length - 1} more` : ''}); export does not overwrite them (pass --force to replace them)`,
     { file: dir },
   );
 }

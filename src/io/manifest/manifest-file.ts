@@ -6,6 +6,7 @@ import { closeFile, openToRead, statOf } from '../files/descriptor.js';
 import { pathForRun } from '../files/run-path.js';
 import { ManifestError, type Diagnostic } from '../../core/diagnostics.js';
 import { UserError } from '../../core/errors.js';
+import { escapeControl } from '../../core/terminal-safe.js';
 
 export const MAX_MANIFEST_BYTES = 10 * 1024 * 1024;
 
@@ -36,11 +37,11 @@ export async function readManifestFile(file: string, source: ManifestSource = {}
   try {
     fd = await openToRead(pathForRun(source.cwd, file));
   } catch (err) {
-    throw new UserError('manifest_unreadable', `cannot read manifest ${file}: ${reasonOf(err)}`, { file });
+    throw new UserError('manifest_unreadable', `cannot read manifest ${escapeControl(file)}: ${reasonOf(err)}`, { file });
   }
   try {
     const stat = await statOf(fd);
-    if (stat.isDirectory()) throw new UserError('manifest_unreadable', `cannot read manifest ${file}: it is a directory`, { file });
+    if (stat.isDirectory()) throw new UserError('manifest_unreadable', `cannot read manifest ${escapeControl(file)}: it is a directory`, { file });
     if (stat.size > MAX_MANIFEST_BYTES) {
       throw new ManifestError([at(file, 1, 1, `the file is ${formatSize(stat.size)}; a manifest may be at most 10 MB`)]);
     }

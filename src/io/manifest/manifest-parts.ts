@@ -8,6 +8,7 @@ import type { Dirent } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ManifestError } from '../../core/diagnostics.js';
 import { UserError } from '../../core/errors.js';
+import { escapeControl } from '../../core/terminal-safe.js';
 import { mergeParts } from '../../core/merge-parts.js';
 import { parseManifest, parseManifestPart, type ParsedManifest } from '../../core/parse.js';
 import { readFolder, statPath } from '../files/descriptor.js';
@@ -102,7 +103,7 @@ async function filesAt(path: string, cwd: string | undefined): Promise<{ files: 
   }
   if (!isFolder) return { files: [path], folder: false };
   const files = await yamlFilesBelow(path, cwd);
-  if (files.length === 0) throw new UserError('manifest_unreadable', `cannot read manifest ${path}: the folder holds no *.yaml or *.yml file`, { file: path });
+  if (files.length === 0) throw new UserError('manifest_unreadable', `cannot read manifest ${escapeControl(path)}: the folder holds no *.yaml or *.yml file`, { file: path });
   return { files, folder: true };
 }
 
@@ -118,7 +119,7 @@ async function yamlFilesBelow(folder: string, cwd: string | undefined): Promise<
     try {
       entries = await readFolder(pathForRun(cwd, dir));
     } catch (err) {
-      throw new UserError('manifest_unreadable', `cannot read manifest folder ${dir}: ${(err as Error).message}`, { file: dir });
+      throw new UserError('manifest_unreadable', `cannot read manifest folder ${escapeControl(dir)}: ${escapeControl((err as Error).message)}`, { file: dir });
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
@@ -148,7 +149,8 @@ function refuseRepeats(paths: readonly string[], cwd: string | undefined): void 
     if (path === STDIN_PATH) continue;
     const key = resolve(cwd ?? '', path);
     const earlier = seen.get(key);
-    if (earlier !== undefined) throw new UserError('usage', `the manifest file ${path} is given twice${earlier === path ? '' : ` (also as ${earlier})`}; give each file or folder once`);
+    if (earlier !== undefined)
+      throw new UserError('usage', `the manifest file ${escapeControl(path)} is given twice${earlier === path ? '' : ` (also as ${escapeControl(earlier)})`}; give each file or folder once`);
     seen.set(key, path);
   }
 }
