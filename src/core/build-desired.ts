@@ -3,16 +3,15 @@ import type { Region } from './api-types.js';
 import type { PathSegment } from './diagnostics.js';
 import { addressOf, type Desired, type DesiredAgent, type DesiredEnvironment, type DesiredTool, type DesiredWebsite, type SensitivePath } from './desired.js';
 import { existsIn } from './resource-environments.js';
+import { MANIFEST_SECTIONS } from './kinds/index.js';
+import type { ResourceType } from './kinds/kind.js';
 import type { Manifest } from './schema.js';
-
-/** Where each resource kind lives in the manifest: the path prefix before its key. */
-const RESOURCE_PREFIX = { tool: ['tools'], agent: ['agents'], website: ['knowledgeBase', 'websites'] } as const;
 
 const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function buildDesired(manifest: Manifest, environment: DesiredEnvironment, sensitiveSites: readonly PathSegment[][]): Desired {
   const byResource = groupByResource(sensitiveSites);
-  const sensitive = (type: keyof typeof RESOURCE_PREFIX, key: string) => sensitivePaths(byResource.get(addressOf(type, key)) ?? [], RESOURCE_PREFIX[type].length + 1);
+  const sensitive = (type: ResourceType, key: string) => sensitivePaths(byResource.get(addressOf(type, key)) ?? [], MANIFEST_SECTIONS[type].length + 1);
 
   // A resource with `environments:` exists only there (docs/spec/manifest.md#per-environment-resources); the key itself is never sent.
   const here = (resource: { environments?: readonly string[] | undefined }) => existsIn(resource.environments, environment.name);
@@ -82,7 +81,7 @@ export function desiredEnvironment(name: string, config: { appId: string; region
 function groupByResource(sites: readonly PathSegment[][]): Map<string, PathSegment[][]> {
   const groups = new Map<string, PathSegment[][]>();
   for (const site of sites) {
-    for (const [type, prefix] of Object.entries(RESOURCE_PREFIX) as [keyof typeof RESOURCE_PREFIX, readonly string[]][]) {
+    for (const [type, prefix] of Object.entries(MANIFEST_SECTIONS) as [ResourceType, readonly string[]][]) {
       if (!prefix.every((segment, i) => site[i] === segment)) continue;
       const key = site[prefix.length];
       if (typeof key !== 'string') continue;

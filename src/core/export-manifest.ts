@@ -114,7 +114,7 @@ export function exportManifest(snapshot: ServerSnapshot, environment: ExportEnvi
     }
     for (const shared of sharedOf(keys, type)) sharedIdentities.push(shared);
     // fromEntries: a tool may be named `__proto__`, and must stay a key.
-    setIn(document, spec.section, Object.fromEntries(entries));
+    setIn(document, kindOf(type).section, Object.fromEntries(entries));
     counts[type] = keys.length;
     exported.set(type, new Set(keys.map((k) => k.key)));
   }

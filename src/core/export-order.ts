@@ -6,10 +6,11 @@ import { KINDS } from './kinds/index.js';
 export function exportKeyOrder(path: readonly string[]): readonly string[] | undefined {
   for (const kind of Object.values(KINDS)) {
     const spec = kind.export;
-    if (spec === undefined || path.length < spec.section.length + 1) continue;
-    if (!spec.section.every((part, i) => path[i] === part)) continue;
+    const { section } = kind;
+    if (spec === undefined || path.length < section.length + 1) continue;
+    if (!section.every((part, i) => path[i] === part)) continue;
     // path: the section, the entry's key, then the map's path inside the entry.
-    const inside = path.slice(spec.section.length + 1).join('.');
+    const inside = path.slice(section.length + 1).join('.');
     return Object.hasOwn(spec.keyOrder, inside) ? spec.keyOrder[inside] : undefined;
   }
   return undefined;

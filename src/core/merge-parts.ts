@@ -6,6 +6,7 @@
 import { formatPath, type Diagnostic, type PathSegment, type Severity } from './diagnostics.js';
 import type { JsonValue } from './api-types.js';
 import { jsonEqual } from './json-equal.js';
+import { MANIFEST_SECTIONS } from './kinds/index.js';
 import type { InterpolationSite, ParsedFile, ParsedManifest } from './parse.js';
 import type { Anchor, ManifestLocator, YamlLocator } from './yaml-locate.js';
 
@@ -20,16 +21,28 @@ interface Rules {
   readonly [key: string]: Rule;
 }
 
-const MANIFEST_RULES: Rules = {
-  version: 'agree',
-  environments: 'entries',
-  tools: 'entries',
-  agents: 'entries',
-  lint: 'entries',
-  moved: 'list',
-  knowledgeBase: { websites: 'entries' },
-  external: { tools: 'list' },
-};
+/** The manifest's own keys; each resource kind's map (`tools`, `knowledgeBase.websites`, …) is added from the kind. */
+const MANIFEST_RULES: Rules = withKindSections(
+  {
+    version: 'agree',
+    environments: 'entries',
+    lint: 'entries',
+    moved: 'list',
+    external: { tools: 'list' },
+  },
+  Object.values(MANIFEST_SECTIONS),
+);
+
+/** Each section path merges entry by entry, under maps that merge key by key on the way to it. */
+function withKindSections(rules: Rules, sections: readonly (readonly string[])[]): Rules {
+  const out: Record<string, Rule> = { ...rules };
+  for (const [head, ...rest] of sections) {
+    if (head === undefined) continue;
+    const inner = out[head];
+    out[head] = rest.length === 0 ? 'entries' : withKindSections(typeof inner === 'object' ? inner : {}, [rest]);
+  }
+  return out;
+}
 
 /** Which part wrote a key: the first one, and for merged maps and lists, each entry's own part. */
 interface Owner {

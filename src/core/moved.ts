@@ -4,16 +4,14 @@
 // and apply writes the move to the state, as Terraform's `moved` blocks do.
 import type { Move } from './desired.js';
 import type { Diagnostic } from './diagnostics.js';
+import { MANIFEST_SECTIONS } from './kinds/index.js';
 import { isObject, parseAddress, type ResourceType } from './kinds/kind.js';
 import type { ManifestLocator } from './yaml-locate.js';
-
-/** Where each kind's map sits in the manifest tree. */
-const SECTION: Record<ResourceType, readonly string[]> = { tool: ['tools'], agent: ['agents'], website: ['knowledgeBase', 'websites'] };
 
 /** The manifest keys of a kind, read from the raw tree (before the schema, so every problem is found in one run). */
 function keysOf(tree: Record<string, unknown>, type: ResourceType): ReadonlySet<string> {
   let node: unknown = tree;
-  for (const segment of SECTION[type]) node = isObject(node) ? node[segment] : undefined;
+  for (const segment of MANIFEST_SECTIONS[type]) node = isObject(node) ? node[segment] : undefined;
   return new Set(isObject(node) ? Object.keys(node) : []);
 }
 

@@ -4,11 +4,12 @@
 // must be one), an agent may only name tools that exist wherever the agent does, and a resource's
 // interpolated values matter only where it exists.
 import type { Diagnostic, PathSegment } from './diagnostics.js';
+import { MANIFEST_SECTIONS } from './kinds/index.js';
 import { didYouMean } from './suggest.js';
 import type { ManifestLocator } from './yaml-locate.js';
 
 /** Where each resource kind lives in the manifest: the path before its key. */
-const SECTIONS: readonly (readonly string[])[] = [['tools'], ['agents'], ['knowledgeBase', 'websites']];
+const SECTIONS = Object.values(MANIFEST_SECTIONS);
 
 interface ResourceEntry {
   path: PathSegment[];

@@ -16,6 +16,7 @@ export const agentKind: Kind<AgentSpec> = {
   type: 'agent',
   remoteIdLabel: 'uid',
   keyPattern: ADDRESS_KEY_PATTERN,
+  section: ['agents'],
   createIsRepeatable: false,
   dependsOn: ['tool'],
   fields: AGENT_FIELDS,
@@ -43,7 +44,6 @@ export const agentKind: Kind<AgentSpec> = {
   needs: (spec) => [...spec.tools, ...spec.actions].map((name) => addressOf('tool', name)),
   describe: (action, _spec, _key, remoteId) => (action === 'create' ? 'POST /ai-agents/agents' : `PATCH /ai-agents/agents/${seg(remoteId ?? '')}`),
   export: {
-    section: ['agents'],
     // The key is only the agent's address in the manifest, so a readable slug of its name will do.
     keyOf: (record) => slugOf(record.identity ?? ''),
     renameable: true,

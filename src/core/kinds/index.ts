@@ -13,6 +13,9 @@ type KindOf = { tool: typeof toolKind; agent: typeof agentKind; website: typeof 
 export const KINDS: { [T in ResourceType]: KindOf[T] } = { tool: toolKind, agent: agentKind, website: websiteKind };
 
 /** The kind of a type, with its spec type erased: for code that handles every kind alike. */
+/** Where each kind's map sits in a manifest, from the kinds themselves. */
+export const MANIFEST_SECTIONS = Object.fromEntries(RESOURCE_TYPES.map((type) => [type, KINDS[type].section])) as Record<ResourceType, readonly string[]>;
+
 export function kindOf(type: ResourceType): Kind<object> {
   return KINDS[type] as unknown as Kind<object>;
 }

@@ -155,6 +155,8 @@ export interface Kind<Spec extends object = JsonObject> {
   remoteIdLabel: string;
   /** The rule a manifest key of this kind follows (core/schema.ts); a new address (`state mv`) must too. */
   keyPattern: RegExp;
+  /** Where the kind's map sits in a manifest (the path before an entry's key), e.g. ['tools']. */
+  section: readonly string[];
   /**
    * Whether sending a create again is harmless (a tool's PUT, a website's processing). When it is
    * not (an agent's POST), a create that was sent but never confirmed is looked for on the server
@@ -214,8 +216,6 @@ export interface Removal {
 export type SecretNamer = (path: readonly (string | number)[], label: string) => string;
 
 export interface Exportable {
-  /** Where the kind's map sits in a manifest, e.g. ['tools'] or ['agents']. */
-  section: readonly string[];
   /**
    * The manifest key a server record asks for. `renameable` says whether two records asking for the
    * same key may be told apart with `_2`, `_3` (an agent's key is only its address) or not (a

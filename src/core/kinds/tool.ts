@@ -15,6 +15,7 @@ export const toolKind: Kind<ToolSpec> = {
   type: 'tool',
   remoteIdLabel: '_id',
   keyPattern: TOOL_NAME_PATTERN,
+  section: ['tools'],
   createIsRepeatable: true,
   dependsOn: [],
   fields: TOOL_FIELDS,
@@ -50,7 +51,6 @@ export const toolKind: Kind<ToolSpec> = {
   },
   describe: (_action, spec) => `PUT /ai-agents/tools/${seg(spec.name)}`,
   export: {
-    section: ['tools'],
     keyOf: (record) => record.identity ?? '',
     renameable: false,
     // ToolDto and ParametersDto.

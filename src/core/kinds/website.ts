@@ -38,6 +38,7 @@ export const websiteKind: Kind<WebsiteSpec> = {
   // The seed form's id is the batch id; a url website's is the website id (the label stays for the seed's output).
   remoteIdLabel: 'batchId',
   keyPattern: ADDRESS_KEY_PATTERN,
+  section: ['knowledgeBase', 'websites'],
   // The scrape is not repeatable; it marks itself pending and looks itself up (ctx.unrepeatable).
   createIsRepeatable: false,
   dependsOn: [],
