@@ -82,3 +82,27 @@ export function smallProjects(ws: () => Workspace, env: () => Record<string, str
     return { dir, manifest, state, args: ['-f', manifest, '--state', state], write, cli: (args, extraEnv = {}) => runCli(args, { env: { ...env(), ...extraEnv }, cwd: dir }) };
   };
 }
+
+/** A folder in `ws` with `manifest` written in it as agents.yaml, and where its state goes. */
+export function manifestProject(ws: Workspace, manifest: string): { dir: string; manifest: string; state: string } {
+  const dir = ws.path(`case-${++manifestProjects}`);
+  mkdirSync(dir);
+  const path = join(dir, 'agents.yaml');
+  writeFileSync(path, manifest);
+  return { dir, manifest: path, state: join(dir, 'state.json') };
+}
+let manifestProjects = 0;
+
+/** The environments a small test manifest starts with. */
+export const HEADER = `version: 1
+environments:
+  local: { appId: local, region: us }
+`;
+
+/** A tool that does not execute, so an agent-less manifest needs nothing else. */
+export const CARD_TOOL = `tools:
+  show_card:
+    displayName: Card
+    executionText: Showing a card
+    doNotExecute: true
+`;

@@ -3,13 +3,13 @@
 // grepping stdout, stderr and the files left behind. Item 16 (manifests from pipes and stdin) is
 // test/torture/processes.test.ts.
 import { createHmac } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDigester } from '../../src/io/state/digest.js';
 import { runCli, type CliResult } from '../support/cli.js';
 import { API_KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
 import { makeWorkspace, reasonLines, STACK_TRACE, type Workspace } from './helpers.js';
+import { CARD_TOOL, HEADER, manifestProject } from './hardening-helpers.js';
 
 /** validate reads no state, so it takes no --state (each command lists only its own options). */
 function stateFlag(command: string | undefined, state: string): string[] {
@@ -18,7 +18,6 @@ function stateFlag(command: string | undefined, state: string): string[] {
 
 let emulator: TestEmulator;
 let ws: Workspace;
-let caseNumber = 0;
 
 beforeAll(async () => {
   emulator = await startTestEmulator();
@@ -30,26 +29,7 @@ afterAll(async () => {
   ws?.remove();
 });
 
-/** A fresh folder with the manifest written in it. */
-function project(manifest: string): { dir: string; manifest: string; state: string } {
-  const dir = ws.path(`case-${++caseNumber}`);
-  mkdirSync(dir);
-  const path = join(dir, 'agents.yaml');
-  writeFileSync(path, manifest);
-  return { dir, manifest: path, state: join(dir, 'state.json') };
-}
-
-const HEADER = `version: 1
-environments:
-  local: { appId: local, region: us }
-`;
-
-const CARD_TOOL = `tools:
-  show_card:
-    displayName: Card
-    executionText: Showing a card
-    doNotExecute: true
-`;
+const project = (manifest: string): ReturnType<typeof manifestProject> => manifestProject(ws, manifest);
 
 function expectNowhere(results: readonly CliResult[], needles: readonly string[]): void {
   for (const [i, result] of results.entries()) {

@@ -14,7 +14,7 @@ import { generateManifest } from '../../bench/generate.mjs';
 import { assertBuilt, cliEnv, CLI, collect, runCli, startCli, type CliResult } from '../support/cli.js';
 import { API_KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
 import { makeWorkspace, STACK_TRACE, type Workspace } from './helpers.js';
-import { leftoverTemps, smallProjects, type SmallProject } from './hardening-helpers.js';
+import { CARD_TOOL, HEADER, leftoverTemps, manifestProject, smallProjects, type SmallProject } from './hardening-helpers.js';
 
 const TIME = '/usr/bin/time';
 
@@ -106,28 +106,7 @@ describe('a reader that hangs up (| head) never crashes a command or cuts an app
   });
 });
 
-let withCount = 0;
-
-/** A fresh folder with `manifest` written in it as agents.yaml. */
-function projectWith(manifest: string): { dir: string; manifest: string; state: string } {
-  const dir = ws.path(`with${++withCount}`);
-  mkdirSync(dir);
-  const path = join(dir, 'agents.yaml');
-  writeFileSync(path, manifest);
-  return { dir, manifest: path, state: join(dir, 'state.json') };
-}
-
-const HEADER = `version: 1
-environments:
-  local: { appId: local, region: us }
-`;
-
-const CARD_TOOL = `tools:
-  show_card:
-    displayName: Card
-    executionText: Showing a card
-    doNotExecute: true
-`;
+const projectWith = (manifest: string): ReturnType<typeof manifestProject> => manifestProject(ws, manifest);
 
 describe("a manifest from a pipe, process substitution or the process's own stdin (issue 10, item 16)", () => {
   const manifest = `${HEADER}${CARD_TOOL}`;
