@@ -1,9 +1,8 @@
 // Bundles after tsc, so that the npm package needs no runtime dependency at all (docs/spec/distribution.md#package).
 // - dist/cli/agentsync.cjs: the CLI (src/cli/entry.ts) with zod, yaml, commander and diff. The
-//   `agentsync` bin, dist/cli/main.cjs, is src/cli/main.ts: a few lines that turn on Node's compile
-//   cache where Node has one (src/io/runtime/code-cache.ts) and load it. Start-up is mostly compiling
-//   code, and one CommonJS file compiles far faster than a few hundred ES modules (zod alone is ~60);
-//   see BENCHMARKS.md (P3).
+//   `agentsync` bin, dist/cli/main.cjs, is src/cli/main.ts: a few lines that load it through V8's
+//   code cache (src/io/runtime/code-cache.ts). Start-up is mostly compiling code, and one CommonJS
+//   file compiles far faster than a few hundred ES modules (zod alone is ~60); see BENCHMARKS.md (P3).
 // - dist/cli/vendor/{undici,pg}.cjs: the two large dependencies only some commands need, loaded on
 //   first use, so `validate` or `plan --offline` never read them.
 // - dist/index.js: the programmatic API (`import … from 'agentsync'`, src/index.ts), one ES module
@@ -17,7 +16,6 @@ import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 import { asciiOnly, assertNoDynamicImport, builtinImportsAsRequire, childProcessOnFirstUse, http2OnFirstConnect, undiciPoolOnly, versionDefine } from './bundle-plugins.mjs';
-import { eagerCompileWhatValidateRuns } from './eager-compile.mjs';
 import { writePublicTypes } from './public-types.mjs';
 
 const require = createRequire(import.meta.url);
@@ -47,8 +45,6 @@ assertNoDynamicImport(cli.metafile);
 // With the flag false the snapshot code is dead and esbuild leaves it out; make sure it did.
 if (Object.values(cli.metafile.outputs).some((output) => 'src/cli/snapshot.ts' in output.inputs)) throw new Error('the npm CLI bundle must not contain src/cli/snapshot.ts');
 asciiOnly('dist/cli/agentsync.cjs');
-// So that Node's compile cache holds the code every start runs, not only the bundle's top level.
-eagerCompileWhatValidateRuns('dist/cli/agentsync.cjs', 'examples/minimal.yaml');
 
 // The bin itself: CommonJS too, because an ES module entry costs Node ~10 ms more to start.
 await build({

@@ -1,19 +1,21 @@
-// The bin's compile cache (src/io/runtime/code-cache.ts), through the built CLI as a child process of
-// the Node running this test: on Node 22.1+ (`module.enableCompileCache`) it is Node's own cache in a
-// private directory; on Node 20 there is none, and nothing is written anywhere. .ci/run runs this
-// file on Node 22 and 24 too, so each branch is exercised. Whatever the cache does, a command's
-// output and exit code stay the same.
+// The bin's code cache (src/io/runtime/code-cache.ts), through the built CLI as a child process of
+// the Node running this test: the bundle is compiled as a vm.Script, and V8's cache of it is taken
+// when the command has run and kept in a private directory, one file per build of the bundle and
+// Node, behind a CRC-32. .ci/run runs this file on Node 22 and 24 too, where Node's own compile
+// cache also takes the vendored bundles. Whatever the cache does, a command's output and exit code
+// stay the same.
 import Module from 'node:module';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runCliProcess as runCli } from '../support/cli.js';
 
-/** Node 22.1+ has the public compile cache; Node 20 has none, and then neither has agentsync. */
-const nodeHasCache = typeof (Module as unknown as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+/** Node 22.1+ also has the public compile cache, which agentsync turns on for the vendored bundles. */
+const nodeHasCompileCache = typeof (Module as unknown as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 const uid = process.getuid?.() ?? 'user';
 const example = join(ROOT, 'examples', 'minimal.yaml');
+const valid = { code: 0, signal: null, stdout: `${example} is valid (environment prod).\n`, stderr: '' };
 let dir: string;
 
 beforeAll(async () => {
@@ -31,41 +33,102 @@ async function freshTmp(name: string): Promise<{ tmp: string; cacheDir: string; 
   return { tmp, cacheDir: join(tmp, `agentsync-code-cache-${uid}`), env: { TMPDIR: tmp, NODE_COMPILE_CACHE: '' } };
 }
 
-/** Every file under `root` (Node keeps one folder per Node version inside the cache directory). */
+/** The bundle's caches (Node's own compile cache keeps its files in a folder per Node version beside them). */
+async function bundleCaches(cacheDir: string): Promise<string[]> {
+  const names = await readdir(cacheDir).catch(() => []);
+  return names
+    .filter((name) => name.endsWith('.v8cache'))
+    .sort()
+    .map((name) => join(cacheDir, name));
+}
+
 async function filesUnder(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
   return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
 }
 
-describe(nodeHasCache ? `the compile cache on Node ${process.version}` : `no compile cache on Node ${process.version}`, () => {
-  it('is kept in <tmpdir>/agentsync-code-cache-<uid>, privately, where Node has one, and never changes the output', async () => {
+/** A copy of the built bin (main.cjs, agentsync.cjs, vendor/) that a test may change. */
+async function copyOfBin(into: string): Promise<string> {
+  await mkdir(into);
+  for (const name of ['main.cjs', 'agentsync.cjs']) await copyFile(join(ROOT, 'dist', 'cli', name), join(into, name));
+  await cp(join(ROOT, 'dist', 'cli', 'vendor'), join(into, 'vendor'), { recursive: true });
+  return join(into, 'main.cjs');
+}
+
+describe(`the code cache on Node ${process.version}`, () => {
+  it('is kept in <tmpdir>/agentsync-code-cache-<uid>, privately, and never changes the output', async () => {
     const { cacheDir, env } = await freshTmp('default');
     const cold = await runCli(['validate', '-f', example], { env });
-    const afterCold = await filesUnder(cacheDir);
+    const afterCold = await bundleCaches(cacheDir);
     const warm = await runCli(['validate', '-f', example], { env });
     const uncached = await runCli(['validate', '-f', example], { env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } });
-    expect(cold).toEqual({ code: 0, signal: null, stdout: expect.stringContaining('is valid') as string, stderr: '' });
+    expect(cold).toEqual(valid);
     expect(warm).toEqual(cold);
     expect(uncached).toEqual(cold);
-    if (nodeHasCache) {
-      expect(afterCold.length).toBeGreaterThan(0);
-      expect(((await stat(cacheDir)).mode & 0o777).toString(8)).toBe('700');
-      const sizes = await Promise.all(afterCold.map(async (file) => (await stat(file)).size));
-      expect(Math.max(...sizes)).toBeGreaterThan(10_000);
-      // A warm run finds what the cold one wrote and adds nothing.
-      expect(await filesUnder(cacheDir)).toEqual(afterCold);
-    } else {
-      expect(afterCold).toEqual([]);
-      await expect(stat(cacheDir)).rejects.toThrow(/ENOENT/);
-    }
+    expect(afterCold).toHaveLength(1);
+    expect(((await stat(cacheDir)).mode & 0o777).toString(8)).toBe('700');
+    expect(((await stat(afterCold[0] ?? '')).mode & 0o777).toString(8)).toBe('600');
+    // A warm run finds what the cold one wrote, and neither rewrites nor adds a file.
+    expect(await bundleCaches(cacheDir)).toEqual(afterCold);
   });
 
-  it('goes where NODE_COMPILE_CACHE says (on Node 20, nowhere)', async () => {
+  it('is taken after the command ran, so it holds the functions the command compiled', async () => {
+    const { tmp, env } = await freshTmp('after-run');
+    const versionDir = join(tmp, 'version');
+    const validateDir = join(tmp, 'validate');
+    expect((await runCli(['--version'], { env: { ...env, NODE_COMPILE_CACHE: versionDir } })).code).toBe(0);
+    expect(await runCli(['validate', '-f', example], { env: { ...env, NODE_COMPILE_CACHE: validateDir } })).toEqual(valid);
+    const [versionCache] = await bundleCaches(versionDir);
+    const [validateCache] = await bundleCaches(validateDir);
+    // Taken before running, both would hold the same top level; validate compiles yaml, zod and the
+    // manifest's resolution on top of what --version needs.
+    const sizes = { version: (await stat(versionCache ?? '')).size, validate: (await stat(validateCache ?? '')).size };
+    expect(sizes.validate).toBeGreaterThan(sizes.version * 1.3);
+  });
+
+  it('grows with the commands that run, once each, and never with typos or option values past 16 words', async () => {
+    const { cacheDir, env } = await freshTmp('words');
+    const run = (args: string[]): Promise<{ code: number | null }> => runCli(args, { env });
+    const cacheNow = async (): Promise<{ files: string[]; ino: number; size: number }> => {
+      const files = await bundleCaches(cacheDir);
+      const { ino, size } = await stat(files[0] ?? '');
+      return { files, ino, size };
+    };
+    // --help first: a cache of the top level and the help, which validate then adds to, once.
+    expect((await run(['--help'])).code).toBe(0);
+    const afterHelp = await cacheNow();
+    expect(await run(['validate', '-f', example])).toEqual(valid);
+    const afterValidate = await cacheNow();
+    expect(afterValidate.ino).not.toBe(afterHelp.ino);
+    expect(afterValidate.size).toBeGreaterThan(afterHelp.size);
+    expect(await run(['validate', '-f', example])).toEqual(valid);
+    expect(await run(['--help'])).toMatchObject({ code: 0 });
+    expect(await cacheNow()).toEqual(afterValidate);
+    // Typos and option values before the command are words too, up to 16 in all; then nothing is rewritten.
+    const words = ['plna', 'aply', 'vaildate', 'staet', 'exprot', 'imoprt', 'shcema', 'fmtt', 'initt', 'sned', 'no-such-thing', 'z', 'zz', 'zzz', 'zzzz', 'zzzzz'];
+    for (const word of words) expect((await run([word])).code).toBe(1);
+    for (const environment of ['staging', 'prod', 'qa', 'dev']) expect((await run(['-e', environment, 'validate', '-f', example])).code).not.toBeNull();
+    const full = await cacheNow();
+    expect(full.files).toEqual(afterValidate.files);
+    for (const word of ['more', 'typos', 'after', 'that']) expect((await run([word])).code).toBe(1);
+    expect(await cacheNow()).toEqual(full);
+    expect(await run(['validate', '-f', example])).toEqual(valid);
+  });
+
+  it('never writes through a symlinked cache folder', async () => {
+    const { tmp, cacheDir, env } = await freshTmp('symlinked');
+    const real = join(tmp, 'real');
+    await mkdir(real, { mode: 0o700 });
+    await symlink(real, cacheDir);
+    expect(await runCli(['validate', '-f', example], { env })).toEqual(valid);
+    expect(await readdir(real)).toEqual([]);
+  });
+
+  it('goes where NODE_COMPILE_CACHE says', async () => {
     const { tmp, cacheDir, env } = await freshTmp('named');
     const named = join(tmp, 'named');
-    const run = await runCli(['validate', '-f', example], { env: { ...env, NODE_COMPILE_CACHE: named } });
-    expect(run.code).toBe(0);
-    expect((await filesUnder(named)).length > 0).toBe(nodeHasCache);
+    expect(await runCli(['validate', '-f', example], { env: { ...env, NODE_COMPILE_CACHE: named } })).toEqual(valid);
+    expect(await bundleCaches(named)).toHaveLength(1);
     expect(await filesUnder(cacheDir)).toEqual([]);
   });
 
@@ -73,27 +136,27 @@ describe(nodeHasCache ? `the compile cache on Node ${process.version}` : `no com
     const { cacheDir, env } = await freshTmp('shared');
     await mkdir(cacheDir);
     await chmod(cacheDir, 0o777);
-    const run = await runCli(['validate', '-f', example], { env });
-    expect(run).toEqual({ code: 0, signal: null, stdout: expect.stringContaining('is valid') as string, stderr: '' });
+    expect(await runCli(['validate', '-f', example], { env })).toEqual(valid);
     expect(await filesUnder(cacheDir)).toEqual([]);
   });
 
   it('is off with NODE_DISABLE_COMPILE_CACHE=1 or AGENTSYNC_DEBUG=1, and a directory that cannot be made is no error', async () => {
     const { tmp, cacheDir, env } = await freshTmp('disabled');
-    expect((await runCli(['validate', '-f', example], { env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } })).code).toBe(0);
-    expect((await runCli(['validate', '-f', example], { env: { ...env, AGENTSYNC_DEBUG: '1' } })).code).toBe(0);
+    expect(await runCli(['validate', '-f', example], { env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } })).toEqual(valid);
+    expect(await runCli(['validate', '-f', example], { env: { ...env, AGENTSYNC_DEBUG: '1' } })).toEqual(valid);
     expect(await filesUnder(cacheDir)).toEqual([]);
     const blocker = join(tmp, 'a-file');
     await writeFile(blocker, 'not a directory');
-    const run = await runCli(['validate', '-f', example], { env: { ...env, TMPDIR: blocker } });
-    expect(run).toEqual({ code: 0, signal: null, stdout: expect.stringContaining('is valid') as string, stderr: '' });
+    expect(await runCli(['validate', '-f', example], { env: { ...env, TMPDIR: blocker } })).toEqual(valid);
   });
 
-  it('lets many first runs race: every one succeeds with the same output', async () => {
-    const { env } = await freshTmp('race');
+  it('lets many first runs race: every one succeeds with the same output, and one whole cache is left', async () => {
+    const { cacheDir, env } = await freshTmp('race');
     const runs = await Promise.all(Array.from({ length: 6 }, () => runCli(['validate', '-f', example], { env })));
-    for (const run of runs) expect(run).toEqual(runs[0]);
-    expect(runs[0]?.code).toBe(0);
+    for (const run of runs) expect(run).toEqual(valid);
+    expect(await bundleCaches(cacheDir)).toHaveLength(1);
+    expect((await readdir(cacheDir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect(await runCli(['validate', '-f', example], { env })).toEqual(valid);
   });
 
   it('runs a command that loads a builtin on first use, cold and warm', async () => {
@@ -107,7 +170,7 @@ describe(nodeHasCache ? `the compile cache on Node ${process.version}` : `no com
     }
   });
 
-  it.runIf(nodeHasCache)('also caches a vendored bundle a command loads on first use', async () => {
+  it.runIf(nodeHasCompileCache)('lets Node cache a vendored bundle a command loads on first use', async () => {
     const { cacheDir, env } = await freshTmp('vendor');
     await runCli(['validate', '-f', example], { env });
     const cliOnly = await filesUnder(cacheDir);
@@ -117,15 +180,69 @@ describe(nodeHasCache ? `the compile cache on Node ${process.version}` : `no com
     expect((await filesUnder(cacheDir)).length).toBeGreaterThan(cliOnly.length);
   });
 
-  it.runIf(nodeHasCache)('survives damaged cache files: Node refuses them and the command runs as before', async () => {
+  it('never hands V8 a damaged cache: garbage, a cut file or a changed byte is refused and rewritten', async () => {
     const { cacheDir, env } = await freshTmp('damaged');
-    const first = await runCli(['validate', '-f', example], { env });
-    const written = await filesUnder(cacheDir);
-    expect(written.length).toBeGreaterThan(0);
-    for (const file of written) await writeFile(file, Buffer.alloc(4096, 0xa5));
-    expect(await runCli(['validate', '-f', example], { env })).toEqual(first);
-    // Node rewrites what it refused.
-    const rewritten = await Promise.all(written.map((file) => readFile(file)));
-    expect(rewritten.some((data) => !data.equals(Buffer.alloc(4096, 0xa5)))).toBe(true);
+    expect(await runCli(['validate', '-f', example], { env })).toEqual(valid);
+    const [file] = await bundleCaches(cacheDir);
+    const good = await readFile(file ?? '');
+    expect(good.length).toBeGreaterThan(100_000);
+    // V8 checks only a cache's header in release builds: given a payload with a changed byte, it
+    // can crash (SIGSEGV) or run wrong code. The CRC-32 in front of it is what refuses these.
+    const flipped = (at: number): Buffer => {
+      const copy = Buffer.from(good);
+      copy.writeUInt32LE(~copy.readUInt32LE(at) >>> 0, at);
+      return copy;
+    };
+    const damages: Record<string, Buffer> = {
+      garbage: Buffer.alloc(4096, 0xa5),
+      empty: Buffer.alloc(0),
+      cut: good.subarray(0, good.length >> 1),
+      'header only': good.subarray(0, 4),
+      'early byte': flipped(64),
+      'middle byte': flipped(good.length >> 1),
+      'late byte': flipped(good.length - 64),
+    };
+    for (const [damage, data] of Object.entries(damages)) {
+      await writeFile(file ?? '', data);
+      expect({ damage, run: await runCli(['validate', '-f', example], { env }) }).toEqual({ damage, run: valid });
+      // Refused, so taken again after the run: the file is whole again.
+      expect({ damage, rewritten: (await readFile(file ?? '')).length > 100_000 }).toEqual({ damage, rewritten: true });
+    }
+  });
+
+  it('never meets a changed bundle, even one of the same length', async () => {
+    const { tmp, cacheDir, env } = await freshTmp('rebuilt');
+    const bin = await copyOfBin(join(tmp, 'cli'));
+    expect(await runCli(['validate', '-f', example], { env, bin })).toEqual(valid);
+    expect(await bundleCaches(cacheDir)).toHaveLength(1);
+    // The same length and modification time: V8 checks the source only by its length.
+    const bundle = join(tmp, 'cli', 'agentsync.cjs');
+    const before = await stat(bundle);
+    const text = await readFile(bundle, 'utf8');
+    expect(text).toContain('} is valid (${');
+    await writeFile(bundle, text.replace('} is valid (${', '} IS VALID (${'));
+    await utimes(bundle, before.atime, before.mtime);
+    const changed = await runCli(['validate', '-f', example], { env, bin });
+    expect(changed).toEqual({ ...valid, stdout: `${example} IS VALID (environment prod).\n` });
+    expect(await bundleCaches(cacheDir)).toHaveLength(2);
+  });
+
+  it('keeps the caches of the last 8 builds and removes older ones', async () => {
+    const { cacheDir, env } = await freshTmp('pruned');
+    await mkdir(cacheDir, { mode: 0o700 });
+    const old = Array.from({ length: 10 }, (_, i) => join(cacheDir, `agentsync-v0.0.${i}-old.v8cache`));
+    for (const [i, file] of old.entries()) {
+      await writeFile(file, 'an older build');
+      const when = new Date(Date.UTC(2025, 0, 1 + i));
+      await utimes(file, when, when);
+    }
+    const unrelated = join(cacheDir, 'not-ours.bin');
+    await writeFile(unrelated, 'kept');
+    expect(await runCli(['validate', '-f', example], { env })).toEqual(valid);
+    const left = await bundleCaches(cacheDir);
+    expect(left).toHaveLength(8);
+    // The newest old ones stay (days 4 to 10), with the one just written.
+    expect(left.filter((file) => old.includes(file))).toEqual(old.slice(3).sort());
+    expect(await readFile(unrelated, 'utf8')).toBe('kept');
   });
 });

@@ -44,9 +44,9 @@ const PASSED_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'SystemRoot'] as const;
 
 /**
  * The bin's code cache (src/io/runtime/code-cache.ts) for this checkout alone. The default one in
- * the temp folder holds 32 files for every checkout on the machine: with a few worktrees running
- * their suites at once they evict each other's, and every CLI child compiles from scratch and
- * writes a new cache (about a third more CPU per child).
+ * the temp folder keeps the caches of 8 builds for every checkout on the machine: with a few
+ * worktrees rebuilding and running their suites at once they would evict each other's, and every
+ * CLI child would compile from scratch and write a new cache.
  */
 const CODE_CACHE = join(tmpdir(), `agentsync-test-code-cache-${process.getuid?.() ?? 'user'}-${createHash('sha256').update(ROOT).digest('hex').slice(0, 8)}`);
 
