@@ -4,36 +4,51 @@
 // in the middle of an apply it would cut the run short between a call and its record. Here a
 // closed stdout or stderr simply stops taking output: the command finishes (an apply records what
 // it did), and the exit code stays the command's own.
+import { DescriptorOutput, writesDirectly, type OutputFailure } from '../io/runtime/descriptor-output.js';
+import type { OutputStream } from './cli-io.js';
 
 /** Errors that mean "nobody reads this stream any more". */
 const GONE = new Set(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END']);
 
 /**
  * The process's stdout and stderr (cli/entry.ts passes the process), each made on first use and
- * from then on dropping its output, quietly, once its reader is gone. Node makes a stream when
- * it is first read (a pipe's costs a few milliseconds of start-up), and a command that prints
- * nothing to one never makes it.
+ * from then on dropping its output, quietly, once its reader is gone. A file, a pipe, a socket or
+ * /dev/null is written directly (io/runtime/descriptor-output.ts), so Node's stream for it, which
+ * costs a few milliseconds of start-up, is made only for a terminal (or if a full non-blocking pipe
+ * needs it); a command that prints nothing to one makes nothing at all.
  */
-export function outputThatOutlivesItsReader(proc: Pick<NodeJS.Process, 'stdout' | 'stderr'>): { readonly stdout: NodeJS.WriteStream; readonly stderr: NodeJS.WriteStream } {
-  let stdout: NodeJS.WriteStream | undefined;
-  let stderr: NodeJS.WriteStream | undefined;
+export function outputThatOutlivesItsReader(proc: Pick<NodeJS.Process, 'stdout' | 'stderr' | 'platform'>): { readonly stdout: OutputStream; readonly stderr: OutputStream } {
+  let stdout: OutputStream | undefined;
+  let stderr: OutputStream | undefined;
+  const warnOnStderr = (code: string): void => {
+    // Any failure but a gone reader (EIO on a vanished terminal…) leaves the output just as
+    // unusable; it is mentioned on stderr, and the rest of the output is dropped the same way.
+    if (!GONE.has(code)) streams.stderr.write(`Warning: standard output failed (${code}); the rest of it is dropped.\n`);
+  };
   const streams = {
-    get stdout(): NodeJS.WriteStream {
-      return (stdout ??= keepRunningWhenClosed(proc.stdout, () => streams.stderr));
+    get stdout(): OutputStream {
+      return (stdout ??= output(1, () => keepRunningWhenClosed(proc.stdout, warnOnStderr), warnOnStderr, proc.platform));
     },
-    get stderr(): NodeJS.WriteStream {
-      return (stderr ??= keepRunningWhenClosed(proc.stderr, undefined));
+    get stderr(): OutputStream {
+      return (stderr ??= output(
+        2,
+        () => keepRunningWhenClosed(proc.stderr, undefined),
+        () => undefined,
+        proc.platform,
+      ));
     },
   };
   return streams;
 }
 
-/** `warnTo` is where a failure other than a gone reader is mentioned (stderr, for stdout). */
-function keepRunningWhenClosed(stream: NodeJS.WriteStream, warnTo: (() => NodeJS.WriteStream) | undefined): NodeJS.WriteStream {
+function output(fd: number, stream: () => NodeJS.WriteStream, onFailure: OutputFailure, platform: NodeJS.Platform): OutputStream {
+  return writesDirectly(fd, platform) ? new DescriptorOutput(fd, stream, onFailure) : stream();
+}
+
+/** `onFailure` hears of a failure (the caller words it, if it is not a gone reader). */
+function keepRunningWhenClosed(stream: NodeJS.WriteStream, onFailure: OutputFailure | undefined): NodeJS.WriteStream {
   stream.on('error', (err: NodeJS.ErrnoException) => {
-    // Any other write error (EIO on a vanished terminal…) leaves the stream just as unusable;
-    // there is nowhere left to report it, so the output is dropped the same way.
-    if (!GONE.has(err.code ?? '') && warnTo) warnTo().write(`Warning: standard output failed (${err.code ?? err.message}); the rest of it is dropped.\n`);
+    onFailure?.(err.code ?? err.message);
     discardFurtherWrites(stream);
   });
   return stream;

@@ -5,7 +5,7 @@
 // into the single-file binary's startup snapshot: there the process is read only in the main
 // function the snapshot starts (cli/snapshot.ts), never while the snapshot is built.
 import { outputThatOutlivesItsReader } from './closed-output.js';
-import type { CliIo, StopSignal } from './cli-io.js';
+import type { CliIo, OutputStream, StopSignal } from './cli-io.js';
 import { runMain } from './run.js';
 import { buildStartupSnapshot } from './snapshot.js';
 
@@ -55,7 +55,7 @@ function main(): void {
  * signal is raised again with no handler). While one is trapped, the first aborts the run's signal
  * and the second exits at once, 128 + the first signal's number.
  */
-function watchStopSignals(output: { readonly stderr: NodeJS.WriteStream }) {
+function watchStopSignals(output: { readonly stderr: OutputStream }) {
   const controller = new AbortController();
   let trapped = 0;
   let lastWords: string | undefined;

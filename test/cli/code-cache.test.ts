@@ -1,7 +1,7 @@
 // The bin's code cache (src/io/runtime/code-cache.ts), through the built CLI as a child process of
 // the Node running this test: the bundle is compiled as a vm.Script, and V8's cache of it is taken
 // when the command has run and kept in a private directory, one file per build of the bundle and
-// Node, behind a CRC-32. .ci/run runs this file on Node 22 and 24 too, where Node's own compile
+// Node, behind a checksum. .ci/run runs this file on Node 22 and 24 too, where Node's own compile
 // cache also takes the vendored bundles. Whatever the cache does, a command's output and exit code
 // stay the same.
 import Module from 'node:module';
@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runCliProcess as runCli } from '../support/cli.js';
+import { startTestEmulator } from '../support/emulator.js';
 
 /** Node 22.1+ also has the public compile cache, which agentsync turns on for the vendored bundles. */
 const nodeHasCompileCache = typeof (Module as unknown as { enableCompileCache?: unknown }).enableCompileCache === 'function';
@@ -124,6 +125,27 @@ describe(`the code cache on Node ${process.version}`, () => {
     expect(await readdir(real)).toEqual([]);
   });
 
+  it("is kept by a command that changes V8's flags: plan against a server (Node 20 and 22 turn on --liftoff-only)", async () => {
+    const { tmp, cacheDir, env } = await freshTmp('flags');
+    const emulator = await startTestEmulator();
+    try {
+      const manifest = join(tmp, 'agents.yaml');
+      await writeFile(manifest, (await readFile(example, 'utf8')).replace('appId: my-app-id', 'appId: local'));
+      const plan = (): Promise<{ code: number | null; stdout: string; stderr: string }> => runCli(['plan', '-f', manifest, '--state', join(tmp, 'state.json')], { env: { ...env, ...emulator.env } });
+      const inodes: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        expect(await plan()).toMatchObject({ code: 0, stdout: expect.stringContaining('Plan: 2 to create') as string, stderr: '' });
+        const caches = await bundleCaches(cacheDir);
+        expect(caches).toHaveLength(1);
+        inodes.push((await stat(caches[0] ?? '')).ino);
+      }
+      // Taken before the flags changed, the first run's cache is the one every later run takes.
+      expect(new Set(inodes).size).toBe(1);
+    } finally {
+      await emulator.close();
+    }
+  });
+
   it('goes where NODE_COMPILE_CACHE says', async () => {
     const { tmp, cacheDir, env } = await freshTmp('named');
     const named = join(tmp, 'named');
@@ -187,7 +209,7 @@ describe(`the code cache on Node ${process.version}`, () => {
     const good = await readFile(file ?? '');
     expect(good.length).toBeGreaterThan(100_000);
     // V8 checks only a cache's header in release builds: given a payload with a changed byte, it
-    // can crash (SIGSEGV) or run wrong code. The CRC-32 in front of it is what refuses these.
+    // can crash (SIGSEGV) or run wrong code. The checksum in front of it is what refuses these.
     const flipped = (at: number): Buffer => {
       const copy = Buffer.from(good);
       copy.writeUInt32LE(~copy.readUInt32LE(at) >>> 0, at);

@@ -16,10 +16,13 @@
 //   `agentsync --help` as the very first run does not leave `validate` with half a cache. At most
 //   MAX_WORDS words are listed; then the file stays as it is.
 // - V8 does not verify a cache's payload in release builds, and a damaged one can crash it. Each
-//   file holds the CRC-32 of the rest; one that does not match is never handed to V8.
+//   file holds a checksum of the rest (io/runtime/checksum.ts); one that does not match is never
+//   handed to V8. Without WebAssembly to compute it (`node --jitless`) there is no cache.
 // - The directory is private (0700, this user's; anything else is not trusted and the cache is
 //   skipped), files are written whole (a temporary file, then a rename), and at most
 //   KEEP_FILES builds' caches are kept.
+// - The cache is taken at exit, or earlier if the command is about to change V8's flags
+//   (io/runtime/v8-flags-event.ts): V8 refuses a cache taken under other flags.
 // - The bundle's other files (vendor/undici.cjs, vendor/pg.cjs) are ordinary `require`s, so Node's
 //   own compile cache (22.1+) is turned on for them, in the same directory.
 // - Nothing here may fail a command: every error means "no cache".
@@ -30,14 +33,15 @@ import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, read
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
-import { crc32 } from 'node:zlib';
+import { canChecksum, checksum } from './checksum.js';
+import { V8_FLAGS_CHANGING } from './v8-flags-event.js';
 
 /** Builds (of the bundle, or of Node) whose caches are kept; older ones are removed when a new one is written. */
 const KEEP_FILES = 8;
 /** First words (commands) one cache file lists; past this, no run rewrites it. */
 const MAX_WORDS = 16;
 const SUFFIX = '.v8cache';
-/** A cache file: MAGIC, the CRC-32 of everything after it, the words' length, the words ('\n'-separated), V8's data. */
+/** A cache file: MAGIC, the checksum of everything after it, the words' length, the words ('\n'-separated), V8's data. */
 const MAGIC = 'AGC1';
 const HEADER_BYTES = 10;
 /** The CommonJS wrapper Node puts around a module, so the bundle runs exactly as `require` would run it. */
@@ -56,7 +60,7 @@ export function loadBundle(file: string): void {
   }
   enableNodeCompileCache(cacheDir);
   const source = readBundle(file);
-  if (source === undefined) {
+  if (source === undefined || !canChecksum()) {
     createRequire(file)(file);
     return;
   }
@@ -65,7 +69,17 @@ export function loadBundle(file: string): void {
   const script = new Script(WRAPPER_HEAD + source.text + WRAPPER_TAIL, { filename: file, ...(cached ? { cachedData: cached.data } : {}) });
   const word = firstWord(process.argv.slice(2));
   const words = cached === undefined || script.cachedDataRejected === true ? [] : cached.words;
-  if (words.length === 0 || (!words.includes(word) && words.length < MAX_WORDS)) process.once('exit', () => saveCache(script, cacheDir, cacheFile, [...words, word]));
+  if (words.length === 0 || (!words.includes(word) && words.length < MAX_WORDS)) {
+    let saved = false;
+    const save = (): void => {
+      if (saved) return;
+      saved = true;
+      saveCache(script, cacheDir, cacheFile, [...words, word]);
+    };
+    process.once('exit', save);
+    // After a change of V8's flags the cache would carry them, and the next start would refuse it.
+    (process as NodeJS.EventEmitter).once(V8_FLAGS_CHANGING, save);
+  }
   const run = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
   const module = { exports: {}, filename: file, id: file, loaded: false };
   run.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
@@ -105,7 +119,7 @@ function firstWord(args: readonly string[]): string {
 function readCache(cacheFile: string): { words: string[]; data: Buffer } | undefined {
   try {
     const file = readFileSync(cacheFile);
-    if (file.length <= HEADER_BYTES || file.toString('latin1', 0, 4) !== MAGIC || crc32(file.subarray(8)) !== file.readUInt32LE(4)) return undefined;
+    if (file.length <= HEADER_BYTES || file.toString('latin1', 0, 4) !== MAGIC || checksum(file.subarray(8)) !== file.readUInt32LE(4)) return undefined;
     const wordsEnd = HEADER_BYTES + file.readUInt16LE(8);
     if (wordsEnd >= file.length) return undefined;
     return { words: file.toString('latin1', HEADER_BYTES, wordsEnd).split('\n'), data: file.subarray(wordsEnd) };
@@ -120,7 +134,7 @@ function saveCache(script: Script, cacheDir: string, cacheFile: string, words: r
     const file = Buffer.concat([Buffer.alloc(HEADER_BYTES), wordsText, script.createCachedData()]);
     file.write(MAGIC, 0, 'latin1');
     file.writeUInt16LE(wordsText.length, 8);
-    file.writeUInt32LE(crc32(file.subarray(8)), 4);
+    file.writeUInt32LE(checksum(file.subarray(8)) ?? 0, 4);
     const temporary = `${cacheFile}.${process.pid}.tmp`;
     writeFileSync(temporary, file, { mode: 0o600 });
     renameSync(temporary, cacheFile);

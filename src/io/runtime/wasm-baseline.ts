@@ -9,10 +9,13 @@
 // undici compiles llhttp; the library (`import … from 'agentsync'`) never touches the flags of its
 // host's V8, and a command that never reads the server does not pay for loading node:v8.
 import { setFlagsFromString } from 'node:v8';
+import { V8_FLAGS_CHANGING } from './v8-flags-event.js';
 
 export function keepWasmOnBaselineCompiler(): void {
   if (Number(process.versions.node.split('.')[0]) >= 24) return;
   try {
+    // The bin's code cache is taken now, under the flags every start has (io/runtime/v8-flags-event.ts).
+    (process as NodeJS.EventEmitter).emit(V8_FLAGS_CHANGING);
     setFlagsFromString('--liftoff-only');
   } catch {
     // A V8 without the flag: the command runs as it would have.
