@@ -34,6 +34,8 @@ const cli = await build({
   outdir: 'dist/cli',
   // For AGENTSYNC_DEBUG=1 in a clone; the package leaves the maps out (they outweigh the code).
   sourcemap: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
   plugins: [vendorAsSeparateFiles('./vendor'), childProcessOnFirstUse(), builtinImportsAsRequire()],
   metafile: true,
   // The startup snapshot is the single-file binary's alone (scripts/sea.mjs, cli/snapshot.ts).
