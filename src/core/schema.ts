@@ -3,7 +3,7 @@
 // applies the defaults, so the parsed output is already the normalized spec that the diff compares
 // and the API receives.
 import * as z from 'zod/mini';
-import { described } from './zod.js';
+import { described, optionalSection } from './zod.js';
 import { REGIONS, TOOL_NAME_PATTERN, type JsonValue } from './api-types.js';
 import { APP_ID_PATTERN } from './base-url.js';
 import { urlGlobProblem } from './url-glob.js';
@@ -258,21 +258,27 @@ export const websiteSchema = z.lazy(() =>
   ),
 );
 
-export const notifySchema = described(
-  z.strictObject({
-    receiver: z.string().check(z.minLength(1)),
-    receiverType: z.enum(['user', 'group']),
-    onBehalfOf: z.optional(z.string().check(z.minLength(1))),
-  }),
-  'One chat message after an apply that changed something.',
+/** Built on first use, like the other sections a manifest may leave out (optionalSection). */
+export const notifySchema = z.lazy(() =>
+  described(
+    z.strictObject({
+      receiver: z.string().check(z.minLength(1)),
+      receiverType: z.enum(['user', 'group']),
+      onBehalfOf: z.optional(z.string().check(z.minLength(1))),
+    }),
+    'One chat message after an apply that changed something.',
+  ),
 );
 
-export const stateConfigSchema = described(
-  z.strictObject({
-    url: described(z.string(), 'Where the state lives: a postgres:// URL (usually ${AGENTSYNC_STATE_URL}) or a file path; empty means the default file.'),
-    key: described(z.optional(z.string().check(z.minLength(1)).check(z.maxLength(200))), 'The state key in a shared backend; defaults to the environment name.'),
-  }),
-  'Where the state is kept (default: a file beside the manifest).',
+/** Built on first use, like notifySchema. */
+export const stateConfigSchema = z.lazy(() =>
+  described(
+    z.strictObject({
+      url: described(z.string(), 'Where the state lives: a postgres:// URL (usually ${AGENTSYNC_STATE_URL}) or a file path; empty means the default file.'),
+      key: described(z.optional(z.string().check(z.minLength(1)).check(z.maxLength(200))), 'The state key in a shared backend; defaults to the environment name.'),
+    }),
+    'Where the state is kept (default: a file beside the manifest).',
+  ),
 );
 
 /** Built on first use, like varValueSchema. */
@@ -286,12 +292,14 @@ export const movedSchema = z.lazy(() =>
   ),
 );
 
-const lintSetting = z.enum(LINT_SETTINGS as [LintSetting, ...LintSetting[]]);
-/** `lint:` (agentsync lint): a rule id → off, warning or error. Never part of a plan. */
-export const lintConfigSchema = described(
-  z.strictObject(Object.fromEntries(LINT_RULE_IDS.map((id) => [id, z.optional(lintSetting)])) as Record<LintRuleId, z.ZodMiniOptional<typeof lintSetting>>),
-  'Lint rules to turn off (off) or to report as warning or error.',
-);
+/** `lint:` (agentsync lint): a rule id → off, warning or error. Never part of a plan. Built on first use, like notifySchema. */
+export const lintConfigSchema = z.lazy(() => {
+  const lintSetting = z.enum(LINT_SETTINGS as [LintSetting, ...LintSetting[]]);
+  return described(
+    z.strictObject(Object.fromEntries(LINT_RULE_IDS.map((id) => [id, z.optional(lintSetting)])) as Record<LintRuleId, z.ZodMiniOptional<typeof lintSetting>>),
+    'Lint rules to turn off (off) or to report as warning or error.',
+  );
+});
 
 const toolName = z.string().check(z.regex(TOOL_NAME_PATTERN, 'tool name must match ^[a-zA-Z_$][a-zA-Z0-9_$-]*$'));
 /** The key of an agent, a website or an environment; a tool's key is its name (TOOL_NAME_PATTERN). */
@@ -304,12 +312,12 @@ export const manifestSchema = described(
     environments: z.record(addressKey, environmentSchema).check(z.refine((envs) => Object.keys(envs).length > 0, { message: 'environments needs at least one environment' })),
     tools: z._default(z.record(toolName, toolSchema), {}),
     agents: z._default(z.record(addressKey, agentSchema), {}),
-    knowledgeBase: z.optional(z.strictObject({ websites: z._default(z.record(addressKey, websiteSchema), {}) })),
-    notify: z.optional(notifySchema),
-    external: z.optional(z.strictObject({ tools: z._default(z.array(z.string()), []) })),
-    state: z.optional(stateConfigSchema),
+    knowledgeBase: optionalSection(z.lazy(() => z.strictObject({ websites: z._default(z.record(addressKey, websiteSchema), {}) }))),
+    notify: optionalSection(notifySchema),
+    external: optionalSection(z.lazy(() => z.strictObject({ tools: z._default(z.array(z.string()), []) }))),
+    state: optionalSection(stateConfigSchema),
     moved: described(z._default(z.array(movedSchema), []), "Renamed keys, like Terraform's moved blocks: apply moves each state entry."),
-    lint: z.optional(lintConfigSchema),
+    lint: optionalSection(lintConfigSchema),
   }),
   'agentsync manifest (agents.yaml)',
 );

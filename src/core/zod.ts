@@ -22,3 +22,13 @@ export function described<T extends z.ZodMiniType>(schema: T, description: strin
   z.globalRegistry.add(schema, { description });
   return schema;
 }
+
+/**
+ * z.optional(section) for a section built on first use (z.lazy), so that a manifest without it never
+ * builds it. Left alone, zod builds a lazy under z.optional as soon as it parses the object around
+ * it, to ask whether the lazy's schema is optional by itself; an object never is, so that is said here.
+ */
+export function optionalSection<T extends z.ZodMiniObject>(section: z.ZodMiniLazy<T>): z.ZodMiniOptional<z.ZodMiniLazy<T>> {
+  Object.defineProperty(section._zod, 'optin', { value: undefined });
+  return z.optional(section);
+}
