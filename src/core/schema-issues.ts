@@ -1,5 +1,5 @@
 // zod issues → diagnostics a newcomer understands, each at the YAML node it is about.
-import { $ZodArray, $ZodDefault, $ZodNullable, $ZodObject, $ZodOptional, $ZodPipe, $ZodRecord, type $ZodIssue, type $ZodType } from 'zod/v4/core';
+import { $ZodArray, $ZodDefault, $ZodLazy, $ZodNullable, $ZodObject, $ZodOptional, $ZodPipe, $ZodRecord, type $ZodIssue, type $ZodType } from 'zod/v4/core';
 import type { Diagnostic, PathSegment } from './diagnostics.js';
 import { formatPath } from './diagnostics.js';
 import { didYouMean } from './suggest.js';
@@ -123,6 +123,7 @@ function unwrap(schema: Schema): Schema {
   for (;;) {
     if (current instanceof $ZodOptional || current instanceof $ZodDefault || current instanceof $ZodNullable) current = current._zod.def.innerType;
     else if (current instanceof $ZodPipe) current = current._zod.def.in;
+    else if (current instanceof $ZodLazy) current = current._zod.innerType;
     else return current;
   }
 }

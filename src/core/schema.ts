@@ -3,7 +3,7 @@
 // applies the defaults, so the parsed output is already the normalized spec that the diff compares
 // and the API receives.
 import * as z from 'zod/mini';
-import { described } from './zod.js';
+import { described, optionalSection } from './zod.js';
 import { REGIONS, TOOL_NAME_PATTERN, type JsonValue } from './api-types.js';
 import { APP_ID_PATTERN } from './base-url.js';
 import { urlGlobProblem } from './url-glob.js';
@@ -41,8 +41,13 @@ const resourceEnvironments = described(
   'Only in these environments (default: every environment). Never sent.',
 );
 
-/** A `vars` value: a scalar is text wherever it is used; a list or map is taken whole by a value that is exactly ${var.NAME}. */
-export const varValueSchema = z.union([z.string(), z.number(), z.boolean(), z.array(jsonValue), z.record(z.string(), jsonValue)]);
+/**
+ * A `vars` value: a scalar is text wherever it is used; a list or map is taken whole by a value that
+ * is exactly ${var.NAME}. Built on first use (z.lazy), like the schemas of websites and of moved:
+ * a manifest without them never builds them. A lazy can wait so only in a map or a list: under
+ * z.optional, zod builds it as soon as it parses the object around it.
+ */
+export const varValueSchema = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.array(jsonValue), z.record(z.string(), jsonValue)]));
 export type VarValue = z.output<typeof varValueSchema>;
 
 export const regionSchema = described(z.enum(REGIONS), 'CometChat region: us, eu or in.');
@@ -185,102 +190,116 @@ function quoteGlob(glob: string): string {
   return glob.length <= 200 ? JSON.stringify(glob) : `${JSON.stringify(glob.slice(0, 60)).slice(0, -1)}…" (${glob.length} characters)`;
 }
 
-export const websiteSchema = described(
-  z
-    .strictObject({
-      url: described(z.optional(httpUrl), 'The site to crawl (POST …/website/scrape when new). Give url or parentUniqueId, not both.'),
-      maxDepth: described(
-        z.optional(z.number().check(z.int('maxDepth must be a whole number')).check(z.gte(1, 'maxDepth must be from 1 to 10')).check(z.lte(10, 'maxDepth must be from 1 to 10'))),
-        'Crawl depth from url (1–10; the server defaults to 3).',
-      ),
-      maxPages: described(
-        z.optional(z.number().check(z.int('maxPages must be a whole number')).check(z.gte(1, 'maxPages must be from 1 to 10000')).check(z.lte(10_000, 'maxPages must be from 1 to 10000'))),
-        'Crawl page limit (1–10000; the server defaults to 100).',
-      ),
-      crawl: described(
-        z.optional(
-          z.strictObject({
-            include: described(z.optional(z.array(z.string().check(z.minLength(1)))), "Crawl only URLs containing one of these substrings (the scrape's include)."),
-            exclude: described(z.optional(z.array(z.string().check(z.minLength(1)))), "Do not crawl URLs containing one of these substrings (the scrape's exclude)."),
-            sitemap: described(z.optional(z.boolean()), "Also read the sitemap (the scrape's fetchSitemap)."),
-          }),
+/** Built on first use, like varValueSchema. */
+export const websiteSchema = z.lazy(() =>
+  described(
+    z
+      .strictObject({
+        url: described(z.optional(httpUrl), 'The site to crawl (POST …/website/scrape when new). Give url or parentUniqueId, not both.'),
+        maxDepth: described(
+          z.optional(z.number().check(z.int('maxDepth must be a whole number')).check(z.gte(1, 'maxDepth must be from 1 to 10')).check(z.lte(10, 'maxDepth must be from 1 to 10'))),
+          'Crawl depth from url (1–10; the server defaults to 3).',
         ),
-        'With url: what the crawl itself follows, so maxPages is spent on wanted pages. Unlike exclude (globs that pick what is processed after the crawl), a change re-crawls.',
-      ),
-      parentUniqueId: described(z.optional(z.string().check(z.minLength(1))), 'The id of a website already in the knowledge base (the seed form).'),
-      // Not a nameSet: sorting here would make a glob's error point at another item. build-desired sorts it.
-      exclude: described(z.optional(z.array(z.string())), 'With url: URL globs to leave out (** across path segments, * within one). With parentUniqueId: discovered-URL ids (required, may be []).'),
-      environments: resourceEnvironments,
-    })
-    .check(
-      z.superRefine(
-        (site, ctx) => {
-          const hasUrl = site.url !== undefined;
-          if (hasUrl && site.parentUniqueId !== undefined) {
-            ctx.addIssue({ code: 'custom', path: ['parentUniqueId'], message: 'give url or parentUniqueId, not both (url scrapes a new website; parentUniqueId names one that exists)' });
-          } else if (!hasUrl && site.parentUniqueId === undefined) {
-            ctx.addIssue({ code: 'custom', path: [], message: 'a website needs url (a site to crawl) or parentUniqueId (a website already in the knowledge base)' });
-          }
-          if (!hasUrl) {
-            for (const field of ['maxDepth', 'maxPages', 'crawl'] as const) {
-              if (site[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${field} is a crawl setting: it needs url` });
+        maxPages: described(
+          z.optional(z.number().check(z.int('maxPages must be a whole number')).check(z.gte(1, 'maxPages must be from 1 to 10000')).check(z.lte(10_000, 'maxPages must be from 1 to 10000'))),
+          'Crawl page limit (1–10000; the server defaults to 100).',
+        ),
+        crawl: described(
+          z.optional(
+            z.strictObject({
+              include: described(z.optional(z.array(z.string().check(z.minLength(1)))), "Crawl only URLs containing one of these substrings (the scrape's include)."),
+              exclude: described(z.optional(z.array(z.string().check(z.minLength(1)))), "Do not crawl URLs containing one of these substrings (the scrape's exclude)."),
+              sitemap: described(z.optional(z.boolean()), "Also read the sitemap (the scrape's fetchSitemap)."),
+            }),
+          ),
+          'With url: what the crawl itself follows, so maxPages is spent on wanted pages. Unlike exclude (globs that pick what is processed after the crawl), a change re-crawls.',
+        ),
+        parentUniqueId: described(z.optional(z.string().check(z.minLength(1))), 'The id of a website already in the knowledge base (the seed form).'),
+        // Not a nameSet: sorting here would make a glob's error point at another item. build-desired sorts it.
+        exclude: described(z.optional(z.array(z.string())), 'With url: URL globs to leave out (** across path segments, * within one). With parentUniqueId: discovered-URL ids (required, may be []).'),
+        environments: resourceEnvironments,
+      })
+      .check(
+        z.superRefine(
+          (site, ctx) => {
+            const hasUrl = site.url !== undefined;
+            if (hasUrl && site.parentUniqueId !== undefined) {
+              ctx.addIssue({ code: 'custom', path: ['parentUniqueId'], message: 'give url or parentUniqueId, not both (url scrapes a new website; parentUniqueId names one that exists)' });
+            } else if (!hasUrl && site.parentUniqueId === undefined) {
+              ctx.addIssue({ code: 'custom', path: [], message: 'a website needs url (a site to crawl) or parentUniqueId (a website already in the knowledge base)' });
             }
-            if (site.parentUniqueId !== undefined && site.exclude === undefined)
-              ctx.addIssue({ code: 'custom', path: ['exclude'], message: 'missing required key "exclude" (with parentUniqueId: a list of discovered-URL ids, may be [])' });
-            return;
-          }
-          const written: unknown = site.exclude;
-          if (!Array.isArray(written)) return;
-          if (written.length > MAX_EXCLUDE_GLOBS) {
-            ctx.addIssue({
-              code: 'custom',
-              path: ['exclude', MAX_EXCLUDE_GLOBS],
-              message: `a website may have at most ${MAX_EXCLUDE_GLOBS} exclude globs (this one has ${written.length}); every discovered URL is matched against each`,
+            if (!hasUrl) {
+              for (const field of ['maxDepth', 'maxPages', 'crawl'] as const) {
+                if (site[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${field} is a crawl setting: it needs url` });
+              }
+              if (site.parentUniqueId !== undefined && site.exclude === undefined)
+                ctx.addIssue({ code: 'custom', path: ['exclude'], message: 'missing required key "exclude" (with parentUniqueId: a list of discovered-URL ids, may be [])' });
+              return;
+            }
+            const written: unknown = site.exclude;
+            if (!Array.isArray(written)) return;
+            if (written.length > MAX_EXCLUDE_GLOBS) {
+              ctx.addIssue({
+                code: 'custom',
+                path: ['exclude', MAX_EXCLUDE_GLOBS],
+                message: `a website may have at most ${MAX_EXCLUDE_GLOBS} exclude globs (this one has ${written.length}); every discovered URL is matched against each`,
+              });
+              return;
+            }
+            written.forEach((glob: unknown, index) => {
+              const problem = typeof glob === 'string' ? urlGlobProblem(glob) : undefined;
+              if (problem !== undefined) ctx.addIssue({ code: 'custom', path: ['exclude', index], message: `${quoteGlob(glob as string)} is not a valid URL glob: ${problem}` });
             });
-            return;
-          }
-          written.forEach((glob: unknown, index) => {
-            const problem = typeof glob === 'string' ? urlGlobProblem(glob) : undefined;
-            if (problem !== undefined) ctx.addIssue({ code: 'custom', path: ['exclude', index], message: `${quoteGlob(glob as string)} is not a valid URL glob: ${problem}` });
-          });
-        },
-        { when: isObjectPayload },
+          },
+          { when: isObjectPayload },
+        ),
       ),
-    ),
-  'A knowledge-base website: a url to crawl with URL globs to leave out, or the parentUniqueId of one that exists with discovered-URL ids to leave out.',
+    'A knowledge-base website: a url to crawl with URL globs to leave out, or the parentUniqueId of one that exists with discovered-URL ids to leave out.',
+  ),
 );
 
-export const notifySchema = described(
-  z.strictObject({
-    receiver: z.string().check(z.minLength(1)),
-    receiverType: z.enum(['user', 'group']),
-    onBehalfOf: z.optional(z.string().check(z.minLength(1))),
-  }),
-  'One chat message after an apply that changed something.',
+/** Built on first use, like the other sections a manifest may leave out (optionalSection). */
+export const notifySchema = z.lazy(() =>
+  described(
+    z.strictObject({
+      receiver: z.string().check(z.minLength(1)),
+      receiverType: z.enum(['user', 'group']),
+      onBehalfOf: z.optional(z.string().check(z.minLength(1))),
+    }),
+    'One chat message after an apply that changed something.',
+  ),
 );
 
-export const stateConfigSchema = described(
-  z.strictObject({
-    url: described(z.string(), 'Where the state lives: a postgres:// URL (usually ${AGENTSYNC_STATE_URL}) or a file path; empty means the default file.'),
-    key: described(z.optional(z.string().check(z.minLength(1)).check(z.maxLength(200))), 'The state key in a shared backend; defaults to the environment name.'),
-  }),
-  'Where the state is kept (default: a file beside the manifest).',
+/** Built on first use, like notifySchema. */
+export const stateConfigSchema = z.lazy(() =>
+  described(
+    z.strictObject({
+      url: described(z.string(), 'Where the state lives: a postgres:// URL (usually ${AGENTSYNC_STATE_URL}) or a file path; empty means the default file.'),
+      key: described(z.optional(z.string().check(z.minLength(1)).check(z.maxLength(200))), 'The state key in a shared backend; defaults to the environment name.'),
+    }),
+    'Where the state is kept (default: a file beside the manifest).',
+  ),
 );
 
-export const movedSchema = described(
-  z.strictObject({
-    from: described(z.string().check(z.minLength(1)), 'The old address, e.g. agent.support.'),
-    to: described(z.string().check(z.minLength(1)), 'The new address, of the same kind, e.g. agent.helpdesk.'),
-  }),
-  'A renamed manifest key: the state entry moves instead of a create plus a forget.',
+/** Built on first use, like varValueSchema. */
+export const movedSchema = z.lazy(() =>
+  described(
+    z.strictObject({
+      from: described(z.string().check(z.minLength(1)), 'The old address, e.g. agent.support.'),
+      to: described(z.string().check(z.minLength(1)), 'The new address, of the same kind, e.g. agent.helpdesk.'),
+    }),
+    'A renamed manifest key: the state entry moves instead of a create plus a forget.',
+  ),
 );
 
-const lintSetting = z.enum(LINT_SETTINGS as [LintSetting, ...LintSetting[]]);
-/** `lint:` (agentsync lint): a rule id → off, warning or error. Never part of a plan. */
-export const lintConfigSchema = described(
-  z.strictObject(Object.fromEntries(LINT_RULE_IDS.map((id) => [id, z.optional(lintSetting)])) as Record<LintRuleId, z.ZodMiniOptional<typeof lintSetting>>),
-  'Lint rules to turn off (off) or to report as warning or error.',
-);
+/** `lint:` (agentsync lint): a rule id → off, warning or error. Never part of a plan. Built on first use, like notifySchema. */
+export const lintConfigSchema = z.lazy(() => {
+  const lintSetting = z.enum(LINT_SETTINGS as [LintSetting, ...LintSetting[]]);
+  return described(
+    z.strictObject(Object.fromEntries(LINT_RULE_IDS.map((id) => [id, z.optional(lintSetting)])) as Record<LintRuleId, z.ZodMiniOptional<typeof lintSetting>>),
+    'Lint rules to turn off (off) or to report as warning or error.',
+  );
+});
 
 const toolName = z.string().check(z.regex(TOOL_NAME_PATTERN, 'tool name must match ^[a-zA-Z_$][a-zA-Z0-9_$-]*$'));
 /** The key of an agent, a website or an environment; a tool's key is its name (TOOL_NAME_PATTERN). */
@@ -293,12 +312,12 @@ export const manifestSchema = described(
     environments: z.record(addressKey, environmentSchema).check(z.refine((envs) => Object.keys(envs).length > 0, { message: 'environments needs at least one environment' })),
     tools: z._default(z.record(toolName, toolSchema), {}),
     agents: z._default(z.record(addressKey, agentSchema), {}),
-    knowledgeBase: z.optional(z.strictObject({ websites: z._default(z.record(addressKey, websiteSchema), {}) })),
-    notify: z.optional(notifySchema),
-    external: z.optional(z.strictObject({ tools: z._default(z.array(z.string()), []) })),
-    state: z.optional(stateConfigSchema),
+    knowledgeBase: optionalSection(z.lazy(() => z.strictObject({ websites: z._default(z.record(addressKey, websiteSchema), {}) }))),
+    notify: optionalSection(notifySchema),
+    external: optionalSection(z.lazy(() => z.strictObject({ tools: z._default(z.array(z.string()), []) }))),
+    state: optionalSection(stateConfigSchema),
     moved: described(z._default(z.array(movedSchema), []), "Renamed keys, like Terraform's moved blocks: apply moves each state entry."),
-    lint: z.optional(lintConfigSchema),
+    lint: optionalSection(lintConfigSchema),
   }),
   'agentsync manifest (agents.yaml)',
 );

@@ -13,9 +13,22 @@ import en from 'zod/v4/locales/en.js';
 // - The memoizer that classic installs, which the recursive schemas (JSON values) parse through.
 z.config({ jitless: true, ...en(), memoizer: z.memoizer() });
 
-/** `schema.describe(text)` of classic zod: a copy of the schema with `text` as its description. */
+/**
+ * `schema.describe(text)` of classic zod, but on `schema` itself rather than on a copy: each schema
+ * passed here is built for the one place it describes, and a copy would build every described
+ * schema twice at each start. So a schema used in several places is never passed here.
+ */
 export function described<T extends z.ZodMiniType>(schema: T, description: string): T {
-  const copy = schema.clone() as T;
-  z.globalRegistry.add(copy, { description });
-  return copy;
+  z.globalRegistry.add(schema, { description });
+  return schema;
+}
+
+/**
+ * z.optional(section) for a section built on first use (z.lazy), so that a manifest without it never
+ * builds it. Left alone, zod builds a lazy under z.optional as soon as it parses the object around
+ * it, to ask whether the lazy's schema is optional by itself; an object never is, so that is said here.
+ */
+export function optionalSection<T extends z.ZodMiniObject>(section: z.ZodMiniLazy<T>): z.ZodMiniOptional<z.ZodMiniLazy<T>> {
+  Object.defineProperty(section._zod, 'optin', { value: undefined });
+  return z.optional(section);
 }

@@ -20,7 +20,8 @@ import { parseManifest } from '../../src/core/parse.js';
 import { resolveManifest } from '../../src/core/resolve.js';
 import { baseBody, desiredOf, digest, stateOf } from './diff-fixtures.js';
 
-const SCHEMAS = { tool: toolSchema, agent: agentSchema, website: websiteSchema } as const;
+// websiteSchema is built on first use (z.lazy); its object is the inner type.
+const SCHEMAS = { tool: toolSchema, agent: agentSchema, website: websiteSchema._zod.innerType } as const;
 /** Manifest keys that are about the manifest, not the resource: never sent, never in a table. */
 const MANIFEST_ONLY = new Set(['environments']);
 
