@@ -6,10 +6,11 @@
 // 2. `node --experimental-sea-config` runs it once and turns the result into a blob holding a V8
 //    startup snapshot (`useSnapshot`, src/cli/snapshot.ts): the binary starts with the CLI already
 //    evaluated instead of compiling and running it (BENCHMARKS.md, P3). A snapshot replaces
-//    `useCodeCache` (Node ignores the code cache when both are set). Every byte of the script is in
-//    the snapshot that each start deserialises, used or not, so what only some commands load is not
-//    in it: undici and pg (the commands that reach a server or PostgreSQL) and the emulator (the
-//    `emulator` command) are assets of the binary, compiled when first used (fromAssets below);
+//    `useCodeCache` (Node ignores the code cache when both are set). Every function of the script
+//    (esbuild lifts those of lazily imported modules to its top level) is in the snapshot that each
+//    start deserialises, called or not, so what only some commands load is not in it: undici and
+//    pg (the commands that reach a server or PostgreSQL) and the emulator (the `emulator` command)
+//    are assets of the binary, compiled when first used (fromAssets below);
 // 3. postject injects the blob into a copy of the running node binary.
 // The binary is for the platform that builds it: agentsync-linux-x64 here, agentsync-darwin-arm64 on
 // a Mac (its signature is removed before the injection and an ad-hoc one added after), and
