@@ -1,14 +1,17 @@
 // `npm run sea`: agentsync as one file that needs no Node.js and no node_modules, a Node single
 // executable application (https://nodejs.org/api/single-executable-applications.html):
 // 1. esbuild bundles the CLI (src/cli/entry.ts) with its dependencies into one CommonJS script (a
-//    SEA can require builtins only), with the version compiled in, and undici and pg into two more;
+//    SEA can require builtins only), with the version compiled in, and undici, pg and the emulator
+//    into three more;
 // 2. `node --experimental-sea-config` runs it once and turns the result into a blob holding a V8
 //    startup snapshot (`useSnapshot`, src/cli/snapshot.ts): the binary starts with the CLI already
 //    evaluated instead of compiling and running it (BENCHMARKS.md, P3). A snapshot replaces
-//    `useCodeCache` (Node ignores the code cache when both are set). undici and pg, which only the
-//    commands that reach a server or PostgreSQL load, are not in it: they are assets of the binary,
-//    compiled when first used (vendorFromAssets below). Every byte of the script is in the snapshot
-//    that each start deserialises, used or not;
+//    `useCodeCache` (Node ignores the code cache when both are set), and the binary keeps the
+//    snapshot's string hash seed (--no-rehash-snapshot, below). Every function of the script
+//    (esbuild lifts those of lazily imported modules to its top level) is in the snapshot that each
+//    start deserialises, called or not, so what only some commands load is not in it: undici and
+//    pg (the commands that reach a server or PostgreSQL) and the emulator (the `emulator` command)
+//    are assets of the binary, compiled when first used (fromAssets below);
 // 3. postject injects the blob into a copy of the running node binary.
 // The binary is for the platform that builds it: agentsync-linux-x64 here, agentsync-darwin-arm64 on
 // a Mac (its signature is removed before the injection and an ad-hoc one added after), and
@@ -18,7 +21,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import console from 'node:console';
 import process from 'node:process';
 import { build } from 'esbuild';
@@ -27,6 +30,7 @@ import { asciiOnly, assertNoDynamicImport, builtinImportsAsRequire, childProcess
 const require = createRequire(import.meta.url);
 const { inject } = require('postject');
 const VENDORED = ['undici', 'pg'];
+const EMULATOR = 'src/emulator/index.ts';
 
 const windows = process.platform === 'win32';
 const mac = process.platform === 'darwin';
@@ -37,7 +41,7 @@ rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 
 try {
-  const assets = await buildVendorAssets();
+  const { assets, emulatorInputs } = await buildAssets();
   const script = join(work, 'agentsync.cjs');
   const bundled = await build({
     bundle: true,
@@ -48,7 +52,7 @@ try {
     entryPoints: ['src/cli/entry.ts'],
     outfile: script,
     metafile: true,
-    plugins: [childProcessOnFirstUse(), builtinImportsAsRequire(), vendorFromAssets()],
+    plugins: [childProcessOnFirstUse(), builtinImportsAsRequire(), fromAssets()],
     // A smaller script is a smaller snapshot to deserialise at every start (2.5 MB less; renaming
     // identifiers as well saved no more time).
     minifyWhitespace: true,
@@ -64,11 +68,19 @@ try {
     banner: { js: 'var __agentsyncBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
   });
   assertNoDynamicImport(bundled.metafile);
+  assertSharedModulesAreStateless(Object.keys(bundled.metafile.inputs), emulatorInputs);
   asciiOnly(script);
 
   const blob = join(work, 'sea-prep.blob');
   const config = join(work, 'sea-config.json');
-  writeFileSync(config, JSON.stringify({ main: script, output: blob, disableExperimentalSEAWarning: true, useSnapshot: true, assets }));
+  // --no-rehash-snapshot: the binary keeps the string hash seed its snapshot was built with. By
+  // default V8 draws a new seed at every start (a search for random primes) and rehashes every
+  // string and hash table it deserialised: about 20 M instructions, 0.1-0.2x of `node -e 0`.
+  // The price: every run of one binary hashes with the same seed, so someone who has the binary
+  // could craft keys that collide (hash flooding) in a server response or a manifest it reads.
+  // Node 24 and 22 apply execArgv; Node 20 ignores it.
+  const execArgv = ['--no-rehash-snapshot'];
+  writeFileSync(config, JSON.stringify({ main: script, output: blob, disableExperimentalSEAWarning: true, useSnapshot: true, execArgv, assets }));
   const blobBuild = spawnSync(process.execPath, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   process.stderr.write(withoutKnownNoise(blobBuild.stderr ?? ''));
   if (blobBuild.status !== 0) throw new Error(`node --experimental-sea-config failed (${blobBuild.status ?? blobBuild.signal})`);
@@ -99,56 +111,69 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-/** undici (its Pool) and pg as the npm package has them (scripts/bundle.mjs): the binary's assets, by name. */
-async function buildVendorAssets() {
-  const folder = join(work, 'vendor');
-  const vendor = await build({
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'warning',
-    entryPoints: { undici: 'undici', pg: require.resolve('pg') },
-    plugins: [undiciPoolOnly(), http2OnFirstConnect()],
-    outdir: folder,
-    outExtension: { '.js': '.cjs' },
-    metafile: true,
-  });
-  assertNoDynamicImport(vendor.metafile);
+/** undici (its Pool) and pg as the npm package has them (scripts/bundle.mjs), and the emulator: the binary's assets, by name. */
+async function buildAssets() {
+  const folder = join(work, 'assets');
+  const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', logLevel: 'warning', outdir: folder, outExtension: { '.js': '.cjs' }, metafile: true };
+  const vendor = await build({ ...common, entryPoints: { undici: 'undici', pg: require.resolve('pg') }, plugins: [undiciPoolOnly(), http2OnFirstConnect()] });
+  const emulator = await build({ ...common, entryPoints: { emulator: EMULATOR }, plugins: [builtinImportsAsRequire()] });
   const assets = {};
-  for (const name of VENDORED) {
-    assets[`${name}.cjs`] = join(folder, `${name}.cjs`);
-    asciiOnly(assets[`${name}.cjs`]);
+  for (const { metafile } of [vendor, emulator]) {
+    assertNoDynamicImport(metafile);
+    for (const file of Object.keys(metafile.outputs)) {
+      asciiOnly(file);
+      assets[basename(file)] = file;
+    }
   }
-  return assets;
+  return { assets, emulatorInputs: Object.keys(emulator.metafile.inputs) };
 }
 
 /**
- * `import … from 'undici'` (or 'pg') in the binary's script: compiles and runs the asset when the
- * importing module is first evaluated, which is never while the snapshot is built (a snapshot is
- * built before the binary has assets). No code cache: the binary rejected one made by the Node
- * that builds it (`cachedDataRejected`), and compiling undici's Pool at the first connection costs
- * no more than the snapshot's copy cost every start (`plan` against the emulator: no slower).
+ * `import … from 'undici'` (or 'pg'), and the CLI's `import('…/emulator/index.js')`, in the binary's
+ * script: compiles and runs the asset when the importing module is first evaluated, which is never
+ * while the snapshot is built (a snapshot is built before the binary has assets). No code cache:
+ * the binary rejected one made by the Node that builds it (`cachedDataRejected`), and compiling
+ * undici's Pool at the first connection costs no more than the snapshot's copy cost every start
+ * (`plan` against the emulator: no slower).
  */
-function vendorFromAssets() {
+function fromAssets() {
+  const emulator = resolve(EMULATOR).replace(/\.ts$/, '.js');
   return {
-    name: 'vendor-from-assets',
+    name: 'from-assets',
     setup(build) {
-      build.onResolve({ filter: new RegExp(`^(${VENDORED.join('|')})$`) }, (args) => ({ path: args.path, namespace: 'vendor-from-assets' }));
-      build.onLoad({ filter: /.*/, namespace: 'vendor-from-assets' }, (args) => ({
+      build.onResolve({ filter: new RegExp(`^(${VENDORED.join('|')})$`) }, (args) => ({ path: `vendor/${args.path}`, namespace: 'from-assets' }));
+      build.onResolve({ filter: /\/emulator\/index\.js$/ }, (args) => (resolve(args.resolveDir, args.path) === emulator ? { path: 'emulator', namespace: 'from-assets' } : undefined));
+      build.onLoad({ filter: /.*/, namespace: 'from-assets' }, (args) => ({
         contents: [
           'const { getAsset } = require("node:sea");',
           'const { Script } = require("node:vm");',
-          `const filename = ${JSON.stringify(`agentsync/vendor/${args.path}.cjs`)};`,
-          `const source = "(function (exports, require, module, __filename, __dirname) {" + getAsset(${JSON.stringify(`${args.path}.cjs`)}, "utf8") + "\\n})";`,
-          'const vendored = { exports: {} };',
-          'new Script(source, { filename }).runInThisContext().call(vendored.exports, vendored.exports, require, vendored, filename, ".");',
-          'module.exports = vendored.exports;',
+          `const filename = ${JSON.stringify(`agentsync/${args.path}.cjs`)};`,
+          `const source = "(function (exports, require, module, __filename, __dirname) {" + getAsset(${JSON.stringify(`${basename(args.path)}.cjs`)}, "utf8") + "\\n})";`,
+          'const asset = { exports: {} };',
+          'new Script(source, { filename }).runInThisContext().call(asset.exports, asset.exports, require, asset, filename, ".");',
+          'module.exports = asset.exports;',
         ].join('\n'),
         loader: 'js',
       }));
     },
   };
+}
+
+/**
+ * The emulator's asset bundles its own copy of what it imports from outside src/emulator/, so the
+ * binary holds two instances of each such module that the script holds too. That is safe for
+ * src/core/'s pure functions and constant tables, not for a class (an `instanceof` on the CLI's
+ * side would miss the asset's instances) nor for a top-level `let` (state the two sides would not
+ * share): a module with either fails the build.
+ */
+function assertSharedModulesAreStateless(scriptInputs, assetInputs) {
+  const script = new Set(scriptInputs);
+  for (const file of assetInputs) {
+    if (!script.has(file)) continue;
+    if (!file.startsWith('src/core/') || /^(export )?((abstract )?class|let) /m.test(readFileSync(file, 'utf8'))) {
+      throw new Error(`${file} is in both the binary's script and the emulator's asset, as two instances; only src/core/ modules with no class and no top-level let may be`);
+    }
+  }
 }
 
 /**
