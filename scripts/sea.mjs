@@ -6,8 +6,7 @@
 // 2. `node --experimental-sea-config` runs it once and turns the result into a blob holding a V8
 //    startup snapshot (`useSnapshot`, src/cli/snapshot.ts): the binary starts with the CLI already
 //    evaluated instead of compiling and running it (BENCHMARKS.md, P3). A snapshot replaces
-//    `useCodeCache` (Node ignores the code cache when both are set), and the binary keeps the
-//    snapshot's string hash seed (--no-rehash-snapshot, below). Every function of the script
+//    `useCodeCache` (Node ignores the code cache when both are set). Every function of the script
 //    (esbuild lifts those of lazily imported modules to its top level) is in the snapshot that each
 //    start deserialises, called or not, so what only some commands load is not in it: undici and
 //    pg (the commands that reach a server or PostgreSQL) and the emulator (the `emulator` command)
@@ -73,14 +72,7 @@ try {
 
   const blob = join(work, 'sea-prep.blob');
   const config = join(work, 'sea-config.json');
-  // --no-rehash-snapshot: the binary keeps the string hash seed its snapshot was built with. By
-  // default V8 draws a new seed at every start (a search for random primes) and rehashes every
-  // string and hash table it deserialised: about 20 M instructions, 0.1-0.2x of `node -e 0`.
-  // The price: every run of one binary hashes with the same seed, so someone who has the binary
-  // could craft keys that collide (hash flooding) in a server response or a manifest it reads.
-  // Node 24 and 22 apply execArgv; Node 20 ignores it.
-  const execArgv = ['--no-rehash-snapshot'];
-  writeFileSync(config, JSON.stringify({ main: script, output: blob, disableExperimentalSEAWarning: true, useSnapshot: true, execArgv, assets }));
+  writeFileSync(config, JSON.stringify({ main: script, output: blob, disableExperimentalSEAWarning: true, useSnapshot: true, assets }));
   const blobBuild = spawnSync(process.execPath, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   process.stderr.write(withoutKnownNoise(blobBuild.stderr ?? ''));
   if (blobBuild.status !== 0) throw new Error(`node --experimental-sea-config failed (${blobBuild.status ?? blobBuild.signal})`);
