@@ -69,21 +69,23 @@ export function loadBundle(file: string): void {
   const script = new Script(WRAPPER_HEAD + source.text + WRAPPER_TAIL, { filename: file, ...(cached ? { cachedData: cached.data } : {}) });
   const word = firstWord(process.argv.slice(2));
   const words = cached === undefined || script.cachedDataRejected === true ? [] : cached.words;
-  if (words.length === 0 || (!words.includes(word) && words.length < MAX_WORDS)) {
-    let saved = false;
-    const save = (): void => {
-      if (saved) return;
-      saved = true;
-      saveCache(script, cacheDir, cacheFile, [...words, word]);
-    };
-    process.once('exit', save);
-    // After a change of V8's flags the cache would carry them, and the next start would refuse it.
-    (process as NodeJS.EventEmitter).once(V8_FLAGS_CHANGING, save);
-  }
+  if (words.length === 0 || (!words.includes(word) && words.length < MAX_WORDS)) saveWhenDone(() => saveCache(script, cacheDir, cacheFile, [...words, word]));
   const run = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
-  const module = { exports: {}, filename: file, id: file, loaded: false };
-  run.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
-  module.loaded = true;
+  const bundle = { exports: {}, filename: file, id: file, loaded: false };
+  run.call(bundle.exports, bundle.exports, createRequire(file), bundle, file, dirname(file));
+  bundle.loaded = true;
+}
+
+/** Runs `save` once: at exit, or before the command changes V8's flags, after which the cache would carry them and the next start would refuse it. */
+function saveWhenDone(save: () => void): void {
+  let saved = false;
+  const once = (): void => {
+    if (saved) return;
+    saved = true;
+    save();
+  };
+  process.once('exit', once);
+  (process as NodeJS.EventEmitter).once(V8_FLAGS_CHANGING, once);
 }
 
 /** The cache directory, or undefined when the cache is off or the directory cannot be trusted. */
