@@ -146,6 +146,22 @@ describe(`the code cache on Node ${process.version}`, () => {
     }
   });
 
+  it("keeps one file per set of Node flags, so runs that alternate between two sets do not replace each other's", async () => {
+    const { cacheDir, env } = await freshTmp('node-flags');
+    const withFlags = { ...env, NODE_OPTIONS: '--max-old-space-size=300' };
+    const inodes = async (): Promise<number[]> => Promise.all((await bundleCaches(cacheDir)).map(async (file) => (await stat(file)).ino));
+    expect(await runCli(['validate', '-f', example], { env })).toEqual(valid);
+    expect(await runCli(['validate', '-f', example], { env: withFlags })).toEqual(valid);
+    const first = await inodes();
+    expect(first).toHaveLength(2);
+    for (let i = 0; i < 2; i++) {
+      expect(await runCli(['validate', '-f', example], { env })).toEqual(valid);
+      expect(await runCli(['validate', '-f', example], { env: withFlags })).toEqual(valid);
+    }
+    // V8 took each file (refused, it would have been written again under a new inode).
+    expect(await inodes()).toEqual(first);
+  });
+
   it('goes where NODE_COMPILE_CACHE says', async () => {
     const { tmp, cacheDir, env } = await freshTmp('named');
     const named = join(tmp, 'named');

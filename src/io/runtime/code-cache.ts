@@ -8,7 +8,8 @@
 // of parsing and compiling (BENCHMARKS.md, P3). `vm.Script` and its cached data are public on every
 // Node agentsync supports, Node 20 included.
 // - One file per build of the bundle and Node: named by the Node version, the architecture, and
-//   the bundle file's device, inode, size and times (any rewrite of the file changes its ctime).
+//   the bundle file's device, inode, size and times (any rewrite of the file changes its ctime),
+//   and by the flags Node was started with, if any.
 //   V8 itself refuses a cache from another V8 or other flags, but it checks the source only by its
 //   length, so the name is what keeps a cache with the build it came from.
 // - The cache holds what the runs that wrote it compiled. A later run whose first word (its command,
@@ -101,7 +102,7 @@ function readBundle(file: string): { text: string; key: string } | undefined {
     fd = openSync(file, 'r');
     const stat = fstatSync(fd, { bigint: true });
     const text = readFileSync(fd, 'utf8');
-    const key = [basename(file, '.cjs'), process.version, process.arch, stat.dev, stat.ino, stat.size, stat.mtimeNs, stat.ctimeNs].join('-');
+    const key = [basename(file, '.cjs'), process.version, process.arch, stat.dev, stat.ino, stat.size, stat.mtimeNs, stat.ctimeNs, ...nodeFlagsKey()].join('-');
     return { text, key };
   } catch {
     return undefined;
@@ -115,6 +116,16 @@ function firstWord(args: readonly string[]): string {
   const word = args.find((arg) => !arg.startsWith('-')) ?? '';
   // Anything else (a path, a value, text that is not a word) counts as one and the same word.
   return /^[a-z][a-z0-9-]{0,31}$/.test(word) || word === '' ? word : '*';
+}
+
+/**
+ * Runs started with other Node or V8 flags (`node --max-old-space-size=…`, NODE_OPTIONS) get a file
+ * of their own: V8 refuses a cache made under other flags, and runs alternating between two sets
+ * would otherwise replace each other's cache every time.
+ */
+function nodeFlagsKey(): string[] {
+  const flags = `${process.execArgv.join('\0')}\n${process.env.NODE_OPTIONS ?? ''}`;
+  return flags === '\n' ? [] : [`flags${(checksum(Buffer.from(flags)) ?? 0).toString(16)}`];
 }
 
 /** The cache's words and V8's data, if the file is there and whole. */
