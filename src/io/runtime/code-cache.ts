@@ -12,8 +12,8 @@
 //   and by the flags Node was started with, if any.
 //   V8 itself refuses a cache from another V8 or other flags, but it checks the source only by its
 //   length, so the name is what keeps a cache with the build it came from.
-// - The cache holds what the runs that wrote it compiled. A later run whose first word (its command,
-//   or a typo) the file does not list takes it again after running, so it keeps what both compiled:
+// - The cache holds what the runs that wrote it compiled. A later run whose first argument (its
+//   command, or a typo) the file does not list takes it again after running, so it keeps what both compiled:
 //   `agentsync --help` as the very first run does not leave `validate` with half a cache. At most
 //   MAX_WORDS words are listed; then the file stays as it is.
 // - V8 does not verify a cache's payload in release builds, and a damaged one can crash it. Each
@@ -54,17 +54,16 @@ type EnableCompileCache = (directory?: string) => { status: number; message?: st
 
 /** Runs the CommonJS bundle at `file` (an absolute path) as `require(file)` would, through the code cache when it can. */
 export function loadBundle(file: string): void {
+  if (!loadThroughCodeCache(file)) createRequire(file)(file);
+}
+
+/** false, having run nothing, when the cache is off or cannot be used here. */
+function loadThroughCodeCache(file: string): boolean {
   const cacheDir = codeCacheDirectory();
-  if (cacheDir === undefined) {
-    createRequire(file)(file);
-    return;
-  }
+  if (cacheDir === undefined) return false;
   enableNodeCompileCache(cacheDir);
   const source = readBundle(file);
-  if (source === undefined || !canChecksum()) {
-    createRequire(file)(file);
-    return;
-  }
+  if (source === undefined || !canChecksum()) return false;
   const cacheFile = join(cacheDir, `${source.key}${SUFFIX}`);
   const cached = readCache(cacheFile);
   const script = new Script(WRAPPER_HEAD + source.text + WRAPPER_TAIL, { filename: file, ...(cached ? { cachedData: cached.data } : {}) });
@@ -75,6 +74,7 @@ export function loadBundle(file: string): void {
   const bundle = { exports: {}, filename: file, id: file, loaded: false };
   run.call(bundle.exports, bundle.exports, createRequire(file), bundle, file, dirname(file));
   bundle.loaded = true;
+  return true;
 }
 
 /** Runs `save` once: at exit, or before the command changes V8's flags, after which the cache would carry them and the next start would refuse it. */
@@ -111,11 +111,15 @@ function readBundle(file: string): { text: string; key: string } | undefined {
   }
 }
 
-/** The command a run names (its first word that is not an option), as a cache file lists it. */
+/**
+ * The command a run names, as a cache file lists it: its first argument, when that is a word.
+ * Anything else (an option first, a path, other text) counts as one and the same word, so an
+ * option's value, which may be a secret, is never written into the file.
+ */
 function firstWord(args: readonly string[]): string {
-  const word = args.find((arg) => !arg.startsWith('-')) ?? '';
-  // Anything else (a path, a value, text that is not a word) counts as one and the same word.
-  return /^[a-z][a-z0-9-]{0,31}$/.test(word) || word === '' ? word : '*';
+  const first = args[0];
+  if (first === undefined) return '';
+  return /^[a-z][a-z0-9-]{0,31}$/.test(first) ? first : '*';
 }
 
 /**

@@ -30,7 +30,7 @@ export function writesDirectly(fd: number, platform: NodeJS.Platform): boolean {
   }
 }
 
-/** A WritableStream on a descriptor that writesDirectly() accepted; `stream` makes Node's stream for the same descriptor, if a write ever needs it. */
+/** A WritableStream on a descriptor that writesDirectly() accepted; `makeStream` makes Node's stream for the same descriptor, if a write ever needs it. */
 export class DescriptorOutput extends EventEmitter implements NodeJS.WritableStream {
   readonly isTTY = false;
   writable = true;
@@ -39,7 +39,7 @@ export class DescriptorOutput extends EventEmitter implements NodeJS.WritableStr
 
   constructor(
     private readonly fd: number,
-    private readonly stream: () => NodeJS.WritableStream,
+    private readonly makeStream: () => NodeJS.WritableStream,
     private readonly onFailure: OutputFailure,
   ) {
     super();
@@ -77,7 +77,7 @@ export class DescriptorOutput extends EventEmitter implements NodeJS.WritableStr
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code ?? String(err);
         if (code === 'EAGAIN') {
-          this.#stream = this.stream();
+          this.#stream = this.makeStream();
           this.#stream.write(bytes.subarray(offset));
         } else {
           this.#ended = true;
