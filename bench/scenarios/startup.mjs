@@ -12,6 +12,9 @@
 //   first run after an install or upgrade.
 // - The binary is built here with scripts/sea.mjs by the newest of those Nodes (its startup
 //   snapshot holds the evaluated CLI; see src/cli/snapshot.ts).
+// - The stack floor (bench/stack-floor/validate.mjs, built by bench/lib/stack-floor.mjs) is a
+//   `validate` made of commander, yaml and zod/mini alone, run each way agentsync runs: what the
+//   libraries themselves cost to start, against which agentsync's own share can be read.
 // The Nodes: the one running this harness plus `--nodes a,b`, or the node@22 and node@24 that
 // .ci/run caches.
 import process from 'node:process';
@@ -21,6 +24,7 @@ import { join } from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { expectExit, measure, median } from '../lib/measure.mjs';
 import { notMeasuredRow, ratioRow } from '../lib/result.mjs';
+import { buildStackFloorBinary, buildStackFloorScript } from '../lib/stack-floor.mjs';
 
 const LIMIT = 1.5;
 /** The runtimes the 1.5× goal is judged on; the binary is judged too. */
@@ -32,14 +36,19 @@ export async function benchStartup(ctx) {
     return [notMeasuredRow({ id: 'P3-validate', scenario: 'P3 start-up: `agentsync validate -f examples/minimal.yaml`', target: `≤ ${LIMIT}×`, reason: 'validate or examples/minimal.yaml missing' })];
   }
   const nodes = allNodes(ctx);
+  const floor = await buildStackFloorScript(ctx);
   const rows = [];
-  for (const node of nodes) rows.push(...(await nodeRows(ctx, node, example)));
+  for (const node of nodes) rows.push(...(await nodeRows(ctx, node, example, floor)));
   rows.push(...(await binaryRows(ctx, nodes.at(-1), example)));
   return rows;
 }
 
-/** The bin run by one Node: version, validate with the compile cache, validate without. */
-async function nodeRows(ctx, node, example) {
+/**
+ * The bin run by one Node: version, validate with the compile cache, validate without; and the
+ * stack floor (bench/stack-floor/validate.mjs) through the same bin and, from Node 22, through
+ * Node's own compile cache (`module.enableCompileCache()`, which NODE_COMPILE_CACHE turns on).
+ */
+async function nodeRows(ctx, node, example, floor) {
   const label = `Node ${node.version}`;
   const key = `node${node.major}`;
   const cacheDir = join(ctx.workDir, `p3-code-cache-${key}`);
@@ -50,6 +59,10 @@ async function nodeRows(ctx, node, example) {
     { name: 'version', command: node.path, args: [ctx.cli, '--version'], env: warm, what: 'agentsync --version' },
     { name: 'validate', command: node.path, args: [ctx.cli, 'validate', '-f', example], env: warm, what: 'agentsync validate' },
     { name: 'cold', command: node.path, args: [ctx.cli, 'validate', '-f', example], env: cold, what: 'agentsync validate, no code cache' },
+    { name: 'stack', command: node.path, args: [join(floor, 'main.cjs'), 'validate', '-f', example], env: warm, what: 'the stack floor through the bin' },
+    ...(node.major >= 22
+      ? [{ name: 'stackNodeCache', command: node.path, args: [join(floor, 'agentsync.cjs'), 'validate', '-f', example], env: warm, what: "the stack floor under Node's compile cache" }]
+      : []),
   ]);
   const judged = JUDGED_MAJORS.has(node.major);
   const common = commonOf(samples, `node -e 0 (${node.version})`);
@@ -71,7 +84,27 @@ async function nodeRows(ctx, node, example) {
       limit: null,
       notes: 'NODE_DISABLE_COMPILE_CACHE=1: the first run after an install, or with the cache turned off.',
     }),
+    ratioRow({
+      ...common,
+      id: `P3-stack-floor-${key}`,
+      scenario: `P3 stack floor (${label}): commander, yaml and zod/mini validate the same file, through the bin`,
+      samples: samples.stack,
+      limit: null,
+      notes: "bench/stack-floor/validate.mjs: the libraries' own cost, loaded through the same code cache; agentsync's validate cannot start faster than this.",
+    }),
   ];
+  if (samples.stackNodeCache) {
+    rows.push(
+      ratioRow({
+        ...common,
+        id: `P3-stack-floor-node-cache-${key}`,
+        scenario: `P3 stack floor (${label}): the same, under Node's compile cache`,
+        samples: samples.stackNodeCache,
+        limit: null,
+        notes: '`node agentsync.cjs` with NODE_COMPILE_CACHE, i.e. module.enableCompileCache(), the mechanism issue 30 names.',
+      }),
+    );
+  }
   return rows;
 }
 
@@ -96,14 +129,32 @@ async function binaryRows(ctx, node, example) {
     ];
   }
   const env = { NO_COLOR: '1' };
+  const floorBinary = await buildStackFloorBinary(ctx, node.path, example).catch((err) => {
+    ctx.log(`  P3: the stack floor's binary was not built: ${String(err.message).split('\n')[0]}`);
+    return undefined;
+  });
   const samples = await interleaved(ctx, node.path, [
     { name: 'version', command: binary, args: ['--version'], env, what: 'binary --version' },
     { name: 'validate', command: binary, args: ['validate', '-f', example], env, what: 'binary validate' },
   ]);
   const common = commonOf(samples, `node -e 0 (${node.version})`);
+  const stackScenario = `P3 stack floor (single-file binary, Node ${node.version}): commander, yaml and zod/mini validate the same file`;
+  // In a loop of its own: with three 100 MB executables taking turns, this machine's `node -e 0`
+  // slowed by half (pages of each are reclaimed between runs), which flattered both binaries.
+  const stack = floorBinary ? await interleaved(ctx, node.path, [{ name: 'stack', command: floorBinary, args: ['validate', '-f', example], env, what: "the stack floor's binary" }]) : undefined;
   return [
     ratioRow({ ...common, id: 'P3-version-binary', scenario: `P3 start-up (single-file binary, Node ${node.version}): \`agentsync --version\``, samples: samples.version, limit: null }),
     ratioRow({ ...common, id: 'P3-validate-binary', scenario, samples: samples.validate, limit: LIMIT, notes: "Starts from its startup snapshot (the SEA config's useSnapshot); no compile cache." }),
+    stack
+      ? ratioRow({
+          ...commonOf(stack, `node -e 0 (${node.version})`),
+          id: 'P3-stack-floor-binary',
+          scenario: stackScenario,
+          samples: stack.stack,
+          limit: null,
+          notes: 'bench/stack-floor/validate.mjs as a binary from a warmed-up snapshot, as scripts/sea.mjs builds agentsync; measured in a loop of its own.',
+        })
+      : notMeasuredRow({ id: 'P3-stack-floor-binary', scenario: stackScenario, target: '—', reason: 'its binary could not be built here' }),
   ];
 }
 
