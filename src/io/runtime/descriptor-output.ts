@@ -35,7 +35,8 @@ export class DescriptorOutput extends EventEmitter implements NodeJS.WritableStr
   readonly isTTY = false;
   writable = true;
   #stream: NodeJS.WritableStream | undefined;
-  #ended = false;
+  /** A write failed other than with EAGAIN: later output is dropped, as for a stream whose reader has gone. */
+  #failed = false;
 
   constructor(
     private readonly fd: number,
@@ -50,8 +51,9 @@ export class DescriptorOutput extends EventEmitter implements NodeJS.WritableStr
   write(chunk: Uint8Array | string, encodingOrCallback?: BufferEncoding | WriteCallback, cb?: WriteCallback): boolean {
     const encoding = typeof encodingOrCallback === 'string' ? encodingOrCallback : 'utf8';
     const callback = typeof encodingOrCallback === 'function' ? encodingOrCallback : cb;
+    if (!this.writable) return this.#refuseAfterEnd(callback);
     if (this.#stream) return typeof chunk === 'string' ? this.#stream.write(chunk, encoding, callback) : this.#stream.write(chunk, callback);
-    if (!this.#ended) this.#writeAll(typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk);
+    if (!this.#failed) this.#writeAll(typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk);
     if (callback) queueMicrotask(() => callback(null));
     return true;
   }
@@ -69,6 +71,15 @@ export class DescriptorOutput extends EventEmitter implements NodeJS.WritableStr
     return this;
   }
 
+  /** What a Node stream does with a write after end(), less the 'error' event, which would throw with no listener: the chunk is dropped and the callback told. */
+  #refuseAfterEnd(callback: WriteCallback | undefined): boolean {
+    if (callback) {
+      const error = Object.assign(new Error('write after end'), { code: 'ERR_STREAM_WRITE_AFTER_END' });
+      queueMicrotask(() => callback(error));
+    }
+    return false;
+  }
+
   #writeAll(bytes: Uint8Array): void {
     let offset = 0;
     while (offset < bytes.length) {
@@ -80,7 +91,7 @@ export class DescriptorOutput extends EventEmitter implements NodeJS.WritableStr
           this.#stream = this.makeStream();
           this.#stream.write(bytes.subarray(offset));
         } else {
-          this.#ended = true;
+          this.#failed = true;
           this.onFailure(code);
         }
         return;

@@ -105,6 +105,17 @@ describe('an output on a descriptor', () => {
     expect({ failures, made: neverMade.made(), writable: output.writable, isTTY: output.isTTY }).toEqual({ failures: [], made: 0, writable: false, isTTY: false });
   });
 
+  it('drops a write after end() and tells its callback, as a Node stream does', async () => {
+    const path = join(dir, 'ended.txt');
+    const fd = open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC);
+    const output = new DescriptorOutput(fd, streamDouble().factory, () => undefined);
+    output.end('last\n');
+    const refused = new Promise<unknown>((resolve) => output.write('too late\n', resolve));
+    expect(output.write(Buffer.from('also too late\n'))).toBe(false);
+    expect(await refused).toMatchObject({ code: 'ERR_STREAM_WRITE_AFTER_END' });
+    expect(readFileSync(path, 'utf8')).toBe('last\n');
+  });
+
   it('hands the rest of a write a full non-blocking pipe refuses, and every later write, to Node’s stream, in order', () => {
     const { reader, writer } = nonBlockingPipe('full.fifo');
     const node = streamDouble();
