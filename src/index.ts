@@ -43,6 +43,7 @@ export { createClient } from './library/call.js';
 export { apply, applySavedPlan, ApplyFailedError, type ApplyOptions, type ApplyOutcome, type ApplySavedPlanOptions } from './library/apply.js';
 export { exportManifest, importResources, type Exported, type ExportOptions, type ImportOptions, type ImportOutcome } from './library/export-import.js';
 export { forgetState, listState, migrateState, moveState, showState, type Forgotten, type Moved, type StateCommandOptions, type StateEntry, type StateListing } from './library/state.js';
+export { lint, type LintFinding, type LintResult } from './library/lint.js';
 export { kbStatus, kbSync, waitForIndexing, type KbCounts, type KbOptions, type KbSyncOptions, type KbSyncResult, type KbWaitResult, type KbWebsiteStatus, type WaitOptions } from './library/kb.js';
 
 export interface Loaded {

@@ -37,7 +37,7 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
 }
 
 /** Stable reading order: by file (a manifest may be many), line, then column, errors before warnings at the same place. */
-export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+export function sortDiagnostics<D extends Diagnostic>(diagnostics: readonly D[]): D[] {
   return [...diagnostics].sort(
     (a, b) =>
       (a.file === b.file ? 0 : a.file < b.file ? -1 : 1) ||

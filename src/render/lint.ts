@@ -23,7 +23,7 @@ export function renderLintJson(findings: readonly LintFinding[]): string {
   const json: LintJson = {
     valid: errors === 0,
     summary: { errors, warnings: findings.length - errors },
-    findings: (sortDiagnostics(findings) as LintFinding[]).map(({ rule, severity, file, line, column, path, message }) => ({ rule, severity, file, line, column, path, message })),
+    findings: sortDiagnostics(findings).map(({ rule, severity, file, line, column, path, message }) => ({ rule, severity, file, line, column, path, message })),
   };
   return JSON.stringify(json, null, 2) + '\n';
 }

@@ -182,6 +182,25 @@ describe('kbStatus and waitForIndexing', () => {
   });
 });
 
+describe('lint', () => {
+  it('gives the rules’ findings and the errors validate reports, as `agentsync lint` does', async () => {
+    await project(MANIFEST.replace("description: Today's weather", 'description: Weather').replace('actions: [weather]', 'actions: [weather, forecast]'));
+    const result = await api.lint({ cwd: dir, env });
+    expect(result.passed).toBe(false);
+    expect(result.findings.map(({ rule, severity, line, column }) => ({ rule, severity, line, column }))).toEqual([
+      { rule: 'short-tool-description', severity: 'warning', line: 5, column: 79 },
+      { rule: 'missing-instruction', severity: 'warning', line: 7, column: 3 },
+      { rule: 'invalid', severity: 'error', line: 7, column: 91 },
+    ]);
+    const cli = await runCli(['lint', '--json'], { cwd: dir, env });
+    expect((JSON.parse(cli.stdout) as { findings: unknown[] }).findings).toEqual(
+      result.findings.map(({ rule, severity, file, line, column, path, message }) => ({ rule, severity, file, line, column, path, message })),
+    );
+    await project();
+    expect(await api.lint({ cwd: dir, env })).toMatchObject({ passed: true });
+  });
+});
+
 describe('secrets belong to one call', () => {
   it("two runMain calls in one process, at the same time, with different secrets, never print each other's", async () => {
     const manifest = `version: 1

@@ -121,6 +121,41 @@ describe.concurrent('agentsync lint', () => {
     }
   });
 
+  it('a manifest validate rejects fails lint too: its errors are findings of rule invalid, beside the rules', async () => {
+    const invalid = write(
+      'invalid.yaml',
+      `version: 1
+environments:
+  prod: { appId: "\${APP_ID}", region: eu }
+tools:
+  lookup_order: { displayName: Lookup order, executionText: Looking, description: Finds an order by its number, parameters: { type: object } }
+agents:
+  support: { name: Support, integrationType: "\${secret:KIND}", integrateWith: gpt-4o, instruction: Help customers with their orders., actions: [lookup_order] }
+`,
+    );
+    const env = { KIND: 'kind-secret-4444' };
+    const text = await lint(['-f', invalid], env);
+    expect(text.code).toBe(1);
+    expect(text.stdout.trimEnd().split('\n')).toEqual([
+      'invalid.yaml:3:19: error: environment variable APP_ID is not set (write ${APP_ID:-default} to give it a default) [invalid] (at environments.prod.appId)',
+      'invalid.yaml:5:113: error: parameters.properties is required when parameters is not empty [invalid] (at tools.lookup_order.parameters.properties)',
+      'invalid.yaml:7:46: error: must be one of llm, agent (got "(sensitive)") [invalid] (at agents.support.integrationType)',
+      '3 errors, 0 warnings',
+    ]);
+    const json = await lint(['-f', invalid, '--json'], { ...env, APP_ID: 'acme' });
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.stdout) as { valid: boolean; summary: { errors: number }; findings: { rule: string; line: number }[] };
+    expect(report).toMatchObject({ valid: false, summary: { errors: 2 } });
+    expect(report.findings.map((f) => [f.rule, f.line])).toEqual([
+      ['invalid', 5],
+      ['invalid', 7],
+    ]);
+    for (const r of [text, json]) expect(r.stdout + r.stderr).not.toContain('kind-secret-4444');
+    // The same manifest, valid once its variable is set and its fields are right, lints clean.
+    const fixed = write('fixed.yaml', (await import('node:fs')).readFileSync(join(dir, invalid), 'utf8').replace('{ type: object }', '{}').replace('"${secret:KIND}"', 'llm'));
+    expect((await lint(['-f', fixed], { APP_ID: 'acme' })).code).toBe(0);
+  });
+
   it('bad input: a missing file, a YAML error, a bad --format; one line, exit 1, no stack', async () => {
     const missing = await lint(['-f', 'nope.yaml']);
     expect(missing.code).toBe(1);

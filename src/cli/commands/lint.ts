@@ -1,4 +1,4 @@
-// agentsync lint: the rules beyond validity (docs/spec/commands.md#lint). Never touches the network or the state.
+// agentsync lint: the rules beyond validity, and the manifest's validity errors (docs/spec/commands.md#lint). Never touches the network or the state.
 import { Option, type Command } from 'commander';
 import { addFileOption, useColor } from '../options.js';
 import type { ManifestLocation } from '../../io/manifest/manifest-location.js';
@@ -21,16 +21,15 @@ export function registerLintCommand(program: Command, io: CliIo): void {
 }
 
 async function runLint(options: LintOptions, io: CliIo): Promise<void> {
-  const [{ lintManifest, lintHasErrors, LINT_RULE_IDS }, { parseManifestRead, readManifest }, render, annotations, { ExitRequest }] = await Promise.all([
+  const [{ lintManifestFile }, { lintHasErrors, LINT_RULE_IDS }, render, annotations, { ExitRequest }, { hideInOutput }] = await Promise.all([
+    import('../../app/lint.js'),
     import('../../core/lint/index.js'),
-    import('../../io/manifest/manifest-parts.js'),
     import('../../render/lint.js'),
     import('../../render/annotations.js'),
     import('../exit-request.js'),
+    import('../../io/api/outside-text.js'),
   ]);
-  const read = await readManifest(options.file, manifestSource(io));
-  const file = read.name;
-  const findings = lintManifest(parseManifestRead(read));
+  const { findings, file } = await lintManifestFile({ file: options.file, source: manifestSource(io), env: io.env, onSensitiveValues: hideInOutput });
   const json = options.json === true || options.format === 'json';
   const output = json
     ? render.renderLintJson(findings)

@@ -68,7 +68,7 @@ function toDiagnostic(hit: RuleHit, locator: ManifestLocator | YamlLocator, seve
 }
 
 function sortFindings(findings: LintFinding[]): LintFinding[] {
-  return sortDiagnostics(findings) as LintFinding[];
+  return sortDiagnostics(findings);
 }
 
 export function lintHasErrors(findings: readonly LintFinding[]): boolean {

@@ -34,9 +34,12 @@ export interface RuleHit {
 export type TreeLintRule = (input: TreeLintInput) => RuleHit[];
 export type DocLintRule = (input: DocLintInput) => RuleHit[];
 
-/** A diagnostic that names the rule that found it (`parse` and `lint-config` for the file itself). */
+/**
+ * A diagnostic that names the rule that found it: `parse` and `lint-config` for the file itself,
+ * `invalid` for an error `validate` reports (app/lint.ts).
+ */
 export interface LintFinding extends Diagnostic {
-  rule: LintRuleId | 'parse' | 'lint-config';
+  rule: LintRuleId | 'parse' | 'lint-config' | 'invalid';
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
