@@ -16,11 +16,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { dirname, join, relative } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { BUILD_OUTPUTS } from './build-outputs.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const INPUTS = [
   'src',
   'scripts/build.mjs',
+  'scripts/build-outputs.mjs',
   'scripts/bundle.mjs',
   'scripts/bundle-plugins.mjs',
   'scripts/public-types.mjs',
@@ -28,17 +30,6 @@ const INPUTS = [
   'package-lock.json',
   'tsconfig.json',
   'tsconfig.build.json',
-];
-/** What the tests, the bench and the package read; one missing means dist/ is not a whole build. */
-const OUTPUTS = [
-  'dist/cli/main.cjs',
-  'dist/cli/agentsync.cjs',
-  'dist/cli/vendor/undici.cjs',
-  'dist/cli/vendor/pg.cjs',
-  'dist/index.js',
-  'dist/types/index.d.ts',
-  'dist/emulator/index.js',
-  'dist/io/state/index.js',
 ];
 // Under node_modules, not dist/: nothing that packs or tags dist/ may pick it up, and `npm ci`
 // starts without it.
@@ -67,7 +58,7 @@ if (onlyIfStale && isCurrent(digest)) {
 }
 
 function isCurrent(expected) {
-  if (OUTPUTS.some((file) => !existsSync(join(ROOT, file)))) return false;
+  if (BUILD_OUTPUTS.some((file) => !existsSync(join(ROOT, file)))) return false;
   try {
     return readFileSync(RECORD, 'utf8').trim() === expected;
   } catch {

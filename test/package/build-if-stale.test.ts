@@ -7,19 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/cli.js';
-
-// scripts/build.mjs's own list: should it grow, the fake bundle no longer writes every output and
-// the "up to date" case fails, which is the reminder to add it here.
-const OUTPUTS = [
-  'dist/cli/main.cjs',
-  'dist/cli/agentsync.cjs',
-  'dist/cli/vendor/undici.cjs',
-  'dist/cli/vendor/pg.cjs',
-  'dist/index.js',
-  'dist/types/index.d.ts',
-  'dist/emulator/index.js',
-  'dist/io/state/index.js',
-];
+import { BUILD_OUTPUTS } from '../../scripts/build-outputs.mjs';
 
 let project: string;
 const path = (file: string): string => join(project, file);
@@ -38,7 +26,7 @@ const build = (...args: string[]) => spawnSync(process.execPath, [path('scripts/
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), 'agentsync-build-'));
   mkdirSync(path('scripts'));
-  copyFileSync(join(ROOT, 'scripts', 'build.mjs'), path('scripts/build.mjs'));
+  for (const script of ['build.mjs', 'build-outputs.mjs']) copyFileSync(join(ROOT, 'scripts', script), path(`scripts/${script}`));
   for (const file of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundle-plugins.mjs', 'scripts/public-types.mjs']) write(file, `${file}\n`);
   write('src/index.ts', 'export const one = 1;\n');
   writeFileSync(path('steps.log'), '');
@@ -49,7 +37,7 @@ beforeAll(() => {
     'scripts/bundle.mjs',
     `import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'; import { dirname, join } from 'node:path';\n` +
       `appendFileSync(${log}, 'bundle\\n');\n` +
-      `for (const file of ${JSON.stringify(OUTPUTS)}) { mkdirSync(dirname(join(${JSON.stringify(project)}, file)), { recursive: true }); writeFileSync(join(${JSON.stringify(project)}, file), ''); }\n`,
+      `for (const file of ${JSON.stringify(BUILD_OUTPUTS)}) { mkdirSync(dirname(join(${JSON.stringify(project)}, file)), { recursive: true }); writeFileSync(join(${JSON.stringify(project)}, file), ''); }\n`,
   );
 });
 afterAll(() => rmSync(project, { recursive: true, force: true }));
