@@ -1,6 +1,6 @@
 // `agentsync lint` as a function: the rules beyond validity and the manifest's validity errors.
 import { lintManifestFile } from '../app/lint.js';
-import type { LintFinding } from '../core/lint/index.js';
+import type { LintFinding } from '../core/lint/finding.js';
 import { hideInOutput } from '../io/api/outside-text.js';
 import { cwdOf, envOf, inCall, manifestOf, type LoadOptions } from './call.js';
 

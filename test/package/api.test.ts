@@ -88,6 +88,14 @@ describe('the package entry (dist/index.js)', () => {
     expect(good).toMatchObject({ valid: true, environments: ['local'] });
   });
 
+  it('lints: the rules and the errors validate reports, each finding with its rule', async () => {
+    const file = await manifest(MANIFEST.replace('region: us', 'region: mars'));
+    const result = await api.lint({ file, env });
+    expect(result.passed).toBe(false);
+    expect(result.findings.filter((f) => f.severity === 'error').map((f) => [f.rule, f.line, f.path])).toEqual([['invalid', 3, 'environments.local.region']]);
+    expect(await api.lint({ file: await manifest(), env })).toMatchObject({ passed: true });
+  });
+
   it('load throws a ManifestError that carries the diagnostics; an unreadable file is a UserError', async () => {
     const file = await manifest(MANIFEST.replace('region: us', 'region: mars'));
     const failure = await api.load({ file, env }).catch((err: unknown) => err);

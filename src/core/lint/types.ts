@@ -2,9 +2,8 @@
 // plain tree (before interpolation, so `${secret:…}` is still visible) and the YAML document with
 // its positions.
 import type { Document } from 'yaml';
-import type { Diagnostic, PathSegment } from '../diagnostics.js';
+import type { PathSegment } from '../diagnostics.js';
 import type { ManifestLocator, YamlLocator } from '../yaml-locate.js';
-import type { LintRuleId } from './rule-ids.js';
 
 /** What a rule about the resources sees: the whole manifest, merged from all its files. */
 export interface TreeLintInput {
@@ -34,13 +33,7 @@ export interface RuleHit {
 export type TreeLintRule = (input: TreeLintInput) => RuleHit[];
 export type DocLintRule = (input: DocLintInput) => RuleHit[];
 
-/**
- * A diagnostic that names the rule that found it: `parse` and `lint-config` for the file itself,
- * `invalid` for an error `validate` reports (app/lint.ts).
- */
-export interface LintFinding extends Diagnostic {
-  rule: LintRuleId | 'parse' | 'lint-config' | 'invalid';
-}
+export type { LintFinding } from './finding.js';
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
