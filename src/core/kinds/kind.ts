@@ -128,9 +128,18 @@ export function couldBeCreatedSince(record: RemoteRecord, since: string): boolea
   return record.createdAtMs === undefined || !(record.createdAtMs < Date.parse(since) - CLOCK_SKEW_MS);
 }
 
-/** ISO strings (version A) and integers (version O; seconds or milliseconds) both occur. */
+/** The largest distance from 1970 a Date can hold (ECMA-262 §21.4.1.1); past it, toISOString throws. */
+const MAX_DATE_MS = 8.64e15;
+
+/**
+ * ISO strings (version A) and integers (version O; seconds or milliseconds) both occur. A number no
+ * Date can hold (`1e300` from a broken server) is no time at all: undefined, never a RangeError later.
+ */
 export function timestampMs(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return value < 1e12 ? value * 1000 : value;
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    const ms = value < 1e12 ? value * 1000 : value;
+    return Math.abs(ms) <= MAX_DATE_MS ? ms : undefined;
+  }
   if (typeof value === 'string') {
     const ms = /^\d+$/.test(value) ? timestampMs(Number(value)) : Date.parse(value);
     return ms !== undefined && Number.isFinite(ms) ? ms : undefined;
