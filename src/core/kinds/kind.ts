@@ -296,15 +296,25 @@ export function answeredStatus(err: unknown, status: number): boolean {
 
 export const seg = encodeURIComponent;
 
-/** A DELETE whose 404 means the resource is already gone: deleting is done either way. */
+/**
+ * A DELETE whose 404 means the resource is already gone: deleting is done either way. A 200 that
+ * says it was not deleted (`{deleted: false}`, `{success: false}`, the two answers the reference
+ * declares, negated) is a failure: the entry stays in state, or the resource would be forgotten
+ * while it is still on the server.
+ */
 export async function sendDelete(ctx: CallContext, path: string): Promise<RemoveOutcome> {
+  let answer: unknown;
   try {
-    await ctx.wire.send({ method: 'DELETE', path });
-    return 'deleted';
+    answer = await ctx.wire.send({ method: 'DELETE', path });
   } catch (err) {
     if (answeredStatus(err, 404)) return 'gone';
     throw err;
   }
+  if (isObject(answer)) {
+    const refused = answer.deleted === false ? '"deleted": false' : answer.success === false ? '"success": false' : undefined;
+    if (refused !== undefined) throw new UnexpectedAnswer(`DELETE ${path} answered ${refused}`);
+  }
+  return 'deleted';
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {
