@@ -10,8 +10,8 @@ import { discoveredUrlsPath, websitePath, type DiscoveredUrl } from '../core/kin
 import type { State } from '../core/state.js';
 import { isApiError } from '../io/api/api-error.js';
 import type { ApiClient } from '../io/api/client.js';
-import type { WireRequest } from '../core/kinds/kind.js';
-import { isObject } from '../core/kinds/kind.js';
+import { isObject, type WireRequest } from '../core/kinds/kind.js';
+import { scrubOutside } from '../io/api/outside-text.js';
 import { mapBounded, readOne, WEBSITE_READ_CONCURRENCY, websiteIdOf } from '../io/api/read-websites.js';
 import type { WaitTarget } from './kb-wait.js';
 
@@ -97,5 +97,7 @@ async function sendSync(client: ApiClient, address: string, request: WireRequest
     if (isApiError(err)) throw new UserError('api_error', `${address}: ${err.message}`, { address, status: err.status });
     throw err;
   }
-  if (isObject(answer) && answer.success === false) throw new UserError('api_error', `${address}: ${request.method} ${request.path} answered "success": false; nothing is processed again`, { address });
+  // The path holds the website's id, which may be a secret (a parentUniqueId from ${secret:…}).
+  if (isObject(answer) && answer.success === false)
+    throw new UserError('api_error', `${address}: ${request.method} ${scrubOutside(request.path)} answered "success": false; nothing is processed again`, { address });
 }
