@@ -182,6 +182,33 @@ describe('a timestamp no Date can hold', () => {
   });
 });
 
+describe('a knowledge-base list that never answers', () => {
+  it('kb status prints the counts without the sync times, instead of waiting out the client limits', async () => {
+    await applied();
+    override = on('GET', (url) => url.startsWith('/v3/ai-agents/agent-builder/knowledge-base?'), stall);
+    const started = Date.now();
+    const status = await cli('kb', 'status', '--json');
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(status.stderr).toBe('');
+    expect(status.code).toBe(0);
+    const [site] = (JSON.parse(status.stdout) as { websites: { total: number; lastSyncedAt?: string }[] }).websites;
+    expect(site?.total).toBe(2);
+    expect(site?.lastSyncedAt).toBeUndefined();
+  });
+
+  it('kb status still shows the sync time a prompt list gives', async () => {
+    await applied();
+    override = on(
+      'GET',
+      (url) => url.startsWith('/v3/ai-agents/agent-builder/knowledge-base?'),
+      (res) => send(res, 200, JSON.stringify({ data: [{ uniqueId: 'web_demo', lastSynced: 1_795_600_000_000 }], meta: {} })),
+    );
+    const status = await cli('kb', 'status', '--json');
+    expect(status.code).toBe(0);
+    expect((JSON.parse(status.stdout) as { websites: { lastSyncedAt?: string }[] }).websites[0]?.lastSyncedAt).toBe(new Date(1_795_600_000_000).toISOString());
+  });
+});
+
 describe('a discovered URL listed twice', () => {
   it('is one URL to kb status and to kb sync', async () => {
     await applied();
