@@ -372,6 +372,29 @@ describe('an agent list whose ids are odd', () => {
   });
 });
 
+describe('export, when a record holds what a manifest cannot', () => {
+  it.each([
+    ['isActive as a string', 'agents', [{ uid: 'a1', name: 'Helper', integrationType: 'llm', integrateWith: 'gpt-4o', isActive: 'yes' }], /agents\.helper\.isActive: /],
+    ['a tool name the name pattern refuses', 'tools', [{ _id: 'x', name: 'bad name', displayName: 'D', executionText: 'E' }], /tools\["bad name"\]: /],
+    [
+      'parameters.properties as a string',
+      'tools',
+      [{ _id: 'x', name: 't1', displayName: 'D', executionText: 'E', tool: { parameters: { type: 'object', properties: 'x' } } }],
+      /tools\.t1\.parameters\.properties: /,
+    ],
+  ])('%s is refused in one line naming where, and nothing is written', async (_name, list, records, where) => {
+    override = on(
+      'GET',
+      (url) => url === `/v3/ai-agents/${list}`,
+      (res) => send(res, 200, JSON.stringify(records)),
+    );
+    const exported = await cli('export', '--out', 'exported.yaml');
+    expectOneLineFailure(exported, /^Error: cannot export: the server's records do not make a valid manifest: /);
+    expect(exported.stderr).toMatch(where);
+    await expect(readFile(join(dir, 'exported.yaml'), 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+});
+
 describe('a DELETE that answers 200 but says it did not delete', () => {
   it.each([
     ['{"deleted":false}', '"deleted": false'],
