@@ -284,7 +284,10 @@ export class PartlyDone extends Error {
   }
 }
 
-/** A 2xx answer that cannot be right; status 200 so callers treat it as "the server answered". */
+/**
+ * A 2xx answer that cannot be right; status 200 so callers treat it as "the server answered". Its
+ * message says what is wrong with the answer, never the call: the failure line names the call already.
+ */
 export class UnexpectedAnswer extends Error {
   readonly status = 200;
   readonly code = 'BAD_RESPONSE';
@@ -312,7 +315,7 @@ export async function sendDelete(ctx: CallContext, path: string): Promise<Remove
   }
   if (isObject(answer)) {
     const refused = answer.deleted === false ? '"deleted": false' : answer.success === false ? '"success": false' : undefined;
-    if (refused !== undefined) throw new UnexpectedAnswer(`DELETE ${path} answered ${refused}`);
+    if (refused !== undefined) throw new UnexpectedAnswer(`the answer says ${refused}`);
   }
   return 'deleted';
 }

@@ -372,6 +372,19 @@ describe('an agent list whose ids are odd', () => {
   });
 });
 
+describe('a create answered 2xx without the id it needs', () => {
+  it('names the call once, then what the answer lacks', async () => {
+    override = on(
+      'POST',
+      (url) => url === '/v3/ai-agents/agents',
+      (res) => send(res, 201, '{"agent":{"name":"Support"}}'),
+    );
+    const result = await cli('apply', '--auto-approve');
+    expectOneLineFailure(result, /^Error: apply failed: 1 failed/);
+    expect(result.stdout).toMatch(/\+ agent\.support: POST \/ai-agents\/agents answered 20\d BAD_RESPONSE: the answer has no "uid" for the new agent\n/);
+  });
+});
+
 describe('export, when a record holds what a manifest cannot', () => {
   it.each([
     ['isActive as a string', 'agents', [{ uid: 'a1', name: 'Helper', integrationType: 'llm', integrateWith: 'gpt-4o', isActive: 'yes' }], /agents\.helper\.isActive: /],
@@ -410,7 +423,7 @@ describe('a DELETE that answers 200 but says it did not delete', () => {
     );
     const pruned = await cli('apply', '--auto-approve', '--prune');
     expectOneLineFailure(pruned, /^Error: apply failed: 1 failed/);
-    expect(pruned.stdout).toContain(`- tool.old_tool: DELETE /ai-agents/tools/old_tool answered 200 BAD_RESPONSE: DELETE /ai-agents/tools/old_tool answered ${said}`);
+    expect(pruned.stdout).toContain(`- tool.old_tool: DELETE /ai-agents/tools/old_tool answered 200 BAD_RESPONSE: the answer says ${said}\n`);
     expect((await stateOf()).resources['tool.old_tool']).toBeDefined();
 
     override = undefined;
