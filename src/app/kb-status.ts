@@ -51,8 +51,16 @@ export function websitesToReport(state: State | null, address: string | undefine
   return [address];
 }
 
+/** How much longer than the counts the sync times may take before kb status prints without them. */
+export const SYNC_TIMES_GRACE_MS = 2_000;
+
 export async function readKbStatus(client: ApiClient, state: State, addresses: readonly string[], withUrls: boolean): Promise<KbWebsiteStatus[]> {
-  const synced = await readSyncTimes(client);
+  // The sync times are a courtesy, read beside the counts: a knowledge-base list that stalls must
+  // not hold kb status for the client's limits (30 s an attempt, minutes with retries) once the
+  // counts, which are what it is for, are in.
+  const courtesy = new AbortController();
+  const times = readSyncTimes(client, courtesy.signal);
+  let grace: ReturnType<typeof setTimeout> | undefined;
   const sites = await mapBounded(addresses, WEBSITE_READ_CONCURRENCY, async (address) => {
     const entry = state.resources[address];
     const websiteId = entry ? websiteIdOf(entry) : undefined;
@@ -61,7 +69,9 @@ export async function readKbStatus(client: ApiClient, state: State, addresses: r
     if (urls === undefined) return { address, websiteId, found: false, total: 0, counts: emptyCounts() };
     const exclude = Array.isArray(entry.spec.exclude) ? entry.spec.exclude.filter((item): item is string => typeof item === 'string') : [];
     return statusOf(address, websiteId, urls, typeof entry.spec.url === 'string' ? exclude : undefined, exclude, withUrls);
-  });
+  }).finally(() => (grace = setTimeout(() => courtesy.abort(), SYNC_TIMES_GRACE_MS)));
+  const synced = await times;
+  clearTimeout(grace);
   return sites.map((site) => {
     const syncedAt = synced.get(site.websiteId);
     return syncedAt === undefined ? site : { ...site, lastSyncedAt: syncedAt };
@@ -96,10 +106,10 @@ function emptyCounts(): Record<string, number> {
  * website id → when it was last synced, from the knowledge-base list (`lastSynced`; 0 means never).
  * Only for the status line: a list that cannot be read leaves the times out rather than failing.
  */
-async function readSyncTimes(client: ApiClient): Promise<Map<string, string>> {
+async function readSyncTimes(client: ApiClient, signal: AbortSignal): Promise<Map<string, string>> {
   const times = new Map<string, string>();
   try {
-    for await (const entry of knowledgeBaseEntries((path) => client.request({ method: 'GET', path }))) {
+    for await (const entry of knowledgeBaseEntries((path) => client.request({ method: 'GET', path }, { signal }))) {
       if (!isObject(entry)) continue;
       const id = stringField(entry, 'uniqueId') ?? stringField(entry, 'id');
       const ms = timestampMs(entry.lastSynced);

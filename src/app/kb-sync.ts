@@ -8,7 +8,10 @@ import { UserError } from '../core/errors.js';
 import { matchIds, matchWebsite } from '../core/kinds/website-match.js';
 import { discoveredUrlsPath, websitePath, type DiscoveredUrl } from '../core/kinds/website-urls.js';
 import type { State } from '../core/state.js';
+import { isApiError } from '../io/api/api-error.js';
 import type { ApiClient } from '../io/api/client.js';
+import { isObject, type WireRequest } from '../core/kinds/kind.js';
+import { scrubOutside } from '../io/api/outside-text.js';
 import { mapBounded, readOne, WEBSITE_READ_CONCURRENCY, websiteIdOf } from '../io/api/read-websites.js';
 import type { WaitTarget } from './kb-wait.js';
 
@@ -57,21 +60,44 @@ async function syncOne(client: ApiClient, state: State, address: string, request
   const base = { address, websiteId, urls: chosen.length };
   if (request.reindex) {
     // The website is the source; its type in the path is `website`, as in the knowledge-base list.
-    await client.request({ method: 'PATCH', path: `${websitePath(websiteId)}/sync`, repeatable: true });
+    await sendSync(client, address, { method: 'PATCH', path: `${websitePath(websiteId)}/sync`, repeatable: true });
     return { result: { ...base, mode: 'reindex', calls: 1 }, target };
   }
-  const calls = await sendBatches(client, websiteId, chosen);
+  const calls = await sendBatches(client, address, websiteId, chosen);
   return { result: { ...base, mode: 'urls', calls }, target };
 }
 
 /** Re-processing a URL twice is harmless, so a batch whose answer was lost may be sent again. */
-async function sendBatches(client: ApiClient, websiteId: string, chosen: readonly DiscoveredUrl[]): Promise<number> {
+async function sendBatches(client: ApiClient, address: string, websiteId: string, chosen: readonly DiscoveredUrl[]): Promise<number> {
   const path = `${discoveredUrlsPath(websiteId)}/sync`;
   let calls = 0;
   for (let from = 0; from < chosen.length; from += SYNC_BATCH) {
     const uniqueIds = chosen.slice(from, from + SYNC_BATCH).map((url) => url.id);
-    await client.request({ method: 'PATCH', path, body: { uniqueIds }, repeatable: true });
+    try {
+      await sendSync(client, address, { method: 'PATCH', path, body: { uniqueIds }, repeatable: true });
+    } catch (err) {
+      // The batches before this one were sent: say so, or a rerun's user thinks nothing happened.
+      if (calls > 0 && err instanceof UserError) throw new UserError(err.code, `${err.message} (${calls} earlier sync call${calls === 1 ? ' was' : 's were'} sent)`, err.details);
+      throw err;
+    }
     calls++;
   }
   return calls;
+}
+
+/**
+ * One sync call. A failed call is the website's error in one line (an ApiError is not a UserError,
+ * and would print as an internal error); `{success: false}` is a refusal, never "processing again".
+ */
+async function sendSync(client: ApiClient, address: string, request: WireRequest): Promise<void> {
+  let answer: unknown;
+  try {
+    answer = await client.request(request);
+  } catch (err) {
+    if (isApiError(err)) throw new UserError('api_error', `${address}: ${err.message}`, { address, status: err.status });
+    throw err;
+  }
+  // The path holds the website's id, which may be a secret (a parentUniqueId from ${secret:…}).
+  if (isObject(answer) && answer.success === false)
+    throw new UserError('api_error', `${address}: ${request.method} ${scrubOutside(request.path)} answered "success": false; nothing is processed again`, { address });
 }

@@ -70,18 +70,57 @@ interface Tracked extends WaitTarget {
 
 /** The websites of `addresses` that the state holds (after an apply), and the ids each one processes. */
 export async function waitForIndexing(client: ApiClient, state: State, addresses: readonly string[], options: KbWaitOptions): Promise<KbWaitResult> {
-  return waitForUrls(client, await trackedWebsites(client, state, addresses), options);
+  const started = Date.now();
+  const deadline = deadlineOf(options);
+  let targets: WaitTarget[];
+  try {
+    targets = await trackedWebsites(client, state, addresses, deadline.signal);
+  } catch (err) {
+    if (!deadline.signal.aborted) throw err;
+    // No count is known yet, so "N remaining" would be made up: the reason is said instead.
+    throw new UserError('api_error', `the URLs to wait for could not be read from the server within ${Math.ceil(options.timeoutMs / 1000)} s`);
+  } finally {
+    deadline.dispose();
+  }
+  return waitForUrls(client, targets, { ...options, timeoutMs: Math.max(0, options.timeoutMs - (Date.now() - started)) });
 }
 
 /** Waits for exactly these URLs (`kb sync` sends only some of a website's URLs). */
 export async function waitForUrls(client: ApiClient, targets: readonly WaitTarget[], options: KbWaitOptions): Promise<KbWaitResult> {
+  const deadline = deadlineOf(options);
+  try {
+    return await pollUntilDone(client, targets, options, deadline.signal);
+  } finally {
+    deadline.dispose();
+  }
+}
+
+/**
+ * A signal that fires when the wait's time is up (or the caller's signal does). Each call is cut
+ * off by it: a server that stalls a poll must not hold the wait past --wait-timeout for the
+ * client's own per-call limits (30 s an attempt, 5 min with retries).
+ */
+function deadlineOf(options: KbWaitOptions): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal;
+  return { signal, dispose: () => clearTimeout(timer) };
+}
+
+async function pollUntilDone(client: ApiClient, targets: readonly WaitTarget[], options: KbWaitOptions, deadline: AbortSignal): Promise<KbWaitResult> {
   const started = Date.now();
   const tracked: Tracked[] = targets.map((target) => ({ ...target, unfinished: new Set(target.urls.keys()) }));
   const counts: KbCounts = { processed: 0, failed: 0, unknown: 0, remaining: 0 };
   const seen: Seen = { failed: [], unknown: [] };
   for (const site of tracked) counts.remaining += site.unfinished.size;
   for (;;) {
-    await mapBounded(tracked, WEBSITE_READ_CONCURRENCY, (site) => pollOnce(client, site, counts, seen));
+    try {
+      await mapBounded(tracked, WEBSITE_READ_CONCURRENCY, (site) => pollOnce(client, site, counts, seen, deadline));
+    } catch (err) {
+      // A poll cut off by the deadline (or Ctrl-C) ends the wait with what is known so far.
+      if (!deadline.aborted) throw err;
+      return { counts, ...seen, timedOut: true, elapsedMs: Date.now() - started };
+    }
     const elapsedMs = Date.now() - started;
     options.onProgress({ ...counts }, elapsedMs);
     if (counts.remaining === 0) {
@@ -118,14 +157,14 @@ function unknownOutcome(counts: KbCounts, unknown: readonly UnknownUrl[]): UserE
   });
 }
 
-async function trackedWebsites(client: ApiClient, state: State, addresses: readonly string[]): Promise<WaitTarget[]> {
+async function trackedWebsites(client: ApiClient, state: State, addresses: readonly string[], signal: AbortSignal): Promise<WaitTarget[]> {
   const sites: { address: string; websiteId: string; spec: State['resources'][string]['spec'] }[] = [];
   for (const address of addresses) {
     const entry = state.resources[address];
     const websiteId = entry && entry.type === 'website' ? websiteIdOf(entry) : undefined;
     if (entry && websiteId !== undefined) sites.push({ address, websiteId, spec: entry.spec });
   }
-  const listings = await mapBounded(sites, WEBSITE_READ_CONCURRENCY, (site) => readOne(client, site));
+  const listings = await mapBounded(sites, WEBSITE_READ_CONCURRENCY, (site) => readOne(client, site, { signal }));
   return sites.map((site, i) => {
     const urls = listings[i];
     if (urls === undefined) throw new UserError('api_error', `cannot wait for ${site.address}: the server no longer has its website (404)`);
@@ -142,12 +181,12 @@ function trackedOf(address: string, websiteId: string, urls: readonly Discovered
 }
 
 /** Asks about the website's unfinished URLs; every URL sent ends up counted under exactly one heading. */
-async function pollOnce(client: ApiClient, site: Tracked, counts: KbCounts, seen: Seen): Promise<void> {
+async function pollOnce(client: ApiClient, site: Tracked, counts: KbCounts, seen: Seen, signal: AbortSignal): Promise<void> {
   const ids = [...site.unfinished];
   const path = `${discoveredUrlsPath(site.websiteId)}/status/poll`;
   for (let from = 0; from < ids.length; from += POLL_CHUNK) {
     const chunk = ids.slice(from, from + POLL_CHUNK);
-    const answer = await client.request({ method: 'POST', path, body: { uniqueId: chunk }, repeatable: true });
+    const answer = await client.request({ method: 'POST', path, body: { uniqueId: chunk }, repeatable: true }, { signal });
     const statuses = isObject(answer) && isObject(answer.data) ? answer.data : undefined;
     if (statuses === undefined) throw new UserError('api_error', `${site.address}: POST ${path} did not answer {data: {id: status}}`);
     for (const id of chunk) {

@@ -3,7 +3,9 @@
 import type { ManifestOptions } from './options.js';
 import type { MessageBody, ReceiverType } from '../core/api-types.js';
 import { UserError } from '../core/errors.js';
+import { escapeControl } from '../core/terminal-safe.js';
 import { isApiError } from '../io/api/api-error.js';
+import { scrubOutside } from '../io/api/outside-text.js';
 import { connectApi } from './api-connect.js';
 import { loadManifestAndStore, type LoadedManifest } from './pipeline.js';
 import { printWarnings } from './render-plan.js';
@@ -21,7 +23,9 @@ export async function runSend(opts: SendOptions, io: CliIo): Promise<void> {
   const client = await connection.open();
   try {
     const message = await client.sendMessage(body, opts.onBehalfOf ? { onBehalfOf: opts.onBehalfOf } : {});
-    io.stdout.write(opts.json ? JSON.stringify({ id: message.id, muid: message.muid ?? body.muid ?? null, receiver: receiver.id, receiverType: receiver.type }) + '\n' : `${message.id}\n`);
+    // The id is the server's text: a secret it echoes is masked, and a control character is shown, not obeyed.
+    const id = scrubOutside(message.id);
+    io.stdout.write(opts.json ? JSON.stringify({ id, muid: message.muid ?? body.muid ?? null, receiver: receiver.id, receiverType: receiver.type }) + '\n' : `${escapeControl(id)}\n`);
   } catch (err) {
     if (isApiError(err)) throw new UserError('api_error', `sending the message failed: ${err.message}`, { status: err.status, apiCode: err.code });
     throw err;

@@ -3,6 +3,7 @@
 // nothing is sent while a create would make a second copy of something on the server. A rename
 // without `moved:` gets the exact entry or command that fixes it.
 import { UserError } from './errors.js';
+import { escapeControl } from './terminal-safe.js';
 import { stateMvCommand } from './moved.js';
 import { kindOf } from './kinds/index.js';
 import { conflictsOf, type CreateChange, type Plan } from './plan.js';
@@ -22,7 +23,8 @@ export function conflictRefusal(plan: Plan): UserError | undefined {
       details,
     );
   }
-  const listed = conflicts.map((c) => `${c.address} (${c.conflict?.remoteId ?? `listed without its ${kindOf(c.type).remoteIdLabel}`})`).join(', ');
+  // The ids are the server's: a line break or escape in one is shown, so the error stays one line.
+  const listed = conflicts.map((c) => `${c.address} (${c.conflict?.remoteId === undefined ? `listed without its ${kindOf(c.type).remoteIdLabel}` : escapeControl(c.conflict.remoteId)})`).join(', ');
   const fix = importCommandFor(conflicts);
   return new UserError(
     'conflict',

@@ -25,7 +25,7 @@ export interface PlanInput {
    */
   digest: Digest;
   /** The server as read before planning; absent with --offline. */
-  refresh?: Pick<Refreshed, 'drift' | 'warnings' | 'untracked'> & Partial<Pick<Refreshed, 'unreadable'>>;
+  refresh?: Pick<Refreshed, 'drift' | 'warnings' | 'untracked'> & Partial<Pick<Refreshed, 'unreadable' | 'incomplete'>>;
   /** Creates a saved plan decided to adopt (apply PLANFILE does not read the server again). */
   adopt?: Readonly<Record<string, string>>;
   /** `--prune` and `--target`; absent means neither. */
@@ -39,12 +39,17 @@ export function planChanges({ desired, state: stored, digest, refresh, adopt, sc
   const state = moves.length > 0 && stored ? withMoves(stored, moves) : stored;
   const recorded = state?.resources ?? {};
   const changes: Change[] = [];
+  const unproven: UnreadableResource[] = [];
   let matched = 0;
   for (const resource of desired.resources) {
     const current = Object.hasOwn(recorded, resource.address) ? recorded[resource.address] : undefined;
     if (current !== undefined) matched++;
     const change = changeFor(resource, current, digest);
-    if (change.action === 'create') markServerMatch(change, resource, pendingCreate(state, resource.address), refresh, adopt);
+    if (change.action === 'create') {
+      markServerMatch(change, resource, pendingCreate(state, resource.address), refresh, adopt);
+      const why = unprovenAbsence(change, resource, refresh);
+      if (why !== undefined) unproven.push({ address: change.address, type: change.type, reason: why });
+    }
     changes.push(change);
   }
   // What is left in state is no longer in the manifest. Usually nothing is, and counting says so
@@ -56,7 +61,7 @@ export function planChanges({ desired, state: stored, digest, refresh, adopt, sc
   markRenames(changes);
   // Desired resources arrive in plan order already; a linear check usually saves the sort.
   if (!isOrdered(changes)) changes.sort(byTypeThenAddress);
-  const unreadable = refresh?.unreadable ?? [];
+  const unreadable = unproven.length === 0 ? (refresh?.unreadable ?? []) : [...(refresh?.unreadable ?? []), ...unproven];
   const planned = unreadable.length === 0 ? changes : withoutUnread(changes, unreadable, moves);
   const plan: Plan = {
     environment: desired.environment.name,
@@ -157,6 +162,19 @@ function markServerMatch(change: CreateChange, resource: DesiredResource, pendin
   // and the user supplies it (`agentsync import ADDRESS ID`). An id is never made up from a name.
   const ids = same.map((record) => remoteIdOf(record, resource));
   change.conflict = ids.every((id) => id !== undefined) ? { remoteId: ids.join(', ') } : {};
+}
+
+/**
+ * Why a create cannot be planned: its kind's list was not read whole (a page failed, a cursor
+ * looped), so the resource may be on a page that was not read, and creating it could make a second
+ * one (docs/spec/server.md#absence-must-be-proven). Undefined when nothing stands in its way, or
+ * when it is already a conflict or an adoption.
+ */
+function unprovenAbsence(change: CreateChange, resource: DesiredResource, refresh: PlanInput['refresh']): string | undefined {
+  const incomplete = refresh?.incomplete?.[resource.type];
+  const identityOf = kindOf(resource.type).identityOf;
+  if (incomplete === undefined || identityOf === undefined || change.conflict !== undefined || change.adopt !== undefined) return undefined;
+  return `the server's list of ${resource.type}s ${incomplete}, so it may already hold ${/^[aeiou]/.test(resource.type) ? 'an' : 'a'} ${resource.type} named ${JSON.stringify(identityOf(resource.spec, resource.key))}; it is not created until the list can be read whole`;
 }
 
 /** The record's remote id; only a kind that is addressed by its key (tools) may use the name as one. */

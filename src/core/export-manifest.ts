@@ -3,13 +3,16 @@
 // collects secrets and references, and assembles the document. io/ reads the server, render/
 // writes the YAML.
 import type { JsonObject, JsonValue, Region } from './api-types.js';
+import { formatPath } from './diagnostics.js';
 import { UserError } from './errors.js';
 import { addressOf, kindOf, RESOURCE_TYPES, type RemoteRecord, type ResourceType } from './kinds/index.js';
 import type { ServerSnapshot } from './refresh.js';
 import { scanTemplate } from './interpolate.js';
 import type { InterpolationSite } from './parse.js';
 import { DEFAULT_API_KEY_ENV } from './resolve.js';
+import { manifestSchema } from './schema.js';
 import { MIN_SCRUB_LENGTH } from './scrub.js';
+import { escapeControl } from './terminal-safe.js';
 
 export interface ExportEnvironment {
   name: string;
@@ -122,7 +125,22 @@ export function exportManifest(snapshot: ServerSnapshot, environment: ExportEnvi
   const tools = exported.get('tool') ?? new Set<string>();
   const external = [...references].filter((name) => !tools.has(name)).sort();
   if (external.length > 0) document.external = { tools: external.map(escapeString) };
+  assertWritable(document);
   return { document, secrets, counts, unreadable, sharedIdentities };
+}
+
+/**
+ * A server record the manifest cannot hold (`isActive: "yes"`, a number in `tools`, a tool name the
+ * name pattern refuses) would be written as it is, and the file would then fail validate, import
+ * and plan: the export is refused instead, naming where, as for a record with a field missing.
+ */
+function assertWritable(document: JsonObject): void {
+  const checked = manifestSchema.safeParse(document);
+  if (checked.success) return;
+  const [issue] = checked.error.issues;
+  const path = issue === undefined ? '' : formatPath(issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)));
+  const why = issue === undefined ? 'it does not validate' : issue.message;
+  throw new UserError('api_error', `cannot export: the server's records do not make a valid manifest: ${escapeControl(path)}: ${escapeControl(why)}`);
 }
 
 function environmentEntry(environment: ExportEnvironment): JsonObject {

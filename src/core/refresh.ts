@@ -42,6 +42,8 @@ export interface Refreshed {
   untracked: UntrackedIndex;
   /** Resources whose server record could not be read, and why (docs/spec/server.md#refresh: refresh degrades per resource). */
   unreadable: UnreadableResource[];
+  /** Kinds whose list was not read whole, and why: no create of theirs is proven free of a conflict. */
+  incomplete: Partial<Record<ResourceType, string>>;
 }
 
 export type UntrackedIndex = Partial<Record<ResourceType, Map<string, RemoteRecord[]>>>;
@@ -60,6 +62,7 @@ export function refreshState({ state, snapshot, digest, sensitiveOf }: RefreshIn
   const warnings: string[] = [];
   const tracked = new Set<RemoteRecord>();
   const unreadable: UnreadableResource[] = [];
+  const incomplete: Partial<Record<ResourceType, string>> = {};
   const indexes = new Map<ResourceType, { byRemoteId: Map<string, RemoteRecord>; byIdentity: Map<string, RemoteRecord> }>();
   for (const type of RESOURCE_TYPES) {
     const listing = snapshot[type];
@@ -70,6 +73,7 @@ export function refreshState({ state, snapshot, digest, sensitiveOf }: RefreshIn
       );
     }
     if (listing.incomplete !== undefined) {
+      incomplete[type] = listing.incomplete;
       warnings.push(`the server's list of ${type}s ${listing.incomplete}, so it may hold more than was read: nothing missing from it is planned as deleted on the server`);
     }
     indexes.set(type, indexBy(listing.records));
@@ -102,7 +106,7 @@ export function refreshState({ state, snapshot, digest, sensitiveOf }: RefreshIn
   }
 
   drift.sort((a, b) => TYPE_RANK[a.type] - TYPE_RANK[b.type] || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-  return { state: state && applyOverlay(state, overlay), overlay, drift, warnings, untracked: untrackedIndex(snapshot, tracked), unreadable };
+  return { state: state && applyOverlay(state, overlay), overlay, drift, warnings, untracked: untrackedIndex(snapshot, tracked), unreadable, incomplete };
 }
 
 /** The state as the refresh saw it. Used again by `apply PLANFILE`, whose plan file carries the overlay. */

@@ -5,6 +5,8 @@
 // `moved:`, the `moved:` entry or `state mv`, never an import that would then fail.
 import { stateMvCommand } from '../core/moved.js';
 import type { CreateChange } from '../core/plan.js';
+import { kindOf } from '../core/kinds/index.js';
+import { escapeControl } from '../core/terminal-safe.js';
 import { printableLine } from './plan-fields.js';
 
 export function conflictRefusalLine(conflicts: readonly CreateChange[]): string {
@@ -19,11 +21,22 @@ export function conflictRefusalLine(conflicts: readonly CreateChange[]): string 
       ) + '\n'
     );
   }
-  const listed = conflicts.map((c) => `${c.address} (${c.conflict?.remoteId ?? ''})`).join(', ');
-  const fix = conflicts.length === 1 ? `agentsync import ${conflicts[0]?.address ?? ''}` : 'agentsync import';
+  // The ids are the server's: a line break or escape in one is shown, so the error stays one line.
+  const listed = conflicts.map((c) => `${c.address} (${c.conflict?.remoteId === undefined ? `listed without its ${kindOf(c.type).remoteIdLabel}` : escapeControl(c.conflict.remoteId)})`).join(', ');
+  const fix = importCommandFor(conflicts);
   const what = conflicts.length === 1 ? 'a resource to create already exists' : `${conflicts.length} resources to create already exist`;
   return (
     printableLine(`Error: apply would refuse this plan: ${what} on the server but not in the state: ${listed}. Adopt ${conflicts.length === 1 ? 'it' : 'them'} with \`${fix}\`, then plan again.`) +
     '\n'
   );
+}
+
+/**
+ * The command that fixes it, as apply's refusal gives it (core/conflict-refusal.ts): a record listed
+ * without its id cannot be imported by name, so the id is asked for.
+ */
+function importCommandFor(conflicts: readonly CreateChange[]): string {
+  const [only] = conflicts;
+  if (conflicts.length !== 1 || only === undefined) return 'agentsync import';
+  return only.conflict?.remoteId === undefined ? `agentsync import ${only.address} <${kindOf(only.type).remoteIdLabel}>` : `agentsync import ${only.address}`;
 }

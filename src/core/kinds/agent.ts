@@ -27,14 +27,14 @@ export const agentKind: Kind<AgentSpec> = {
     // Both public versions wrap the record in `agent`; a bare record is accepted as well.
     const record = isObject(answer) && isObject(answer.agent) ? answer.agent : answer;
     const uid = isObject(record) ? stringField(record, 'uid') : undefined;
-    if (uid === undefined) throw new UnexpectedAnswer('POST /ai-agents/agents answered without the new agent\'s "uid"');
+    if (uid === undefined) throw new UnexpectedAnswer('the answer has no "uid" for the new agent');
     return { remoteId: uid };
   },
   async update(ctx, spec, _key, remoteId, changed = ALL_FIELDS) {
     const answer = await ctx.wire.send({ method: 'PATCH', path: `/ai-agents/agents/${seg(remoteId)}`, body: agentPatchBody(spec, changed) });
     // The public reference answers `{success: true}`; the seed's reading answers the agent. Both
     // mean success, and the uid is the one that was sent.
-    if (isObject(answer) && answer.success === false) throw new UnexpectedAnswer(`PATCH /ai-agents/agents/${seg(remoteId)} answered "success": false`);
+    if (isObject(answer) && answer.success === false) throw new UnexpectedAnswer('the answer says "success": false');
     return { remoteId };
   },
   remove: {

@@ -128,9 +128,18 @@ export function couldBeCreatedSince(record: RemoteRecord, since: string): boolea
   return record.createdAtMs === undefined || !(record.createdAtMs < Date.parse(since) - CLOCK_SKEW_MS);
 }
 
-/** ISO strings (version A) and integers (version O; seconds or milliseconds) both occur. */
+/** The largest distance from 1970 a Date can hold (ECMA-262 §21.4.1.1); past it, toISOString throws. */
+const MAX_DATE_MS = 8.64e15;
+
+/**
+ * ISO strings (version A) and integers (version O; seconds or milliseconds) both occur. A number no
+ * Date can hold (`1e300` from a broken server) is no time at all: undefined, never a RangeError later.
+ */
 export function timestampMs(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return value < 1e12 ? value * 1000 : value;
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    const ms = value < 1e12 ? value * 1000 : value;
+    return Math.abs(ms) <= MAX_DATE_MS ? ms : undefined;
+  }
   if (typeof value === 'string') {
     const ms = /^\d+$/.test(value) ? timestampMs(Number(value)) : Date.parse(value);
     return ms !== undefined && Number.isFinite(ms) ? ms : undefined;
@@ -275,7 +284,10 @@ export class PartlyDone extends Error {
   }
 }
 
-/** A 2xx answer that cannot be right; status 200 so callers treat it as "the server answered". */
+/**
+ * A 2xx answer that cannot be right; status 200 so callers treat it as "the server answered". Its
+ * message says what is wrong with the answer, never the call: the failure line names the call already.
+ */
 export class UnexpectedAnswer extends Error {
   readonly status = 200;
   readonly code = 'BAD_RESPONSE';
@@ -287,15 +299,25 @@ export function answeredStatus(err: unknown, status: number): boolean {
 
 export const seg = encodeURIComponent;
 
-/** A DELETE whose 404 means the resource is already gone: deleting is done either way. */
+/**
+ * A DELETE whose 404 means the resource is already gone: deleting is done either way. A 200 that
+ * says it was not deleted (`{deleted: false}`, `{success: false}`, the two answers the reference
+ * declares, negated) is a failure: the entry stays in state, or the resource would be forgotten
+ * while it is still on the server.
+ */
 export async function sendDelete(ctx: CallContext, path: string): Promise<RemoveOutcome> {
+  let answer: unknown;
   try {
-    await ctx.wire.send({ method: 'DELETE', path });
-    return 'deleted';
+    answer = await ctx.wire.send({ method: 'DELETE', path });
   } catch (err) {
     if (answeredStatus(err, 404)) return 'gone';
     throw err;
   }
+  if (isObject(answer)) {
+    const refused = answer.deleted === false ? '"deleted": false' : answer.success === false ? '"success": false' : undefined;
+    if (refused !== undefined) throw new UnexpectedAnswer(`the answer says ${refused}`);
+  }
+  return 'deleted';
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

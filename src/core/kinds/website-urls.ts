@@ -63,6 +63,7 @@ export async function readDiscoveredUrls(get: GetPage, websiteId: string, what: 
   const base = discoveredUrlsPath(websiteId);
   const urls: DiscoveredUrl[] = [];
   const seen = new Set<string>();
+  const ids = new Set<string>();
   const stop = (why: string, because = ''): UserError => new UserError('api_error', `${what}: ${why}; stopped reading${because}`, { call: `GET ${base}` });
   let chars = 0;
   let bytes = 0;
@@ -86,6 +87,10 @@ export async function readDiscoveredUrls(get: GetPage, websiteId: string, what: 
     }
     for (const entry of data) {
       const url = readEntry(entry, what, base);
+      // One URL listed twice (on one page, or on pages that overlap) is still one URL: counted twice
+      // it would inflate kb status and be sent twice to sync.
+      if (ids.has(url.id)) continue;
+      ids.add(url.id);
       chars += url.id.length + url.url.length + url.status.length;
       if (chars > MAX_DISCOVERED_URL_CHARS) throw stop(`the discovered URLs hold more than ${MAX_DISCOVERED_URL_CHARS / (1024 * 1024)} M characters of text (page ${page})`);
       urls.push(url);

@@ -159,7 +159,7 @@ async function scrape(ctx: CallContext, spec: WebsiteSpec): Promise<string> {
   if (spec.crawl?.sitemap !== undefined) body.fetchSitemap = spec.crawl.sitemap;
   const answer = await ctx.wire.send({ method: 'POST', path: SCRAPE_PATH, body, timeoutMs: SCRAPE_TIMEOUT_MS });
   const id = scrapedId(answer);
-  if (id === undefined) throw new UnexpectedAnswer(`POST ${SCRAPE_PATH} answered without the new website's id (data.crawlId)`);
+  if (id === undefined) throw new UnexpectedAnswer('the answer has no id for the new website (data.crawlId)');
   return id;
 }
 
@@ -187,7 +187,7 @@ async function sendProcess(ctx: CallContext, websiteId: string, exclude: readonl
   }
   const data = isObject(answer) && isObject(answer.data) ? answer.data : undefined;
   const batchId = data ? stringField(data, 'batchId') : undefined;
-  if (batchId === undefined) throw new UnexpectedAnswer(`POST ${path} answered without a "batchId"`);
+  if (batchId === undefined) throw new UnexpectedAnswer('the answer has no "batchId"');
   return batchId;
 }
 

@@ -97,8 +97,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     async sendMessage(body, opts) {
       const path = '/messages';
       const headers: Record<string, string> = opts?.onBehalfOf ? { onBehalfOf: opts.onBehalfOf } : {};
-      const answer = await call({ method: 'POST', path, body, headers, ...(opts?.onRetry ? { onRetry: opts.onRetry } : {}) });
-      return expectObject<MessageRecord>(field(answer, 'data'), 'POST', path, 'id');
+      const answer = await sendRequest(ctx, { method: 'POST', path, body, headers, ...(opts?.onRetry ? { onRetry: opts.onRetry } : {}) });
+      return expectObject<MessageRecord>(field(answer.body, 'data'), answer.status, `POST ${path}`, 'id');
     },
     stats: () => governor.stats(),
     async close() {
@@ -130,14 +130,11 @@ function field(answer: unknown, key: string): unknown {
   return typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? (answer as Record<string, unknown>)[key] : undefined;
 }
 
-function expectObject<T>(value: unknown, method: string, path: string, idKey: string): T {
+/** `status` is the success status that came without the id (a 204 says "no body", not "200"). */
+function expectObject<T>(value: unknown, status: number, call: string, idKey: string): T {
   const id = field(value, idKey);
-  if (typeof id !== 'string' || id === '') throw unexpectedAnswer(method, path, `no "${idKey}" in the answer`);
+  if (typeof id !== 'string' || id === '') throw new ApiError({ status, code: 'BAD_RESPONSE', serverMessage: `no "${idKey}" in the answer`, call, retryable: false, notSent: false });
   return value as T;
-}
-
-function unexpectedAnswer(method: string, path: string, what: string): ApiError {
-  return new ApiError({ status: 200, code: 'BAD_RESPONSE', serverMessage: what, call: `${method} ${path}`, retryable: false, notSent: false });
 }
 
 /** The URL without its password, and without the slash URL adds to a bare origin. */

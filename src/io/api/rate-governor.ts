@@ -53,6 +53,8 @@ export class RateGovernor {
   private throttled = 0;
   private pausedUntil = 0;
   private spacingMs = 0;
+  /** When spacing learnt from a reset header stops: that window is over, and its budget with it. */
+  private spacingEndsAt = Number.POSITIVE_INFINITY;
   private lastStart = Number.NEGATIVE_INFINITY;
   private waiting: Waiter[] = [];
   private wakeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -84,11 +86,16 @@ export class RateGovernor {
       this.spacingMs = 0;
       return;
     }
-    const steady = limit !== undefined && limit > 0 ? RATE_WINDOW_MS / limit : resetMs !== undefined ? resetMs / Math.max(1, left) : 0;
+    // A window is a minute at most, whatever a reset header claims: a reset "in 31 years" spread
+    // over the one request left would space every later request of the run 31 years apart.
+    const windowMs = resetMs === undefined ? undefined : Math.min(resetMs, RATE_WINDOW_MS);
+    const steady = limit !== undefined && limit > 0 ? RATE_WINDOW_MS / limit : windowMs !== undefined ? windowMs / Math.max(1, left) : 0;
     // Near the limit, run at its steady rate; while the server still reports a few spare tokens,
     // run slightly faster so timer lateness does not leave capacity unused.
     this.spacingMs = remaining >= SPARE_TOKENS ? steady * 0.9 : steady;
-    if (left <= 0 && resetMs !== undefined) this.pauseFor(Math.min(resetMs, RATE_WINDOW_MS));
+    // Without a limit, the spacing only spreads what is left of this window; the next one is unknown.
+    this.spacingEndsAt = (limit === undefined || limit <= 0) && windowMs !== undefined ? this.clock.now() + windowMs : Number.POSITIVE_INFINITY;
+    if (left <= 0 && windowMs !== undefined) this.pauseFor(windowMs);
   }
 
   /** A 429: pause everyone for the server's hint. */
@@ -125,7 +132,8 @@ export class RateGovernor {
   private pump(): void {
     while (this.waiting.length > 0 && this.inFlight < this.maxInFlight) {
       const now = this.clock.now();
-      const startAt = Math.max(this.pausedUntil, this.lastStart + this.spacingMs);
+      const spacingMs = now < this.spacingEndsAt ? this.spacingMs : 0;
+      const startAt = Math.max(this.pausedUntil, this.lastStart + spacingMs);
       if (now < startAt) {
         this.wakeAt(startAt - now);
         return;
