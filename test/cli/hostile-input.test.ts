@@ -1,0 +1,77 @@
+// Hostile local input the other suites do not reach: an API key a header cannot carry, empty
+// values given where a path or a plan file is needed, and files too large to read into a string.
+// Each must end in one line on stderr, exit 1, and leave the state as it was.
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type CliResult } from '../support/cli.js';
+import { API_KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
+
+const MANIFEST = `version: 1
+environments:
+  local: { appId: local, region: us }
+tools:
+  lookup:
+    displayName: Lookup
+    executionText: Looking it up
+    description: Looks up an order by its number.
+    parameters: {}
+`;
+
+let emulator: TestEmulator;
+let dir: string;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  dir = mkdtempSync(join(tmpdir(), 'agentsync-hostile-'));
+  writeFileSync(join(dir, 'agents.yaml'), MANIFEST);
+  const applied = await cli(['apply', '--auto-approve']);
+  if (applied.code !== 0) throw new Error(`the manifest must apply: ${applied.stderr}`);
+});
+afterAll(async () => {
+  await emulator?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const STATE = (): string => join(dir, '.agentsync', 'local.state.json');
+
+function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  return runCli(args, { cwd: dir, env: { ...emulator.env, ...env }, timeoutMs: 20_000 });
+}
+
+/** One line on stderr, exit 1, nothing on stdout unless asked for, no stack trace. */
+function expectOneLineRefusal(result: CliResult, pattern: RegExp): void {
+  expect(result.code, result.stderr).toBe(1);
+  expect(result.stderr).toMatch(/^Error: [^\n]*\n$/);
+  expect(result.stderr).toMatch(pattern);
+  expect(result.stderr).not.toMatch(/internal error|\n\s+at /);
+}
+
+describe('an API key a header cannot carry', () => {
+  const keys: [string, string][] = [
+    ['a line break and a header after it', `${API_KEY}\nX-Injected: 1`],
+    ['a trailing CRLF', `${API_KEY}\r\n`],
+    ['a NUL byte', `${API_KEY}\u0000`],
+    ['a typographic quote from a web page', `\u201c${API_KEY}\u201d`],
+  ];
+  it.each(keys)('%s: refused before any request, naming the variable and never the key', async (_, key) => {
+    await emulator.clearRequests();
+    const state = readFileSync(STATE(), 'utf8');
+    // Before: GETs failed inside the HTTP client with "invalid apikey header" and were retried for
+    // minutes (plan, export, import, kb status hung; the bin could even exit 0 with no output).
+    for (const args of [['plan'], ['plan', '--json'], ['apply', '--auto-approve'], ['export'], ['import'], ['send', '--to', 'user:u1', '--text', 'hi']]) {
+      const result = await cli(args, { COMETCHAT_API_KEY: key });
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(1);
+      expectOneLineRefusal(result, /COMETCHAT_API_KEY holds a (line break|control character|character outside printable ASCII) \(character \d+ of \d+\)/);
+      expect(result.stderr + result.stdout).not.toContain(API_KEY);
+    }
+    expect(await emulator.apiRequests()).toEqual([]);
+    expect(readFileSync(STATE(), 'utf8')).toBe(state);
+  });
+
+  it('a key with only ordinary characters still works, and plan --offline needs no key at all', async () => {
+    expect((await cli(['plan'])).code).toBe(0);
+    expect((await cli(['plan', '--offline'], { COMETCHAT_API_KEY: 'bad\nkey' })).code).toBe(0);
+  });
+});
