@@ -75,3 +75,29 @@ describe('an API key a header cannot carry', () => {
     expect((await cli(['plan', '--offline'], { COMETCHAT_API_KEY: 'bad\nkey' })).code).toBe(0);
   });
 });
+
+describe('an empty value where a path is needed (an unset shell variable)', () => {
+  // Before: `apply ""` ran a fresh apply instead of the saved plan, and `--state ""` planned and
+  // applied against the default state; the others said "the folder . does not exist" or "ENOENT".
+  const cases: [string, string[], string][] = [
+    ['apply with an empty PLANFILE', ['apply', '--auto-approve', ''], 'PLANFILE'],
+    ['show with an empty PLANFILE', ['show', ''], 'PLANFILE'],
+    ['apply --state ""', ['apply', '--auto-approve', '--state', ''], '--state'],
+    ['plan --state=', ['plan', '--state='], '--state'],
+    ['state rm --state ""', ['state', 'rm', 'tool.lookup', '--state', ''], '--state'],
+    ['plan --out ""', ['plan', '--out', ''], '--out'],
+    ['export --out ""', ['export', '--out', ''], '--out'],
+    ['plan --var-file ""', ['plan', '--var-file', ''], '--var-file'],
+    ['state migrate --to ""', ['state', 'migrate', '--to', ''], '--to'],
+    ['init with an empty DIR', ['init', ''], 'DIR'],
+  ];
+  it.each(cases)('%s: one line naming it, exit 1, no call, the state unchanged', async (_, args, what) => {
+    await emulator.clearRequests();
+    const state = readFileSync(STATE(), 'utf8');
+    const result = await cli(args);
+    expectOneLineRefusal(result, new RegExp(`^Error: ${what} is empty; give a path`));
+    expect(result.stdout).toBe('');
+    expect(await emulator.apiRequests()).toEqual([]);
+    expect(readFileSync(STATE(), 'utf8')).toBe(state);
+  });
+});

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addManifestOptions, addVarOptions, environmentChoice, type ManifestOptions } from '../options.js';
+import { addManifestOptions, addVarOptions, environmentChoice, nonEmptyPath, type ManifestOptions } from '../options.js';
 import type { PlanOptions } from '../plan-options.js';
 import { addScopeOptions, scopeOf } from '../scope-options.js';
 import type * as PlanFileIo from '../../io/files/plan-file.js';
@@ -12,7 +12,11 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
   const cmd = program
     .command('plan')
     .description('Read the server, compare it and the state with the manifest, and show what apply would change.')
-    .option('--out <file>', 'save the plan for `agentsync apply <file>` (- prints it to stdout); with --format text or markdown, write that rendering instead (for reading, not for apply)')
+    .option(
+      '--out <file>',
+      'save the plan for `agentsync apply <file>` (- prints it to stdout); with --format text or markdown, write that rendering instead (for reading, not for apply)',
+      nonEmptyPath('--out'),
+    )
     .option('--detailed-exitcode', 'exit 0 when nothing changes, 2 when the plan has changes, 1 on error')
     .option('--format <format>', 'text, json or markdown', 'text')
     .option('--offline', 'do not read the server: compare the manifest with the state only (needs no API key)');
