@@ -101,3 +101,67 @@ describe('an empty value where a path is needed (an unset shell variable)', () =
     expect(readFileSync(STATE(), 'utf8')).toBe(state);
   });
 });
+
+describe('a state, journal, lock or plan file too large to be one', () => {
+  // Sparse files: 300 MB on paper, nothing on disk. Before, each was read whole into one string
+  // and the run ended in "internal error: Invalid string length" (or, for a plan, the RangeError's
+  // text), after reading and holding hundreds of megabytes.
+  const HUGE = 300 * 1024 * 1024;
+
+  it('a huge state file is refused by plan, apply and state list, naming it and its backup', async () => {
+    const other = join(dir, 'huge-state');
+    const state = join(other, 'local.state.json');
+    await cli(['state', 'migrate', '--to', state]);
+    writeFileSync(join(other, 'local.state.json.backup'), readFileSync(state));
+    truncateSync(state, HUGE);
+    await emulator.clearRequests();
+    for (const args of [
+      ['plan', '--offline'],
+      ['apply', '--auto-approve'],
+      ['state', 'list'],
+    ]) {
+      const result = await cli([...args, '--state', state]);
+      expectOneLineRefusal(
+        result,
+        /state file .*local\.state\.json cannot be used: it is 300\.0 MB, more than the 256\.0 MB a state file may be\. It was left unchanged\. The previous version is kept at/,
+      );
+    }
+    expect(await emulator.apiRequests()).toEqual([]);
+  });
+
+  it('a huge journal beside the state is refused, and the state is not folded or written', async () => {
+    const other = join(dir, 'huge-journal');
+    const state = join(other, 'local.state.json');
+    await cli(['state', 'migrate', '--to', state]);
+    const before = readFileSync(state, 'utf8');
+    writeFileSync(`${state}.journal`, '');
+    truncateSync(`${state}.journal`, HUGE);
+    const result = await cli(['state', 'rm', 'tool.lookup', '--state', state]);
+    expectOneLineRefusal(result, /journal .*local\.state\.json\.journal is 300\.0 MB, more than the 256\.0 MB a journal may be/);
+    expect(readFileSync(state, 'utf8')).toBe(before);
+  });
+
+  it('a huge lock file is refused as not a lock, and the state is unchanged', async () => {
+    const other = join(dir, 'huge-lock');
+    const state = join(other, 'local.state.json');
+    await cli(['state', 'migrate', '--to', state]);
+    const before = readFileSync(state, 'utf8');
+    writeFileSync(`${state}.lock`, '');
+    truncateSync(`${state}.lock`, HUGE);
+    const result = await cli(['state', 'rm', 'tool.lookup', '--state', state]);
+    expectOneLineRefusal(result, /lock .*local\.state\.json\.lock is 300\.0 MB, far more than a lock agentsync writes; if no agentsync run is using this state, remove it/);
+    expect(readFileSync(state, 'utf8')).toBe(before);
+  });
+
+  it('a huge saved plan is refused by show and apply, naming it; a missing one says "no such file"', async () => {
+    const plan = join(dir, 'huge.plan.json');
+    writeFileSync(plan, '');
+    truncateSync(plan, HUGE);
+    for (const command of ['show', 'apply']) {
+      const result = await cli([command, plan]);
+      expectOneLineRefusal(result, /cannot read plan file .*huge\.plan\.json: it is 300\.0 MB, more than the 256\.0 MB a plan file may be/);
+    }
+    const missing = await cli(['show', 'missing.plan.json']);
+    expectOneLineRefusal(missing, /^Error: cannot read plan file missing\.plan\.json: no such file\n$/);
+  });
+});

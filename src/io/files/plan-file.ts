@@ -14,6 +14,7 @@ import type { RefreshOverlay } from '../../core/refresh.js';
 import { UserError } from '../../core/errors.js';
 import { hasCode, replaceFileAtomically } from './atomic-file.js';
 import { fileError } from './file-errors.js';
+import { MAX_STATE_FILE_BYTES, sizeText } from './bounded-bytes.js';
 import type { Digester } from '../state/digest.js';
 
 export const PLAN_FILE_KIND = 'agentsync-plan';
@@ -140,10 +141,17 @@ export async function readPlanFile(path: string, cwd?: string): Promise<PlanFile
   try {
     // O_NONBLOCK and the type check: a FIFO or a device given as the plan must not hang the run.
     handle = await open(pathForRun(cwd, path), constants.O_RDONLY | constants.O_NONBLOCK);
-    if (!(await handle.stat()).isFile()) throw new UserError('plan_invalid', `cannot read plan file ${path}: it is not a regular file`);
+    const info = await handle.stat();
+    if (!info.isFile()) throw new UserError('plan_invalid', `cannot read plan file ${path}: it is not a regular file`);
+    if (info.size > MAX_STATE_FILE_BYTES) {
+      throw new UserError('plan_invalid', `cannot read plan file ${path}: it is ${sizeText(info.size)}, more than the ${sizeText(MAX_STATE_FILE_BYTES)} a plan file may be`, { file: path });
+    }
     text = await handle.readFile('utf8');
   } catch (err) {
     if (err instanceof UserError) throw err;
+    // "no such file", "permission denied"… as for every other file, not a bare ENOENT.
+    const described = fileError(err, path, 'read');
+    if (described instanceof UserError) throw new UserError('plan_invalid', described.message.replace(/^cannot read /, 'cannot read plan file '), { file: path });
     throw new UserError('plan_invalid', `cannot read plan file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   } finally {
     await handle?.close();

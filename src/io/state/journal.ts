@@ -16,6 +16,7 @@ import { UserError } from '../../core/errors.js';
 import type { JournalEntry } from '../../core/state.js';
 import { RESOURCE_TYPES } from '../../core/kinds/kind.js';
 import { fileError } from '../files/file-errors.js';
+import { MAX_STATE_FILE_BYTES, sizeText } from '../files/bounded-bytes.js';
 import { GroupCommit } from './group-commit.js';
 import { fsyncDir, hasCode, STATE_FILE_MODE } from './atomic-write.js';
 
@@ -81,7 +82,9 @@ export async function readJournalFile(file: string): Promise<string | null> {
   let handle;
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    if (!(await handle.stat()).isFile()) throw notAJournal(file, 'is not a regular file');
+    const info = await handle.stat();
+    if (!info.isFile()) throw notAJournal(file, 'is not a regular file');
+    if (info.size > MAX_STATE_FILE_BYTES) throw notAJournal(file, `is ${sizeText(info.size)}, more than the ${sizeText(MAX_STATE_FILE_BYTES)} a journal may be`);
     return await handle.readFile('utf8');
   } catch (err) {
     if (hasCode(err, 'ENOENT')) return null;
