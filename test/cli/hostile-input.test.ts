@@ -165,3 +165,33 @@ describe('a state, journal, lock or plan file too large to be one', () => {
     expectOneLineRefusal(missing, /^Error: cannot read plan file missing\.plan\.json: no such file\n$/);
   });
 });
+
+describe('--json runs that fail on a usage error commander catches', () => {
+  // STYLE.md: --json output wraps an error as {"error": {"code", "message", …}}. UserErrors did;
+  // commander's own usage errors (unknown option, missing argument, bad choice) left stdout empty,
+  // so a script parsing it failed on empty input instead of reading the error.
+  const cases: [string, string[], RegExp][] = [
+    ['an unknown option', ['plan', '--json', '--bogus'], /^unknown option '--bogus'$/],
+    ['a misspelt option', ['state', 'list', '--json', '--jsno'], /^unknown option '--jsno'; did you mean --json\?$/],
+    ['a missing argument', ['show', '--json'], /^missing required argument 'planfile'$/],
+    ['a flag without its value', ['plan', '--json', '--target'], /^option '--target <address>' argument missing$/],
+    ['a value outside the choices', ['show', 'p.json', '--json', '--format', 'yaml'], /^option '--format <format>' argument 'yaml' is invalid/],
+  ];
+  it.each(cases)('%s: an error object on stdout, the one line on stderr, exit 1', async (_, args, message) => {
+    const result = await cli(args);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^Error: [^\n]*\n$/);
+    const parsed = JSON.parse(result.stdout) as { error: { code: string; message: string } };
+    expect(parsed.error.code).toBe('usage');
+    expect(parsed.error.message).toMatch(message);
+  });
+
+  it('without --json, stdout stays empty; --help --json still prints help and exits 0', async () => {
+    const plain = await cli(['plan', '--bogus']);
+    expect(plain.code).toBe(1);
+    expect(plain.stdout).toBe('');
+    const help = await cli(['plan', '--json', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: agentsync plan/);
+  });
+});
