@@ -195,3 +195,70 @@ describe('--json runs that fail on a usage error commander catches', () => {
     expect(help.stdout).toMatch(/^Usage: agentsync plan/);
   });
 });
+
+describe('a state, journal line or saved plan nested thousands of levels deep', () => {
+  // JSON.parse reads any depth, and the schemas let free-form fields (spec, metaData, parameters)
+  // through; the diff, the digests and the renderers then recursed until "internal error: Maximum
+  // call stack size exceeded" (plan, state show, state rm, show, apply PLANFILE).
+  const DEPTH = 20_000;
+  const deep = (): string => '{"a":'.repeat(DEPTH) + '1' + '}'.repeat(DEPTH);
+  /** The spec of tool.lookup in `state`, with a metaData nested DEPTH levels. */
+  const withDeepSpec = (text: string): string => {
+    const state = JSON.parse(text) as { resources: Record<string, { spec: Record<string, unknown> }> };
+    const lookup = state.resources['tool.lookup'];
+    if (!lookup) throw new Error('tool.lookup is not in the state');
+    lookup.spec.metaData = '@@DEEP@@';
+    return JSON.stringify(state).replace('"@@DEEP@@"', deep());
+  };
+
+  it('a deep state: plan, state show and state rm refuse it in one line, and it is left as it was', async () => {
+    const other = join(dir, 'deep-state');
+    const state = join(other, 'local.state.json');
+    await cli(['state', 'migrate', '--to', state]);
+    const text = withDeepSpec(readFileSync(state, 'utf8'));
+    writeFileSync(state, text);
+    for (const args of [
+      ['plan', '--offline'],
+      ['state', 'show', 'tool.lookup'],
+      ['state', 'rm', 'tool.lookup'],
+    ]) {
+      const result = await cli([...args, '--state', state]);
+      expectOneLineRefusal(result, /state file .* cannot be used: it is nested more than 1000 levels deep/);
+    }
+    expect(readFileSync(state, 'utf8')).toBe(text);
+  });
+
+  it('a deep journal line: refused with its line number, nothing folded or written', async () => {
+    const other = join(dir, 'deep-journal');
+    const state = join(other, 'local.state.json');
+    await cli(['state', 'migrate', '--to', state]);
+    const before = readFileSync(state, 'utf8');
+    const { lineage } = JSON.parse(before) as { lineage: string };
+    const line = JSON.stringify({ lineage, op: 'applied', address: 'tool.lookup', type: 'tool', remoteId: 'r1', spec: { metaData: '@@DEEP@@' }, appliedAt: '2026-01-01T00:00:00Z' });
+    writeFileSync(`${state}.journal`, line.replace('"@@DEEP@@"', deep()) + '\n');
+    const result = await cli(['state', 'show', 'tool.lookup', '--state', state]);
+    expectOneLineRefusal(result, /has a damaged line 1 \(nested more than 1000 levels deep\)/);
+    expect(readFileSync(state, 'utf8')).toBe(before);
+  });
+
+  it('a deep saved plan: show and apply refuse it in one line, with no call', async () => {
+    writeFileSync(join(dir, 'agents.yaml'), MANIFEST.replace('Looks up an order by its number.', 'Looks up one order by its number.'));
+    try {
+      const made = await cli(['plan', '--out', 'deep.plan.json']);
+      expect(made.code, made.stderr).toBe(0);
+      const plan = JSON.parse(readFileSync(join(dir, 'deep.plan.json'), 'utf8')) as { changes: { after?: Record<string, unknown> | null }[] };
+      const change = plan.changes.find((c) => c.after);
+      if (!change?.after) throw new Error('no change with an after record');
+      change.after.parameters = '@@DEEP@@';
+      writeFileSync(join(dir, 'deep.plan.json'), JSON.stringify(plan).replace('"@@DEEP@@"', deep()));
+      await emulator.clearRequests();
+      for (const command of ['show', 'apply']) {
+        const result = await cli([command, 'deep.plan.json']);
+        expectOneLineRefusal(result, /plan file deep\.plan\.json is nested more than 1000 levels deep/);
+      }
+      expect(await emulator.apiRequests()).toEqual([]);
+    } finally {
+      writeFileSync(join(dir, 'agents.yaml'), MANIFEST);
+    }
+  });
+});

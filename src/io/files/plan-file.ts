@@ -12,6 +12,7 @@ import { redactSpec } from '../../core/redact.js';
 import type { Desired } from '../../core/desired.js';
 import type { RefreshOverlay } from '../../core/refresh.js';
 import { UserError } from '../../core/errors.js';
+import { MAX_STORED_JSON_DEPTH, nestedDeeperThan } from '../../core/json-depth.js';
 import { hasCode, replaceFileAtomically } from './atomic-file.js';
 import { fileError } from './file-errors.js';
 import { MAX_STATE_FILE_BYTES, sizeText } from './bounded-bytes.js';
@@ -167,6 +168,12 @@ export async function readPlanFile(path: string, cwd?: string): Promise<PlanFile
       );
     }
     throw new UserError('plan_invalid', `plan file ${path} is not valid JSON; make a new one with \`agentsync plan --out ${path}\``);
+  }
+  if (nestedDeeperThan(parsed, MAX_STORED_JSON_DEPTH)) {
+    throw new UserError(
+      'plan_invalid',
+      `plan file ${path} is nested more than ${MAX_STORED_JSON_DEPTH} levels deep, which no plan agentsync writes is; make a new one with \`agentsync plan --out ${path}\``,
+    );
   }
   if (!isPlanFile(parsed)) {
     throw new UserError('plan_invalid', `${path} is not an agentsync plan file; make one with \`agentsync plan --out ${path}\``);

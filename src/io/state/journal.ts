@@ -13,6 +13,7 @@ import * as z from 'zod/mini';
 import '../../core/zod.js';
 import type { JsonObject } from '../../core/api-types.js';
 import { UserError } from '../../core/errors.js';
+import { MAX_STORED_JSON_DEPTH, nestedDeeperThan } from '../../core/json-depth.js';
 import type { JournalEntry } from '../../core/state.js';
 import { RESOURCE_TYPES } from '../../core/kinds/kind.js';
 import { fileError } from '../files/file-errors.js';
@@ -62,6 +63,7 @@ export function parseJournal(text: string): ParsedJournal {
       throw new JournalLineError(index + 1, 'not valid JSON');
     }
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new JournalLineError(index + 1, 'not a journal entry');
+    if (nestedDeeperThan(raw, MAX_STORED_JSON_DEPTH)) throw new JournalLineError(index + 1, `nested more than ${MAX_STORED_JSON_DEPTH} levels deep`);
     const { lineage, ...entry } = raw as { lineage?: unknown };
     if (lineage !== undefined) {
       if (typeof lineage !== 'string' || lineage === '') throw new JournalLineError(index + 1, 'not a journal entry (bad lineage)');
