@@ -262,3 +262,40 @@ describe('a state, journal line or saved plan nested thousands of levels deep', 
     }
   });
 });
+
+describe('plan --out naming a file the run reads', () => {
+  // Before: `plan --out .agentsync/local.state.json` replaced the state with the plan (the backup
+  // holds only the version before the last apply, so the last apply's record was gone), and
+  // `--out agents.yaml` replaced the manifest.
+  const targets: [string, (state: string) => string[], RegExp][] = [
+    ['the state file', (state) => ['--out', state], /it is the state \(/],
+    ['the state under another spelling', () => ['--out', './.agentsync/../.agentsync/local.state.json'], /it is the state \(/],
+    ["the state's backup", (state) => ['--out', `${state}.backup`], /it is the state's backup/],
+    ['the manifest', () => ['--out', 'agents.yaml'], /it is the manifest \(agents\.yaml\)/],
+    ['the manifest, as a text rendering', () => ['--format', 'text', '--out', 'agents.yaml'], /it is the manifest \(agents\.yaml\)/],
+    ['the var file', () => ['--var-file', 'vars.yaml', '--out', 'vars.yaml'], /it is the var file \(vars\.yaml\)/],
+  ];
+  it.each(targets)('%s: refused before anything is printed, every input unchanged', async (_, args) => {
+    writeFileSync(join(dir, 'vars.yaml'), '{}\n');
+    writeFileSync(`${STATE()}.backup`, readFileSync(STATE()));
+    const files = [STATE(), `${STATE()}.backup`, join(dir, 'agents.yaml'), join(dir, 'vars.yaml')];
+    const before = files.map((file) => readFileSync(file, 'utf8'));
+    const result = await cli(['plan', '--offline', ...args(STATE())]);
+    expectOneLineRefusal(result, /^Error: cannot write plan file /);
+    expect(result.stderr).toMatch(args(STATE()).includes('--var-file') ? /it is the var file/ : /which this run reads; give another file name/);
+    expect(result.stdout).toBe('');
+    expect(files.map((file) => readFileSync(file, 'utf8'))).toEqual(before);
+  });
+
+  it('a new *.yaml inside a manifest folder is refused; a plan file beside the manifest is still written', async () => {
+    const parts = join(dir, 'parts');
+    const made = await cli(['state', 'migrate', '--to', join(parts, '.agentsync', 'local.state.json')]);
+    expect(made.code, made.stderr).toBe(0);
+    writeFileSync(join(parts, 'agents.yaml'), MANIFEST);
+    const inside = await cli(['plan', '--offline', '-f', 'parts', '--out', 'parts/plan.yaml']);
+    expectOneLineRefusal(inside, /it is in the manifest folder parts, where it would be read as a part of the manifest/);
+    const beside = await cli(['plan', '--offline', '--out', 'plan.json']);
+    expect(beside.code, beside.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8'))).toHaveProperty('savedPlan');
+  });
+});

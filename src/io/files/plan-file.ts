@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, open, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { pathForRun } from './run-path.js';
 import { canonicalJson } from '../../core/canonical.js';
 import { redactSpec } from '../../core/redact.js';
@@ -117,6 +117,43 @@ export async function checkPlanOutTarget(path: string, cwd?: string): Promise<vo
       ? 'is a directory; give a file name'
       : `is a ${info.isFIFO() ? 'FIFO' : info.isSocket() ? 'socket' : 'device'}, not a regular file; give a file name, or - to print the plan file`;
   throw outError(path, `it ${what}`);
+}
+
+/** A file the run reads, which `--out` must never replace. */
+export interface RunInput {
+  path: string;
+  /** What it is, for the message: "the manifest", "the state", "the state's backup"… */
+  what: string;
+}
+
+/**
+ * Refuses a `--out` that names a file this run reads (the manifest, the state or a file beside it,
+ * the var file) under any spelling: writing the plan there would replace it, and the state file's
+ * own backup holds only the version before the last apply. A new `*.yaml` in a manifest folder is
+ * refused too, since it would be read as a part of the manifest on the next run.
+ */
+export async function refuseOutOverInputs(path: string, inputs: readonly RunInput[], manifestFolders: readonly string[], cwd?: string): Promise<void> {
+  if (isStdoutTarget(path)) return;
+  const target = await identityOf(pathForRun(cwd, path));
+  if (target !== null) {
+    for (const input of inputs) {
+      if ((await identityOf(pathForRun(cwd, input.path))) === target) throw outError(path, `it is ${input.what} (${input.path}), which this run reads; give another file name`);
+    }
+  }
+  if (!/\.ya?ml$/i.test(path)) return;
+  const where = resolve(pathForRun(cwd, path));
+  for (const folder of manifestFolders) {
+    const root = resolve(pathForRun(cwd, folder));
+    if (where.startsWith(root + sep)) throw outError(path, `it is in the manifest folder ${folder}, where it would be read as a part of the manifest; give another file name`);
+  }
+}
+
+/** Device and inode of what `path` names, following links; null when there is nothing there. */
+async function identityOf(path: string): Promise<string | null> {
+  return stat(path, { bigint: true }).then(
+    (info) => `${info.dev}:${info.ino}`,
+    () => null,
+  );
 }
 
 function outError(path: string, why: string): UserError {
