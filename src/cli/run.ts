@@ -44,14 +44,7 @@ function exitCodeFor(err: unknown, argv: readonly string[], io: CliIo): number {
     // --help and --version arrive here as "errors" with exit code 0; commander already printed them.
     if (err.exitCode === 0) return 0;
     // Commander printed its line on stderr; a script reading --json output still gets an error object.
-    if (wantsJson(argv) && err.code !== 'commander.help')
-      writeJsonError(
-        io,
-        'usage',
-        oneLineUsageError(err.message)
-          .replace(/^Error: /, '')
-          .trim(),
-      );
+    if (wantsJson(argv) && err.code !== 'commander.help') writeJsonError(io, 'usage', usageMessage(err.message));
     return 1;
   }
   const debug = isDebug(io);
@@ -68,6 +61,13 @@ function exitCodeFor(err: unknown, argv: readonly string[], io: CliIo): number {
   io.stderr.write(`Error: internal error: ${escapeControlKeepLines(message)}\n`);
   io.stderr.write(debug && err instanceof Error && err.stack ? scrubOutside(err.stack) + '\n' : 'Run with AGENTSYNC_DEBUG=1 for a stack trace, and please report it.\n');
   return 1;
+}
+
+/** Commander's message in the house style, as one line without the "Error: " that stderr shows. */
+function usageMessage(message: string): string {
+  return oneLineUsageError(message)
+    .replace(/^Error: /, '')
+    .trim();
 }
 
 /** The `--json` form of an error (STYLE: `{"error": {"code", "message", …}}`), on stdout where the output would have been. */
