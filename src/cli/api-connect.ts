@@ -5,6 +5,7 @@ import type { DesiredEnvironment } from '../core/desired.js';
 import { UserError } from '../core/errors.js';
 import { checkBaseUrl, createApiClient, type ApiClient } from '../io/api/client.js';
 import { isLoopbackHost } from '../core/base-url.js';
+import { apiKeyProblem } from '../core/api-key.js';
 import { EMULATOR_API_KEY } from '../core/starter-manifest.js';
 import { keepWasmOnBaselineCompiler } from '../io/runtime/wasm-baseline.js';
 
@@ -27,6 +28,10 @@ export function connectApi(environment: DesiredEnvironment, env: Readonly<Record
     const offline = hints.offlineHint ? ', or pass --offline to plan against the state alone without reading the server' : '';
     const local = isLocal(environment.baseUrl) ? ` (for the local emulator: ${environment.apiKeyEnv}=${EMULATOR_API_KEY})` : '';
     throw new UserError('config_invalid', `the API key is missing: set ${environment.apiKeyEnv} to the REST API key of app "${environment.appId}"${local}${offline}`);
+  }
+  const problem = apiKeyProblem(apiKey);
+  if (problem !== null) {
+    throw new UserError('config_invalid', `${environment.apiKeyEnv} holds ${problem}; an API key is one line of printable ASCII, so set it again without it`);
   }
   const baseUrl = environment.baseUrl;
   checkBaseUrl(baseUrl);

@@ -48,7 +48,11 @@ export function addManifestOptions(cmd: Command, use: ManifestOptionUse = {}): C
     cmd.option('-e, --env <name>', 'the environment (default: the only one)', onlyOnce);
   }
   if (use.state !== false) {
-    cmd.option('--state <path|url>', "the state file, or a postgres:// URL (default: $AGENTSYNC_STATE_URL, the manifest's state.url, or .agentsync/<env>.state.json beside the manifest)");
+    cmd.option(
+      '--state <path|url>',
+      "the state file, or a postgres:// URL (default: $AGENTSYNC_STATE_URL, the manifest's state.url, or .agentsync/<env>.state.json beside the manifest)",
+      nonEmptyPath('--state'),
+    );
   }
   cmd.option('--json', 'machine-readable output on stdout');
   if (use.color !== false) cmd.option('--no-color', 'no colours');
@@ -62,6 +66,18 @@ export function addManifestOptions(cmd: Command, use: ManifestOptionUse = {}): C
  */
 export function addFileOption(cmd: Command): Command {
   return cmd.option('-f, --file <path>', 'the manifest: a file, or a folder of *.yaml parts; repeat it for several (default: $AGENTSYNC_MANIFEST, agents.yaml, or an agents/ folder)', collectFiles);
+}
+
+/**
+ * The parser of a flag or argument that names a file, folder or URL. An empty value is nearly
+ * always an unset shell variable (`--state "$STATE"`, `apply "$PLAN"`): refused, never read as
+ * "not given", which would use the default state or run a fresh apply instead of the saved plan.
+ */
+export function nonEmptyPath(what: string): (value: string) => string {
+  return (value) => {
+    if (value === '') throw new UserError('usage', `${what} is empty; give a path (is the variable it came from set?)`);
+    return value;
+  };
 }
 
 function collectFiles(value: string, previous: string[] | undefined): string[] {
@@ -97,7 +113,7 @@ export function environmentChoice(opts: Pick<ManyEnvironmentOptions, 'env' | 'al
 export function addVarOptions(cmd: Command): Command {
   return cmd
     .option('--var <NAME=VALUE>', "set one of the environment's vars for this run (repeatable; wins over --var-file)", (value: string, previous: string[] | undefined) => [...(previous ?? []), value])
-    .option('--var-file <file>', "a YAML map of NAME: value that overrides the environment's vars");
+    .option('--var-file <file>', "a YAML map of NAME: value that overrides the environment's vars", nonEmptyPath('--var-file'));
 }
 
 /** `--lock-timeout <seconds>` for the commands that take the state lock (apply, state rm, …). */

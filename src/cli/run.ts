@@ -10,6 +10,7 @@ import { scrubOutside, withSecretScope } from '../io/api/outside-text.js';
 import { isDebug, type CliIo } from './cli-io.js';
 import { buildProgram } from './program.js';
 import { ExitRequest } from './exit-request.js';
+import { oneLineUsageError } from './commander-errors.js';
 
 export { ExitRequest };
 
@@ -41,13 +42,14 @@ function exitCodeFor(err: unknown, argv: readonly string[], io: CliIo): number {
   if (err instanceof ExitRequest) return err.exitCode;
   if (err instanceof CommanderError) {
     // --help and --version arrive here as "errors" with exit code 0; commander already printed them.
-    return err.exitCode === 0 ? 0 : 1;
+    if (err.exitCode === 0) return 0;
+    // Commander printed its line on stderr; a script reading --json output still gets an error object.
+    if (wantsJson(argv) && err.code !== 'commander.help') writeJsonError(io, 'usage', usageMessage(err.message));
+    return 1;
   }
   const debug = isDebug(io);
   if (isUserError(err)) {
-    if (wantsJson(argv)) {
-      io.stdout.write(JSON.stringify({ error: { code: err.code, message: err.message, ...err.details } }) + '\n');
-    }
+    if (wantsJson(argv)) writeJsonError(io, err.code, err.message, err.details);
     io.stderr.write(`Error: ${escapeControlKeepLines(err.message)}\n`);
     // A UserError's message was made from scrubbed parts; scrubbing it again would garble addresses.
     if (debug && err.stack) io.stderr.write(err.stack + '\n');
@@ -55,7 +57,20 @@ function exitCodeFor(err: unknown, argv: readonly string[], io: CliIo): number {
   }
   // A bug's message is an exception's, not ours: it may quote anything, a secret included.
   const message = scrubOutside(err instanceof Error ? err.message : String(err));
+  if (wantsJson(argv)) writeJsonError(io, 'internal', `internal error: ${message}`);
   io.stderr.write(`Error: internal error: ${escapeControlKeepLines(message)}\n`);
   io.stderr.write(debug && err instanceof Error && err.stack ? scrubOutside(err.stack) + '\n' : 'Run with AGENTSYNC_DEBUG=1 for a stack trace, and please report it.\n');
   return 1;
+}
+
+/** Commander's message in the house style, as one line without the "Error: " that stderr shows. */
+function usageMessage(message: string): string {
+  return oneLineUsageError(message)
+    .replace(/^Error: /, '')
+    .trim();
+}
+
+/** The `--json` form of an error (STYLE: `{"error": {"code", "message", …}}`), on stdout where the output would have been. */
+function writeJsonError(io: CliIo, code: string, message: string, details: Record<string, unknown> = {}): void {
+  io.stdout.write(JSON.stringify({ error: { code, message, ...details } }) + '\n');
 }

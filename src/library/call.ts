@@ -3,6 +3,7 @@
 // call's), and the manifest and state found exactly as the CLI finds them.
 import type { DesiredEnvironment } from '../core/desired.js';
 import { UserError } from '../core/errors.js';
+import { apiKeyProblem } from '../core/api-key.js';
 import { loadForEnvironment, type LoadedEnvironment } from '../app/load.js';
 import { createApiClient, type ApiClient } from '../io/api/index.js';
 import { hideInOutput, withSecretScope } from '../io/api/outside-text.js';
@@ -67,6 +68,11 @@ export function createClient(environment: DesiredEnvironment, options: ClientOpt
   const apiKey = options.apiKey ?? envOf(options)[environment.apiKeyEnv];
   if (apiKey === undefined || apiKey === '') {
     throw new UserError('config_invalid', `the API key is missing: set ${environment.apiKeyEnv} (or pass apiKey) to the REST API key of app "${environment.appId}"`);
+  }
+  const problem = apiKeyProblem(apiKey);
+  if (problem !== null) {
+    const from = options.apiKey === undefined ? environment.apiKeyEnv : 'the apiKey option';
+    throw new UserError('config_invalid', `${from} holds ${problem}; an API key is one line of printable ASCII, so set it again without it`);
   }
   hideInOutput([apiKey]);
   return createApiClient({

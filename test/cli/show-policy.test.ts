@@ -90,7 +90,7 @@ describe.concurrent('agentsync show PLANFILE', () => {
     await writeFile(lab.path('edited.json'), planText.replace('"gpt-4o"', '"gpt-5"'));
     await writeFile(lab.path('rendered.md'), '### agentsync plan\n');
     for (const [file, message] of [
-      ['missing.json', /^Error: cannot read plan file missing\.json: ENOENT\n$/],
+      ['missing.json', /^Error: cannot read plan file missing\.json: no such file\n$/],
       ['edited.json', /^Error: plan file edited\.json was modified after it was written/],
       ['rendered.md', /^Error: rendered\.md is not a plan file agentsync can apply/],
     ] as const) {

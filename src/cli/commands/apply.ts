@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ManyApplyOptions } from '../apply-options.js';
-import { addLockTimeoutOption, addManifestOptions, addVarOptions, environmentChoice } from '../options.js';
+import { addLockTimeoutOption, addManifestOptions, addVarOptions, environmentChoice, nonEmptyPath } from '../options.js';
 import { addScopeOptions } from '../scope-options.js';
 import type { CliIo } from '../cli-io.js';
 
@@ -18,6 +18,7 @@ export function registerApplyCommand(program: Command, io: CliIo): void {
   addScopeOptions(cmd);
   addVarOptions(cmd);
   addManifestOptions(cmd, { manyEnvironments: true }).action(async (planfile: string | undefined, opts: ManyApplyOptions) => {
+    if (planfile !== undefined) nonEmptyPath('PLANFILE')(planfile);
     const { runApply } = await import('../apply-run.js');
     const choice = environmentChoice(opts);
     if (choice.kind === 'one') return runApply(planfile, { ...opts, env: choice.env }, io);

@@ -2,12 +2,14 @@
 // It never overwrites: an existing file is skipped and reported, and the command still succeeds.
 import type { Command } from 'commander';
 import { pathIn, type CliIo } from '../cli-io.js';
+import { nonEmptyPath } from '../options.js';
 
 export function registerInitCommand(program: Command, io: CliIo): void {
   program
     .command('init [dir]')
     .description('Write a starter agents.yaml, agentsync.schema.json and the .gitignore line for .agentsync/*.lock (never overwrites).')
     .action(async (dir: string | undefined) => {
+      if (dir !== undefined) nonEmptyPath('DIR')(dir);
       const [{ initProject }, starter, { manifestJsonSchema }, { runsAsSingleExecutable }] = await Promise.all([
         import('../../io/files/init-project.js'),
         import('../../core/starter-manifest.js'),

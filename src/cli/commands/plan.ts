@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addManifestOptions, addVarOptions, environmentChoice, type ManifestOptions } from '../options.js';
+import { addManifestOptions, addVarOptions, environmentChoice, nonEmptyPath, type ManifestOptions } from '../options.js';
 import type { PlanOptions } from '../plan-options.js';
 import { addScopeOptions, scopeOf } from '../scope-options.js';
 import type * as PlanFileIo from '../../io/files/plan-file.js';
@@ -12,7 +12,11 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
   const cmd = program
     .command('plan')
     .description('Read the server, compare it and the state with the manifest, and show what apply would change.')
-    .option('--out <file>', 'save the plan for `agentsync apply <file>` (- prints it to stdout); with --format text or markdown, write that rendering instead (for reading, not for apply)')
+    .option(
+      '--out <file>',
+      'save the plan for `agentsync apply <file>` (- prints it to stdout); with --format text or markdown, write that rendering instead (for reading, not for apply)',
+      nonEmptyPath('--out'),
+    )
     .option('--detailed-exitcode', 'exit 0 when nothing changes, 2 when the plan has changes, 1 on error')
     .option('--format <format>', 'text, json or markdown', 'text')
     .option('--offline', 'do not read the server: compare the manifest with the state only (needs no API key)');
@@ -44,6 +48,7 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo)
   render.printWarnings(io, loaded.warnings, opts);
   const out = outChoice?.kind === 'saved-plan' ? await prepareOut(outChoice.path, io) : null;
   const rendering = outChoice?.kind === 'rendering' ? await output.prepareRenderingOut(outChoice.path, io) : null;
+  if (outChoice) await refuseOutOverRunInputs(outChoice.path, opts, loaded.store.location, io);
   // Refresh needs the key; checking it before reading the state keeps a missing key a one-line error.
   const connection = opts.offline ? undefined : (await import('../api-connect.js')).connectApi(loaded.desired.environment, io.env, { concurrency: 2, retries: 5 }, { offlineHint: true });
   const { ownConnection } = await import('../../app/connection.js');
@@ -89,6 +94,21 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo)
   // What could not be read was not planned: the plan is incomplete, so the check fails (after the plan is shown).
   if ((computed.plan.unreadable?.length ?? 0) > 0) throw new ExitRequest(1);
   if (opts.detailedExitcode && hasChanges(computed.plan)) throw new ExitRequest(2);
+}
+
+/** `--out` naming the manifest, the state (or its backup, journal or lock) or the var file is refused before the plan is printed. */
+async function refuseOutOverRunInputs(out: string, opts: OnePlanOptions, stateLocation: string, io: CliIo): Promise<void> {
+  const [{ refuseOutOverInputs }, { manifestPaths }] = await Promise.all([import('../../io/files/plan-file.js'), import('../../io/manifest/manifest-location.js')]);
+  const manifest = manifestPaths(opts.file);
+  const inputs = [
+    ...manifest.map((path) => ({ path, what: 'the manifest' })),
+    { path: stateLocation, what: 'the state' },
+    { path: `${stateLocation}.backup`, what: "the state's backup" },
+    { path: `${stateLocation}.journal`, what: "the state's journal" },
+    { path: `${stateLocation}.lock`, what: "the state's lock" },
+    ...(opts.varFile === undefined ? [] : [{ path: opts.varFile, what: 'the var file' }]),
+  ];
+  await refuseOutOverInputs(out, inputs, manifest, io.cwd);
 }
 
 /** Where --out goes; a target that cannot be written is refused before the plan is printed. */

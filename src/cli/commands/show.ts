@@ -1,7 +1,7 @@
 // agentsync show PLANFILE: a saved plan rendered again as text, markdown or JSON. Reads only the
 // file: no manifest, no state, no network, no API key.
 import { Option, type Command } from 'commander';
-import { useColor } from '../options.js';
+import { nonEmptyPath, useColor } from '../options.js';
 import type { CliIo } from '../cli-io.js';
 
 export interface ShowOptions {
@@ -13,7 +13,7 @@ export interface ShowOptions {
 export function registerShowCommand(program: Command, io: CliIo): void {
   program
     .command('show')
-    .argument('<planfile>', 'a plan saved with `agentsync plan --out FILE`')
+    .argument('<planfile>', 'a plan saved with `agentsync plan --out FILE`', nonEmptyPath('PLANFILE'))
     .description('Render a saved plan as text, markdown or JSON, offline.')
     .addOption(new Option('--format <format>', 'text, markdown or json').choices(['text', 'markdown', 'json']).default('text'))
     .option('--json', 'the same as --format json')

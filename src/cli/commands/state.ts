@@ -2,7 +2,7 @@
 // inspect the state, forget one entry (the resource stays on the server), rename one, or copy the
 // state to another backend. Heavy modules load inside the actions to keep start-up fast.
 import type { Command } from 'commander';
-import { addLockTimeoutOption, addManifestOptions, lockTimeoutMs, type ManifestOptions } from '../options.js';
+import { addLockTimeoutOption, addManifestOptions, lockTimeoutMs, nonEmptyPath, type ManifestOptions } from '../options.js';
 import type { StateBackend, StateTarget, StateWarning } from '../../io/state/index.js';
 import type { CliIo } from '../cli-io.js';
 
@@ -34,7 +34,10 @@ export function registerStateCommand(program: Command, io: CliIo): void {
     .action(async (from: string, to: string, opts: LockingOptions, cmd: Command) => runMv(await openStore(opts, cmd, io), from, to, opts, io));
   withOptions(
     addLockTimeoutOption(
-      state.command('migrate').requiredOption('--to <path|url>', 'where to copy the state: a file path or a postgres:// URL').option('--force', 'replace a destination that already holds resources'),
+      state
+        .command('migrate')
+        .requiredOption('--to <path|url>', 'where to copy the state: a file path or a postgres:// URL', nonEmptyPath('--to'))
+        .option('--force', 'replace a destination that already holds resources'),
     ),
   )
     .description('Copy the state to another file or database, keeping its lineage and serial.')

@@ -76,3 +76,16 @@ function firstInvalidUtf8(bytes: Uint8Array): InvalidUtf8 {
   }
   return { byte: bytes[i] ?? 0, offset: i, line, column };
 }
+
+/**
+ * The largest state, journal or saved plan agentsync reads. They are read whole into one string,
+ * and past about 512 MB V8 cannot make one: a larger file would end in "internal error: Invalid
+ * string length" after reading it all, instead of a sentence naming the file.
+ */
+export const MAX_STATE_FILE_BYTES = 256 * 1024 * 1024;
+
+/** A size as a person reads it: "1024.0 MB", "300 bytes". */
+export function sizeText(bytes: number | bigint): string {
+  const n = Number(bytes);
+  return n < 1024 * 1024 ? `${n} bytes` : `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}

@@ -5,15 +5,17 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, open, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { pathForRun } from './run-path.js';
 import { canonicalJson } from '../../core/canonical.js';
 import { redactSpec } from '../../core/redact.js';
 import type { Desired } from '../../core/desired.js';
 import type { RefreshOverlay } from '../../core/refresh.js';
 import { UserError } from '../../core/errors.js';
+import { MAX_STORED_JSON_DEPTH, nestedDeeperThan } from '../../core/json-depth.js';
 import { hasCode, replaceFileAtomically } from './atomic-file.js';
 import { fileError } from './file-errors.js';
+import { MAX_STATE_FILE_BYTES, sizeText } from './bounded-bytes.js';
 import type { Digester } from '../state/digest.js';
 
 export const PLAN_FILE_KIND = 'agentsync-plan';
@@ -117,6 +119,43 @@ export async function checkPlanOutTarget(path: string, cwd?: string): Promise<vo
   throw outError(path, `it ${what}`);
 }
 
+/** A file the run reads, which `--out` must never replace. */
+export interface RunInput {
+  path: string;
+  /** What it is, for the message: "the manifest", "the state", "the state's backup"… */
+  what: string;
+}
+
+/**
+ * Refuses a `--out` that names a file this run reads (the manifest, the state or a file beside it,
+ * the var file) under any spelling: writing the plan there would replace it, and the state file's
+ * own backup holds only the version before the last apply. A new `*.yaml` in a manifest folder is
+ * refused too, since it would be read as a part of the manifest on the next run.
+ */
+export async function refuseOutOverInputs(path: string, inputs: readonly RunInput[], manifestFolders: readonly string[], cwd?: string): Promise<void> {
+  if (isStdoutTarget(path)) return;
+  const target = await identityOf(pathForRun(cwd, path));
+  if (target !== null) {
+    for (const input of inputs) {
+      if ((await identityOf(pathForRun(cwd, input.path))) === target) throw outError(path, `it is ${input.what} (${input.path}), which this run reads; give another file name`);
+    }
+  }
+  if (!/\.ya?ml$/i.test(path)) return;
+  const where = resolve(pathForRun(cwd, path));
+  for (const folder of manifestFolders) {
+    const root = resolve(pathForRun(cwd, folder));
+    if (where.startsWith(root + sep)) throw outError(path, `it is in the manifest folder ${folder}, where it would be read as a part of the manifest; give another file name`);
+  }
+}
+
+/** Device and inode of what `path` names, following links; null when there is nothing there. */
+async function identityOf(path: string): Promise<string | null> {
+  return stat(path, { bigint: true }).then(
+    (info) => `${info.dev}:${info.ino}`,
+    () => null,
+  );
+}
+
 function outError(path: string, why: string): UserError {
   return new UserError('file_error', `cannot write plan file ${path}: ${why}`, { file: path });
 }
@@ -140,10 +179,17 @@ export async function readPlanFile(path: string, cwd?: string): Promise<PlanFile
   try {
     // O_NONBLOCK and the type check: a FIFO or a device given as the plan must not hang the run.
     handle = await open(pathForRun(cwd, path), constants.O_RDONLY | constants.O_NONBLOCK);
-    if (!(await handle.stat()).isFile()) throw new UserError('plan_invalid', `cannot read plan file ${path}: it is not a regular file`);
+    const info = await handle.stat();
+    if (!info.isFile()) throw new UserError('plan_invalid', `cannot read plan file ${path}: it is not a regular file`);
+    if (info.size > MAX_STATE_FILE_BYTES) {
+      throw new UserError('plan_invalid', `cannot read plan file ${path}: it is ${sizeText(info.size)}, more than the ${sizeText(MAX_STATE_FILE_BYTES)} a plan file may be`, { file: path });
+    }
     text = await handle.readFile('utf8');
   } catch (err) {
     if (err instanceof UserError) throw err;
+    // "no such file", "permission denied"… as for every other file, not a bare ENOENT.
+    const described = fileError(err, path, 'read');
+    if (described instanceof UserError) throw new UserError('plan_invalid', described.message.replace(/^cannot read /, 'cannot read plan file '), { file: path });
     throw new UserError('plan_invalid', `cannot read plan file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   } finally {
     await handle?.close();
@@ -159,6 +205,12 @@ export async function readPlanFile(path: string, cwd?: string): Promise<PlanFile
       );
     }
     throw new UserError('plan_invalid', `plan file ${path} is not valid JSON; make a new one with \`agentsync plan --out ${path}\``);
+  }
+  if (nestedDeeperThan(parsed, MAX_STORED_JSON_DEPTH)) {
+    throw new UserError(
+      'plan_invalid',
+      `plan file ${path} is nested more than ${MAX_STORED_JSON_DEPTH} levels deep, which no plan agentsync writes is; make a new one with \`agentsync plan --out ${path}\``,
+    );
   }
   if (!isPlanFile(parsed)) {
     throw new UserError('plan_invalid', `${path} is not an agentsync plan file; make one with \`agentsync plan --out ${path}\``);

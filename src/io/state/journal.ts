@@ -13,9 +13,11 @@ import * as z from 'zod/mini';
 import '../../core/zod.js';
 import type { JsonObject } from '../../core/api-types.js';
 import { UserError } from '../../core/errors.js';
+import { MAX_STORED_JSON_DEPTH, nestedDeeperThan } from '../../core/json-depth.js';
 import type { JournalEntry } from '../../core/state.js';
 import { RESOURCE_TYPES } from '../../core/kinds/kind.js';
 import { fileError } from '../files/file-errors.js';
+import { MAX_STATE_FILE_BYTES, sizeText } from '../files/bounded-bytes.js';
 import { GroupCommit } from './group-commit.js';
 import { fsyncDir, hasCode, STATE_FILE_MODE } from './atomic-write.js';
 
@@ -61,6 +63,7 @@ export function parseJournal(text: string): ParsedJournal {
       throw new JournalLineError(index + 1, 'not valid JSON');
     }
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new JournalLineError(index + 1, 'not a journal entry');
+    if (nestedDeeperThan(raw, MAX_STORED_JSON_DEPTH)) throw new JournalLineError(index + 1, `nested more than ${MAX_STORED_JSON_DEPTH} levels deep`);
     const { lineage, ...entry } = raw as { lineage?: unknown };
     if (lineage !== undefined) {
       if (typeof lineage !== 'string' || lineage === '') throw new JournalLineError(index + 1, 'not a journal entry (bad lineage)');
@@ -81,7 +84,9 @@ export async function readJournalFile(file: string): Promise<string | null> {
   let handle;
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    if (!(await handle.stat()).isFile()) throw notAJournal(file, 'is not a regular file');
+    const info = await handle.stat();
+    if (!info.isFile()) throw notAJournal(file, 'is not a regular file');
+    if (info.size > MAX_STATE_FILE_BYTES) throw notAJournal(file, `is ${sizeText(info.size)}, more than the ${sizeText(MAX_STATE_FILE_BYTES)} a journal may be`);
     return await handle.readFile('utf8');
   } catch (err) {
     if (hasCode(err, 'ENOENT')) return null;

@@ -4,6 +4,7 @@ import { access, open, stat } from 'node:fs/promises';
 import { UserError } from '../../core/errors.js';
 import { foldEntry, type JournalEntry, type State } from '../../core/state.js';
 import { fileError } from '../files/file-errors.js';
+import { MAX_STATE_FILE_BYTES, sizeText } from '../files/bounded-bytes.js';
 import { hasCode } from './atomic-write.js';
 import { JournalLineError, parseJournal, readJournalFile, type ParsedJournal } from './journal.js';
 import type { StateFiles } from './paths.js';
@@ -107,6 +108,9 @@ async function readStateFile(files: StateFiles): Promise<RawFile | null> {
     handle = await open(files.state, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     const info = await handle.stat({ bigint: true });
     if (!info.isFile()) throw notAStateFile(files.state, info.isDirectory() ? 'is a directory' : 'is not a regular file');
+    if (info.size > MAX_STATE_FILE_BYTES) {
+      throw damagedState(files.state, `it is ${sizeText(info.size)}, more than the ${sizeText(MAX_STATE_FILE_BYTES)} a state file may be`, await exists(files.backup));
+    }
     return { text: await handle.readFile('utf8'), identity: identityOf(info) };
   } catch (err) {
     if (hasCode(err, 'ENOENT')) return null;

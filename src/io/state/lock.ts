@@ -11,6 +11,7 @@ import { hostname } from 'node:os';
 import { UserError } from '../../core/errors.js';
 import { createFileAtomically } from '../files/atomic-file.js';
 import { fileError } from '../files/file-errors.js';
+import { sizeText } from '../files/bounded-bytes.js';
 import { hasCode, ignoreCode, STATE_FILE_MODE } from './atomic-write.js';
 import type { StateWarning } from './store.js';
 
@@ -83,12 +84,21 @@ async function readHolder(lockPath: string): Promise<Holder> {
   return { kind: 'debris', raw };
 }
 
-/** The lock's text, null when there is none; a symlink, folder or FIFO there is refused. */
+/** A lock holds one line of JSON (pid, host, start time, token): anything far larger is not one. */
+const MAX_LOCK_BYTES = 64 * 1024;
+
+/** The lock's text, null when there is none; a symlink, folder or FIFO there is refused, and so is a huge file. */
 async function readLockFile(lockPath: string): Promise<string | null> {
   let handle;
   try {
     handle = await open(lockPath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    if (!(await handle.stat()).isFile()) throw notALock(lockPath);
+    const info = await handle.stat();
+    if (!info.isFile()) throw notALock(lockPath);
+    if (info.size > MAX_LOCK_BYTES) {
+      throw new UserError('state_locked', `lock ${lockPath} is ${sizeText(info.size)}, far more than a lock agentsync writes; if no agentsync run is using this state, remove it and try again`, {
+        lock: lockPath,
+      });
+    }
     return await handle.readFile('utf8');
   } catch (err) {
     if (hasCode(err, 'ENOENT')) return null;

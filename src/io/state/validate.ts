@@ -2,6 +2,7 @@
 // repaired or overwritten: the user decides, with the previous version at `<state>.backup`.
 import { STATE_VERSION, stateSchema, type State } from '../../core/state.js';
 import { UserError } from '../../core/errors.js';
+import { MAX_STORED_JSON_DEPTH, nestedDeeperThan } from '../../core/json-depth.js';
 import type { StateTarget } from './store.js';
 import { stateFiles } from './paths.js';
 
@@ -15,6 +16,7 @@ export function checkStateText(text: string): { state: State } | { problem: stri
     return { problem: `it is not valid JSON (${(err as Error).message}); it may be truncated or edited by hand` };
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { problem: 'it is not a JSON object' };
+  if (nestedDeeperThan(raw, MAX_STORED_JSON_DEPTH)) return { problem: `it is nested more than ${MAX_STORED_JSON_DEPTH} levels deep, which no state agentsync writes is` };
   const version = (raw as { version?: unknown }).version;
   if (version !== STATE_VERSION) {
     const newer = typeof version === 'number' && version > STATE_VERSION;
