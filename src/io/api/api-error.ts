@@ -181,6 +181,12 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 /** The client itself was closed (the run is ending): another attempt could only fail the same way. */
 const CLOSED_CODES = new Set(['UND_ERR_CLOSED', 'UND_ERR_DESTROYED']);
 
+/**
+ * The HTTP client refused the request before sending it (a header value with a line break, say):
+ * another attempt would be refused the same way, so it is never retried.
+ */
+const REFUSED_BY_CLIENT_CODES = new Set(['UND_ERR_INVALID_ARG', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN']);
+
 /** Maps a thrown transport error (undici or node:net) to an ApiError naming the server it tried. */
 export function errorFromTransport(err: unknown, call: string, server: ServerAddress): ApiError {
   const code = transportCode(err);
@@ -191,8 +197,8 @@ export function errorFromTransport(err: unknown, call: string, server: ServerAdd
     call,
     // Every connection-level failure is worth another attempt; the retry policy decides whether
     // this particular method may be repeated.
-    retryable: !CLOSED_CODES.has(code),
-    notSent: NOT_SENT_CODES.has(code) || CLOSED_CODES.has(code),
+    retryable: !CLOSED_CODES.has(code) && !REFUSED_BY_CLIENT_CODES.has(code),
+    notSent: NOT_SENT_CODES.has(code) || CLOSED_CODES.has(code) || REFUSED_BY_CLIENT_CODES.has(code),
   });
 }
 
@@ -236,6 +242,10 @@ function transportMessage(code: string, err: unknown, hostPort: string): string 
     case 'EPIPE':
     case 'UND_ERR_SOCKET':
       return `the connection to ${hostPort} was closed before the answer was complete`;
+    case 'UND_ERR_INVALID_ARG':
+    case 'ERR_INVALID_CHAR':
+    case 'ERR_INVALID_HTTP_TOKEN':
+      return `the request was not sent to ${hostPort}: ${err instanceof Error ? err.message : String(err)}`;
     default:
       return `the request to ${hostPort} failed: ${err instanceof Error ? err.message : String(err)}`;
   }

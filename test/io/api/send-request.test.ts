@@ -259,3 +259,13 @@ describe('an unreachable server', () => {
     expect(ms).toBeLessThan(1_000);
   });
 });
+
+describe('a request the HTTP client refuses to send', () => {
+  it('a header value with a line break is one attempt, not sent, named as such; never retried even as a GET', async () => {
+    const { err, ms } = await failure(context({ retries: 5, backoff: { baseMs: 250, capMs: 300_000 } }), { ...GET, headers: { onBehalfOf: 'a\nb' } });
+    expect(err).toMatchObject({ code: 'UND_ERR_INVALID_ARG', notSent: true, retryable: false, attempts: 1 });
+    expect(err.serverMessage).toMatch(/^the request was not sent to 127\.0\.0\.1:\d+: invalid onBehalfOf header$/);
+    expect(requests).toEqual([]);
+    expect(ms).toBeLessThan(1_000);
+  });
+});
