@@ -102,6 +102,17 @@ describe('an empty value where a path is needed (an unset shell variable)', () =
   });
 });
 
+describe('an empty REMOTE_ID for import', () => {
+  it('is a usage error before any call, not "the server has no tool with _id"', async () => {
+    await emulator.clearRequests();
+    const state = readFileSync(STATE(), 'utf8');
+    const result = await cli(['import', 'tool.lookup', '']);
+    expectOneLineRefusal(result, /^Error: REMOTE_ID is empty; give the id of the server record/);
+    expect(await emulator.apiRequests()).toEqual([]);
+    expect(readFileSync(STATE(), 'utf8')).toBe(state);
+  });
+});
+
 describe('--json runs that fail on a usage error commander catches', () => {
   // STYLE.md: --json output wraps an error as {"error": {"code", "message", …}}. UserErrors did;
   // commander's own usage errors (unknown option, missing argument, bad choice) left stdout empty,
