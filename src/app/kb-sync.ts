@@ -4,7 +4,7 @@
 // state recorded them) are honoured: an excluded URL is never sent. The reference states no bound on
 // `uniqueIds`, and version A answers 400 to an empty list, so ids go in batches of the reference's
 // one stated size (100) and nothing is sent when nothing is left.
-import { UserError } from '../core/errors.js';
+import { isUserError, UserError, type ErrorCode } from '../core/errors.js';
 import { matchIds, matchWebsite } from '../core/kinds/website-match.js';
 import { discoveredUrlsPath, websitePath, type DiscoveredUrl } from '../core/kinds/website-urls.js';
 import type { State } from '../core/state.js';
@@ -35,16 +35,57 @@ export interface KbSyncResult {
   calls: number;
 }
 
+/** A website whose sync failed; the others went on. */
+export interface KbSyncFailure {
+  address: string;
+  code: ErrorCode;
+  /** One line that names the website. */
+  message: string;
+}
+
 export interface KbSyncOutcome {
+  /** The websites whose sync was sent (or had nothing to send), in the order asked. */
   websites: KbSyncResult[];
-  /** What a wait follows: the URLs each website processes again. */
+  /** What a wait follows: the URLs each of those websites processes again. */
   targets: WaitTarget[];
+  /** The websites whose sync failed. Each website is its own call, so one failing stops no other. */
+  failed: KbSyncFailure[];
 }
 
 export async function syncWebsites(client: ApiClient, state: State, addresses: readonly string[], request: KbSyncRequest): Promise<KbSyncOutcome> {
   if (request.failedOnly && request.reindex) throw new UserError('usage', '--failed and --reindex cannot be combined: --reindex re-indexes the whole source, --failed only the failed URLs');
-  const results = await mapBounded(addresses, WEBSITE_READ_CONCURRENCY, (address) => syncOne(client, state, address, request));
-  return { websites: results.map((r) => r.result), targets: results.map((r) => r.target) };
+  const settled = await mapBounded(addresses, WEBSITE_READ_CONCURRENCY, async (address) => {
+    try {
+      return await syncOne(client, state, address, request);
+    } catch (err) {
+      // A failure the user can act on is this website's; a bug still ends the run.
+      if (isUserError(err)) return { address, code: err.code, message: err.message };
+      if (isApiError(err)) return { address, code: 'api_error' as const, message: `${address}: ${err.message}` };
+      throw err;
+    }
+  });
+  const outcome: KbSyncOutcome = { websites: [], targets: [], failed: [] };
+  for (const item of settled) {
+    if ('result' in item) {
+      outcome.websites.push(item.result);
+      outcome.targets.push(item.target);
+    } else outcome.failed.push(item);
+  }
+  return outcome;
+}
+
+/**
+ * The error a run with failed websites ends in, one line: the failure itself when one website
+ * failed, each of them when several did, and how many others were sent, so nobody takes a failed
+ * run to mean nothing was sent. Undefined when none failed.
+ */
+export function syncFailure(outcome: KbSyncOutcome): UserError | undefined {
+  const [first, ...rest] = outcome.failed;
+  if (first === undefined) return undefined;
+  const sent = outcome.websites.length;
+  const others = sent === 0 ? '' : ` (${sent} other website${sent === 1 ? ' was' : 's were'} synced)`;
+  const what = rest.length === 0 ? first.message : `${outcome.failed.length} websites failed: ${outcome.failed.map((f) => f.message).join('; ')}`;
+  return new UserError(rest.length === 0 ? first.code : 'api_error', `${what}${others}`, { failed: outcome.failed.map((f) => f.address), synced: outcome.websites.map((w) => w.address) });
 }
 
 async function syncOne(client: ApiClient, state: State, address: string, request: KbSyncRequest): Promise<{ result: KbSyncResult; target: WaitTarget }> {

@@ -2,7 +2,7 @@
 import { UserError } from '../core/errors.js';
 import { readKbStatus, websitesToReport, type KbWebsiteStatus } from '../app/kb-status.js';
 import { waitForIndexing as waitUseCase, type KbCounts, type KbWaitResult } from '../app/kb-wait.js';
-import { syncWebsites, type KbSyncResult } from '../app/kb-sync.js';
+import { syncFailure, syncWebsites, type KbSyncResult } from '../app/kb-sync.js';
 import type { ApiClient } from '../io/api/index.js';
 import { inCall, loadWithStore, withClient, type ClientOptions, type LoadOptions, type StateOptions } from './call.js';
 
@@ -77,6 +77,12 @@ export function kbSync(options: KbSyncOptions = {}): Promise<KbSyncResult[]> {
     const addresses = wanted.length === 0 ? websitesToReport(state, undefined) : [...new Set(wanted.flatMap((address) => websitesToReport(state, address)))];
     if (state === null || addresses.length === 0) return [];
     const request = { failedOnly: options.failed === true, reindex: options.reindex === true };
-    return withClient(loaded.desired.environment, { ...options, concurrency: options.concurrency ?? 8 }, async (client) => (await syncWebsites(client, state, addresses, request)).websites);
+    return withClient(loaded.desired.environment, { ...options, concurrency: options.concurrency ?? 8 }, async (client) => {
+      const outcome = await syncWebsites(client, state, addresses, request);
+      // The error names the websites that failed and those that were synced (`details.synced`).
+      const failure = syncFailure(outcome);
+      if (failure) throw failure;
+      return outcome.websites;
+    });
   });
 }

@@ -1,5 +1,5 @@
 // `agentsync kb sync`: one line per website saying what was sent again. JSON is the same data.
-import type { KbSyncResult } from '../app/kb-sync.js';
+import type { KbSyncFailure, KbSyncResult } from '../app/kb-sync.js';
 import { countOf } from '../core/plural.js';
 import { printableText } from './plan-fields.js';
 
@@ -14,6 +14,7 @@ export function renderKbSyncText(websites: readonly KbSyncResult[], failedOnly: 
   return lines.join('\n') + '\n';
 }
 
-export function kbSyncToJson(websites: readonly KbSyncResult[]): string {
-  return JSON.stringify({ websites }, null, 2) + '\n';
+/** `failed` is there only when a website failed (`{address, code, message}` each). */
+export function kbSyncToJson(websites: readonly KbSyncResult[], failed: readonly KbSyncFailure[] = []): string {
+  return JSON.stringify(failed.length === 0 ? { websites } : { websites, failed }, null, 2) + '\n';
 }

@@ -179,6 +179,15 @@ describe('kbStatus and waitForIndexing', () => {
     const all = await api.kbSync({ cwd: dir, env, addresses: ['website.docs'] });
     expect(all).toEqual([expect.objectContaining({ urls: waited.counts.processed, calls: 1 })]);
     expect((await emu.apiRequests('PATCH')).map((entry) => entry.path)).toEqual([expect.stringMatching(/\/discovered-urls\/sync$/)]);
+    // The server loses the website: kbSync throws a UserError naming which failed and which synced.
+    const websiteId = (JSON.parse(await readFile(join(dir, '.agentsync', 'local.state.json'), 'utf8')) as { resources: Record<string, { remoteId: string }> }).resources['website.docs']?.remoteId;
+    expect((await emu.call('DELETE', `/ai-agents/agent-builder/knowledge-base/website/${websiteId}`)).status).toBe(200);
+    const lost = await api.kbSync({ cwd: dir, env }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(api.isUserError(lost)).toBe(true);
+    expect(lost).toMatchObject({ code: 'api_error', details: { failed: ['website.docs'], synced: [] } });
   });
 });
 

@@ -124,6 +124,30 @@ describe('kb sync', () => {
     expect(await syncCalls()).toEqual([{ path: `/v3/ai-agents/agent-builder/knowledge-base/website/${await websiteId()}/sync`, ids: [] }]);
   });
 
+  it('one website failing stops no other: what was synced is printed, the failure is one line, exit 1', async () => {
+    // Two websites; the server then loses the second (deleted in its dashboard, say).
+    const manifest = (await readFile(join(dir, 'agents.yaml'), 'utf8')) + `    blog:\n      url: ${site.origin}/docs/a\n`;
+    await writeFile(join(dir, 'agents.yaml'), manifest);
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as { resources: Record<string, { remoteId: string }> };
+    const blogId = state.resources['website.blog']?.remoteId ?? '';
+    expect((await emu.call('DELETE', `/ai-agents/agent-builder/knowledge-base/website/${blogId}`)).status).toBe(200);
+    await emu.clearRequests();
+    // Before: the run failed on website.blog and printed nothing, though website.docs was synced.
+    const text = await cli(['kb', 'sync']);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toBe('website.docs: processing 4 URLs again (1 sync call).\n');
+    expect(text.stderr).toMatch(/^Error: website\.blog: the server no longer has its website \(404\)[^\n]* \(1 other website was synced\)\n$/);
+    expect((await syncCalls()).map((call) => call.path)).toEqual([`/v3/ai-agents/agent-builder/knowledge-base/website/${await websiteId()}/discovered-urls/sync`]);
+    const json = await cli(['kb', 'sync', '--json', '--wait']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      websites: [{ address: 'website.docs', urls: 4 }],
+      failed: [{ address: 'website.blog', code: 'api_error', message: expect.stringMatching(/^website\.blog: the server no longer has its website/) as unknown }],
+    });
+    expect(json.stderr).toMatch(/^Error: website\.blog: [^\n]*; not waiting for indexing\n$/);
+  });
+
   it('bad input is one line and a non-zero exit, before anything is sent', async () => {
     expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
     await emu.clearRequests();

@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { addManifestOptions, useColor, type ManifestOptions } from '../options.js';
 import type { CliIo } from '../cli-io.js';
 import { UserError } from '../../core/errors.js';
+import { escapeControlKeepLines } from '../../core/terminal-safe.js';
+import { ExitRequest } from '../exit-request.js';
 
 interface KbStatusOptions extends ManifestOptions {
   urls?: boolean;
@@ -83,7 +85,17 @@ function registerKbSyncCommand(kb: Command, io: CliIo): void {
     const client = await connectApi(loaded.desired.environment, io.env, { concurrency: 8, retries: 5 }).open();
     try {
       const outcome = await app.syncWebsites(client, state, chosen, { failedOnly: opts.failed === true, reindex: opts.reindex === true });
-      io.stdout.write(opts.json === true ? render.kbSyncToJson(outcome.websites) : render.renderKbSyncText(outcome.websites, opts.failed === true));
+      // What was sent is printed even when another website failed: a rerun must know what it would repeat.
+      if (opts.json === true) io.stdout.write(render.kbSyncToJson(outcome.websites, outcome.failed));
+      else if (outcome.websites.length > 0) io.stdout.write(render.renderKbSyncText(outcome.websites, opts.failed === true));
+      const failure = app.syncFailure(outcome);
+      if (failure) {
+        const message = `${failure.message}${opts.wait === true ? '; not waiting for indexing' : ''}`;
+        // The JSON above already holds the failures; a second {"error"} document would break a parser.
+        if (opts.json !== true) throw new UserError(failure.code, message, failure.details);
+        io.stderr.write(`Error: ${escapeControlKeepLines(message)}\n`);
+        throw new ExitRequest(1);
+      }
       if (opts.wait !== true) return;
       const [{ followIndexing }, { waitForUrls }] = await Promise.all([import('../apply-wait.js'), import('../../app/kb-wait.js')]);
       await followIndexing(io, opts, timeoutSeconds, 'the sync itself was sent', (options) => waitForUrls(client, outcome.targets, { ...options, signal: io.signal }));
