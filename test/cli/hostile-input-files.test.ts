@@ -1,50 +1,13 @@
 // Hostile local files the other suites do not reach: a state, journal, lock or saved plan too large
 // to read into one string, or nested deeper than the code that reads it back can recurse. Each
 // must end in one line on stderr naming the file, exit 1, and leave the state as it was.
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type CliResult } from '../support/cli.js';
-import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { expectOneLineRefusal, HOSTILE_MANIFEST, useHostileProject } from '../support/hostile-project.js';
 
-const MANIFEST = `version: 1
-environments:
-  local: { appId: local, region: us }
-tools:
-  lookup:
-    displayName: Lookup
-    executionText: Looking it up
-    description: Looks up an order by its number.
-    parameters: {}
-`;
-
-let emulator: TestEmulator;
-let dir: string;
-
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  dir = mkdtempSync(join(tmpdir(), 'agentsync-hostile-files-'));
-  writeFileSync(join(dir, 'agents.yaml'), MANIFEST);
-  const applied = await cli(['apply', '--auto-approve']);
-  if (applied.code !== 0) throw new Error(`the manifest must apply: ${applied.stderr}`);
-});
-afterAll(async () => {
-  await emulator?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
-  return runCli(args, { cwd: dir, env: { ...emulator.env, ...env }, timeoutMs: 20_000 });
-}
-
-/** One line on stderr, exit 1, nothing on stdout unless asked for, no stack trace. */
-function expectOneLineRefusal(result: CliResult, pattern: RegExp): void {
-  expect(result.code, result.stderr).toBe(1);
-  expect(result.stderr).toMatch(/^Error: [^\n]*\n$/);
-  expect(result.stderr).toMatch(pattern);
-  expect(result.stderr).not.toMatch(/internal error|\n\s+at /);
-}
+const project = useHostileProject('agentsync-hostile-files-');
+const cli = project.cli;
 
 describe('a state, journal, lock or plan file too large to be one', () => {
   // Sparse files: 300 MB on paper, nothing on disk. Before, each was read whole into one string
@@ -53,12 +16,12 @@ describe('a state, journal, lock or plan file too large to be one', () => {
   const HUGE = 300 * 1024 * 1024;
 
   it('a huge state file is refused by plan, apply and state list, naming it and its backup', async () => {
-    const other = join(dir, 'huge-state');
+    const other = join(project.dir, 'huge-state');
     const state = join(other, 'local.state.json');
     await cli(['state', 'migrate', '--to', state]);
     writeFileSync(join(other, 'local.state.json.backup'), readFileSync(state));
     truncateSync(state, HUGE);
-    await emulator.clearRequests();
+    await project.emulator.clearRequests();
     for (const args of [
       ['plan', '--offline'],
       ['apply', '--auto-approve'],
@@ -70,11 +33,11 @@ describe('a state, journal, lock or plan file too large to be one', () => {
         /state file .*local\.state\.json cannot be used: it is 300\.0 MB, more than the 256\.0 MB a state file may be\. It was left unchanged\. The previous version is kept at/,
       );
     }
-    expect(await emulator.apiRequests()).toEqual([]);
+    expect(await project.emulator.apiRequests()).toEqual([]);
   });
 
   it('a huge journal beside the state is refused, and the state is not folded or written', async () => {
-    const other = join(dir, 'huge-journal');
+    const other = join(project.dir, 'huge-journal');
     const state = join(other, 'local.state.json');
     await cli(['state', 'migrate', '--to', state]);
     const before = readFileSync(state, 'utf8');
@@ -86,7 +49,7 @@ describe('a state, journal, lock or plan file too large to be one', () => {
   });
 
   it('a huge lock file is refused as not a lock, and the state is unchanged', async () => {
-    const other = join(dir, 'huge-lock');
+    const other = join(project.dir, 'huge-lock');
     const state = join(other, 'local.state.json');
     await cli(['state', 'migrate', '--to', state]);
     const before = readFileSync(state, 'utf8');
@@ -98,7 +61,7 @@ describe('a state, journal, lock or plan file too large to be one', () => {
   });
 
   it('a huge saved plan is refused by show and apply, naming it; a missing one says "no such file"', async () => {
-    const plan = join(dir, 'huge.plan.json');
+    const plan = join(project.dir, 'huge.plan.json');
     writeFileSync(plan, '');
     truncateSync(plan, HUGE);
     for (const command of ['show', 'apply']) {
@@ -126,7 +89,7 @@ describe('a state, journal line or saved plan nested thousands of levels deep', 
   };
 
   it('a deep state: plan, state show and state rm refuse it in one line, and it is left as it was', async () => {
-    const other = join(dir, 'deep-state');
+    const other = join(project.dir, 'deep-state');
     const state = join(other, 'local.state.json');
     await cli(['state', 'migrate', '--to', state]);
     const text = withDeepSpec(readFileSync(state, 'utf8'));
@@ -143,7 +106,7 @@ describe('a state, journal line or saved plan nested thousands of levels deep', 
   });
 
   it('a deep journal line: refused with its line number, nothing folded or written', async () => {
-    const other = join(dir, 'deep-journal');
+    const other = join(project.dir, 'deep-journal');
     const state = join(other, 'local.state.json');
     await cli(['state', 'migrate', '--to', state]);
     const before = readFileSync(state, 'utf8');
@@ -156,23 +119,23 @@ describe('a state, journal line or saved plan nested thousands of levels deep', 
   });
 
   it('a deep saved plan: show and apply refuse it in one line, with no call', async () => {
-    writeFileSync(join(dir, 'agents.yaml'), MANIFEST.replace('Looks up an order by its number.', 'Looks up one order by its number.'));
+    writeFileSync(join(project.dir, 'agents.yaml'), HOSTILE_MANIFEST.replace('Looks up an order by its number.', 'Looks up one order by its number.'));
     try {
       const made = await cli(['plan', '--out', 'deep.plan.json']);
       expect(made.code, made.stderr).toBe(0);
-      const plan = JSON.parse(readFileSync(join(dir, 'deep.plan.json'), 'utf8')) as { changes: { after?: Record<string, unknown> | null }[] };
+      const plan = JSON.parse(readFileSync(join(project.dir, 'deep.plan.json'), 'utf8')) as { changes: { after?: Record<string, unknown> | null }[] };
       const change = plan.changes.find((c) => c.after);
       if (!change?.after) throw new Error('no change with an after record');
       change.after.parameters = '@@DEEP@@';
-      writeFileSync(join(dir, 'deep.plan.json'), JSON.stringify(plan).replace('"@@DEEP@@"', deep()));
-      await emulator.clearRequests();
+      writeFileSync(join(project.dir, 'deep.plan.json'), JSON.stringify(plan).replace('"@@DEEP@@"', deep()));
+      await project.emulator.clearRequests();
       for (const command of ['show', 'apply']) {
         const result = await cli([command, 'deep.plan.json']);
         expectOneLineRefusal(result, /plan file deep\.plan\.json is nested more than 1000 levels deep/);
       }
-      expect(await emulator.apiRequests()).toEqual([]);
+      expect(await project.emulator.apiRequests()).toEqual([]);
     } finally {
-      writeFileSync(join(dir, 'agents.yaml'), MANIFEST);
+      writeFileSync(join(project.dir, 'agents.yaml'), HOSTILE_MANIFEST);
     }
   });
 });

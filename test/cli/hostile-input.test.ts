@@ -1,52 +1,15 @@
 // Hostile local input the other suites do not reach: an API key a header cannot carry, an empty
 // value where a path or a plan file is needed, a usage error in a --json run, and --out naming a
 // file the run reads. Each must end in one line on stderr, exit 1, and leave every file as it was.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type CliResult } from '../support/cli.js';
-import { API_KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { expectOneLineRefusal, HOSTILE_MANIFEST, useHostileProject } from '../support/hostile-project.js';
+import { API_KEY } from '../support/emulator.js';
 
-const MANIFEST = `version: 1
-environments:
-  local: { appId: local, region: us }
-tools:
-  lookup:
-    displayName: Lookup
-    executionText: Looking it up
-    description: Looks up an order by its number.
-    parameters: {}
-`;
-
-let emulator: TestEmulator;
-let dir: string;
-
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  dir = mkdtempSync(join(tmpdir(), 'agentsync-hostile-'));
-  writeFileSync(join(dir, 'agents.yaml'), MANIFEST);
-  const applied = await cli(['apply', '--auto-approve']);
-  if (applied.code !== 0) throw new Error(`the manifest must apply: ${applied.stderr}`);
-});
-afterAll(async () => {
-  await emulator?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-const STATE = (): string => join(dir, '.agentsync', 'local.state.json');
-
-function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
-  return runCli(args, { cwd: dir, env: { ...emulator.env, ...env }, timeoutMs: 20_000 });
-}
-
-/** One line on stderr, exit 1, nothing on stdout unless asked for, no stack trace. */
-function expectOneLineRefusal(result: CliResult, pattern: RegExp): void {
-  expect(result.code, result.stderr).toBe(1);
-  expect(result.stderr).toMatch(/^Error: [^\n]*\n$/);
-  expect(result.stderr).toMatch(pattern);
-  expect(result.stderr).not.toMatch(/internal error|\n\s+at /);
-}
+const project = useHostileProject('agentsync-hostile-');
+const cli = project.cli;
+const STATE = (): string => join(project.dir, '.agentsync', 'local.state.json');
 
 describe('an API key a header cannot carry', () => {
   const keys: [string, string][] = [
@@ -56,7 +19,7 @@ describe('an API key a header cannot carry', () => {
     ['a typographic quote from a web page', `\u201c${API_KEY}\u201d`],
   ];
   it.each(keys)('%s: refused before any request, naming the variable and never the key', async (_, key) => {
-    await emulator.clearRequests();
+    await project.emulator.clearRequests();
     const state = readFileSync(STATE(), 'utf8');
     // Before: GETs failed inside the HTTP client with "invalid apikey header" and were retried for
     // minutes (plan, export, import, kb status hung; the bin could even exit 0 with no output).
@@ -66,7 +29,7 @@ describe('an API key a header cannot carry', () => {
       expectOneLineRefusal(result, /COMETCHAT_API_KEY holds a (line break|control character|character outside printable ASCII) \(character \d+ of \d+\)/);
       expect(result.stderr + result.stdout).not.toContain(API_KEY);
     }
-    expect(await emulator.apiRequests()).toEqual([]);
+    expect(await project.emulator.apiRequests()).toEqual([]);
     expect(readFileSync(STATE(), 'utf8')).toBe(state);
   });
 
@@ -92,23 +55,23 @@ describe('an empty value where a path is needed (an unset shell variable)', () =
     ['init with an empty DIR', ['init', ''], 'DIR'],
   ];
   it.each(cases)('%s: one line naming it, exit 1, no call, the state unchanged', async (_, args, what) => {
-    await emulator.clearRequests();
+    await project.emulator.clearRequests();
     const state = readFileSync(STATE(), 'utf8');
     const result = await cli(args);
     expectOneLineRefusal(result, new RegExp(`^Error: ${what} is empty; give a path`));
     expect(result.stdout).toBe('');
-    expect(await emulator.apiRequests()).toEqual([]);
+    expect(await project.emulator.apiRequests()).toEqual([]);
     expect(readFileSync(STATE(), 'utf8')).toBe(state);
   });
 });
 
 describe('an empty REMOTE_ID for import', () => {
   it('is a usage error before any call, not "the server has no tool with _id"', async () => {
-    await emulator.clearRequests();
+    await project.emulator.clearRequests();
     const state = readFileSync(STATE(), 'utf8');
     const result = await cli(['import', 'tool.lookup', '']);
     expectOneLineRefusal(result, /^Error: REMOTE_ID is empty; give the id of the server record/);
-    expect(await emulator.apiRequests()).toEqual([]);
+    expect(await project.emulator.apiRequests()).toEqual([]);
     expect(readFileSync(STATE(), 'utf8')).toBe(state);
   });
 });
@@ -156,9 +119,9 @@ describe('plan --out naming a file the run reads', () => {
     ['the var file', () => ['--var-file', 'vars.yaml', '--out', 'vars.yaml'], /it is the var file \(vars\.yaml\)/],
   ];
   it.each(targets)('%s: refused before anything is printed, every input unchanged', async (_, args) => {
-    writeFileSync(join(dir, 'vars.yaml'), '{}\n');
+    writeFileSync(join(project.dir, 'vars.yaml'), '{}\n');
     writeFileSync(`${STATE()}.backup`, readFileSync(STATE()));
-    const files = [STATE(), `${STATE()}.backup`, join(dir, 'agents.yaml'), join(dir, 'vars.yaml')];
+    const files = [STATE(), `${STATE()}.backup`, join(project.dir, 'agents.yaml'), join(project.dir, 'vars.yaml')];
     const before = files.map((file) => readFileSync(file, 'utf8'));
     const result = await cli(['plan', '--offline', ...args(STATE())]);
     expectOneLineRefusal(result, /^Error: cannot write plan file /);
@@ -168,14 +131,14 @@ describe('plan --out naming a file the run reads', () => {
   });
 
   it('a new *.yaml inside a manifest folder is refused; a plan file beside the manifest is still written', async () => {
-    const parts = join(dir, 'parts');
+    const parts = join(project.dir, 'parts');
     const made = await cli(['state', 'migrate', '--to', join(parts, '.agentsync', 'local.state.json')]);
     expect(made.code, made.stderr).toBe(0);
-    writeFileSync(join(parts, 'agents.yaml'), MANIFEST);
+    writeFileSync(join(parts, 'agents.yaml'), HOSTILE_MANIFEST);
     const inside = await cli(['plan', '--offline', '-f', 'parts', '--out', 'parts/plan.yaml']);
     expectOneLineRefusal(inside, /it is in the manifest folder parts, where it would be read as a part of the manifest/);
     const beside = await cli(['plan', '--offline', '--out', 'plan.json']);
     expect(beside.code, beside.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8'))).toHaveProperty('savedPlan');
+    expect(JSON.parse(readFileSync(join(project.dir, 'plan.json'), 'utf8'))).toHaveProperty('savedPlan');
   });
 });
