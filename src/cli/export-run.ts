@@ -1,6 +1,6 @@
 // `agentsync export`: the environment from the manifest → the server's two lists → a manifest
 // document (core/export-manifest) → YAML (render/export-text) → stdout or --out.
-import type { ManifestOptions } from './options.js';
+import { responseTimeoutMs, type ManifestOptions } from './options.js';
 import { ownConnection } from '../app/connection.js';
 import { exportEnvironment } from '../app/export.js';
 import { checkExportFolder, checkExportTarget, schemaBeside, writeExportFile, writeExportFolder } from '../io/files/export-file.js';
@@ -14,6 +14,7 @@ import { manifestSource, type CliIo } from './cli-io.js';
 
 export async function runExport(opts: ExportOptions, io: CliIo): Promise<void> {
   if (opts.split !== undefined && opts.out !== undefined) throw new UserError('usage', 'use either --out or --split, not both');
+  const timeoutMs = responseTimeoutMs(opts.timeout);
   if (opts.split === '' || opts.split === '-') throw new UserError('usage', '--split needs a folder to write');
   const out = opts.out === undefined || opts.out === '-' ? undefined : opts.out;
   const loaded = await loadEnvironment({ file: opts.file, source: manifestSource(io), ...(opts.env === undefined ? {} : { environment: opts.env }), env: io.env });
@@ -21,7 +22,7 @@ export async function runExport(opts: ExportOptions, io: CliIo): Promise<void> {
   if (out !== undefined) await checkExportTarget(out, opts.force === true, io.cwd);
   if (opts.split !== undefined) await checkExportFolder(opts.split, opts.force === true, io.cwd);
   const { environment } = loaded;
-  const connection = connectApi(environment, io.env, { concurrency: 2, retries: 5 });
+  const connection = connectApi(environment, io.env, { concurrency: 2, retries: 5, timeoutMs });
   const exported = await exportEnvironment({
     environment,
     ...(loaded.manifestBaseUrl === undefined ? {} : { manifestBaseUrl: loaded.manifestBaseUrl }),

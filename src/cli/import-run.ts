@@ -7,7 +7,7 @@ import { escapeControl } from '../core/terminal-safe.js';
 import { ownConnection } from '../app/connection.js';
 import { importResources } from '../app/import.js';
 import { connectApi } from './api-connect.js';
-import type { ManifestOptions } from './options.js';
+import { responseTimeoutMs, type ManifestOptions } from './options.js';
 import { loadManifestAndStore } from './pipeline.js';
 import { printWarnings } from './render-plan.js';
 import type { CliIo } from './cli-io.js';
@@ -16,9 +16,10 @@ export async function runImport(request: ImportRequest, opts: ManifestOptions, i
   if (request.address !== undefined && parseAddress(request.address) === undefined) {
     throw new UserError('usage', `"${escapeControl(request.address)}" is not an address; addresses look like tool.<name>, agent.<key> or website.<key>`);
   }
+  const timeoutMs = responseTimeoutMs(opts.timeout);
   const loaded = await loadManifestAndStore(opts, io);
   printWarnings(io, loaded.warnings, opts);
-  const connection = connectApi(loaded.desired.environment, io.env, { concurrency: 2, retries: 5 });
+  const connection = connectApi(loaded.desired.environment, io.env, { concurrency: 2, retries: 5, timeoutMs });
   const found = await importResources({
     desired: loaded.desired,
     store: loaded.store,

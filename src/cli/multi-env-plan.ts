@@ -11,7 +11,7 @@ import { renderMultiPlanMarkdown } from '../render/multi-env-markdown.js';
 import { connectApi } from './api-connect.js';
 import { parseFormat, type Format, type PlanOptions } from './plan-options.js';
 import { createLimiter, createMultiOutput, failureOf, loadEnvironments, parseParallel, type EnvironmentOutput, type EnvironmentRun } from './multi-env.js';
-import { useColor } from './options.js';
+import { responseTimeoutMs, useColor } from './options.js';
 import { ownConnection } from '../app/connection.js';
 import { planEnvironment } from '../app/plan.js';
 import { planTarget } from '../core/plan-target.js';
@@ -41,7 +41,7 @@ export async function runPlanMany(opts: PlanOptions, io: CliIo, runOne: (environ
     loaded.runs.map((run, index) =>
       limit(async () => {
         const output = outputs.get(run.info.name)!;
-        const outcome = await planOne(run, { offline: opts.offline === true, scope: scopeOf(opts) }, output, io);
+        const outcome = await planOne(run, { offline: opts.offline === true, scope: scopeOf(opts), timeoutMs: responseTimeoutMs(opts.timeout) }, output, io);
         const text = format === 'text' && outcome.value ? formatPlan(outcome.value, 'text', { color }, io) : undefined;
         inOrder.release(index, text === undefined ? undefined : () => output.section(text));
         return outcome;
@@ -66,13 +66,15 @@ export async function runPlanMany(opts: PlanOptions, io: CliIo, runOne: (environ
 
 interface PlanSettings {
   offline: boolean;
+  /** --timeout, in milliseconds. */
+  timeoutMs: number;
   scope: PlanScope;
 }
 
 /** One environment's plan, as plan does for one; any error is kept as this environment's outcome. */
 async function planOne(run: EnvironmentRun, settings: PlanSettings, out: EnvironmentOutput, io: CliIo): Promise<EnvironmentOutcome<Plan>> {
   try {
-    const connection = settings.offline ? undefined : connectApi(run.desired.environment, io.env, { concurrency: 2, retries: 5 }, { offlineHint: true });
+    const connection = settings.offline ? undefined : connectApi(run.desired.environment, io.env, { concurrency: 2, retries: 5, timeoutMs: settings.timeoutMs }, { offlineHint: true });
     const { plan } = await planEnvironment({
       desired: run.desired,
       store: run.store,

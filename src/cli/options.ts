@@ -16,6 +16,8 @@ export interface ManifestOptions {
   /** `--var NAME=VALUE` (repeatable) and `--var-file FILE`: override the environment's vars. */
   var?: string[];
   varFile?: string;
+  /** `--timeout <seconds>`, on the commands that call the API (addResponseTimeoutOption). */
+  timeout?: string;
 }
 
 /**
@@ -114,6 +116,19 @@ export function addVarOptions(cmd: Command): Command {
   return cmd
     .option('--var <NAME=VALUE>', "set one of the environment's vars for this run (repeatable; wins over --var-file)", (value: string, previous: string[] | undefined) => [...(previous ?? []), value])
     .option('--var-file <file>', "a YAML map of NAME: value that overrides the environment's vars", nonEmptyPath('--var-file'));
+}
+
+/** `--timeout <seconds>` for every command that calls the API: how long one response may take. */
+export function addResponseTimeoutOption(cmd: Command, description = 'how long to wait for each response before retrying it (reads) or failing'): Command {
+  return cmd.option('--timeout <seconds>', description, '30');
+}
+
+/** The --timeout value in milliseconds; a usage error unless it is a whole number of seconds from 1 to 3600. */
+export function responseTimeoutMs(value: string | undefined): number {
+  const text = (value ?? '30').trim();
+  const seconds = Number(text);
+  if (!/^\d+$/.test(text) || seconds < 1 || seconds > 3600) throw new UserError('usage', `--timeout must be a whole number from 1 to 3600 (got "${value}")`);
+  return seconds * 1000;
 }
 
 /** `--lock-timeout <seconds>` for the commands that take the state lock (apply, state rm, …). */

@@ -1,6 +1,6 @@
 // `agentsync send`: one POST /messages. `agent:KEY` is resolved through the state, so scripts can
 // address an agent by its manifest key instead of a server-generated uid.
-import type { ManifestOptions } from './options.js';
+import { responseTimeoutMs, type ManifestOptions } from './options.js';
 import type { MessageBody, ReceiverType } from '../core/api-types.js';
 import { UserError } from '../core/errors.js';
 import { escapeControl } from '../core/terminal-safe.js';
@@ -12,10 +12,11 @@ import { printWarnings } from './render-plan.js';
 import type { CliIo } from './cli-io.js';
 
 export async function runSend(opts: SendOptions, io: CliIo): Promise<void> {
+  const timeoutMs = responseTimeoutMs(opts.timeout);
   const loaded = await loadManifestAndStore(opts, io);
   printWarnings(io, loaded.warnings, opts);
   const receiver = await resolveReceiver(opts.to, loaded);
-  const connection = connectApi(loaded.desired.environment, io.env, { concurrency: 1, retries: 5 });
+  const connection = connectApi(loaded.desired.environment, io.env, { concurrency: 1, retries: 5, timeoutMs });
   const body: MessageBody = { receiver: receiver.id, receiverType: receiver.type, category: 'message', type: 'text', data: { text: opts.text } };
   if (opts.tag.length > 0) body.tags = opts.tag;
   if (opts.quote !== undefined) body.quotedMessageId = opts.quote;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ManyApplyOptions } from '../apply-options.js';
-import { addLockTimeoutOption, addManifestOptions, addVarOptions, environmentChoice, nonEmptyPath } from '../options.js';
+import { addLockTimeoutOption, addManifestOptions, addResponseTimeoutOption, addVarOptions, environmentChoice, nonEmptyPath } from '../options.js';
 import { addScopeOptions } from '../scope-options.js';
 import type { CliIo } from '../cli-io.js';
 
@@ -11,9 +11,9 @@ export function registerApplyCommand(program: Command, io: CliIo): void {
     .option('--auto-approve', 'apply without asking (required when stdin is not a terminal)')
     .option('--concurrency <n>', 'requests in flight at once', '10')
     .option('--retries <n>', 'retries per call for rate limits and transient failures', '5')
-    .option('--timeout <seconds>', 'how long to wait for each response before retrying it (PUT/PATCH) or failing', '30')
     .option('--wait', 'after applying, wait until the knowledge-base websites finish indexing (failed URLs exit 1)')
     .option('--wait-timeout <seconds>', 'how long --wait waits before giving up', '1800');
+  addResponseTimeoutOption(cmd, 'how long to wait for each response before retrying it (PUT/PATCH) or failing');
   addLockTimeoutOption(cmd);
   addScopeOptions(cmd);
   addVarOptions(cmd);

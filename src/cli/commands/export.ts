@@ -1,7 +1,7 @@
 // `agentsync export [--out FILE] [--force]`: write a manifest from what the server holds.
 import type { Command } from 'commander';
 import type { ExportOptions } from '../export-run.js';
-import { addManifestOptions, nonEmptyPath } from '../options.js';
+import { addManifestOptions, addResponseTimeoutOption, nonEmptyPath } from '../options.js';
 import type { CliIo } from '../cli-io.js';
 
 export function registerExportCommand(program: Command, io: CliIo): void {
@@ -11,7 +11,7 @@ export function registerExportCommand(program: Command, io: CliIo): void {
     .option('--out <file>', 'write it to this file instead of stdout (- is stdout)', nonEmptyPath('--out'))
     .option('--split <dir>', 'write a folder of files instead: the environments, one file per agent with the tools only it uses, shared tools, websites')
     .option('--force', 'replace --out when it already exists; with --split, replace the YAML files in the folder');
-  addManifestOptions(cmd).action(async (opts: ExportOptions) => {
+  addManifestOptions(addResponseTimeoutOption(cmd)).action(async (opts: ExportOptions) => {
     const { runExport } = await import('../export-run.js');
     await runExport(opts, io);
   });

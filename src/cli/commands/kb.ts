@@ -1,7 +1,7 @@
 // `agentsync kb status [ADDRESS] [--urls]`: the knowledge base's indexing, read from the server.
 // `agentsync kb sync [ADDRESS…] [--failed] [--reindex] [--wait]`: process its URLs again.
 import type { Command } from 'commander';
-import { addManifestOptions, useColor, type ManifestOptions } from '../options.js';
+import { addManifestOptions, addResponseTimeoutOption, responseTimeoutMs, useColor, type ManifestOptions } from '../options.js';
 import type { CliIo } from '../cli-io.js';
 import { UserError } from '../../core/errors.js';
 import { escapeControlKeepLines } from '../../core/terminal-safe.js';
@@ -25,7 +25,7 @@ export function registerKbCommand(program: Command, io: CliIo): void {
     .argument('[address]', 'one website (website.<key>); default: every website in the state')
     .option('--urls', 'list every URL with its status and the exclude glob that left it out')
     .description("Counts of each website's discovered URLs by status (discovered, processing, processed, failed, skipped).");
-  addManifestOptions(status).action(async (address: string | undefined, opts: KbStatusOptions) => {
+  addManifestOptions(addResponseTimeoutOption(status)).action(async (address: string | undefined, opts: KbStatusOptions) => {
     const [{ loadManifestAndStore }, { printWarnings }, { connectApi }, app, render] = await Promise.all([
       import('../pipeline.js'),
       import('../render-plan.js'),
@@ -33,6 +33,7 @@ export function registerKbCommand(program: Command, io: CliIo): void {
       import('../../app/kb-status.js'),
       import('../../render/kb-status.js'),
     ]);
+    const timeoutMs = responseTimeoutMs(opts.timeout);
     const loaded = await loadManifestAndStore(opts, io);
     printWarnings(io, loaded.warnings, opts);
     const state = await loaded.store.read(loaded.target);
@@ -42,7 +43,7 @@ export function registerKbCommand(program: Command, io: CliIo): void {
       io.stdout.write(opts.json === true ? render.kbStatusToJson([]) : render.renderKbStatusText([], false));
       return;
     }
-    const client = await connectApi(loaded.desired.environment, io.env, { concurrency: 8, retries: 5 }).open();
+    const client = await connectApi(loaded.desired.environment, io.env, { concurrency: 8, retries: 5, timeoutMs }).open();
     try {
       const websites = await app.readKbStatus(client, state, addresses, opts.urls === true);
       io.stdout.write(opts.json === true ? render.kbStatusToJson(websites) : render.renderKbStatusText(websites, useColor(opts, io.stdout, io.env)));
@@ -62,7 +63,7 @@ function registerKbSyncCommand(kb: Command, io: CliIo): void {
     .option('--wait', 'wait until the URLs sent are processed, with the progress of apply --wait')
     .option('--wait-timeout <seconds>', 'with --wait: give up after this long (default 1800)')
     .description("Process websites' discovered URLs again (PATCH …/discovered-urls/sync), honouring their excludes.");
-  addManifestOptions(sync).action(async (addresses: string[], opts: KbSyncOptions) => {
+  addManifestOptions(addResponseTimeoutOption(sync)).action(async (addresses: string[], opts: KbSyncOptions) => {
     const [{ loadManifestAndStore }, { printWarnings }, { connectApi, parseCount }, status, app, render] = await Promise.all([
       import('../pipeline.js'),
       import('../render-plan.js'),
@@ -74,6 +75,7 @@ function registerKbSyncCommand(kb: Command, io: CliIo): void {
     if (opts.failed === true && opts.reindex === true) throw new UserError('usage', '--failed and --reindex cannot be combined: --reindex re-indexes the whole source, --failed only the failed URLs');
     // A bad value is refused before anything is read or sent.
     const timeoutSeconds = parseCount(opts.waitTimeout ?? '1800', '--wait-timeout', 1, 86_400);
+    const timeoutMs = responseTimeoutMs(opts.timeout);
     const loaded = await loadManifestAndStore(opts, io);
     printWarnings(io, loaded.warnings, opts);
     const state = await loaded.store.read(loaded.target);
@@ -82,7 +84,7 @@ function registerKbSyncCommand(kb: Command, io: CliIo): void {
       io.stdout.write(opts.json === true ? render.kbSyncToJson([]) : render.renderKbSyncText([], false));
       return;
     }
-    const client = await connectApi(loaded.desired.environment, io.env, { concurrency: 8, retries: 5 }).open();
+    const client = await connectApi(loaded.desired.environment, io.env, { concurrency: 8, retries: 5, timeoutMs }).open();
     try {
       const outcome = await app.syncWebsites(client, state, chosen, { failedOnly: opts.failed === true, reindex: opts.reindex === true });
       // What was sent is printed even when another website failed: a rerun must know what it would repeat.

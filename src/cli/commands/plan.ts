@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addManifestOptions, addVarOptions, environmentChoice, nonEmptyPath, type ManifestOptions } from '../options.js';
+import { addManifestOptions, addResponseTimeoutOption, addVarOptions, responseTimeoutMs, environmentChoice, nonEmptyPath, type ManifestOptions } from '../options.js';
 import type { PlanOptions } from '../plan-options.js';
 import { addScopeOptions, scopeOf } from '../scope-options.js';
 import type * as PlanFileIo from '../../io/files/plan-file.js';
@@ -22,10 +22,11 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
     .option('--offline', 'do not read the server: compare the manifest with the state only (needs no API key)');
   addScopeOptions(cmd);
   addVarOptions(cmd);
-  addManifestOptions(cmd, { manyEnvironments: true }).action(async (opts: PlanOptions, command: Command) => runPlan(opts, command.getOptionValueSource('format') === 'cli', io));
+  addManifestOptions(addResponseTimeoutOption(cmd), { manyEnvironments: true }).action(async (opts: PlanOptions, command: Command) => runPlan(opts, command.getOptionValueSource('format') === 'cli', io));
 }
 
 async function runPlan(opts: PlanOptions, formatGiven: boolean, io: CliIo): Promise<void> {
+  responseTimeoutMs(opts.timeout); // a bad value is refused before anything is read
   const choice = environmentChoice(opts);
   if (choice.kind === 'one') return runPlanOne({ ...opts, env: choice.env }, formatGiven, io);
   // Several environments (docs/spec/state.md#many-environments); a selection that comes down to one runs the plan below.
@@ -50,7 +51,7 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo)
   const rendering = outChoice?.kind === 'rendering' ? await output.prepareRenderingOut(outChoice.path, io) : null;
   if (outChoice) await refuseOutOverRunInputs(outChoice.path, opts, loaded.store.location, io);
   // Refresh needs the key; checking it before reading the state keeps a missing key a one-line error.
-  const connection = opts.offline ? undefined : (await import('../api-connect.js')).connectApi(loaded.desired.environment, io.env, { concurrency: 2, retries: 5 }, { offlineHint: true });
+  const connection = opts.offline ? undefined : (await import('../api-connect.js')).connectApi(loaded.desired.environment, io.env, { concurrency: 2, retries: 5, timeoutMs: responseTimeoutMs(opts.timeout) }, { offlineHint: true });
   const { ownConnection } = await import('../../app/connection.js');
   const computed = await planUseCase.planEnvironment({
     desired: loaded.desired,

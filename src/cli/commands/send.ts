@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { SendOptions } from '../send-run.js';
-import { addManifestOptions } from '../options.js';
+import { addManifestOptions, addResponseTimeoutOption } from '../options.js';
 import type { CliIo } from '../cli-io.js';
 
 export function registerSendCommand(program: Command, io: CliIo): void {
@@ -13,7 +13,7 @@ export function registerSendCommand(program: Command, io: CliIo): void {
     .option('--tag <tag>', 'a tag for the message (repeatable)', (tag: string, all: string[]) => [...all, tag], [] as string[])
     .option('--quote <messageId>', 'quote this message')
     .option('--muid <id>', 'your unique id for the message');
-  addManifestOptions(cmd).action(async (opts: SendOptions) => {
+  addManifestOptions(addResponseTimeoutOption(cmd)).action(async (opts: SendOptions) => {
     const { runSend } = await import('../send-run.js');
     await runSend(opts, io);
   });

@@ -511,3 +511,38 @@ describe('rate-limit headers that claim too much', () => {
     expect(elapsed).toBeLessThan(5_000);
   });
 });
+
+describe('--timeout on the commands that only read', () => {
+  // The first tools list takes 1.2 s to answer; every later one is prompt.
+  const slowOnce = (): Override => {
+    let slowed = false;
+    return (req, res) => {
+      if (slowed || req.method !== 'GET' || req.url !== '/v3/ai-agents/tools') return false;
+      slowed = true;
+      setTimeout(() => send(res, 200, '[]'), 1_200);
+      return true;
+    };
+  };
+  const toolLists = (): number => log.filter((entry) => entry.method === 'GET' && entry.url === '/v3/ai-agents/tools').length;
+
+  it('plan --timeout 1 gives up on the slow answer and asks again; without it the answer is awaited', async () => {
+    override = slowOnce();
+    const quick = await cli('plan', '--timeout', '1');
+    expect(quick.stderr).toBe('');
+    expect(quick.code).toBe(0);
+    expect(toolLists()).toBe(2);
+    log = [];
+    override = slowOnce();
+    const patient = await cli('plan');
+    expect(patient.code).toBe(0);
+    expect(toolLists()).toBe(1);
+  });
+
+  it('a bad --timeout is one usage line before any call, on every command that takes it', async () => {
+    for (const args of [['plan'], ['export'], ['import'], ['kb', 'status'], ['kb', 'sync'], ['send', '--to', 'user:u1', '--text', 'hi'], ['apply', '--auto-approve']]) {
+      const result = await cli(...args, '--timeout', '0');
+      expectOneLineFailure(result, /^Error: --timeout must be a whole number from 1 to 3600 \(got "0"\)$/);
+    }
+    expect(log).toEqual([]);
+  });
+});
