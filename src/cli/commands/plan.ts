@@ -22,7 +22,9 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
     .option('--offline', 'do not read the server: compare the manifest with the state only (needs no API key)');
   addScopeOptions(cmd);
   addVarOptions(cmd);
-  addManifestOptions(addResponseTimeoutOption(cmd), { manyEnvironments: true }).action(async (opts: PlanOptions, command: Command) => runPlan(opts, command.getOptionValueSource('format') === 'cli', io));
+  addManifestOptions(addResponseTimeoutOption(cmd), { manyEnvironments: true }).action(async (opts: PlanOptions, command: Command) =>
+    runPlan(opts, command.getOptionValueSource('format') === 'cli', io),
+  );
 }
 
 async function runPlan(opts: PlanOptions, formatGiven: boolean, io: CliIo): Promise<void> {
@@ -51,7 +53,9 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo)
   const rendering = outChoice?.kind === 'rendering' ? await output.prepareRenderingOut(outChoice.path, io) : null;
   if (outChoice) await refuseOutOverRunInputs(outChoice.path, opts, loaded.store.location, io);
   // Refresh needs the key; checking it before reading the state keeps a missing key a one-line error.
-  const connection = opts.offline ? undefined : (await import('../api-connect.js')).connectApi(loaded.desired.environment, io.env, { concurrency: 2, retries: 5, timeoutMs: responseTimeoutMs(opts.timeout) }, { offlineHint: true });
+  const connection = opts.offline
+    ? undefined
+    : (await import('../api-connect.js')).connectApi(loaded.desired.environment, io.env, { concurrency: 2, retries: 5, timeoutMs: responseTimeoutMs(opts.timeout) }, { offlineHint: true });
   const { ownConnection } = await import('../../app/connection.js');
   const computed = await planUseCase.planEnvironment({
     desired: loaded.desired,
