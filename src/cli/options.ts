@@ -37,6 +37,8 @@ export interface ManifestOptionUse {
   manyEnvironments?: boolean;
   state?: boolean;
   color?: boolean;
+  /** What -e means when the command does not default to the only environment (validate checks every one). */
+  envHelp?: string;
 }
 
 export function addManifestOptions(cmd: Command, use: ManifestOptionUse = {}): Command {
@@ -47,7 +49,7 @@ export function addManifestOptions(cmd: Command, use: ManifestOptionUse = {}): C
       .option('--all-environments', 'every environment in the manifest')
       .option('--parallel <n>', 'with several environments, how many are worked on at once', '4');
   } else {
-    cmd.option('-e, --env <name>', 'the environment (default: the only one)', onlyOnce);
+    cmd.option('-e, --env <name>', use.envHelp ?? 'the environment (default: the only one)', onlyOnce);
   }
   if (use.state !== false) {
     cmd.option(

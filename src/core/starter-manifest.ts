@@ -4,13 +4,14 @@ export const GITIGNORE_LINE = '.agentsync/*.lock';
 export const SCHEMA_FILE = 'agentsync.schema.json';
 
 export const STARTER_MANIFEST = `# yaml-language-server: $schema=./${SCHEMA_FILE}
-# agentsync manifest. Check it with \`npx agentsync validate\`, preview with \`npx agentsync plan\`,
-# and push it with \`npx agentsync apply\`. Reference: README.md, "The manifest".
+# agentsync manifest. Check it with \`npx --no-install agentsync validate\`, preview with
+# \`npx --no-install agentsync plan\`, and push it with \`npx --no-install agentsync apply\`.
+# Reference: README.md, "The manifest".
 version: 1
 
 environments:
-  # The local emulator (\`npx agentsync emulator\`; its API key is local-dev-key). Add your real
-  # apps beside it, e.g.:
+  # The local emulator (\`npx --no-install agentsync emulator\`; its API key is local-dev-key).
+  # Add your real apps beside it, e.g.:
   # production:
   #   appId: your-app-id
   #   region: us            # us | eu | in

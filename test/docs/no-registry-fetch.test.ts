@@ -1,11 +1,13 @@
 // The name `agentsync` on the npm registry is not ours (README, "Install"). Bare `npx agentsync`
 // downloads a missing package without asking, so on a runner without the vendored tarball a
 // workflow would run whatever that name holds, with the API key. Every command users copy (the
-// README, docs, examples, the Action) uses the vendored bin: `npx --no-install agentsync` or
-// node_modules/.bin/agentsync, and nothing installs the name from the registry.
+// README, docs, examples, the Action, the manifest `init` writes) uses the vendored bin:
+// `npx --no-install agentsync` or node_modules/.bin/agentsync, and nothing installs the name from
+// the registry.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { STARTER_MANIFEST } from '../../src/core/starter-manifest.js';
 import { ROOT } from '../support/cli.js';
 
 function filesUnder(path: string): string[] {
@@ -31,6 +33,10 @@ describe('no workflow or doc fetches agentsync from the registry', () => {
     // The README's warning names the forbidden forms on purpose.
     const offending = lines.filter((line) => (FETCHING_NPX.test(line) || REGISTRY_INSTALL.test(line)) && !/\bnever run\b|\bnot ours\b|from the registry \(/.test(line));
     expect(offending).toEqual([]);
+  });
+
+  it('the manifest `agentsync init` writes', () => {
+    expect(STARTER_MANIFEST.split('\n').filter((line) => FETCHING_NPX.test(line))).toEqual([]);
   });
 
   it('the patterns catch what they must', () => {

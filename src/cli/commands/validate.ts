@@ -4,11 +4,12 @@ import { addManifestOptions, addVarOptions, useColor, type ManifestOptions } fro
 import { manifestSource, type CliIo } from '../cli-io.js';
 
 export function registerValidateCommand(program: Command, io: CliIo): void {
-  addManifestOptions(addVarOptions(program.command('validate').description('Parse and validate the manifest, and print every problem found.')), { state: false }).action(
-    async (options: ManifestOptions) => {
-      await runValidate(options, io);
-    },
-  );
+  addManifestOptions(addVarOptions(program.command('validate').description('Parse and validate the manifest, and print every problem found.')), {
+    state: false,
+    envHelp: 'check only this environment (default: every environment)',
+  }).action(async (options: ManifestOptions) => {
+    await runValidate(options, io);
+  });
 }
 
 /** What `validate` loads when it runs (the single-file binary's snapshot runs it once, cli/snapshot.ts). */
