@@ -38,6 +38,11 @@ export async function lintManifestFile(request: LintRequest): Promise<LintReport
   // (a secret not set here) are about the run, not the manifest.
   const resolution = resolveManifest(parsed, { env: request.env, mode: 'validate' });
   request.onSensitiveValues?.(resolution.sensitiveValues);
-  const invalid = resolution.diagnostics.filter((d) => d.severity === 'error').map((d): LintFinding => ({ ...d, rule: 'invalid' }));
+  // The `lint:` section is lint's own settings, which the rule `lint-config` already reports in lint's words.
+  const invalid = resolution.diagnostics.filter((d) => d.severity === 'error' && !inLintSettings(d.path)).map((d): LintFinding => ({ ...d, rule: 'invalid' }));
   return { findings: sortDiagnostics([...findings, ...invalid]), file: read.name };
+}
+
+function inLintSettings(path: string): boolean {
+  return path === 'lint' || path.startsWith('lint.') || path.startsWith('lint[');
 }

@@ -108,6 +108,8 @@ describe.concurrent('agentsync lint', () => {
     const badLint = await lint(['-f', typo]);
     expect(badLint.code).toBe(1);
     expect(badLint.stdout).toContain('typo.yaml:26:3: error: unknown lint rule "unused-tools"; did you mean "unused-tool"? [lint-config] (at lint.unused-tools)');
+    // Said once, as lint's own settings problem, not again as validate's [invalid].
+    expect(badLint.stdout.split('\n').filter((line) => line.includes('(at lint.unused-tools)'))).toHaveLength(1);
     expect((await runCli(['validate', '-f', typo], { cwd: dir })).code).toBe(1);
   });
 
