@@ -4,10 +4,13 @@
 //   node scripts/build.mjs              always builds (npm run build)
 //   node scripts/build.mjs --if-stale   builds only if dist/ was not built from the files as they are
 //
-// `npm ci` builds nothing (there is no `prepare`, which the packed package.json would carry). The
+// `npm ci` in a clone builds, through package.json's `prepare` (CONTRACT §1: after `npm ci`,
+// `npx agentsync --help` works). That script runs this only where scripts/build.mjs exists, so in
+// the packed package, which has no scripts/, it does nothing: a folder or git install of the package
+// never tries to build without the tools to (test/package/install.test.ts runs it there). The
 // scripts that need a built dist/ (npm test, test:torture, test:e2e, demo, bench, sea, and
-// `prepack` for npm pack and npm publish) run `--if-stale`: the first one builds, and the others, or
-// a second test run with nothing edited, find the 15–20 s build already done.
+// `prepack` for npm pack and npm publish) run `--if-stale` too: after `npm ci` they, or a second
+// test run with nothing edited, find the 15–20 s build already done.
 // A build records a digest of every file it reads (its inputs below, by content) and only after it
 // succeeded; a failed or interrupted build leaves no record, so the next run builds.
 import { spawnSync } from 'node:child_process';

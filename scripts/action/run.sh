@@ -80,8 +80,8 @@ else
   # A release tag (scripts/release-tag.sh) carries the built dist/: nothing to install. Only an
   # action taken from a branch or a commit without it builds its own copy first (~20 s).
   if [ ! -f "$action_path/dist/cli/main.cjs" ]; then
-    echo "this action's ref has no built dist/ (release tags have one): building it with npm ci && npm run build" >&2
-    (cd "$action_path" && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build) >&2 || die "could not build agentsync in $action_path"
+    echo "this action's ref has no built dist/ (release tags have one): building it with npm ci (its prepare script builds)" >&2
+    (cd "$action_path" && npm ci --no-audit --no-fund --loglevel=error && node scripts/build.mjs --if-stale) >&2 || die "could not build agentsync in $action_path"
   fi
   cli=(node "$action_path/dist/cli/main.cjs")
 fi

@@ -96,10 +96,17 @@ describe('the npm package', () => {
     expect((await readFile(tarball)).length).toBeLessThan(1_000_000);
     const pkg = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'], dir)).stdout) as Record<string, unknown>;
     expect(pkg.dependencies ?? {}).toEqual({});
-    // No script runs when the package is installed: dist/ is built before packing (prepack), not by a
-    // `prepare` that a git or folder install of it would run.
-    const lifecycle = ['preinstall', 'install', 'postinstall', 'prepare'];
+    // No script does anything when the package is installed: dist/ is built before packing (prepack).
+    // `prepare` (which builds dist/ on `npm ci` in a clone) runs on a folder or git install of the
+    // package too, where there is nothing to build with: there it must do nothing, as it does here.
+    const lifecycle = ['preinstall', 'install', 'postinstall'];
     expect(Object.keys((pkg.scripts ?? {}) as Record<string, string>).filter((name) => lifecycle.includes(name))).toEqual([]);
+    const unpacked = join(dir, 'unpacked');
+    await mkdir(unpacked);
+    await run('tar', ['-xzf', tarball, '-C', unpacked], dir);
+    const prepare = await npm(['run', 'prepare', '--silent'], join(unpacked, 'package'));
+    expect(prepare.code, prepare.stderr).toBe(0);
+    expect(prepare.stdout + prepare.stderr).not.toContain('Building dist/');
     expect(pkg).toMatchObject({ license: 'MIT', engines: { node: expect.stringMatching(/^>=20/) }, types: 'dist/types/index.d.ts', repository: { type: 'git' } });
     const licence = (await run('tar', ['-xzOf', tarball, 'package/LICENSE'], dir)).stdout;
     expect(licence).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} agentsync contributors\n/);
