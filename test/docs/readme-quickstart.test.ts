@@ -109,12 +109,17 @@ describe('README quickstart', () => {
           const result = await run(command, cwd, env);
           transcript.push(result.output);
           expect(result.code, `${command} failed:\n${transcript.join('\n')}`).toBe(0);
-          // npm ci only installs: the first build is the demo's.
-          if (command === 'npm ci') expect(existsSync(join(clone, 'dist')), 'npm ci built dist/').toBe(false);
+          // CONTRACT §1: npm ci builds dist/ (package.json's prepare), so the command works right after it.
+          if (command === 'npm ci') {
+            expect(existsSync(join(clone, 'dist', 'cli', 'main.cjs')), 'npm ci did not build dist/').toBe(true);
+            const help = await run('npx --no-install agentsync --help', cwd, env);
+            expect(help.code, help.output).toBe(0);
+            expect(help.output).toContain('Usage: agentsync');
+          }
           cwd = result.cwd;
         }
         const text = transcript.join('\n');
-        // Built once (by the demo); npm pack's prepack found it up to date.
+        // Built once (by npm ci); the demo and npm pack's prepack found it up to date.
         expect(text.match(/Building dist\//g) ?? [], text).toHaveLength(1);
         expect(text).toContain('dist/ is up to date');
         expect(existsSync(join(clone, 'dist', 'cli', 'main.cjs'))).toBe(true);
