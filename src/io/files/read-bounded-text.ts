@@ -2,7 +2,7 @@
 // (bounded-bytes.ts): the size is checked before reading and again while reading, and the bytes
 // must be UTF-8. A BOM is dropped. Problems are one line naming the file, not diagnostics.
 import { UserError } from '../../core/errors.js';
-import { chunksOf, decodeUtf8, readUpTo } from './bounded-bytes.js';
+import { chunksOf, decodeUtf8, readUpTo, sizeText } from './bounded-bytes.js';
 import { closeFile, openToRead, statOf } from './descriptor.js';
 import { fileError } from './file-errors.js';
 import { pathForRun } from './run-path.js';
@@ -25,7 +25,7 @@ export async function readBoundedText(file: string, options: BoundedTextOptions)
     const limit = `${formatMb(options.maxBytes)}; ${options.what} may be at most ${formatMb(options.maxBytes)}`;
     if (stat.isDirectory()) throw new UserError('file_error', `cannot read ${file}: it is a directory`, { file });
     if (stat.size > options.maxBytes)
-      throw new UserError('usage', `${options.label}: the file is ${(stat.size / MB).toFixed(1)} MB; ${options.what} may be at most ${formatMb(options.maxBytes)}`, { file });
+      throw new UserError('usage', `${options.label}: the file is ${sizeText(stat.size)}; ${options.what} may be at most ${formatMb(options.maxBytes)}`, { file });
     const bytes = await readUpTo(chunksOf(fd, stat.size), options.maxBytes).catch((err: unknown) => Promise.reject(fileError(err, file, 'read')));
     if (bytes === undefined) throw new UserError('usage', `${options.label}: the file is larger than ${limit}`, { file });
     const decoded = decodeUtf8(bytes);
