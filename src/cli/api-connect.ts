@@ -45,12 +45,6 @@ export function connectApi(environment: DesiredEnvironment, env: Readonly<Record
   };
 }
 
-export function parseCount(value: string, flag: string, min: number, max: number): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw new UserError('usage', `${flag} must be a whole number from ${min} to ${max} (got "${value}")`);
-  return n;
-}
-
 function isLocal(baseUrl: string): boolean {
   return URL.canParse(baseUrl) && isLoopbackHost(new URL(baseUrl).hostname);
 }

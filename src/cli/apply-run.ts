@@ -13,9 +13,9 @@ import { createProgress } from '../render/progress.js';
 import { applyCompleteLine, applyResultToJson, renderApplySummary } from '../render/apply-summary.js';
 import { loadManifestAndStore, type LoadedManifest } from './pipeline.js';
 import { formatPlan, printWarnings } from './render-plan.js';
-import { lockTimeoutMs, useColor } from './options.js';
+import { lockTimeoutMs, parseCount, responseTimeoutMs, useColor } from './options.js';
 import type { ApplyOptions } from './apply-options.js';
-import { connectApi, parseCount, type ApiConnection } from './api-connect.js';
+import { connectApi, type ApiConnection } from './api-connect.js';
 import { refuseScopeWithPlanFile, scopeOf } from './scope-options.js';
 import { planTarget } from '../core/plan-target.js';
 import { watchInterrupts, type InterruptWatch } from './interrupt.js';
@@ -37,7 +37,7 @@ export async function runApply(planfile: string | undefined, opts: ApplyOptions,
 async function applyWatched(planfile: string | undefined, opts: ApplyOptions, io: CliIo, interrupts: InterruptWatch): Promise<void> {
   const concurrency = parseCount(opts.concurrency, '--concurrency', 1, 256);
   const retries = parseCount(opts.retries, '--retries', 0, 100);
-  const timeoutMs = parseCount(opts.timeout, '--timeout', 1, 3600) * 1000;
+  const timeoutMs = responseTimeoutMs(opts.timeout);
   const lockWaitMs = lockTimeoutMs(opts.lockTimeout);
   if (opts.wait === true) (await import('./apply-wait.js')).waitTimeoutSeconds(opts); // a bad value refuses before any call
   const saved = planfile ? await (await import('../io/files/plan-file.js')).readPlanFile(planfile, io.cwd) : undefined;

@@ -9,8 +9,7 @@ import type { ApiClient } from '../io/api/client.js';
 import type { State } from '../core/state.js';
 import type { KbWaitOptions, KbWaitResult } from '../app/kb-wait.js';
 import type { ApplyOptions } from './apply-options.js';
-import { parseCount } from './api-connect.js';
-import { useColor } from './options.js';
+import { parseCount, useColor } from './options.js';
 import type { LoadedManifest } from './pipeline.js';
 import type { CliIo } from './cli-io.js';
 

@@ -13,10 +13,10 @@ import { applyVerdict } from '../app/apply-verdict.js';
 import { ownConnection } from '../app/connection.js';
 import { renderApplySummary } from '../render/apply-summary.js';
 import { multiApplyJson, renderApplyTable, renderPlanTable, type EnvironmentFailure, type EnvironmentOutcome } from '../render/multi-env.js';
-import { connectApi, parseCount } from './api-connect.js';
+import { connectApi } from './api-connect.js';
 import type { ManyApplyOptions } from './apply-options.js';
 import { createLimiter, createMultiOutput, failureOf, loadEnvironments, parseParallel, type EnvironmentOutput, type EnvironmentRun } from './multi-env.js';
-import { lockTimeoutMs, useColor } from './options.js';
+import { lockTimeoutMs, parseCount, responseTimeoutMs, useColor } from './options.js';
 import { computePlan } from '../app/compute-plan.js';
 import { formatPlan } from './render-plan.js';
 import { ExitRequest } from './exit-request.js';
@@ -44,7 +44,7 @@ export async function runApplyMany(planfile: string | undefined, opts: ManyApply
     io,
     concurrency: parseCount(opts.concurrency, '--concurrency', 1, 256),
     retries: parseCount(opts.retries, '--retries', 0, 100),
-    timeoutMs: parseCount(opts.timeout, '--timeout', 1, 3600) * 1000,
+    timeoutMs: responseTimeoutMs(opts.timeout),
     lockWaitMs: lockTimeoutMs(opts.lockTimeout),
     json: opts.json === true,
     color: opts.json === true ? false : useColor(opts, io.stdout, io.env),

@@ -14,8 +14,7 @@ import { chooseStateLocation, createStateStore, type StateStore, type StateTarge
 import { createMultiProgress, type MultiProgress } from '../render/multi-env-progress.js';
 import { environmentHeader, prefixLines, type EnvironmentFailure, type EnvironmentInfo } from '../render/multi-env.js';
 import { createProgress, type Progress } from '../render/progress.js';
-import { parseCount } from './api-connect.js';
-import type { ManyEnvironmentOptions } from './options.js';
+import { parseCount, type ManyEnvironmentOptions } from './options.js';
 import { printWarnings } from './render-plan.js';
 import { isDebug, manifestSource, type CliIo, type OutputStream } from './cli-io.js';
 

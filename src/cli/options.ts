@@ -127,10 +127,14 @@ export function addResponseTimeoutOption(cmd: Command, description = 'how long t
 
 /** The --timeout value in milliseconds; a usage error unless it is a whole number of seconds from 1 to 3600. */
 export function responseTimeoutMs(value: string | undefined): number {
-  const text = (value ?? '30').trim();
-  const seconds = Number(text);
-  if (!/^\d+$/.test(text) || seconds < 1 || seconds > 3600) throw new UserError('usage', `--timeout must be a whole number from 1 to 3600 (got "${value}")`);
-  return seconds * 1000;
+  return parseCount(value ?? '30', '--timeout', 1, 3600) * 1000;
+}
+
+/** A flag's whole number from `min` to `max`; a usage error naming the flag otherwise. */
+export function parseCount(value: string, flag: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw new UserError('usage', `${flag} must be a whole number from ${min} to ${max} (got "${value}")`);
+  return n;
 }
 
 /** `--lock-timeout <seconds>` for the commands that take the state lock (apply, state rm, …). */

@@ -1,7 +1,7 @@
 // `agentsync kb status [ADDRESS] [--urls]`: the knowledge base's indexing, read from the server.
 // `agentsync kb sync [ADDRESS…] [--failed] [--reindex] [--wait]`: process its URLs again.
 import type { Command } from 'commander';
-import { addManifestOptions, addResponseTimeoutOption, responseTimeoutMs, useColor, type ManifestOptions } from '../options.js';
+import { addManifestOptions, addResponseTimeoutOption, parseCount, responseTimeoutMs, useColor, type ManifestOptions } from '../options.js';
 import type { CliIo } from '../cli-io.js';
 import { UserError } from '../../core/errors.js';
 import { escapeControlKeepLines } from '../../core/terminal-safe.js';
@@ -64,7 +64,7 @@ function registerKbSyncCommand(kb: Command, io: CliIo): void {
     .option('--wait-timeout <seconds>', 'with --wait: give up after this long (default 1800)')
     .description("Process websites' discovered URLs again (PATCH …/discovered-urls/sync), honouring their excludes.");
   addManifestOptions(addResponseTimeoutOption(sync)).action(async (addresses: string[], opts: KbSyncOptions) => {
-    const [{ loadManifestAndStore }, { printWarnings }, { connectApi, parseCount }, status, app, render] = await Promise.all([
+    const [{ loadManifestAndStore }, { printWarnings }, { connectApi }, status, app, render] = await Promise.all([
       import('../pipeline.js'),
       import('../render-plan.js'),
       import('../api-connect.js'),

@@ -24,8 +24,7 @@ export async function readBoundedText(file: string, options: BoundedTextOptions)
     const stat = await statOf(fd);
     const limit = `${formatMb(options.maxBytes)}; ${options.what} may be at most ${formatMb(options.maxBytes)}`;
     if (stat.isDirectory()) throw new UserError('file_error', `cannot read ${file}: it is a directory`, { file });
-    if (stat.size > options.maxBytes)
-      throw new UserError('usage', `${options.label}: the file is ${sizeText(stat.size)}; ${options.what} may be at most ${formatMb(options.maxBytes)}`, { file });
+    if (stat.size > options.maxBytes) throw new UserError('usage', `${options.label}: the file is ${sizeText(stat.size)}; ${options.what} may be at most ${formatMb(options.maxBytes)}`, { file });
     const bytes = await readUpTo(chunksOf(fd, stat.size), options.maxBytes).catch((err: unknown) => Promise.reject(fileError(err, file, 'read')));
     if (bytes === undefined) throw new UserError('usage', `${options.label}: the file is larger than ${limit}`, { file });
     const decoded = decodeUtf8(bytes);
