@@ -103,14 +103,20 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo)
 
 /** `--out` naming the manifest, the state (or its backup, journal or lock) or the var file is refused before the plan is printed. */
 async function refuseOutOverRunInputs(out: string, opts: OnePlanOptions, stateLocation: string, io: CliIo): Promise<void> {
-  const [{ refuseOutOverInputs }, { manifestPaths }] = await Promise.all([import('../../io/files/plan-file.js'), import('../../io/manifest/manifest-location.js')]);
+  const [{ refuseOutOverInputs }, { manifestPaths }, { stateFiles }] = await Promise.all([
+    import('../../io/files/plan-file.js'),
+    import('../../io/manifest/manifest-location.js'),
+    import('../../io/state/paths.js'),
+  ]);
   const manifest = manifestPaths(opts.file);
+  // A postgres:// state names no file, and matches none.
+  const state = stateFiles(stateLocation);
   const inputs = [
     ...manifest.map((path) => ({ path, what: 'the manifest' })),
-    { path: stateLocation, what: 'the state' },
-    { path: `${stateLocation}.backup`, what: "the state's backup" },
-    { path: `${stateLocation}.journal`, what: "the state's journal" },
-    { path: `${stateLocation}.lock`, what: "the state's lock" },
+    { path: state.state, what: 'the state' },
+    { path: state.backup, what: "the state's backup" },
+    { path: state.journal, what: "the state's journal" },
+    { path: state.lock, what: "the state's lock" },
     ...(opts.varFile === undefined ? [] : [{ path: opts.varFile, what: 'the var file' }]),
   ];
   await refuseOutOverInputs(out, inputs, manifest, io.cwd);
