@@ -58,9 +58,9 @@ export async function syncWebsites(client: ApiClient, state: State, addresses: r
     try {
       return await syncOne(client, state, address, request);
     } catch (err) {
-      // A failure the user can act on is this website's; a bug still ends the run.
+      // A failure the user can act on is this website's (every server error reaches here as a
+      // UserError naming it: readOne and sendSync wrap them); a bug still ends the run.
       if (isUserError(err)) return { address, code: err.code, message: err.message };
-      if (isApiError(err)) return { address, code: 'api_error' as const, message: `${address}: ${err.message}` };
       throw err;
     }
   });
