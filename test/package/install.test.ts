@@ -5,6 +5,7 @@
 // `{ … } from 'agentsync'`, with types. Slow (npm installs and a git clone), so each step is one
 // test.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -18,6 +19,7 @@ const INSTALL_TIMEOUT = 240_000;
 let dir: string;
 let tarball: string;
 let version: string;
+let manifestBefore: string;
 let emu: TestEmulator;
 
 interface Run {
@@ -55,8 +57,10 @@ async function npm(args: string[], cwd: string): Promise<Run> {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'agentsync-pack-'));
   version = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-  // dist/ is already built (npm test builds first); --ignore-scripts keeps pack from building again.
-  const packed = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir, '--prefer-offline'], ROOT);
+  // dist/ is already built (npm test builds first), so prepack only finds it current, then sets
+  // package.json aside and writes it without install scripts; postpack puts it back.
+  manifestBefore = await readFile(join(ROOT, 'package.json'), 'utf8');
+  const packed = await npm(['pack', '--json', '--pack-destination', dir, '--prefer-offline'], ROOT);
   const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
   tarball = join(dir, info?.filename ?? 'missing.tgz');
   emu = await startTestEmulator();
@@ -96,17 +100,15 @@ describe('the npm package', () => {
     expect((await readFile(tarball)).length).toBeLessThan(1_000_000);
     const pkg = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'], dir)).stdout) as Record<string, unknown>;
     expect(pkg.dependencies ?? {}).toEqual({});
-    // No script does anything when the package is installed: dist/ is built before packing (prepack).
-    // `prepare` (which builds dist/ on `npm ci` in a clone) runs on a folder or git install of the
-    // package too, where there is nothing to build with: there it must do nothing, as it does here.
-    const lifecycle = ['preinstall', 'install', 'postinstall'];
+    // No script runs when the package is installed: dist/ is built before packing (prepack), and
+    // the clone's `prepare` (which builds dist/ on `npm ci` there) is stripped at pack time, so npm
+    // has no install script to warn about (scripts/pack-manifest.mjs).
+    const lifecycle = ['preinstall', 'install', 'postinstall', 'preprepare', 'prepare', 'postprepare', 'prepublish'];
     expect(Object.keys((pkg.scripts ?? {}) as Record<string, string>).filter((name) => lifecycle.includes(name))).toEqual([]);
-    const unpacked = join(dir, 'unpacked');
-    await mkdir(unpacked);
-    await run('tar', ['-xzf', tarball, '-C', unpacked], dir);
-    const prepare = await npm(['run', 'prepare', '--silent'], join(unpacked, 'package'));
-    expect(prepare.code, prepare.stderr).toBe(0);
-    expect(prepare.stdout + prepare.stderr).not.toContain('Building dist/');
+    // The clone's package.json is back as it was, prepare and all, and nothing was left aside.
+    expect(await readFile(join(ROOT, 'package.json'), 'utf8')).toBe(manifestBefore);
+    expect(JSON.parse(manifestBefore)).toMatchObject({ scripts: { prepare: expect.any(String) } });
+    expect(existsSync(join(ROOT, '.package.json.before-pack'))).toBe(false);
     expect(pkg).toMatchObject({ license: 'MIT', engines: { node: expect.stringMatching(/^>=20/) }, types: 'dist/types/index.d.ts', repository: { type: 'git' } });
     const licence = (await run('tar', ['-xzOf', tarball, 'package/LICENSE'], dir)).stdout;
     expect(licence).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} agentsync contributors\n/);
@@ -149,7 +151,10 @@ describe('the npm package', () => {
       await copyFile(tarball, join(project, vendored));
       await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'uses-agentsync', private: true, type: 'module' }));
       await writeFile(join(project, '.gitignore'), 'node_modules/\n');
-      await npm(['install', '--save-dev', '--offline', `./${vendored}`], project);
+      // At npm's default log level, where it warns of a package's install scripts: it has none.
+      const installed = await run('npm', ['install', '--save-dev', '--offline', '--no-audit', '--no-fund', `./${vendored}`], project);
+      expect(installed.code, installed.stderr).toBe(0);
+      expect(installed.stderr).not.toMatch(/install-scripts|prepare/);
       // The lock names the tarball inside the project, so it holds on any machine that clones it.
       const lock = await readFile(join(project, 'package-lock.json'), 'utf8');
       expect(lock).toContain(`"resolved": "file:${vendored}"`);
