@@ -65,18 +65,33 @@ function stopBackground(): void {
 }
 afterAll(stopBackground);
 
+/** The Quickstart's test line, which CI runs for real on a clean clone (`.ci/run`), not this walk. */
+const TEST_COMMAND = 'npm ci && npm test';
+
 describe('README quickstart', () => {
   it('lists the commands this test walks: one path from a clone to a first apply', () => {
     const commands = quickstartCommands(README).flat();
     const at = (command: string): number => commands.indexOf(command);
-    expect(commands[0]).toBe('npm ci');
-    expect(at('npm run demo')).toBeGreaterThan(at('npm ci'));
-    expect(at('npm pack')).toBeGreaterThan(at('npm run demo'));
-    expect(at('npx --no-install agentsync init')).toBeGreaterThan(at('npm pack'));
+    expect(commands[0]).toBe('npm ci && npm run demo');
+    expect(at(TEST_COMMAND)).toBeGreaterThan(at('npm ci && npm run demo'));
+    const pack = commands.findIndex((c) => c.startsWith('npm pack'));
+    expect(pack).toBeGreaterThan(at(TEST_COMMAND));
+    expect(at('npx --no-install agentsync init')).toBeGreaterThan(pack);
     expect(at('npx --no-install agentsync emulator')).toBeGreaterThan(at('npx --no-install agentsync init'));
     expect(commands.findIndex((c) => c.includes('npx --no-install agentsync apply -e local'))).toBeGreaterThan(at('npx --no-install agentsync emulator'));
-    // The building commands appear once each: the walk builds once, in the demo.
-    for (const command of ['npm ci', 'npm run demo', 'npm pack']) expect(commands.filter((c) => c === command)).toHaveLength(1);
+    // The building commands appear once each: the walk builds once, in npm ci.
+    for (const command of ['npm ci && npm run demo', TEST_COMMAND]) expect(commands.filter((c) => c === command)).toHaveLength(1);
+    expect(commands.filter((c) => c.startsWith('npm pack'))).toHaveLength(1);
+    // No command names the clone's folder: a clone may be called anything.
+    expect(commands.filter((c) => /\.\.\/agentsync\b/.test(c))).toEqual([]);
+  });
+
+  it('shows as its test command the one CI runs on a clean clone: npm ci, then npm test', () => {
+    const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
+    const install = ci.search(/^npm ci\b/m);
+    const test = ci.search(/^npm test\b/m);
+    expect(install).toBeGreaterThan(-1);
+    expect(test).toBeGreaterThan(install);
   });
 
   const walkable = spawnSync('script', ['--version']).status === 0;
@@ -86,7 +101,8 @@ describe('README quickstart', () => {
       // The walk needs the emulator's default port; wait for another run to release it.
       await waitFor('port 4010 to be free (the quickstart emulator needs it)', () => portIsFree(4010), { timeoutMs: 60_000, intervalMs: 500 });
       const parent = mkdtempSync(join(tmpdir(), 'agentsync-readme-'));
-      const clone = join(parent, 'agentsync');
+      // Not called agentsync: nothing in the walk may depend on the clone's folder name.
+      const clone = join(parent, 'my-clone');
       const env: NodeJS.ProcessEnv = {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
@@ -100,7 +116,12 @@ describe('README quickstart', () => {
       const transcript: string[] = [];
       try {
         cleanCopy(clone);
-        for (const command of quickstartCommands(README).flat()) {
+        // CI runs the test line itself, on a clean clone (the test above checks it is the same);
+        // `a && b` is walked as a then b, so that the check after `npm ci` sees npm ci alone.
+        const lines = quickstartCommands(README)
+          .flat()
+          .filter((line) => line !== TEST_COMMAND);
+        for (const command of lines.flatMap((line) => line.split(' && '))) {
           transcript.push(`$ ${command}`);
           if (command === 'npx --no-install agentsync emulator') {
             transcript.push(await startInBackground(command, cwd, env));
