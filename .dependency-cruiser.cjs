@@ -106,6 +106,21 @@ module.exports = {
       to: { path: '^src/(io|render|cli|app|library)/|^src/index\\.ts$' },
     },
     {
+      name: 'emulator-has-facts-of-its-own',
+      severity: 'error',
+      comment:
+        "The emulator holds its own facts about how a server stores records, written from the public reference: of core/ it imports wire types alone (type-only) and the URL glob matcher the reference's crawler rules share. A client fact it borrowed would move the server double with the client, and a round trip could never catch it.",
+      from: { path: '^src/emulator/' },
+      to: { path: '^src/core/', pathNot: '^src/core/url-glob\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'emulator-not-from-kinds',
+      severity: 'error',
+      comment: "The client's resource kinds (core/kinds/) are the client's beliefs about the server; the emulator names none of them, not even a type.",
+      from: { path: '^src/emulator/' },
+      to: { path: '^src/core/kinds/' },
+    },
+    {
       name: 'emulator-started-only-by-its-command',
       severity: 'error',
       comment: 'Only `agentsync emulator` (cli/commands/emulator.ts) loads the emulator; the library and every other command never do.',

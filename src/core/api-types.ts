@@ -191,18 +191,5 @@ export interface AgentsApiErrorBody {
   error: string;
 }
 
-export const API_ERROR_CODES = {
-  emptyApiKey: 'AUTH_ERR_EMPTY_APIKEY',
-  apiKeyNotFound: 'AUTH_ERR_APIKEY_NOT_FOUND',
-  badRequest: 'ERR_BAD_REQUEST',
-  uidNotFound: 'ERR_UID_NOT_FOUND',
-  guidNotFound: 'ERR_GUID_NOT_FOUND',
-  agentNotFound: 'ERR_AGENT_NOT_FOUND',
-  toolNotFound: 'ERR_TOOL_NOT_FOUND',
-  kbNotFound: 'ERR_KB_NOT_FOUND',
-  tooManyRequests: 'ERR_TOO_MANY_REQUESTS',
-  apiNotFound: 'ERR_API_NOT_FOUND',
-} as const;
-
-/** The tool-name rule of the interface, shared by the manifest schema and the emulator. */
+/** The tool-name rule of the interface (ToolDto's `name` pattern), for the manifest schema. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z_$][a-zA-Z0-9_$-]*$/;

@@ -3,7 +3,8 @@
 // `{statusCode, message, error}`; the chat routes (and the admin routes) answer the Chat API body
 // `{"error":{"code","message","devMessage","source"}}`.
 import { STATUS_CODES } from 'node:http';
-import { API_ERROR_CODES, type AgentsApiErrorBody, type ChatApiErrorBody } from '../core/api-types.js';
+import type { AgentsApiErrorBody, ChatApiErrorBody } from '../core/api-types.js';
+import { ERROR_CODES } from './error-codes.js';
 
 export class ApiError extends Error {
   constructor(
@@ -20,7 +21,7 @@ export class ApiError extends Error {
 }
 
 export function badRequest(message: string): ApiError {
-  return new ApiError(400, API_ERROR_CODES.badRequest, message);
+  return new ApiError(400, ERROR_CODES.badRequest, message);
 }
 
 export function notFound(code: string, message: string): ApiError {
@@ -28,7 +29,7 @@ export function notFound(code: string, message: string): ApiError {
 }
 
 export function apiNotFound(path: string): ApiError {
-  return new ApiError(404, API_ERROR_CODES.apiNotFound, `No API at ${path}.`);
+  return new ApiError(404, ERROR_CODES.apiNotFound, `No API at ${path}.`);
 }
 
 export function methodNotAllowed(method: string, allowed: readonly string[]): ApiError {

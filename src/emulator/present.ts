@@ -1,9 +1,8 @@
 // Stored records keep ISO 8601 timestamps (so the data file never depends on the mode); answers are
 // shaped here, on the way out, in the form the current mode claims.
 import type { AgentListEntryWithoutUid, AgentRecord, ToolRecord, WireTimestamp, WithWireTimestamps } from '../core/api-types.js';
-import { AGENT_FIELDS } from '../core/kinds/agent-fields.js';
-import { factsOf, namesOf } from '../core/kinds/fields.js';
 import type { ServerMode } from './mode.js';
+import { storedAgentFields } from './resources/agent-storage.js';
 
 export type WireTool = WithWireTimestamps<ToolRecord>;
 export type WireAgent = WithWireTimestamps<AgentRecord>;
@@ -24,8 +23,8 @@ export function presentAgent(agent: AgentRecord, mode: ServerMode): WireAgent {
   return { ...agent, createdAt: timestamp(agent.createdAt, mode), updatedAt: timestamp(agent.updatedAt, mode) };
 }
 
-/** The names a field the table marks `returned: 'maybe'` may be stored under, computed once. */
-const MAYBE_RETURNED: readonly string[] = factsOf(AGENT_FIELDS).flatMap(([field, fact]) => (fact.returned === 'maybe' ? namesOf(field, fact) : []));
+/** The fields a sparse list leaves out, computed once. */
+const MAYBE_RETURNED: readonly string[] = storedAgentFields.filter(([, stored]) => stored.mayBeLeftOut).map(([field]) => field);
 
 /** A list entry of a server that leaves out what it may (docs/spec/server.md#what-a-server-may-do): the whole record without those fields. */
 export function sparseAgent(agent: AgentRecord, mode: ServerMode): WireAgent {

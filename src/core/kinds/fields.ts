@@ -33,11 +33,6 @@ export interface FieldFact {
   set?: boolean;
   /** Free-form values that may hold credentials, and where. */
   secrets?: SecretFacts;
-  /**
-   * Whether the server's record carries the field: 'always', or 'maybe' (a list may leave it out;
-   * then the state's value stands and nothing is drift).
-   */
-  returned: 'always' | 'maybe';
   /** Sent only when the spec says so; e.g. a tool's `parameters` when it is executed. */
   sentWhen?: (spec: JsonObject) => boolean;
   /**

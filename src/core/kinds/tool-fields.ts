@@ -5,13 +5,13 @@ import type { ToolSpec } from '../desired.js';
 import type { FieldTable } from './fields.js';
 
 export const TOOL_FIELDS: FieldTable<ToolSpec> = {
-  name: { returned: 'always' },
-  displayName: { returned: 'always' },
-  executionText: { returned: 'always' },
+  name: {},
+  displayName: {},
+  executionText: {},
   // A server record of a tool that is not executed may have no description at all; the manifest
   // says "" for that, and "" is what is sent.
-  description: { default: () => '', returned: 'maybe' },
-  doNotExecute: { default: () => false, returned: 'always' },
+  description: { default: () => '' },
+  doNotExecute: { default: () => false },
   // The reference says a tool that is not executed has empty or absent parameters: none is sent.
-  parameters: { default: () => ({}), returned: 'maybe', sentWhen: (spec) => spec.doNotExecute !== true },
+  parameters: { default: () => ({}), sentWhen: (spec) => spec.doNotExecute !== true },
 };

@@ -19,13 +19,13 @@ import { discoveredUrlsPath, readDiscoveredUrls, websitePath } from './website-u
 
 /** The website's field facts (docs/spec/server.md#field-facts). A discovered-URL listing returns none of them. */
 const WEBSITE_FIELDS: FieldTable<WebsiteSpec> = {
-  url: { returned: 'maybe' },
-  maxDepth: { returned: 'maybe' },
-  maxPages: { returned: 'maybe' },
-  crawl: { returned: 'maybe' },
-  parentUniqueId: { returned: 'maybe' },
-  exclude: { default: () => [], set: true, returned: 'maybe' },
-  matchedUrls: { returned: 'maybe', shownAs: showMatchedUrls },
+  url: {},
+  maxDepth: {},
+  maxPages: {},
+  crawl: {},
+  parentUniqueId: {},
+  exclude: { default: () => [], set: true },
+  matchedUrls: { shownAs: showMatchedUrls },
 };
 
 /** Changing one of these is a different crawl: scraped anew, the old website deleted. */

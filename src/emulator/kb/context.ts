@@ -3,7 +3,7 @@
 import type { EmulatorClock } from '../clock.js';
 import { notFound } from '../errors.js';
 import type { EmulatorStore, Website } from '../store.js';
-import { API_ERROR_CODES } from '../../core/api-types.js';
+import { ERROR_CODES } from '../error-codes.js';
 import type { KbConfig } from './config.js';
 
 export interface KbContext {
@@ -28,6 +28,6 @@ export function newBatchId(prefix: string, now: number): string {
 /** The website, or the 404 every website route answers for an unknown or deleted id. */
 export function findWebsite(store: EmulatorStore, id: string): Website {
   const website = store.websites.get(id);
-  if (!website) throw notFound(API_ERROR_CODES.kbNotFound, `Website '${id}' does not exist in this app's knowledge base.`);
+  if (!website) throw notFound(ERROR_CODES.kbNotFound, `Website '${id}' does not exist in this app's knowledge base.`);
   return website;
 }

@@ -3,10 +3,9 @@
 // none, and a field is cleared with its type's empty value. With `storeAsSent`, the old echo: a
 // null clears an optional field.
 import type { AgentRecord, IntegrationType, JsonObject } from '../../core/api-types.js';
-import { AGENT_FIELDS } from '../../core/kinds/agent-fields.js';
-import { factsOf } from '../../core/kinds/fields.js';
 import { badRequest } from '../errors.js';
 import type { ServerMode } from '../mode.js';
+import { STORED_AGENT_FIELDS, storedAgentFields } from './agent-storage.js';
 import type { EmulatorStore } from '../store.js';
 import { isHttpUrl, quoteList, rejectUnknownKeys, requireObject, requireString, requireStringArray } from '../validate.js';
 
@@ -98,10 +97,8 @@ function parseOptionalFields(body: JsonObject, changes: AgentChanges): void {
 function rejectNulls(body: JsonObject): void {
   for (const [field, value] of Object.entries(body)) {
     if (value !== null) continue;
-    const fact = factsOf(AGENT_FIELDS).find(([name, f]) => name === field || f.readAs?.includes(field))?.[1];
-    const empty = fact?.empty?.() ?? fact?.default?.();
-    const type = Array.isArray(empty) ? 'an array' : typeof empty === 'object' ? 'an object' : typeof empty === 'boolean' ? 'a boolean' : 'a string';
-    throw badRequest(`${field} must be ${type}`);
+    const type = STORED_AGENT_FIELDS[field as keyof typeof STORED_AGENT_FIELDS]?.type ?? 'string';
+    throw badRequest(`${field} must be ${type === 'array' || type === 'object' ? 'an' : 'a'} ${type}`);
   }
 }
 
@@ -112,10 +109,9 @@ function rejectNulls(body: JsonObject): void {
  */
 export function storeLikeServer(agent: AgentRecord, previous?: AgentRecord): AgentRecord {
   const record = agent as unknown as Record<string, unknown>;
-  for (const [field, fact] of factsOf(AGENT_FIELDS)) {
-    const name = fact.readAs?.[0] ?? field;
-    if (record[name] === undefined && fact.empty) record[name] = fact.empty();
-    if (fact.set && Array.isArray(record[name])) record[name] = [...new Set(record[name] as string[])].sort();
+  for (const [field, stored] of storedAgentFields) {
+    if (record[field] === undefined && stored.whenAbsent) record[field] = stored.whenAbsent();
+    if (stored.sorted && Array.isArray(record[field])) record[field] = [...new Set(record[field] as string[])].sort();
   }
   agent._id = previous?._id ?? objectIdFor(agent.uid);
   agent.__v = previous?.__v === undefined ? 0 : previous.__v + 1;

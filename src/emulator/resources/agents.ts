@@ -1,7 +1,8 @@
 // Agents: POST (create), GET list (live agents, bare array), PATCH, DELETE (soft delete). The public
 // reference has no GET of one agent, so neither does the emulator: a client cannot come to rely on it.
 import { randomUUID } from 'node:crypto';
-import { API_ERROR_CODES, type AgentDeleteResponse, type AgentRecord, type AgentUpdateResponse } from '../../core/api-types.js';
+import type { AgentDeleteResponse, AgentRecord, AgentUpdateResponse } from '../../core/api-types.js';
+import { ERROR_CODES } from '../error-codes.js';
 import { isoAfter, isoNow } from '../clock.js';
 import { notFound } from '../errors.js';
 import type { ServerMode } from '../mode.js';
@@ -40,7 +41,7 @@ function listAgents(store: EmulatorStore, mode: ServerMode): unknown[] {
 function findLiveAgent(store: EmulatorStore, request: ApiRequest): AgentRecord {
   const uid = request.params.uid ?? '';
   const agent = store.liveAgent(uid);
-  if (!agent) throw notFound(API_ERROR_CODES.agentNotFound, `Agent '${uid}' does not exist.`);
+  if (!agent) throw notFound(ERROR_CODES.agentNotFound, `Agent '${uid}' does not exist.`);
   return agent;
 }
 

@@ -2,7 +2,8 @@
 // some, poll their status, and re-process some (sync). Every route answers 404 for an unknown or
 // deleted website. Processing answers 404 when nothing is left after the exclusions, as version A
 // of the reference says. Scrape, delete and the knowledge-base list are in knowledge-base-sources.ts.
-import { API_ERROR_CODES, type ProcessUrlsResponse } from '../../core/api-types.js';
+import type { ProcessUrlsResponse } from '../../core/api-types.js';
+import { ERROR_CODES } from '../error-codes.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { findWebsite, newBatchId, type KbContext } from '../kb/context.js';
 import { locateBySeq, pageOf, paginationKey, readPageRequest } from '../kb/paging.js';
@@ -33,7 +34,7 @@ function listDiscoveredUrls(kb: KbContext, request: ApiRequest): ApiResponse {
   if (kb.config.kbThrottleNext > 0) {
     kb.config.kbThrottleNext--;
     const retryAfter = String(kb.config.kbThrottleRetryAfterSeconds);
-    throw new ApiError(429, API_ERROR_CODES.tooManyRequests, 'Rate limit hit (injected by kbThrottleNext).', { 'Retry-After': retryAfter });
+    throw new ApiError(429, ERROR_CODES.tooManyRequests, 'Rate limit hit (injected by kbThrottleNext).', { 'Retry-After': retryAfter });
   }
   const website = findWebsite(kb.store, request.params.parentUniqueId ?? '');
   const page = readPageRequest(request.query);
@@ -86,7 +87,7 @@ function processUrls(kb: KbContext, request: ApiRequest): ApiResponse {
   const toProcess = website.discoveredUrls.filter((entry) => !exclude.has(entry.uniqueId));
   if (toProcess.length === 0) {
     const why = website.discoveredUrls.length === 0 ? 'has no discovered URLs' : 'has every discovered URL excluded';
-    throw notFound(API_ERROR_CODES.kbNotFound, `No valid URLs to process: website '${website.parentUniqueId}' (${website.url}) ${why}.`);
+    throw notFound(ERROR_CODES.kbNotFound, `No valid URLs to process: website '${website.parentUniqueId}' (${website.url}) ${why}.`);
   }
   const now = kb.clock.now();
   for (const entry of website.discoveredUrls) if (exclude.has(entry.uniqueId)) skip(entry, now);
@@ -139,7 +140,7 @@ async function syncUrls(kb: KbContext, request: ApiRequest): Promise<ApiResponse
     if (entry.status === 'skipped') excluded++;
     else chosen.push(entry);
   }
-  if (chosen.length === 0) throw notFound(API_ERROR_CODES.kbNotFound, `None of the ids is a non-excluded discovered URL of website '${website.parentUniqueId}'.`);
+  if (chosen.length === 0) throw notFound(ERROR_CODES.kbNotFound, `None of the ids is a non-excluded discovered URL of website '${website.parentUniqueId}'.`);
   for (const entry of chosen) entry.retryCount = (entry.retryCount ?? 0) + 1;
   const unreadable = await refetchPages(kb, chosen);
   const now = kb.clock.now();

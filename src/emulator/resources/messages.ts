@@ -1,6 +1,7 @@
 // Messages: POST /messages. The sender is the `onBehalfOf` user, or agentsync-system without it.
 import type { IncomingHttpHeaders } from 'node:http';
-import { API_ERROR_CODES, type EntityRef, type MessageRecord, type UserEntity } from '../../core/api-types.js';
+import type { EntityRef, MessageRecord, UserEntity } from '../../core/api-types.js';
+import { ERROR_CODES } from '../error-codes.js';
 import { unixSeconds } from '../clock.js';
 import { badRequest, notFound } from '../errors.js';
 import type { ApiRequest, ApiResponse, Route } from '../router.js';
@@ -36,7 +37,7 @@ function findSender(store: EmulatorStore, headers: IncomingHttpHeaders): UserEnt
   const uid = (Array.isArray(header) ? header.join(',') : header).trim().toLowerCase();
   if (uid === '') throw badRequest("The 'onBehalfOf' header must name a user.");
   const user = store.users.get(uid);
-  if (!user) throw notFound(API_ERROR_CODES.uidNotFound, `The onBehalfOf user '${uid}' does not exist.`);
+  if (!user) throw notFound(ERROR_CODES.uidNotFound, `The onBehalfOf user '${uid}' does not exist.`);
   return user;
 }
 
@@ -48,11 +49,11 @@ function fallbackSender(): UserEntity {
 function receiverEntity(store: EmulatorStore, receiver: Receiver): EntityRef {
   if (receiver.type === 'user') {
     const user = store.users.get(receiver.id) ?? agentAsUser(store, receiver.id);
-    if (!user) throw notFound(API_ERROR_CODES.uidNotFound, `User ${quoteList([receiver.id])} does not exist.`);
+    if (!user) throw notFound(ERROR_CODES.uidNotFound, `User ${quoteList([receiver.id])} does not exist.`);
     return { entity: user, entityType: 'user' };
   }
   const group = store.groups.get(receiver.id);
-  if (!group) throw notFound(API_ERROR_CODES.guidNotFound, `Group ${quoteList([receiver.id])} does not exist.`);
+  if (!group) throw notFound(ERROR_CODES.guidNotFound, `Group ${quoteList([receiver.id])} does not exist.`);
   return { entity: group, entityType: 'group' };
 }
 

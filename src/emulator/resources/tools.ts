@@ -1,6 +1,7 @@
 // Tools: POST (create), PUT (merge-update; creates too only in putCreates mode), GET one,
 // GET list (?type=action|tool), DELETE.
-import { API_ERROR_CODES, TOOL_NAME_PATTERN, type ToolDeleteResponse, type ToolRecord } from '../../core/api-types.js';
+import type { ToolDeleteResponse, ToolRecord } from '../../core/api-types.js';
+import { ERROR_CODES, TOOL_NAME_PATTERN } from '../error-codes.js';
 import { isoAfter } from '../clock.js';
 import { badRequest, notFound } from '../errors.js';
 import type { ServerMode } from '../mode.js';
@@ -51,7 +52,7 @@ function listTools(store: EmulatorStore, mode: ServerMode, request: ApiRequest):
 
 function findTool(store: EmulatorStore, name: string): ToolRecord {
   const tool = store.tools.get(name);
-  if (!tool) throw notFound(API_ERROR_CODES.toolNotFound, `Tool '${name}' does not exist.`);
+  if (!tool) throw notFound(ERROR_CODES.toolNotFound, `Tool '${name}' does not exist.`);
   return tool;
 }
 
@@ -85,7 +86,7 @@ function putTool(store: EmulatorStore, mode: ServerMode, request: ApiRequest): A
   }
   const existing = store.tools.get(update.name);
   if (!existing && !mode.putCreates) {
-    throw notFound(API_ERROR_CODES.toolNotFound, `Tool '${update.name}' does not exist. Create it with POST /ai-agents/tools.`);
+    throw notFound(ERROR_CODES.toolNotFound, `Tool '${update.name}' does not exist. Create it with POST /ai-agents/tools.`);
   }
   const record = storeTool(mode, mergeTool(store.appId, existing, update, isoAfter(existing?.updatedAt)), existing);
   store.tools.set(record.name, record);
