@@ -73,6 +73,20 @@ describe('crawl filters', () => {
     expect(again.code, again.stdout).toBe(0);
   });
 
+  it('crawl.include and crawl.exclude are sets: reordering them (or repeating an item) plans nothing, while a new item re-crawls', async () => {
+    await writeFile(join(dir, 'agents.yaml'), manifest('{ include: ["/docs/", "/blog/"], exclude: ["login", "/x"] }'));
+    const applied = await cli(['apply', '--auto-approve']);
+    expect(applied.code, applied.stderr).toBe(0);
+    await writeFile(join(dir, 'agents.yaml'), manifest('{ include: ["/blog/", "/docs/", "/blog/"], exclude: ["/x", "login"] }'));
+    const reordered = await cli(['plan', '--detailed-exitcode']);
+    expect(reordered.code, reordered.stdout + reordered.stderr).toBe(0);
+    expect(reordered.stdout).toContain('No changes.');
+    await writeFile(join(dir, 'agents.yaml'), manifest('{ include: ["/blog/", "/docs/", "/api/"], exclude: ["/x", "login"] }'));
+    const added = await cli(['plan', '--detailed-exitcode']);
+    expect(added.code).toBe(2);
+    expect(added.stdout).toMatch(/-\/\+ website\.docs/);
+  });
+
   it('crawl needs url, and an empty substring is refused, each as one line', async () => {
     await writeFile(
       join(dir, 'agents.yaml'),
