@@ -87,6 +87,21 @@ describe('crawl filters', () => {
     expect(added.stdout).toMatch(/-\/\+ website\.docs/);
   });
 
+  it('crawl.sitemap: true discovers a demo-site page that only the sitemap lists; without it the page is not found', async () => {
+    const site = (key: string, crawl: string): string[] => [`    ${key}:`, '      url: https://docs.example.com', ...(crawl === '' ? [] : [`      crawl: ${crawl}`])];
+    const lines = ['version: 1', 'environments:', '  local: { appId: local, region: us }', 'knowledgeBase:', '  websites:', ...site('mapped', '{ sitemap: true }'), ...site('plain', ''), ''];
+    await writeFile(join(dir, 'agents.yaml'), lines.join('\n'));
+    const applied = await cli(['apply', '--auto-approve']);
+    expect(applied.code, applied.stderr).toBe(0);
+    const listed = async (key: string): Promise<string[]> => {
+      const id = (JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as { resources: Record<string, { remoteId: string }> }).resources[`website.${key}`]?.remoteId ?? '';
+      return (await emu.get<{ data: { url: string }[] }>(`/ai-agents/agent-builder/knowledge-base/website/${id}/discovered-urls?limit=100`)).data.map((entry) => entry.url);
+    };
+    expect(await listed('mapped')).toContain('https://docs.example.com/archive');
+    expect(await listed('plain')).not.toContain('https://docs.example.com/archive');
+    expect((await listed('plain')).length).toBe((await listed('mapped')).length - 1);
+  });
+
   it('crawl needs url, and an empty substring is refused, each as one line', async () => {
     await writeFile(
       join(dir, 'agents.yaml'),
