@@ -20,6 +20,8 @@ export interface KbUrlStatus {
   status: string;
   /** The exclude glob (or, in the seed form, `id`) that left it out; absent when it is indexed. */
   excludedBy?: string;
+  /** Other URLs the server lists under the same id; a glob matching any of them excludes it. */
+  twins?: string[];
 }
 
 export interface KbWebsiteStatus {
@@ -105,6 +107,7 @@ function statusOf(address: string, websiteId: string, urls: readonly DiscoveredU
     const by = excludedBy[i] ?? -1;
     const row: KbUrlStatus = { url: entry.url, id: entry.id, status: entry.status };
     if (by >= 0) row.excludedBy = globs !== undefined ? (globs[by] ?? '') : 'id';
+    if (entry.twins !== undefined) row.twins = [...entry.twins];
     return row;
   });
   return report;
