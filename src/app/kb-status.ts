@@ -5,7 +5,8 @@
 import { UserError } from '../core/errors.js';
 import { isObject, stringField, timestampMs } from '../core/kinds/kind.js';
 import { knowledgeBaseEntries } from '../core/kinds/website-lookup.js';
-import { parseAddress } from '../core/kinds/index.js';
+import { keyOfAddress, parseAddress } from '../core/kinds/index.js';
+import { closest } from '../core/suggest.js';
 import { matchIds, matchWebsite } from '../core/kinds/website-match.js';
 import { URL_STATUSES, type DiscoveredUrl } from '../core/kinds/website-urls.js';
 import type { State } from '../core/state.js';
@@ -19,6 +20,8 @@ export interface KbUrlStatus {
   status: string;
   /** The exclude glob (or, in the seed form, `id`) that left it out; absent when it is indexed. */
   excludedBy?: string;
+  /** Other URLs the server lists under the same id; a glob matching any of them excludes it. */
+  twins?: string[];
 }
 
 export interface KbWebsiteStatus {
@@ -36,19 +39,30 @@ export interface KbWebsiteStatus {
   urls?: KbUrlStatus[];
 }
 
-/** The websites to report: ADDRESS alone (it must be a website in the state), or every one in the state. */
+/**
+ * The websites to report: ADDRESS alone (it must be a website in the state), or every one in the
+ * state. ADDRESS is `website.<key>` or the bare key; a near miss is offered as "did you mean".
+ */
 export function websitesToReport(state: State | null, address: string | undefined): string[] {
   const all = Object.keys(state?.resources ?? {})
     .filter((key) => state?.resources[key]?.type === 'website')
     .sort();
   if (address === undefined) return all;
-  const parsed = parseAddress(address);
-  if (parsed === undefined || parsed.type !== 'website') throw new UserError('usage', `"${escapeControl(address)}" is not a website address; website addresses look like website.<key>`);
-  if (!all.includes(address)) {
-    const known = all.length === 0 ? 'the state has no websites (apply first)' : `the state has ${all.join(', ')}`;
-    throw new UserError('usage', `${escapeControl(address)} is not in the state: ${known}`);
+  return [websiteAddress(all, address)];
+}
+
+function websiteAddress(all: readonly string[], address: string): string {
+  // A key may hold dots, so the exact address is tried first, then the bare key.
+  if (all.includes(address)) return address;
+  if (all.includes(`website.${address}`)) return `website.${address}`;
+  const wanted = parseAddress(address) === undefined ? `website.${address}` : address;
+  if (parseAddress(wanted)?.type !== 'website') {
+    throw new UserError('usage', `"${escapeControl(address)}" is not a website address; website addresses look like website.<key> (or just <key>)`);
   }
-  return [address];
+  const guess = closest(keyOfAddress(wanted), all.map(keyOfAddress));
+  const hint = guess === undefined ? '' : `; did you mean "website.${escapeControl(guess)}"?`;
+  const known = all.length === 0 ? 'the state has no websites (apply first)' : `the state has ${all.join(', ')}`;
+  throw new UserError('usage', `${escapeControl(wanted)} is not in the state: ${known}${hint}`);
 }
 
 /** How much longer than the counts the sync times may take before kb status prints without them. */
@@ -93,6 +107,7 @@ function statusOf(address: string, websiteId: string, urls: readonly DiscoveredU
     const by = excludedBy[i] ?? -1;
     const row: KbUrlStatus = { url: entry.url, id: entry.id, status: entry.status };
     if (by >= 0) row.excludedBy = globs !== undefined ? (globs[by] ?? '') : 'id';
+    if (entry.twins !== undefined) row.twins = [...entry.twins];
     return row;
   });
   return report;

@@ -108,7 +108,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     failRate: options.failRate ?? 0,
     failMode: options.failMode ?? 'mixed',
   });
-  const kbConfig: KbConfig = { ...DEFAULT_KB_CONFIG, ...options.kb, kbFailUrls: [...(options.kb?.kbFailUrls ?? [])] };
+  const kbConfig: KbConfig = { ...DEFAULT_KB_CONFIG, ...options.kb, kbFailUrls: [...(options.kb?.kbFailUrls ?? [])], kbTwinUrls: [...(options.kb?.kbTwinUrls ?? [])] };
   const log = new RequestLog();
   const gauge = new InFlightGauge();
   let origin = '';

@@ -9,7 +9,7 @@ import { inCall, loadWithStore, withClient, type ClientOptions, type LoadOptions
 export type { KbCounts, KbSyncResult, KbWaitResult, KbWebsiteStatus };
 
 export interface KbOptions extends LoadOptions, ClientOptions, StateOptions {
-  /** One website (`website.<key>`); default: every website in the state. */
+  /** One website (`website.<key>`, or just the key); default: every website in the state. */
   address?: string;
   client?: ApiClient;
 }
@@ -57,7 +57,7 @@ export function waitForIndexing(options: WaitOptions = {}): Promise<KbWaitResult
 }
 
 export interface KbSyncOptions extends Omit<KbOptions, 'address'> {
-  /** Websites (`website.<key>`); default: every website in the state. */
+  /** Websites (`website.<key>`, or just the key); default: every website in the state. */
   addresses?: readonly string[];
   /** Only the URLs whose processing failed. */
   failed?: boolean;

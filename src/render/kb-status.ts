@@ -24,7 +24,8 @@ export function renderKbStatusText(websites: readonly KbWebsiteStatus[], color: 
     if (times.length > 0) out.push(paint.dim(`  ${times.join(', ')}`));
     for (const row of site.urls ?? []) {
       const excluded = row.excludedBy === undefined ? '' : paint.dim(`  excluded by ${row.excludedBy === 'id' ? 'its id' : printableText(JSON.stringify(row.excludedBy))}`);
-      out.push(`  ${printableText(row.status).padEnd(10)}  ${printableText(row.url)}${excluded}`);
+      const twins = row.twins === undefined ? '' : ` (also listed as ${row.twins.map(printableText).join(', ')})`;
+      out.push(`  ${printableText(row.status).padEnd(10)}  ${printableText(row.url)}${twins}${excluded}`);
     }
     out.push('');
   }

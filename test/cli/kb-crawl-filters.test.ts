@@ -73,6 +73,35 @@ describe('crawl filters', () => {
     expect(again.code, again.stdout).toBe(0);
   });
 
+  it('crawl.include and crawl.exclude are sets: reordering them (or repeating an item) plans nothing, while a new item re-crawls', async () => {
+    await writeFile(join(dir, 'agents.yaml'), manifest('{ include: ["/docs/", "/blog/"], exclude: ["login", "/x"] }'));
+    const applied = await cli(['apply', '--auto-approve']);
+    expect(applied.code, applied.stderr).toBe(0);
+    await writeFile(join(dir, 'agents.yaml'), manifest('{ include: ["/blog/", "/docs/", "/blog/"], exclude: ["/x", "login"] }'));
+    const reordered = await cli(['plan', '--detailed-exitcode']);
+    expect(reordered.code, reordered.stdout + reordered.stderr).toBe(0);
+    expect(reordered.stdout).toContain('No changes.');
+    await writeFile(join(dir, 'agents.yaml'), manifest('{ include: ["/blog/", "/docs/", "/api/"], exclude: ["/x", "login"] }'));
+    const added = await cli(['plan', '--detailed-exitcode']);
+    expect(added.code).toBe(2);
+    expect(added.stdout).toMatch(/-\/\+ website\.docs/);
+  });
+
+  it('crawl.sitemap: true discovers a demo-site page that only the sitemap lists; without it the page is not found', async () => {
+    const site = (key: string, crawl: string): string[] => [`    ${key}:`, '      url: https://docs.example.com', ...(crawl === '' ? [] : [`      crawl: ${crawl}`])];
+    const lines = ['version: 1', 'environments:', '  local: { appId: local, region: us }', 'knowledgeBase:', '  websites:', ...site('mapped', '{ sitemap: true }'), ...site('plain', ''), ''];
+    await writeFile(join(dir, 'agents.yaml'), lines.join('\n'));
+    const applied = await cli(['apply', '--auto-approve']);
+    expect(applied.code, applied.stderr).toBe(0);
+    const listed = async (key: string): Promise<string[]> => {
+      const id = (JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as { resources: Record<string, { remoteId: string }> }).resources[`website.${key}`]?.remoteId ?? '';
+      return (await emu.get<{ data: { url: string }[] }>(`/ai-agents/agent-builder/knowledge-base/website/${id}/discovered-urls?limit=100`)).data.map((entry) => entry.url);
+    };
+    expect(await listed('mapped')).toContain('https://docs.example.com/archive');
+    expect(await listed('plain')).not.toContain('https://docs.example.com/archive');
+    expect((await listed('plain')).length).toBe((await listed('mapped')).length - 1);
+  });
+
   it('crawl needs url, and an empty substring is refused, each as one line', async () => {
     await writeFile(
       join(dir, 'agents.yaml'),

@@ -164,4 +164,30 @@ describe('kb sync', () => {
     }
     expect(await syncCalls()).toEqual([]);
   });
+
+  it('kb status and kb sync take the bare key for website.<key>, and offer the near miss for a misspelled one', async () => {
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    const status = await cli(['kb', 'status', 'docs']);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/^website\.docs: 5 URLs /m);
+    await emu.clearRequests();
+    const synced = await cli(['kb', 'sync', 'docs', 'website.docs']);
+    expect(synced.code, synced.stderr).toBe(0);
+    expect(synced.stdout.trim().split('\n')).toEqual(['website.docs: processing 4 URLs again (1 sync call).']);
+    expect(await syncCalls()).toHaveLength(1);
+
+    await emu.clearRequests();
+    for (const [args, line] of [
+      [['kb', 'status', 'website.doc'], 'Error: website.doc is not in the state: the state has website.docs; did you mean "website.docs"?'],
+      [['kb', 'status', 'dosc'], 'Error: website.dosc is not in the state: the state has website.docs; did you mean "website.docs"?'],
+      [['kb', 'sync', 'website.dcos'], 'Error: website.dcos is not in the state: the state has website.docs; did you mean "website.docs"?'],
+      [['kb', 'sync', 'elsewhere'], 'Error: website.elsewhere is not in the state: the state has website.docs'],
+      [['kb', 'status', 'agent.docs'], 'Error: "agent.docs" is not a website address; website addresses look like website.<key> (or just <key>)'],
+    ] as const) {
+      const refused = await cli([...args]);
+      expect(refused.code, args.join(' ')).toBe(1);
+      expect(refused.stderr.trim().split('\n'), args.join(' ')).toEqual([line]);
+    }
+    expect(await syncCalls()).toEqual([]);
+  });
 });

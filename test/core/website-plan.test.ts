@@ -73,3 +73,25 @@ describe('an entry whose DELETE was started', () => {
     ]);
   });
 });
+
+describe('an id listed under several URLs (twins)', () => {
+  const desired = (exclude: string[]): Desired => desiredOf({ knowledgeBase: { websites: { docs: { url: 'https://docs.example.com/', exclude } } } });
+  const twin = (i: number): DiscoveredUrl => ({ id: `t${i}`, url: `https://docs.example.com/p${i}`, twins: [`https://docs.example.com/old/p${i}`], status: 'discovered' });
+
+  it('counts an id once per glob even when the glob matches both of its URLs, and names no split', () => {
+    const sites = resolveWebsites(desired(['**/p1']), null, new Map([['website.docs', [twin(1), ...URLS]]]));
+    expect(sites.reports[0]).toMatchObject({ urls: 3, excluded: 1, globs: [{ glob: '**/p1', excludes: 1 }] });
+    expect(sites.warnings).toEqual([]);
+  });
+
+  it('names five split ids, then how many more', () => {
+    const urls = Array.from({ length: 7 }, (_, i) => twin(i));
+    const sites = resolveWebsites(desired(['**/old/**']), null, new Map([['website.docs', urls]]));
+    expect(sites.reports[0]).toMatchObject({ urls: 7, excluded: 7 });
+    expect(sites.warnings).toHaveLength(6);
+    expect(sites.warnings[0]).toBe(
+      'website.docs: discovered URL t0 is listed under 2 URLs; it stays excluded, as "**/old/**" matches https://docs.example.com/old/p0, so https://docs.example.com/p0 is not processed either',
+    );
+    expect(sites.warnings[5]).toBe('website.docs: 2 more discovered URLs are listed under several URLs and excluded by one of them');
+  });
+});

@@ -246,6 +246,7 @@ describe('--fail-rate', () => {
       kbThrottleRetryAfterSeconds: 1,
       kbFetchTimeoutMs: 5000,
       kbCrawlTimeoutMs: 30000,
+      kbTwinUrls: [],
       kbScrapeDropNext: 0,
       kbListFailNext: 0,
       kbDeleteFailNext: 0,

@@ -83,8 +83,21 @@ describe('scrape: a real, bounded crawl', () => {
     const reply = await scrape(emu, { url: 'https://docs.example.com', fetchSitemap: true, maxDepth: 1 });
     const sitemap = (reply.json as { data: { sitemap: { found: boolean; totalUrls: number; urls: string[] } } }).data.sitemap;
     expect(sitemap.found).toBe(true);
-    expect(sitemap.totalUrls).toBe(17);
+    expect(sitemap.totalUrls).toBe(18);
     expect(sitemap.urls[0]).toBe('https://docs.example.com/');
+  });
+
+  it("crawls the sitemap's URLs as links of the start page, within maxPages and the include/exclude substrings", async () => {
+    const demo = 'https://docs.example.com';
+    const crawled = async (body: Record<string, unknown>): Promise<string[]> => discoveredPaths(emu, await scrapeId(emu, { url: demo, ...body }), demo);
+    // /archive is linked from no page: only the sitemap lists it.
+    expect(await crawled({})).not.toContain('/archive');
+    expect(await crawled({ fetchSitemap: true })).toContain('/archive');
+    // One hop from the start: found even at maxDepth 1, and before the start page's own links.
+    expect(await crawled({ fetchSitemap: true, maxDepth: 1, maxPages: 3 })).toEqual(['/', '/getting-started', '/install']);
+    expect(await crawled({ fetchSitemap: true, include: ['/arch', '/faq'] })).toEqual(['/faq', '/archive']);
+    expect(await crawled({ fetchSitemap: true, exclude: ['/archive'] })).not.toContain('/archive');
+    expect(await crawled({ include: ['/arch'] })).toEqual([]);
   });
 
   it('answers a clean 500 at once for a site nobody listens on', async () => {

@@ -22,7 +22,7 @@ export function registerKbCommand(program: Command, io: CliIo): void {
   const kb = program.command('kb').description('The knowledge base: websites and their discovered URLs.');
   const status = kb
     .command('status')
-    .argument('[address]', 'one website (website.<key>); default: every website in the state')
+    .argument('[address]', 'one website (website.<key>, or just <key>); default: every website in the state')
     .option('--urls', 'list every URL with its status and the exclude glob that left it out')
     .description("Counts of each website's discovered URLs by status (discovered, processing, processed, failed, skipped).");
   addManifestOptions(addResponseTimeoutOption(status)).action(async (address: string | undefined, opts: KbStatusOptions) => {
@@ -57,7 +57,7 @@ export function registerKbCommand(program: Command, io: CliIo): void {
 function registerKbSyncCommand(kb: Command, io: CliIo): void {
   const sync = kb
     .command('sync')
-    .argument('[addresses...]', 'websites (website.<key>); default: every website in the state')
+    .argument('[addresses...]', 'websites (website.<key>, or just <key>); default: every website in the state')
     .option('--failed', 'only the URLs whose processing failed')
     .option('--reindex', 're-run indexing of the whole source (PATCH …/website/{id}/sync) instead of listing URLs')
     .option('--wait', 'wait until the URLs sent are processed, with the progress of apply --wait')

@@ -1,6 +1,7 @@
 // A website's `exclude` globs against its discovered URLs: which ids to leave out, how many URLs
 // each glob matched (for the plan), and a fingerprint of the matched set (`matchedUrls` in the
 // spec), so that a page newly matched by a glob, or one that no longer is, makes an update.
+// An id the server lists under several URLs (twins) is excluded when a glob matches any of them.
 // Linear: each URL is tried against each glob once (core/url-glob.ts never backtracks).
 import type { JsonValue } from '../api-types.js';
 import { compileGlobSet, type GlobSet } from '../url-glob.js';
@@ -23,6 +24,17 @@ export interface WebsiteMatch {
   excludedBy: Int32Array;
   counts: GlobCount[];
   fingerprint: string;
+  /** Ids listed under several URLs of which only some match a glob: excluded all the same, and named in the plan. */
+  twins: TwinExclusion[];
+}
+
+export interface TwinExclusion {
+  id: string;
+  /** Its URLs a glob matches, and the others. */
+  matched: string[];
+  unmatched: string[];
+  /** The first glob (sorted order) that matches one of its URLs. */
+  glob: string;
 }
 
 export function matchWebsite(globs: readonly string[], urls: readonly DiscoveredUrl[]): WebsiteMatch {
@@ -31,18 +43,43 @@ export function matchWebsite(globs: readonly string[], urls: readonly Discovered
   const excludedBy = new Int32Array(urls.length).fill(-1);
   const excludeIds: string[] = [];
   const processIds: string[] = [];
+  const twins: TwinExclusion[] = [];
+  // A glob's count is of ids: an id it matches under two URLs counts once.
+  const matchedBy = new Uint8Array(set.globs.length);
   urls.forEach((entry, i) => {
-    let first = -1;
-    const url = normalizeUrl(entry.url); // once per URL, not once per glob
-    for (let g = 0; g < set.globs.length; g++) {
-      if (!set.globs[g]!.matchesNormalized(url)) continue;
-      (counts[g] as GlobCount).excludes++;
-      if (first === -1) first = g;
-    }
+    matchedBy.fill(0);
+    const first = entry.twins === undefined ? matchOne(set, entry.url, matchedBy) : matchTwins(set, entry, matchedBy, twins, globs);
+    for (let g = 0; g < matchedBy.length; g++) if (matchedBy[g] === 1) (counts[g] as GlobCount).excludes++;
     excludedBy[i] = first;
     (first === -1 ? processIds : excludeIds).push(entry.id);
   });
-  return { excludeIds, processIds, excludedBy, counts, fingerprint: fingerprintOf(excludeIds) };
+  return { excludeIds, processIds, excludedBy, counts, fingerprint: fingerprintOf(excludeIds), twins };
+}
+
+/** The index of the first glob matching `url`, or -1; marks every glob that matches it. */
+function matchOne(set: GlobSet, url: string, matchedBy: Uint8Array): number {
+  const normal = normalizeUrl(url); // once per URL, not once per glob
+  let first = -1;
+  for (let g = 0; g < set.globs.length; g++) {
+    if (!set.globs[g]!.matchesNormalized(normal)) continue;
+    matchedBy[g] = 1;
+    if (first === -1) first = g;
+  }
+  return first;
+}
+
+/** An id listed under several URLs is excluded when a glob matches any of them; a split is recorded. */
+function matchTwins(set: GlobSet, entry: DiscoveredUrl, matchedBy: Uint8Array, twins: TwinExclusion[], globs: readonly string[]): number {
+  const matched: string[] = [];
+  const unmatched: string[] = [];
+  let first = -1;
+  for (const url of [entry.url, ...(entry.twins ?? [])]) {
+    const by = matchOne(set, url, matchedBy);
+    (by === -1 ? unmatched : matched).push(url);
+    if (by !== -1 && (first === -1 || by < first)) first = by;
+  }
+  if (matched.length > 0 && unmatched.length > 0) twins.push({ id: entry.id, matched, unmatched, glob: globs[first] ?? '' });
+  return first;
 }
 
 /** The seed form names the ids itself. */

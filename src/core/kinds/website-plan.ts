@@ -6,7 +6,7 @@
 // nothing is assumed.
 import type { Desired, DesiredResource } from '../desired.js';
 import type { DiscoveredUrl } from './website-urls.js';
-import { matchWebsite } from './website-match.js';
+import { matchWebsite, type TwinExclusion } from './website-match.js';
 import type { WebsiteReport } from '../plan.js';
 import type { State } from '../state.js';
 import { effectiveMoves } from '../moved.js';
@@ -41,6 +41,7 @@ export function resolveWebsites(desired: Desired, state: State | null, listings?
       for (const { glob, excludes } of match.counts) {
         if (excludes === 0) warnings.push(`${resource.address}: exclude glob ${JSON.stringify(glob)} matches none of its ${urls.length} discovered URLs`);
       }
+      warnings.push(...twinWarnings(resource.address, match.twins));
     } else {
       const recorded = saved?.[resource.address] ?? (state?.resources[resource.address] ?? (from === undefined ? undefined : state?.resources[from]))?.spec.matchedUrls;
       fingerprint = typeof recorded === 'string' ? recorded : undefined;
@@ -51,4 +52,22 @@ export function resolveWebsites(desired: Desired, state: State | null, listings?
     return { ...resource, spec: { ...resource.spec, matchedUrls: fingerprint } };
   });
   return { desired: changed ? { ...desired, resources } : desired, reports, warnings, matched };
+}
+
+/** Named one by one up to this many; past it, how many more. */
+const TWINS_NAMED = 5;
+
+/**
+ * An id the server lists under two URLs, one excluded and one not, stays excluded (excluding a URL
+ * excludes the page the server has under it): the plan names it, since the other URL is left out too.
+ */
+function twinWarnings(address: string, twins: readonly TwinExclusion[]): string[] {
+  const lines = twins
+    .slice(0, TWINS_NAMED)
+    .map(
+      (twin) =>
+        `${address}: discovered URL ${twin.id} is listed under ${[...twin.matched, ...twin.unmatched].length} URLs; it stays excluded, as ${JSON.stringify(twin.glob)} matches ${twin.matched.join(', ')}, so ${twin.unmatched.join(', ')} is not processed either`,
+    );
+  if (twins.length > TWINS_NAMED) lines.push(`${address}: ${twins.length - TWINS_NAMED} more discovered URLs are listed under several URLs and excluded by one of them`);
+  return lines;
 }

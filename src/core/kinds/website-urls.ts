@@ -13,6 +13,8 @@ export interface DiscoveredUrl {
   status: string;
   /** When the server last fetched the page (ISO 8601), if it says. */
   lastCrawledAt?: string;
+  /** Other URLs the server listed under the same id (twins): an exclude glob matching one excludes the id. */
+  twins?: string[];
 }
 
 /** The reference's page size limit ("at most 100"). */
@@ -63,7 +65,9 @@ export async function readDiscoveredUrls(get: GetPage, websiteId: string, what: 
   const base = discoveredUrlsPath(websiteId);
   const urls: DiscoveredUrl[] = [];
   const seen = new Set<string>();
-  const ids = new Set<string>();
+  const byId = new Map<string, DiscoveredUrl>();
+  // Every URL already kept for an id that has twins: a twin listed again is not kept twice.
+  const twinSeen = new Map<string, Set<string>>();
   const stop = (why: string, because = ''): UserError => new UserError('api_error', `${what}: ${why}; stopped reading${because}`, { call: `GET ${base}` });
   let chars = 0;
   let bytes = 0;
@@ -87,13 +91,19 @@ export async function readDiscoveredUrls(get: GetPage, websiteId: string, what: 
     }
     for (const entry of data) {
       const url = readEntry(entry, what, base);
-      // One URL listed twice (on one page, or on pages that overlap) is still one URL: counted twice
-      // it would inflate kb status and be sent twice to sync.
-      if (ids.has(url.id)) continue;
-      ids.add(url.id);
-      chars += url.id.length + url.url.length + url.status.length;
+      // One id listed twice (on one page, or on pages that overlap) is still one URL: counted twice
+      // it would inflate kb status and be sent twice to sync. Listed under another URL, that URL is
+      // kept as its twin, so an exclude glob that matches only the twin still excludes the id.
+      const first = byId.get(url.id);
+      if (first !== undefined) {
+        if (!addTwin(first, url.url, twinSeen)) continue;
+        chars += url.url.length;
+      } else {
+        byId.set(url.id, url);
+        chars += url.id.length + url.url.length + url.status.length;
+        urls.push(url);
+      }
       if (chars > MAX_DISCOVERED_URL_CHARS) throw stop(`the discovered URLs hold more than ${MAX_DISCOVERED_URL_CHARS / (1024 * 1024)} M characters of text (page ${page})`);
-      urls.push(url);
     }
     const cursor = nextCursor(answer as Record<string, unknown>);
     if (cursor === undefined) return urls;
@@ -109,6 +119,17 @@ export async function readDiscoveredUrls(get: GetPage, websiteId: string, what: 
     if (cursor.affix !== undefined) params.affix = cursor.affix;
     query = new URLSearchParams(params).toString();
   }
+}
+
+/** Adds `url` to the entry's twins unless it is already one of its URLs; true when added. */
+function addTwin(entry: DiscoveredUrl, url: string, seen: Map<string, Set<string>>): boolean {
+  if (url === entry.url) return false;
+  let urls = seen.get(entry.id);
+  if (urls === undefined) seen.set(entry.id, (urls = new Set([entry.url])));
+  if (urls.has(url)) return false;
+  urls.add(url);
+  (entry.twins ??= []).push(url);
+  return true;
 }
 
 /** The reference names the id `urlId`; the seed and the poll/sync bodies say `uniqueId`. Either is read. */

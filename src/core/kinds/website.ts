@@ -8,6 +8,7 @@
 // process call is harmless, so an interrupted one is simply sent again. A scrape is not: it is
 // journaled pending before it leaves, and after a lost answer the website it made is looked up
 // (website-lookup.ts) and adopted before anything is scraped again.
+import type { JsonObject } from '../api-types.js';
 import type { WebsiteSpec } from '../desired.js';
 import { isUserError } from '../errors.js';
 import { ADDRESS_KEY_PATTERN } from '../schema.js';
@@ -44,6 +45,7 @@ export const websiteKind: Kind<WebsiteSpec> = {
   dependsOn: [],
   fields: WEBSITE_FIELDS,
   replacedBy: CRAWL_FIELDS,
+  normalizeMore: normalizeCrawl,
   // The batch id of an earlier processing cannot be read back; the next change processes again.
   importedRemoteId: '(imported)',
   create: (ctx, spec, key) => (spec.url === undefined ? processSeed(ctx, spec, key) : scrapeAndProcess(ctx, spec, key)),
@@ -65,6 +67,32 @@ export const websiteKind: Kind<WebsiteSpec> = {
     return action === 'create' || remoteId === undefined ? `POST ${SCRAPE_PATH}` : `POST ${discoveredUrlsPath(remoteId)}/process`;
   },
 };
+
+/**
+ * `crawl.include` and `crawl.exclude` are sets: the crawler follows a URL containing any include
+ * and none of the excludes, so their order means nothing, and a reordered list must not re-crawl.
+ * Compared sorted and de-duplicated, like the field table's sets; the same object when already so.
+ */
+function normalizeCrawl(spec: JsonObject): JsonObject {
+  const crawl = spec.crawl;
+  if (!isObject(crawl)) return spec;
+  let normal: JsonObject | undefined;
+  for (const name of ['include', 'exclude'] as const) {
+    const list = crawl[name];
+    if (!Array.isArray(list) || isSortedStringSet(list)) continue;
+    normal ??= { ...(crawl as JsonObject) };
+    normal[name] = [...new Set(list.map(String))].sort();
+  }
+  return normal === undefined ? spec : { ...spec, crawl: normal };
+}
+
+function isSortedStringSet(list: readonly unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    if (typeof item !== 'string' || (i > 0 && !((list[i - 1] as string) < item))) return false;
+  }
+  return true;
+}
 
 /** The seed form: process the named website except the named ids. */
 async function processSeed(ctx: CallContext, spec: WebsiteSpec, key: string): Promise<CallOutcome> {

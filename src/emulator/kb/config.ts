@@ -4,6 +4,7 @@
 import type { JsonObject } from '../../core/api-types.js';
 import { badRequest } from '../errors.js';
 import { urlGlobProblem } from '../../core/url-glob.js';
+import { twinEntryProblem } from './twins.js';
 
 export interface KbConfig {
   /** Time from process/sync until every URL of the batch is final; URLs finish evenly spread over it. */
@@ -29,6 +30,11 @@ export interface KbConfig {
   /** A crawl's bound per page fetch, and for the whole crawl (it then ends with what it found). */
   kbFetchTimeoutMs: number;
   kbCrawlTimeoutMs: number;
+  /**
+   * `"<listed URL> <twin URL>"` entries: the discovered-URL list shows each listed URL's record a
+   * second time, right after it, with the twin URL (one id under two URLs).
+   */
+  kbTwinUrls: string[];
 }
 
 export const DEFAULT_KB_CONFIG: Readonly<KbConfig> = Object.freeze({
@@ -44,6 +50,7 @@ export const DEFAULT_KB_CONFIG: Readonly<KbConfig> = Object.freeze({
   kbProcessFailNext: 0,
   kbFetchTimeoutMs: 5000,
   kbCrawlTimeoutMs: 30_000,
+  kbTwinUrls: [],
 });
 
 export const KB_CONFIG_KEYS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_KB_CONFIG));
@@ -73,6 +80,15 @@ export function kbConfigProblems(values: Partial<Record<keyof KbConfig, unknown>
       for (const glob of globs as string[]) {
         const problem = urlGlobProblem(glob);
         if (problem) problems.push(`'kbFailUrls' has ${JSON.stringify(glob)}: ${problem}`);
+      }
+  }
+  const twins = values.kbTwinUrls;
+  if (twins !== undefined) {
+    if (!Array.isArray(twins) || twins.some((entry) => typeof entry !== 'string')) problems.push('\'kbTwinUrls\' must be an array of "<listed URL> <twin URL>" strings');
+    else
+      for (const entry of twins as string[]) {
+        const problem = twinEntryProblem(entry);
+        if (problem) problems.push(`'kbTwinUrls' has ${JSON.stringify(entry)}: ${problem}`);
       }
   }
   return problems;

@@ -3,6 +3,7 @@
 // order. Bounded by maxDepth (link hops from the start), maxPages (discovered URLs), a timeout per
 // fetch and one for the whole crawl (which then ends with what it found, cutting off the fetches in
 // flight), and a cap on the URLs it remembers, so no site can make it hang or grow without end.
+// With fetchSitemap, the URLs of `/sitemap.xml` are crawled too, as links of the start page.
 import { abortReason, deadline } from './deadline.js';
 import { readHtml, readSitemap } from './html.js';
 
@@ -74,6 +75,11 @@ async function crawlWithin(settings: CrawlSettings, fetchPage: PageFetcher, now:
     seen.add(url);
     queue.push({ url, depth });
   };
+  // The sitemap is read first and its URLs join the queue right after the start, one hop from it,
+  // as if the start linked them: a page only the sitemap lists is found, within maxPages and the
+  // include/exclude substrings like any other.
+  const sitemap = settings.fetchSitemap ? await readSiteMap(settings, fetchPage, settings.fetchTimeoutMs) : undefined;
+  for (const url of sitemap?.urls ?? []) enqueue(url, startUrl, 1);
   let head = 0;
   let cutShort = false;
   while (head < queue.length && pages.length < settings.maxPages) {
@@ -118,8 +124,8 @@ async function crawlWithin(settings: CrawlSettings, fetchPage: PageFetcher, now:
   }
   // Fetches cut off by the bound end the loop like finished ones: the crawl was still cut short.
   if (expired()) cutShort = true;
-  const sitemap = settings.fetchSitemap ? await readSiteMap(settings, fetchPage, Math.max(1, Math.min(settings.fetchTimeoutMs, deadline - now()))) : undefined;
-  return { pages, cutShort, sitemap };
+  // The answer lists at most maxPages of the sitemap's URLs; the crawl above had them all to choose from.
+  return { pages, cutShort, sitemap: sitemap && { ...sitemap, urls: sitemap.urls.slice(0, settings.maxPages) } };
 }
 
 async function readSiteMap(settings: CrawlSettings, fetchPage: PageFetcher, timeoutMs: number): Promise<CrawlResult['sitemap']> {
@@ -127,7 +133,7 @@ async function readSiteMap(settings: CrawlSettings, fetchPage: PageFetcher, time
   try {
     const answer = await fetchPage(url, timeoutMs, settings.stop);
     if (answer.status !== 200) return { found: false, url, urls: [] };
-    return { found: true, url, urls: readSitemap(answer.body).slice(0, settings.maxPages) };
+    return { found: true, url, urls: readSitemap(answer.body) };
   } catch {
     return { found: false, url, urls: [] };
   }

@@ -1,8 +1,8 @@
 // The built-in demo website: a small documentation site the emulator serves itself, so a scrape
 // needs no network. It answers for `https://docs.example.com` (the demo manifest's URL, crawled
 // in-process) and over HTTP under `/__emulator/sites/docs/` on the emulator's own origin. It has
-// depth (three levels), a cycle, a blog and a changelog for exclude globs, and links a crawl must
-// not follow (another origin, mailto:, a fragment).
+// depth (three levels), a cycle, a blog and a changelog for exclude globs, links a crawl must not
+// follow (another origin, mailto:, a fragment), and a page only its sitemap lists (`/archive`).
 
 export const DEMO_SITE_HOST = 'docs.example.com';
 export const DEMO_SITE_PATH_PREFIX = '/__emulator/sites/docs';
@@ -35,6 +35,8 @@ const PAGES: Readonly<Record<string, DemoPage>> = {
   '/blog/hello-world': { title: 'Hello, world', text: 'Our first post.', links: ['/blog'] },
   '/blog/release-notes': { title: 'Release notes', text: 'Highlights of the latest release.', links: ['/blog'] },
   '/contact': { title: 'Contact', text: 'Write to us.', links: [] },
+  // Linked from no page: only the sitemap lists it, so only a crawl that reads the sitemap finds it.
+  '/archive': { title: 'Archive', text: 'Documentation of older releases.', links: ['/'] },
 };
 
 export interface DemoAnswer {

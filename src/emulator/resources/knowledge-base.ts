@@ -10,6 +10,7 @@ import { locateBySeq, pageOf, paginationKey, readPageRequest } from '../kb/pagin
 import { presentDiscoveredUrl } from '../kb/present.js';
 import { skip, startProcessing, statusAt } from '../kb/progress.js';
 import { refetchPages } from '../kb/refetch.js';
+import { withTwins } from '../kb/twins.js';
 import type { ApiRequest, ApiResponse, Route } from '../router.js';
 import type { DiscoveredUrl, DiscoveredUrlStatus } from '../store.js';
 import { quoteList, rejectUnknownKeys, requireObjectBody, requireStringArray } from '../validate.js';
@@ -57,7 +58,16 @@ function listDiscoveredUrls(kb: KbContext, request: ApiRequest): ApiResponse {
     const cursor = page.cursor ?? (last ? keyOf(last) : undefined);
     if (cursor !== undefined) meta.next = { affix: 'append', cursor };
   }
-  return { status: 200, body: { data: data.map((entry) => presentDiscoveredUrl(entry, now)), meta } };
+  return {
+    status: 200,
+    body: {
+      data: withTwins(
+        data.map((entry) => presentDiscoveredUrl(entry, now)),
+        kb.config.kbTwinUrls,
+      ),
+      meta,
+    },
+  };
 }
 
 export function timeParameter(query: URLSearchParams, name: string): number | undefined {

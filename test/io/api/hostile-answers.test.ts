@@ -225,6 +225,26 @@ describe('a discovered URL listed twice', () => {
     expect(sync.code).toBe(0);
     expect((JSON.parse(sync.stdout) as { websites: { urls: number }[] }).websites[0]?.urls).toBe(1);
   });
+
+  it('under other URLs keeps each other URL once as a twin, and kb status prints it escaped', async () => {
+    await applied();
+    const first = { urlId: 'url_2', url: 'https://docs.example.com/b', status: 'failed' };
+    const twin = { ...first, url: 'https://docs.example.com/\u001b[31mold/b' };
+    override = on(
+      'GET',
+      (url) => url.startsWith(`${DISCOVERED}?`),
+      (res) => send(res, 200, JSON.stringify({ data: [first, twin, { ...twin }, { ...first }, twin], meta: {} })),
+    );
+    const status = await cli('kb', 'status', '--json', '--urls');
+    expect(status.code).toBe(0);
+    expect((JSON.parse(status.stdout) as { websites: { total: number; urls: unknown[] }[] }).websites[0]).toMatchObject({
+      total: 1,
+      urls: [{ id: 'url_2', url: first.url, twins: [twin.url] }],
+    });
+    const text = await cli('kb', 'status', '--urls');
+    expect(text.stdout).not.toContain('\u001b');
+    expect(text.stdout).toContain(`${first.url} (also listed as https://docs.example.com/\\u001b[31mold/b)`);
+  });
 });
 
 describe('kb sync against a failing sync call', () => {
