@@ -385,6 +385,25 @@ describe('a create answered 2xx without the id it needs', () => {
   });
 });
 
+describe('a tool create the server refuses', () => {
+  it('names the POST that was refused, not the PUT tried after it', async () => {
+    // A server that creates only with POST (PUT of an unknown tool is a 404), and refuses the body.
+    override = (req, res) => {
+      const url = req.url ?? '';
+      if (req.method === 'PUT' && url.startsWith('/v3/ai-agents/tools/')) send(res, 404, '{"statusCode":404,"message":"no tool by that name","error":"Not Found"}');
+      else if (req.method === 'POST' && url === '/v3/ai-agents/tools') send(res, 400, '{"statusCode":400,"message":"parameters must be a JSON schema object","error":"Bad Request"}');
+      else return false;
+      return true;
+    };
+    const result = await cli('apply', '--auto-approve');
+    expectOneLineFailure(result, /^Error: apply failed: 1 failed/);
+    expect(result.stdout).toMatch(/\+ tool\.get_weather: POST \/ai-agents\/tools answered 400: parameters must be a JSON schema object\n/);
+    // The fallback PUT was sent (and 404ed): the line must not name it with the POST's message.
+    expect(log.filter((l) => l.url.startsWith('/v3/ai-agents/tools')).map((l) => l.method)).toEqual(['GET', 'PUT', 'POST', 'PUT']);
+    expect(result.stdout).not.toContain('PUT /ai-agents/tools/get_weather answered 400');
+  });
+});
+
 describe('export, when a record holds what a manifest cannot', () => {
   it.each([
     ['isActive as a string', 'agents', [{ uid: 'a1', name: 'Helper', integrationType: 'llm', integrateWith: 'gpt-4o', isActive: 'yes' }], /agents\.helper\.isActive: /],
