@@ -73,6 +73,7 @@ export function inCall<T>(options: LoadOptions & Pick<ClientOptions, 'apiKey'> &
 
 /** A client for an environment's API; close() it when done. */
 export function createClient(environment: DesiredEnvironment, options: ClientOptions & Pick<LoadOptions, 'env'> = {}): ApiClient {
+  checkClientOptions(options);
   const apiKey = options.apiKey ?? envOf(options)[environment.apiKeyEnv];
   if (apiKey === undefined || apiKey === '') {
     throw new UserError('config_invalid', `the API key is missing: set ${environment.apiKeyEnv} (or pass apiKey) to the REST API key of app "${environment.appId}"`);
@@ -92,6 +93,25 @@ export function createClient(environment: DesiredEnvironment, options: ClientOpt
   });
   clientSecrets.set(client, [apiKey]);
   return client;
+}
+
+/** The longest timer Node keeps: a longer one fires at once (with a warning printed). */
+const LONGEST_TIMER_MS = 2_147_483_647;
+
+/**
+ * The numbers that shape a client, refused when they make no sense: a `timeoutMs` of 0 or -1 would
+ * fail every call at once, NaN would slip past every comparison.
+ */
+function checkClientOptions(options: ClientOptions): void {
+  wholeNumber(options.timeoutMs, 'timeoutMs', 1, LONGEST_TIMER_MS, ' (milliseconds)');
+  wholeNumber(options.concurrency, 'concurrency', 1, Number.MAX_SAFE_INTEGER);
+  wholeNumber(options.retries, 'retries', 0, Number.MAX_SAFE_INTEGER);
+}
+
+function wholeNumber(value: number | undefined, name: string, min: number, max: number, unit = ''): void {
+  if (value === undefined || (Number.isInteger(value) && value >= min && value <= max)) return;
+  const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
+  throw new UserError('usage', `the ${name} option must be a whole number ${range}${unit} (got ${String(value)})`);
 }
 
 /** The manifest and the state store, found as the CLI finds them (app/load.ts). */

@@ -1,6 +1,7 @@
 // A client made once with createClient and lent to many library calls: its key is a secret of
 // every call that uses it, and the options that shape it are checked before any call is made.
-// Real HTTP: a node:http server on port 0 that refuses every call and echoes the key it was sent.
+// Real HTTP: a node:http server on port 0 that refuses every call and echoes the key it was sent,
+// or, for a key that starts with "stall", never answers.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -18,6 +19,7 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
+      if (String(req.headers.apikey).startsWith('stall')) return;
       res.writeHead(403, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ statusCode: 403, message: `key ${String(req.headers.apikey)} may not read this`, error: 'Forbidden' }));
     });
@@ -41,7 +43,10 @@ agents:
 `,
   );
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(async () => {
+  server.closeAllConnections();
+  await rm(dir, { recursive: true, force: true });
+});
 
 /** No COMETCHAT_API_KEY: the shared client's key is the only one any call could know. */
 const env = (): Record<string, string> => ({ AGENTSYNC_BASE_URL: baseUrl });
@@ -87,6 +92,35 @@ describe('a client made once and lent to many calls', () => {
     } finally {
       await first.close();
       await second.close();
+    }
+  });
+});
+
+describe("a client's timeoutMs", () => {
+  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31])('refuses %s before any call', async (timeoutMs) => {
+    const { desired } = await api.load({ cwd: dir, env: env() });
+    expect(() => api.createClient(desired.environment, { apiKey: SHARED_KEY, timeoutMs })).toThrow(
+      expect.objectContaining({ code: 'usage', message: `the timeoutMs option must be a whole number from 1 to 2147483647 (milliseconds) (got ${String(timeoutMs)})` }),
+    );
+    // A call that makes its own client refuses the same way.
+    const error = await rejection(api.plan({ cwd: dir, env: { ...env(), COMETCHAT_API_KEY: SHARED_KEY }, timeoutMs }));
+    expect(error).toMatchObject({ code: 'usage', message: expect.stringContaining('the timeoutMs option must be a whole number') });
+  });
+
+  it('refuses a concurrency below 1 and negative retries', async () => {
+    const { desired } = await api.load({ cwd: dir, env: env() });
+    expect(() => api.createClient(desired.environment, { apiKey: SHARED_KEY, concurrency: 0 })).toThrow('the concurrency option must be a whole number 1 or more (got 0)');
+    expect(() => api.createClient(desired.environment, { apiKey: SHARED_KEY, retries: -1 })).toThrow('the retries option must be a whole number 0 or more (got -1)');
+  });
+
+  it('a timeout under a second is said in milliseconds', async () => {
+    const { desired } = await api.load({ cwd: dir, env: env() });
+    const client = api.createClient(desired.environment, { apiKey: 'stall-key-1f0c3a', timeoutMs: 1, retries: 0 });
+    try {
+      const error = await rejection(api.plan({ cwd: dir, env: env(), client }));
+      expect(error.message).toMatch(/no complete answer from 127\.0\.0\.1:\d+ within 1 ms$/);
+    } finally {
+      await client.close();
     }
   });
 });
