@@ -219,7 +219,10 @@ describe('many calls at once', () => {
         Array.from({ length: 12 }, async (_, i) => {
           const folder = join(dir, `project${i}`);
           await mkdir(folder);
-          await writeFile(join(folder, 'agents.yaml'), `version: 1\nenvironments:\n  local: { appId: local, region: us }\ntools:\n  tool_${i}: { displayName: T${i}, executionText: x, doNotExecute: true }\n`);
+          await writeFile(
+            join(folder, 'agents.yaml'),
+            `version: 1\nenvironments:\n  local: { appId: local, region: us }\ntools:\n  tool_${i}: { displayName: T${i}, executionText: x, doNotExecute: true }\n`,
+          );
           return folder;
         }),
       );
