@@ -266,6 +266,19 @@ describe('kb sync against a failing sync call', () => {
     expectOneLineFailure(result, /answered 403: key \(sensitive\) may not sync$/);
   });
 
+  it('an error that echoes the API key in base64 (a Basic header it rebuilt) prints it masked', async () => {
+    await applied();
+    override = (req, res) => {
+      if (req.method !== 'PATCH') return false;
+      const basic = Buffer.from(`app:${String(req.headers.apikey)}`).toString('base64');
+      send(res, 403, JSON.stringify({ statusCode: 403, message: `Basic ${basic} may not sync`, error: 'Forbidden' }));
+      return true;
+    };
+    const result = await cli('kb', 'sync');
+    expectOneLineFailure(result, /answered 403: Basic \S*\(sensitive\)\S* may not sync$/);
+    expect(result.stderr).not.toContain(Buffer.from(KEY).toString('base64').slice(4, 16));
+  });
+
   it('{"success": false} is a refusal: exit 1, and stdout does not claim the URLs are processed again', async () => {
     await applied();
     override = on(
