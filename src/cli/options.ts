@@ -130,10 +130,16 @@ export function responseTimeoutMs(value: string | undefined): number {
   return parseCount(value ?? '30', '--timeout', 1, 3600) * 1000;
 }
 
+/**
+ * A number written as plainly as it can be: digits only, no sign, no leading zero, no space around.
+ * Anything else (` 5`, `05`, `+5`, `5e0`, `0x5`) is a typo or a script's mistake, not a number to guess at.
+ */
+const CANONICAL_COUNT = /^(?:0|[1-9]\d*)$/;
+
 /** A flag's whole number from `min` to `max`; a usage error naming the flag otherwise. */
 export function parseCount(value: string, flag: string, min: number, max: number): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw new UserError('usage', `${flag} must be a whole number from ${min} to ${max} (got "${value}")`);
+  if (!CANONICAL_COUNT.test(value) || n < min || n > max) throw new UserError('usage', `${flag} must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`);
   return n;
 }
 
@@ -144,9 +150,9 @@ export function addLockTimeoutOption(cmd: Command): Command {
 
 /** The --lock-timeout value in milliseconds; a usage error unless it is a whole number of seconds. */
 export function lockTimeoutMs(value: string | undefined): number {
-  const text = (value ?? '0').trim();
+  const text = value ?? '0';
   const seconds = Number(text);
-  if (!/^\d+$/.test(text) || seconds > 86_400) throw new UserError('usage', `--lock-timeout must be a whole number of seconds from 0 to 86400 (got "${value}")`);
+  if (!CANONICAL_COUNT.test(text) || seconds > 86_400) throw new UserError('usage', `--lock-timeout must be a whole number of seconds from 0 to 86400 (got ${JSON.stringify(text)})`);
   return seconds * 1000;
 }
 

@@ -2,6 +2,7 @@
 // inline integrationMeta.headers) become "(sensitive)", in every form in which they can appear in
 // output, and the user:password part of any URL is masked. Pure; io/api/outside-text.ts applies it to
 // text that comes from outside (server messages, failed-call paths, exception messages) only.
+import { echoedForms } from './echoed-forms.js';
 
 export const SCRUBBED = '(sensitive)';
 
@@ -13,11 +14,12 @@ export const SCRUBBED = '(sensitive)';
 export const MIN_SCRUB_LENGTH = 4;
 
 /**
- * The forms in which a value appears in output: as is, percent-encoded in a path, and escaped
- * inside JSON once or twice (a server message that quotes JSON, inside our --json output).
+ * The forms in which a value appears in output: each form a server may echo it in (echoed-forms.ts),
+ * as is and escaped inside JSON once or twice (a server message that quotes JSON, inside our --json
+ * output).
  */
 export function printedForms(value: string): string[] {
-  const forms = new Set<string>([value, encodeURIComponent(value), safeEncodeUri(value)]);
+  const forms = new Set<string>(echoedForms(value));
   for (const form of [...forms]) {
     const once = jsonEscape(form);
     forms.add(once).add(jsonEscape(once));
@@ -29,39 +31,24 @@ function jsonEscape(text: string): string {
   return JSON.stringify(text).slice(1, -1);
 }
 
-function safeEncodeUri(value: string): string {
-  try {
-    return encodeURI(value);
-  } catch {
-    return value; // a lone surrogate cannot be encoded, so it cannot appear encoded either
-  }
-}
-
 export class Scrubber {
+  /** The values added, so a value added again (every run resolves its secrets anew) costs nothing. */
+  private readonly values = new Set<string>();
   private readonly needles = new Set<string>();
+  /** Built on the first scrub after an add, not on each add: many adds then cost one build. */
   private pattern: RegExp | undefined;
 
   /** Adds values to hide; blank and short ones are ignored (see MIN_SCRUB_LENGTH). */
   add(values: Iterable<string | undefined>): void {
-    let added = false;
     for (const value of values) {
-      if (value === undefined || value.trim().length < MIN_SCRUB_LENGTH) continue;
+      if (value === undefined || value.trim().length < MIN_SCRUB_LENGTH || this.values.has(value)) continue;
+      this.values.add(value);
       for (const form of printedForms(value)) {
-        if (!this.needles.has(form)) {
-          this.needles.add(form);
-          added = true;
-        }
+        if (this.needles.has(form)) continue;
+        this.needles.add(form);
+        this.pattern = undefined;
       }
     }
-    // Longest first, so a secret that contains another is replaced whole.
-    if (added)
-      this.pattern = new RegExp(
-        [...this.needles]
-          .sort((a, b) => b.length - a.length)
-          .map(escapeRegExp)
-          .join('|'),
-        'g',
-      );
   }
 
   get size(): number {
@@ -70,7 +57,17 @@ export class Scrubber {
 
   scrub(text: string): string {
     const masked = maskUrlCredentials(text);
-    return this.pattern === undefined ? masked : masked.replace(this.pattern, SCRUBBED);
+    if (this.needles.size === 0) return masked;
+    // Longest first, so a secret that contains another is replaced whole. One pattern for every
+    // form of every secret: the text is read once, however many there are.
+    this.pattern ??= new RegExp(
+      [...this.needles]
+        .sort((a, b) => b.length - a.length)
+        .map(escapeRegExp)
+        .join('|'),
+      'g',
+    );
+    return masked.replace(this.pattern, SCRUBBED);
   }
 }
 

@@ -56,15 +56,24 @@ export function cwdOf(options: Pick<LoadOptions, 'cwd'>): string {
 }
 
 /**
- * Runs one library call in a secret scope of its own: the given API key and the default one from
- * the start, the manifest's secrets as soon as they are resolved.
+ * The key each client createClient made was given. A client is often made once, outside any call,
+ * and lent to many (`plan({ client })`): its key is then no secret of theirs unless each call that
+ * uses the client takes it into its scope. Weak, so a dropped client is not kept alive.
  */
-export function inCall<T>(options: LoadOptions & Pick<ClientOptions, 'apiKey'>, task: () => Promise<T>): Promise<T> {
-  return withSecretScope([options.apiKey, envOf(options).COMETCHAT_API_KEY], task);
+const clientSecrets = new WeakMap<ApiClient, readonly string[]>();
+
+/**
+ * Runs one library call in a secret scope of its own: the given API key, the default one and the
+ * key of the client it was lent from the start, the manifest's secrets as soon as they are resolved.
+ */
+export function inCall<T>(options: LoadOptions & Pick<ClientOptions, 'apiKey'> & { client?: ApiClient }, task: () => Promise<T>): Promise<T> {
+  const lent = options.client === undefined ? [] : (clientSecrets.get(options.client) ?? []);
+  return withSecretScope([options.apiKey, envOf(options).COMETCHAT_API_KEY, ...lent], task);
 }
 
 /** A client for an environment's API; close() it when done. */
 export function createClient(environment: DesiredEnvironment, options: ClientOptions & Pick<LoadOptions, 'env'> = {}): ApiClient {
+  checkClientOptions(options);
   const apiKey = options.apiKey ?? envOf(options)[environment.apiKeyEnv];
   if (apiKey === undefined || apiKey === '') {
     throw new UserError('config_invalid', `the API key is missing: set ${environment.apiKeyEnv} (or pass apiKey) to the REST API key of app "${environment.appId}"`);
@@ -75,13 +84,34 @@ export function createClient(environment: DesiredEnvironment, options: ClientOpt
     throw new UserError('config_invalid', `${from} holds ${problem}; an API key is one line of printable ASCII, so set it again without it`);
   }
   hideInOutput([apiKey]);
-  return createApiClient({
+  const client = createApiClient({
     baseUrl: environment.baseUrl,
     apiKey,
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     ...(options.retries === undefined ? {} : { retries: options.retries }),
     ...(options.timeoutMs === undefined ? {} : { timeouts: { responseMs: options.timeoutMs } }),
   });
+  clientSecrets.set(client, [apiKey]);
+  return client;
+}
+
+/** The longest timer Node keeps: a longer one fires at once (with a warning printed). */
+const LONGEST_TIMER_MS = 2_147_483_647;
+
+/**
+ * The numbers that shape a client, refused when they make no sense: a `timeoutMs` of 0 or -1 would
+ * fail every call at once, NaN would slip past every comparison.
+ */
+function checkClientOptions(options: ClientOptions): void {
+  wholeNumber(options.timeoutMs, 'timeoutMs', 1, LONGEST_TIMER_MS, ' (milliseconds)');
+  wholeNumber(options.concurrency, 'concurrency', 1, Number.MAX_SAFE_INTEGER);
+  wholeNumber(options.retries, 'retries', 0, Number.MAX_SAFE_INTEGER);
+}
+
+function wholeNumber(value: number | undefined, name: string, min: number, max: number, unit = ''): void {
+  if (value === undefined || (Number.isInteger(value) && value >= min && value <= max)) return;
+  const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
+  throw new UserError('usage', `the ${name} option must be a whole number ${range}${unit} (got ${String(value)})`);
 }
 
 /** The manifest and the state store, found as the CLI finds them (app/load.ts). */

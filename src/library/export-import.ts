@@ -4,7 +4,6 @@ import { exportEnvironment } from '../app/export.js';
 import { importResources as importUseCase } from '../app/import.js';
 import { lentConnection } from '../app/connection.js';
 import { checkExportTarget, schemaBeside, writeExportFile } from '../io/files/export-file.js';
-import { hideInOutput } from '../io/api/outside-text.js';
 import { loadEnvironment } from '../io/manifest/load-environment.js';
 import { PACKAGE_VERSION } from '../io/runtime/package-version.js';
 import { renderExport } from '../render/export-text.js';
@@ -77,17 +76,16 @@ export interface ImportOutcome {
 export function importResources(options: ImportOptions = {}): Promise<ImportOutcome> {
   return inCall(options, async () => {
     const loaded = await loadWithStore(options);
-    const found = await withClient(loaded.desired.environment, { ...options, concurrency: options.concurrency ?? 2 }, (client) => {
-      hideInOutput([options.apiKey]);
-      return importUseCase({
+    const found = await withClient(loaded.desired.environment, { ...options, concurrency: options.concurrency ?? 2 }, (client) =>
+      importUseCase({
         desired: loaded.desired,
         store: loaded.store,
         target: loaded.target,
         connect: async () => lentConnection(client),
         request: { ...(options.address === undefined ? {} : { address: options.address }), ...(options.remoteId === undefined ? {} : { remoteId: options.remoteId }) },
         now: new Date().toISOString(),
-      });
-    });
+      }),
+    );
     return { imported: found.imported, notFound: found.unmatched };
   });
 }

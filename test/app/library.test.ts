@@ -2,7 +2,7 @@
 // export and import, the state operations, kb status and wait. Each runs against the emulator over
 // real HTTP with real files, in its own folder (`cwd`), and is checked against what the server and
 // the state now hold. Also: two calls never share secrets.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -42,7 +42,6 @@ const agentNames = async (): Promise<string[]> => (await emu.get<{ name: string 
 
 describe('a manifest in many files', () => {
   it('validates, plans and applies a folder of parts, found by default, or given as files', async () => {
-    const { mkdir } = await import('node:fs/promises');
     await mkdir(join(dir, 'agents'));
     const [head = '', rest = ''] = MANIFEST.split(/^(?=tools:)/m);
     await writeFile(join(dir, 'agents', 'environments.yaml'), head);
@@ -207,6 +206,34 @@ describe('lint', () => {
     );
     await project();
     expect(await api.lint({ cwd: dir, env })).toMatchObject({ passed: true });
+  });
+});
+
+describe('many calls at once', () => {
+  it('twelve applies at once, each holding its own state lock, make Node print no warning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const folders = await Promise.all(
+        Array.from({ length: 12 }, async (_, i) => {
+          const folder = join(dir, `project${i}`);
+          await mkdir(folder);
+          await writeFile(
+            join(folder, 'agents.yaml'),
+            `version: 1\nenvironments:\n  local: { appId: local, region: us }\ntools:\n  tool_${i}: { displayName: T${i}, executionText: x, doNotExecute: true }\n`,
+          );
+          return folder;
+        }),
+      );
+      const outcomes = await Promise.all(folders.map((folder) => api.apply({ cwd: folder, env })));
+      expect(outcomes.map((o) => o.result.counts.created)).toEqual(Array.from({ length: 12 }, () => 1));
+      // Node emits a warning on a later tick: let it arrive before looking.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((w) => `${w.name}: ${w.message}`)).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });
 

@@ -140,7 +140,7 @@ export function responseTooLarge(status: number, call: string, limitBytes: numbe
 
 /** No whole answer (headers and body) within the per-attempt limit. */
 export function responseTimeout(call: string, server: ServerAddress, limitMs: number): ApiError {
-  return new ApiError({ status: 0, code: 'TIMEOUT', serverMessage: `no complete answer from ${server.hostPort} within ${formatSeconds(limitMs)}`, call, retryable: true, notSent: false });
+  return new ApiError({ status: 0, code: 'TIMEOUT', serverMessage: `no complete answer from ${server.hostPort} within ${formatLimit(limitMs)}`, call, retryable: true, notSent: false });
 }
 
 /**
@@ -167,6 +167,15 @@ export function formatBytes(bytes: number): string {
   if (mb >= 1) return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
   const kb = bytes / 1024;
   return kb >= 1 ? `${Number.isInteger(kb) ? kb : kb.toFixed(1)} KB` : `${bytes} bytes`;
+}
+
+/**
+ * A limit the user set, exactly: `500 ms`, `30 s`, `1.5 s`. Rounding would lie about it (a 1 ms
+ * limit is not "1 s").
+ */
+function formatLimit(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  return `${Number((ms / 1000).toFixed(3))} s`;
 }
 
 /** Whole seconds, rounded up, so "0 s" never means "some time". Absurd hints stay readable. */

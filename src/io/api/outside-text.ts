@@ -34,7 +34,7 @@ export function hideInOutput(values: Iterable<string | undefined>): void {
 /** An empty scrubber still masks the user:password part of URLs. */
 const outsideAnyScope = new Scrubber();
 
-/** Outside text with every secret of the current scope (raw, percent-encoded, JSON-escaped) and URL credential masked. */
+/** Outside text with every secret of the current scope (in every form core/echoed-forms.ts lists) and URL credential masked. */
 export function scrubOutside(text: string): string {
   return (scopes.getStore() ?? outsideAnyScope).scrub(text);
 }

@@ -5,12 +5,15 @@ import type { ApplyFailure } from '../../core/apply-types.js';
 import { isUserError } from '../../core/errors.js';
 import { scrubOutside } from '../api/outside-text.js';
 
+/** `planned`: the last call sent, named when the error does not say which call it is about. */
 export function failureOf(err: unknown, planned: string): ApplyFailure {
   // The call's path may hold a remote id that is a secret (a website's parentUniqueId).
   const call = scrubOutside(planned);
   if (isApiError(err)) {
     const answeredNo = err.status >= 400 && err.status < 500;
-    return { call, status: err.status, code: err.code, message: err.serverMessage, attempts: err.attempts, maybeCreated: !(err.notSent || answeredNo) };
+    // The error names the call that failed (already scrubbed): a kind may have tried another call
+    // since (a tool's POST refused, then a PUT that did not help) and still throw this one's error.
+    return { call: err.call, status: err.status, code: err.code, message: err.serverMessage, attempts: err.attempts, maybeCreated: !(err.notSent || answeredNo) };
   }
   if (isUserError(err) && err.code === 'api_error') {
     // A kind's verdict on answers it read (a listing that never ends): that resource's failure, not the run's.

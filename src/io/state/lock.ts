@@ -154,17 +154,32 @@ async function removeIfUnchanged(lockPath: string, staleRaw: string, ourToken: s
   return moved === staleRaw;
 }
 
+/**
+ * The locks this process holds, each lock file with its token. A run that ends through
+ * process.exit() still releases them; a killed one leaves stale locks. One exit listener serves
+ * them all: one per lock would pass Node's limit of ten at `--parallel 12` (or twelve library
+ * applies at once) and print a MaxListenersExceededWarning.
+ */
+const heldHere = new Map<string, string>(); // token → lock file
+let exitHookInstalled = false;
+
+function releaseAllAtExit(): void {
+  for (const [token, lockPath] of heldHere) releaseSync(lockPath, token);
+}
+
 function heldLock(lockPath: string, info: LockInfo): HeldLock {
   let released = false;
-  // A run that ends through process.exit() still releases; a killed one leaves a stale lock.
-  const onExit = (): void => releaseSync(lockPath, info.token);
-  process.once('exit', onExit);
+  heldHere.set(info.token, lockPath);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', releaseAllAtExit);
+  }
   return {
     info,
     async release() {
       if (released) return;
       released = true;
-      process.removeListener('exit', onExit);
+      heldHere.delete(info.token);
       const current = await readFile(lockPath, 'utf8').catch((err: unknown) => (hasCode(err, 'ENOENT') ? null : Promise.reject(err)));
       if (current !== null && parseLockInfo(current)?.token === info.token) await unlink(lockPath).catch(ignoreCode('ENOENT'));
     },

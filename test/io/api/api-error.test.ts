@@ -139,6 +139,15 @@ describe("the transport's own refusals", () => {
     expect(responseTimeout(CALL, local, 2_000)).toMatchObject({ code: 'TIMEOUT', serverMessage: 'no complete answer from 127.0.0.1:4010 within 2 s', retryable: true, notSent: false });
   });
 
+  it.each([
+    [1, '1 ms'],
+    [999, '999 ms'],
+    [1_500, '1.5 s'],
+    [30_000, '30 s'],
+  ])('a timeout of %i ms is said exactly, as %s, never rounded to a second', (limitMs, said) => {
+    expect(responseTimeout(CALL, local, limitMs).serverMessage).toBe(`no complete answer from 127.0.0.1:4010 within ${said}`);
+  });
+
   it('an answer too large says the limit, and is never retried', () => {
     expect(responseTooLarge(200, CALL, 1024 * 1024, 700 * 1024 * 1024)).toMatchObject({
       status: 200,

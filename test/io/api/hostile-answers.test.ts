@@ -286,6 +286,19 @@ describe('kb sync against a failing sync call', () => {
     expectOneLineFailure(result, /answered 403: key \(sensitive\) may not sync$/);
   });
 
+  it('an error that echoes the API key in base64 (a Basic header it rebuilt) prints it masked', async () => {
+    await applied();
+    override = (req, res) => {
+      if (req.method !== 'PATCH') return false;
+      const basic = Buffer.from(`app:${String(req.headers.apikey)}`).toString('base64');
+      send(res, 403, JSON.stringify({ statusCode: 403, message: `Basic ${basic} may not sync`, error: 'Forbidden' }));
+      return true;
+    };
+    const result = await cli('kb', 'sync');
+    expectOneLineFailure(result, /answered 403: Basic \S*\(sensitive\)\S* may not sync$/);
+    expect(result.stderr).not.toContain(Buffer.from(KEY).toString('base64').slice(4, 16));
+  });
+
   it('{"success": false} is a refusal: exit 1, and stdout does not claim the URLs are processed again', async () => {
     await applied();
     override = on(
@@ -402,6 +415,25 @@ describe('a create answered 2xx without the id it needs', () => {
     const result = await cli('apply', '--auto-approve');
     expectOneLineFailure(result, /^Error: apply failed: 1 failed/);
     expect(result.stdout).toMatch(/\+ agent\.support: POST \/ai-agents\/agents answered 20\d BAD_RESPONSE: the answer has no "uid" for the new agent\n/);
+  });
+});
+
+describe('a tool create the server refuses', () => {
+  it('names the POST that was refused, not the PUT tried after it', async () => {
+    // A server that creates only with POST (PUT of an unknown tool is a 404), and refuses the body.
+    override = (req, res) => {
+      const url = req.url ?? '';
+      if (req.method === 'PUT' && url.startsWith('/v3/ai-agents/tools/')) send(res, 404, '{"statusCode":404,"message":"no tool by that name","error":"Not Found"}');
+      else if (req.method === 'POST' && url === '/v3/ai-agents/tools') send(res, 400, '{"statusCode":400,"message":"parameters must be a JSON schema object","error":"Bad Request"}');
+      else return false;
+      return true;
+    };
+    const result = await cli('apply', '--auto-approve');
+    expectOneLineFailure(result, /^Error: apply failed: 1 failed/);
+    expect(result.stdout).toMatch(/\+ tool\.get_weather: POST \/ai-agents\/tools answered 400: parameters must be a JSON schema object\n/);
+    // The fallback PUT was sent (and 404ed): the line must not name it with the POST's message.
+    expect(log.filter((l) => l.url.startsWith('/v3/ai-agents/tools')).map((l) => l.method)).toEqual(['GET', 'PUT', 'POST', 'PUT']);
+    expect(result.stdout).not.toContain('PUT /ai-agents/tools/get_weather answered 400');
   });
 });
 

@@ -102,7 +102,7 @@ describe('one attempt must deliver the whole answer within attemptMs', () => {
     };
     const { err, ms } = await failure(context({ attemptMs: 500, retries: 0 }), PUT);
     expect(err).toMatchObject({ status: 0, code: 'TIMEOUT', retryable: true, notSent: false });
-    expect(err.serverMessage).toBe(`no complete answer from ${url.host} within 1 s`);
+    expect(err.serverMessage).toBe(`no complete answer from ${url.host} within 500 ms`);
     expect(ms).toBeGreaterThanOrEqual(450);
     expect(ms).toBeLessThan(1_500);
   });

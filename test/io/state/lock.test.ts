@@ -140,6 +140,37 @@ describe('file state lock', () => {
     await session.close();
   });
 
+  it('holds twelve locks at once with one exit listener, and Node prints no warning', async () => {
+    const tmp = await withTempDir();
+    cleanup = tmp.cleanup;
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on('warning', onWarning);
+    const exitListeners = process.listenerCount('exit');
+    try {
+      const stores = Array.from({ length: 12 }, (_, i) => createFileStateStore(path.join(tmp.dir, `env${i}.state.json`)));
+      const sessions = await Promise.all(stores.map((store) => store.open(TARGET)));
+      expect(process.listenerCount('exit') - exitListeners).toBeLessThanOrEqual(1);
+      await Promise.all(sessions.map((session) => session.close()));
+      // Node emits the warning on a later tick: let it arrive before looking.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((w) => `${w.name}: ${w.message}`)).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+  it('a process that exits through process.exit() while holding several locks releases them all', async () => {
+    const tmp = await withTempDir();
+    cleanup = tmp.cleanup;
+    const holder = new StateChild('hold-many-then-exit', tmp.statePath, '3');
+    children.push(holder);
+    const { locks } = await holder.waitFor((e) => e.event === 'locked');
+    expect(locks).toHaveLength(3);
+    await holder.exited;
+    for (const lock of locks as string[]) await expect(stat(lock)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('never takes over a lock held on another host', async () => {
     const tmp = await withTempDir();
     cleanup = tmp.cleanup;
