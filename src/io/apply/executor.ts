@@ -331,7 +331,17 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
       appliedAt: now().toISOString(),
     });
     const adopted = adoptId !== undefined || outcome.adopted === true;
-    const item: DoneItem = { ...base, remoteId: outcome.remoteId, call: wire.lastCall, ms: Math.round(performance.now() - started), retries, ...(adopted ? { adopted } : {}) };
+    const replaced = change.action === 'update' && change.replace === true;
+    const item: DoneItem = {
+      ...base,
+      remoteId: outcome.remoteId,
+      call: wire.lastCall,
+      ms: Math.round(performance.now() - started),
+      retries,
+      ...(adopted ? { adopted } : {}),
+      ...(replaced ? { replaced } : {}),
+      ...(outcome.steps?.length ? { steps: [...outcome.steps] } : {}),
+    };
     return { ok: true, item, recording };
   } catch (caught) {
     let err = caught;
@@ -386,6 +396,7 @@ function countDone(done: readonly DoneItem[]): ApplyCounts {
   for (const item of done) {
     // An adopted create made nothing: it took over what an interrupted earlier apply had made.
     if (item.action === 'create' && item.adopted === true) counts.adopted = (counts.adopted ?? 0) + 1;
+    else if (item.replaced === true) counts.replaced = (counts.replaced ?? 0) + 1;
     else counts[counter[item.action]]++;
   }
   return counts;
