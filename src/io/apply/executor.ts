@@ -11,7 +11,7 @@ import type { Desired, DesiredResource } from '../../core/desired.js';
 import { isUserError } from '../../core/errors.js';
 import { jsonEqual } from '../../core/json-equal.js';
 import { changedFieldsOf } from '../../core/kinds/fields.js';
-import { PartlyDone, replacementAddressOf, supersededAddress, type ReplacementSteps, type UnrepeatableStep } from '../../core/kinds/kind.js';
+import { PartlyDone, replacementAddressOf, supersededAddress, type CallOutcome, type ReplacementSteps, type UnrepeatableStep } from '../../core/kinds/kind.js';
 import { kindFor, kindOf, newRunMemory, type ResourceType, type RunMemory } from '../../core/kinds/index.js';
 import type { State } from '../../core/state.js';
 import type { Change, CreateChange, DeleteChange, ForgetChange, Plan, UpdateChange } from '../../core/plan.js';
@@ -331,7 +331,6 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
       appliedAt: now().toISOString(),
     });
     const adopted = adoptId !== undefined || outcome.adopted === true;
-    const replaced = change.action === 'update' && change.replace === true;
     const item: DoneItem = {
       ...base,
       remoteId: outcome.remoteId,
@@ -339,8 +338,7 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
       ms: Math.round(performance.now() - started),
       retries,
       ...(adopted ? { adopted } : {}),
-      ...(replaced ? { replaced } : {}),
-      ...(outcome.steps?.length ? { steps: [...outcome.steps] } : {}),
+      ...stepsDone(change, outcome),
     };
     return { ok: true, item, recording };
   } catch (caught) {
@@ -388,6 +386,11 @@ async function adoptionFor(change: CallableChange, resource: DesiredResource, in
   const pendingSince = pending?.action === undefined ? pending?.since : undefined;
   if (input.plan.refreshed || pendingSince === undefined || kindOf(resource.type).createIsRepeatable) return undefined;
   return input.adopter.find(resource, pendingSince);
+}
+
+/** A replacement says so, and a change made in steps says which (docs/spec/plan-and-apply.md#progress-and-summary). */
+function stepsDone(change: CallableChange, outcome: CallOutcome): Pick<DoneItem, 'replaced' | 'steps'> {
+  return { ...(change.action === 'update' && change.replace === true ? { replaced: true } : {}), ...(outcome.steps?.length ? { steps: [...outcome.steps] } : {}) };
 }
 
 function countDone(done: readonly DoneItem[]): ApplyCounts {
