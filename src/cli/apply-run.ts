@@ -10,7 +10,7 @@ import { ownConnection } from '../app/connection.js';
 import { computePlan, type ComputedPlan } from '../app/compute-plan.js';
 import { assertSavedPlanCurrent, planFromSavedFile } from '../app/saved-plan.js';
 import { createProgress } from '../render/progress.js';
-import { applyCompleteLine, applyResultToJson, renderApplySummary } from '../render/apply-summary.js';
+import { applyResultToJson, renderApplySummary } from '../render/apply-summary.js';
 import { loadManifestAndStore, type LoadedManifest } from './pipeline.js';
 import { formatPlan, printWarnings } from './render-plan.js';
 import { lockTimeoutMs, parseCount, responseTimeoutMs, useColor } from './options.js';
@@ -93,10 +93,8 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, io
   });
   if (outcome.kind === 'cancelled') cancelled(json, io);
   if (outcome.kind === 'no-changes') {
-    // Same last line as any successful apply, so scripts can rely on it.
-    const none = outcome.result.counts;
-    if (json) io.stdout.write(JSON.stringify({ ok: true, environment: outcome.plan.environment, summary: none }) + '\n');
-    else io.stdout.write(`\n${applyCompleteLine(none, outcome.plan.prune)}\n`);
+    // The plan's own last line, "No changes. …", says it all; a line of zero counts would only repeat it.
+    if (json) io.stdout.write(JSON.stringify({ ok: true, environment: outcome.plan.environment, summary: outcome.result.counts }) + '\n');
     if (opts.wait === true) await waitForWebsites(loaded, connection, opts, interrupts, io);
     return;
   }

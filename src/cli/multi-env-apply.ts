@@ -6,7 +6,7 @@
 import { scopeOf } from './scope-options.js';
 import type { PlanScope } from '../core/plan-scope.js';
 import { UserError } from '../core/errors.js';
-import { hasChanges, type Plan } from '../core/plan.js';
+import { changeCount, hasChanges, type Plan } from '../core/plan.js';
 import type { ApplyResult } from '../core/apply-types.js';
 import { applyPlan } from '../app/apply.js';
 import { applyVerdict } from '../app/apply-verdict.js';
@@ -139,7 +139,7 @@ async function lockPlanExecute(
         planned.resolve({ plan });
         return gate;
       },
-      startExecution: (plan) => out.progress(plan.summary.create + plan.summary.update + plan.summary.forget),
+      startExecution: (plan) => out.progress(changeCount(plan.summary)),
     });
     if (outcome.kind === 'cancelled') return 'cancelled';
     if (outcome.kind === 'no-changes') {

@@ -14,7 +14,7 @@ export interface ApplyEventBase {
 export type ApplyEvent =
   | (ApplyEventBase & { kind: 'start'; call?: string })
   | (ApplyEventBase & { kind: 'retry'; call: string; retry: number; delayMs: number; reason: string })
-  | (ApplyEventBase & { kind: 'done'; call?: string; ms: number; remoteId: string; retries: number; adopted?: boolean; gone?: boolean })
+  | (ApplyEventBase & { kind: 'done'; call?: string; ms: number; remoteId: string; retries: number; adopted?: boolean; gone?: boolean; replaced?: boolean; steps?: string[] })
   | (ApplyEventBase & { kind: 'failed'; failure: ApplyFailure });
 
 export interface DoneItem extends ApplyEventBase {
@@ -27,6 +27,10 @@ export interface DoneItem extends ApplyEventBase {
   adopted?: boolean;
   /** A delete found the resource already gone from the server (a 404, or the refresh saw it), or a forget of what the refresh saw gone. */
   gone?: boolean;
+  /** An update planned as a replacement (-/+): a new resource made, the old one deleted. */
+  replaced?: boolean;
+  /** What a change made in several steps did (a website's replacement: `crawled`, `processed`, `old deleted`). */
+  steps?: string[];
 }
 
 export interface ApplyFailure {
@@ -66,6 +70,8 @@ export interface ApplyCounts {
   updated: number;
   deleted: number;
   forgotten: number;
+  /** Replacements (-/+), counted apart from `updated`; absent when none. */
+  replaced?: number;
   /** Creates an interrupted earlier apply had already made: found on the server and adopted, not made again. */
   adopted?: number;
 }

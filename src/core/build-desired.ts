@@ -1,15 +1,17 @@
 // The validated manifest, for one environment → Desired: what the API should hold.
 import type { Region } from './api-types.js';
 import type { PathSegment } from './diagnostics.js';
-import { addressOf, type Desired, type DesiredAgent, type DesiredEnvironment, type DesiredTool, type DesiredWebsite, type SensitivePath } from './desired.js';
+import { addressOf, type Desired, type DesiredAgent, type DesiredEnvironment, type DesiredResource, type DesiredTool, type DesiredWebsite, type SensitivePath } from './desired.js';
 import { existsIn } from './resource-environments.js';
-import { MANIFEST_SECTIONS } from './kinds/index.js';
+import { kindOf, MANIFEST_SECTIONS } from './kinds/index.js';
+import { emptyDefaultsLeftOut } from './kinds/fields.js';
 import type { ResourceType } from './kinds/kind.js';
 import type { Manifest } from './schema.js';
 
 const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export function buildDesired(manifest: Manifest, environment: DesiredEnvironment, sensitiveSites: readonly PathSegment[][]): Desired {
+/** `written` is the manifest as the user wrote it (before the schema's defaults), to tell written values from defaults. */
+export function buildDesired(manifest: Manifest, environment: DesiredEnvironment, sensitiveSites: readonly PathSegment[][], written?: Readonly<Record<string, unknown>>): Desired {
   const byResource = groupByResource(sensitiveSites);
   const sensitive = (type: ResourceType, key: string) => sensitivePaths(byResource.get(addressOf(type, key)) ?? [], MANIFEST_SECTIONS[type].length + 1);
 
@@ -60,6 +62,7 @@ export function buildDesired(manifest: Manifest, environment: DesiredEnvironment
     });
 
   const resources = [...tools, ...agents, ...websites];
+  if (written !== undefined) for (const resource of resources) markDefaulted(resource, written);
   const addresses = new Set(resources.map((resource) => resource.address));
   const desired: Desired = {
     environment,
@@ -75,6 +78,19 @@ export function buildDesired(manifest: Manifest, environment: DesiredEnvironment
 
 export function desiredEnvironment(name: string, config: { appId: string; region: Region; apiKeyEnv: string }, baseUrl: string): DesiredEnvironment {
   return { name, appId: config.appId, region: config.region, baseUrl, apiKeyEnv: config.apiKeyEnv };
+}
+
+/** Notes the fields the resource's manifest entry leaves out that take an empty default. */
+function markDefaulted(resource: DesiredResource, written: Readonly<Record<string, unknown>>): void {
+  let entry: unknown = written;
+  for (const segment of [...MANIFEST_SECTIONS[resource.type], resource.key]) entry = isRecord(entry) && Object.hasOwn(entry, segment) ? entry[segment] : undefined;
+  if (!isRecord(entry)) return;
+  const defaulted = emptyDefaultsLeftOut(kindOf(resource.type).fields, entry);
+  if (defaulted.length > 0) resource.defaulted = defaulted;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Secret sites grouped by the address of the resource they are in; one pass, no scanning per resource. */

@@ -37,6 +37,8 @@ interface DesiredBase<T extends ResourceType, S> {
   address: string;
   spec: S;
   sensitive: SensitivePath[];
+  /** Spec fields the manifest left out that hold an empty default (`tools: []`); absent when none, or unknown. */
+  defaulted?: readonly string[];
 }
 
 export type DesiredTool = DesiredBase<'tool', ToolSpec>;

@@ -190,7 +190,8 @@ function changeFor(resource: DesiredResource, current: ResourceState | undefined
   // A recorded resource of another type (a hand-edited or damaged state) has a remote id that names
   // something else, so it cannot be updated: plan a create, which replaces the record on apply.
   if (current === undefined || current.type !== type) {
-    return { action: 'create', type, address, key, after, fields: shownFields(type, diffFields(undefined, after, resource.sensitive)) };
+    const defaulted = resource.defaulted?.length ? { defaulted: [...resource.defaulted] } : {};
+    return { action: 'create', type, address, key, after, fields: shownFields(type, diffFields(undefined, after, resource.sensitive)), ...defaulted };
   }
   const before = normalizeSpec(type, current.spec);
   if (equal(before, after)) return { action: 'no-op', type, address, key, remoteId: current.remoteId };

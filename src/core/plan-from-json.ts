@@ -6,7 +6,7 @@ import { REGIONS } from './api-types.js';
 import type { ResourceType, SpecJson } from './desired.js';
 import { UserError } from './errors.js';
 import { RESOURCE_TYPES } from './kinds/kind.js';
-import type { Change, FieldChange, PendingWarning, Plan, PlanMove, PlanSummary } from './plan.js';
+import { summarize, type Change, type FieldChange, type PendingWarning, type Plan, type PlanMove } from './plan.js';
 import type { DriftEntry } from './refresh.js';
 
 type Json = Record<string, unknown>;
@@ -36,6 +36,7 @@ export function planFromJson(value: Json, source: string): Plan {
           fields,
           ...(isObject(c.conflict) ? { conflict: conflictFromJson(c.conflict) } : {}),
           ...(isObject(c.adopt) ? { adopt: { remoteId: String(c.adopt.remoteId) } } : {}),
+          ...defaultedFromJson(c.defaulted),
         };
       case 'update':
         return { ...base, action: 'update', remoteId: remoteId(), before: record(c.before), after: record(c.after), fields, ...(c.replace === true ? { replace: true } : {}) };
@@ -67,9 +68,8 @@ export function planFromJson(value: Json, source: string): Plan {
     type: typeOf(m.type),
     remoteId: typeof m.remoteId === 'string' ? m.remoteId : '',
   }));
-  const summary = isObject(value.summary) ? value.summary : bad('summary is missing');
-  const count = (k: string): number => (typeof summary[k] === 'number' ? summary[k] : 0);
-  const planSummary: PlanSummary = { create: count('create'), update: count('update'), delete: count('delete'), forget: count('forget'), noop: count('noop') };
+  // Counted again from the changes: a file from before replacements had their own count says `update` for them.
+  if (!isObject(value.summary)) bad('summary is missing');
   return {
     environment: text(value.environment, 'environment'),
     appId: text(value.appId, 'appId'),
@@ -79,10 +79,16 @@ export function planFromJson(value: Json, source: string): Plan {
     warnings: Array.isArray(value.warnings) ? value.warnings.filter((w): w is string => typeof w === 'string') : [],
     prune: value.prune === true,
     changes,
-    summary: planSummary,
+    summary: summarize(changes),
     pending,
     ...(moves.length > 0 ? { moves } : {}),
   };
+}
+
+/** A create's fields left out of the manifest with an empty default; anything else in the file is ignored. */
+function defaultedFromJson(value: unknown): { defaulted?: string[] } {
+  const names = Array.isArray(value) ? value.filter((name): name is string => typeof name === 'string') : [];
+  return names.length > 0 ? { defaulted: names } : {};
 }
 
 /** A conflict's remote id is absent when the server listed the record without one; `movedFrom` marks a rename. */

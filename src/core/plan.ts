@@ -34,6 +34,8 @@ export interface CreateChange extends ChangeBase<'create'> {
   conflict?: { remoteId?: string; movedFrom?: string };
   /** An interrupted create of ours made this one: it is updated into place instead of created again. */
   adopt?: { remoteId: string };
+  /** Fields in `fields` the manifest left out that take an empty default (`tools: []`): the text and markdown plans do not list them. */
+  defaulted?: string[];
 }
 export interface UpdateChange extends ChangeBase<'update'> {
   remoteId: string;
@@ -65,7 +67,10 @@ export type Change = CreateChange | UpdateChange | NoopChange | DeleteChange | F
 
 export interface PlanSummary {
   create: number;
+  /** Updates in place; a replacement (`replace: true`) counts under `replace` instead. */
   update: number;
+  /** Updates that make a new resource and delete the old one (-/+). */
+  replace: number;
   delete: number;
   forget: number;
   noop: number;
@@ -156,18 +161,19 @@ export function conflictsOf(plan: Plan): CreateChange[] {
 }
 
 export function hasChanges(plan: Plan): boolean {
-  return plan.summary.create + plan.summary.update + plan.summary.delete + plan.summary.forget > 0 || (plan.moves?.length ?? 0) > 0;
+  return changeCount(plan.summary) > 0 || (plan.moves?.length ?? 0) > 0;
 }
 
 /** The changes an apply carries out (every one but the no-ops). */
 export function changeCount(summary: PlanSummary): number {
-  return summary.create + summary.update + summary.delete + summary.forget;
+  return summary.create + summary.update + summary.replace + summary.delete + summary.forget;
 }
 
 export function summarize(changes: readonly Change[]): PlanSummary {
-  const summary: PlanSummary = { create: 0, update: 0, delete: 0, forget: 0, noop: 0 };
+  const summary: PlanSummary = { create: 0, update: 0, replace: 0, delete: 0, forget: 0, noop: 0 };
   for (const change of changes) {
     if (change.action === 'no-op') summary.noop++;
+    else if (change.action === 'update' && change.replace === true) summary.replace++;
     else summary[change.action]++;
   }
   return summary;

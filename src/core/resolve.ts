@@ -97,7 +97,7 @@ export function resolveManifest(parsed: ParsedManifest, options: ResolveOptions)
   if (!hasErrors(result.diagnostics) && manifest !== undefined && selection.targets.length === 1 && target !== undefined) {
     const config = manifest.environments[target];
     if (config !== undefined) {
-      const desired = buildDesired(manifest, desiredEnvironment(target, config, effectiveBaseUrl(target, config, options.env)), runs[0]?.sensitive ?? []);
+      const desired = buildDesired(manifest, desiredEnvironment(target, config, effectiveBaseUrl(target, config, options.env)), runs[0]?.sensitive ?? [], tree);
       // A key or secret that reached a plain field (typed literally, say) makes that field sensitive.
       markFieldsHolding(desired.resources, sensitiveValues);
       result.desired = desired;

@@ -63,17 +63,22 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
 }
 
 /** The last line of a successful apply (docs/spec/plan-and-apply.md#progress-and-summary); with --prune it counts deletions too. */
-export function applyCompleteLine(counts: ApplyCounts, prune: boolean, moved = 0): string {
-  const deleted = prune ? ` ${counts.deleted} deleted,` : '';
+function applyCompleteLine(counts: ApplyCounts, prune: boolean, moved = 0): string {
   const moves = moved > 0 ? `, ${moved} moved` : '';
   const adopted = (counts.adopted ?? 0) > 0 ? `, ${counts.adopted} adopted` : '';
-  return `Apply complete: ${counts.created} created, ${counts.updated} updated,${deleted} ${counts.forgotten} forgotten${moves}${adopted}.`;
+  return `Apply complete: ${countsText(counts, prune)}${moves}${adopted}.`;
+}
+
+/** `1 created, 0 updated, 1 replaced, 0 forgotten`: `replaced` when there are any, `deleted` with --prune. */
+function countsText(counts: ApplyCounts, prune: boolean): string {
+  const replaced = (counts.replaced ?? 0) > 0 ? ` ${counts.replaced} replaced,` : '';
+  const deleted = prune ? ` ${counts.deleted} deleted,` : '';
+  return `${counts.created} created, ${counts.updated} updated,${replaced}${deleted} ${counts.forgotten} forgotten`;
 }
 
 /** Every change was made and is in the journal, but the state file could not be rewritten. */
 function stateNotWrittenLines(result: ApplyResult, reason: string, paint: ReturnType<typeof palette>): string[] {
-  const { created, updated, deleted, forgotten } = result.counts;
-  const counts = `${created} created, ${updated} updated,${result.prune ? ` ${deleted} deleted,` : ''} ${forgotten} forgotten`;
+  const counts = countsText(result.counts, result.prune);
   const lines = [paint.bold(paint.yellow(`Applied, but the state file was not written: ${counts} on the server; ${reason}.`))];
   if (result.done.length > 0) {
     lines.push('Applied and kept in the journal beside the state (the next agentsync run records them in the state once it can be written):');
@@ -140,11 +145,11 @@ export function statusWithCode(status: number, code: string): string {
 
 /** `--json` output: the result as data, with the same one-line summary for scripts that grep. */
 export function applyResultToJson(result: ApplyResult): Record<string, unknown> {
-  const { created, updated, deleted, forgotten, adopted = 0 } = result.counts;
+  const { created, updated, replaced = 0, deleted, forgotten, adopted = 0 } = result.counts;
   return {
     ok: result.ok,
     environment: result.environment,
-    summary: { created, updated, deleted, forgotten, adopted, failed: result.failed.length, notAttempted: result.notAttempted.length },
+    summary: { created, updated, replaced, deleted, forgotten, adopted, failed: result.failed.length, notAttempted: result.notAttempted.length },
     done: result.done.map(({ address, action, remoteId }) => ({ address, action, remoteId })),
     failed: result.failed.map(({ address, action, failure, madeRemoteId, superseded }) => ({
       address,

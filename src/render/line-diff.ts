@@ -10,11 +10,26 @@
 // makes the diff give up and print the whole text twice.
 import { diffArrays } from 'diff';
 
-export type DiffLine = { kind: 'same' | 'removed' | 'added'; text: string } | { kind: 'skipped'; count: number };
+export type DiffLine =
+  | { kind: 'same' | 'removed' | 'added'; text: string }
+  | { kind: 'skipped'; count: number }
+  /** Only one side ends with a newline: said once, at the end, instead of as an empty line. */
+  | { kind: 'final-newline'; change: 'removed' | 'added' };
 
 /** The lines of `before` → `after`, with unchanged runs beyond `context` lines folded to `skipped`. */
 export function diffLines(before: string, after: string, context = 2): DiffLine[] {
-  return foldContext(alignLines(before.split('\n'), after.split('\n')), context);
+  const lines = alignLines(textLines(before), textLines(after));
+  const ends = before.endsWith('\n');
+  if (ends !== after.endsWith('\n')) lines.push({ kind: 'final-newline', change: ends ? 'removed' : 'added' });
+  return foldContext(lines, context);
+}
+
+/**
+ * A text's lines. The newline that ends the last line (a YAML block scalar always has one) ends
+ * it, and does not start one more, empty line.
+ */
+export function textLines(text: string): string[] {
+  return (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
 }
 
 function alignLines(a: readonly string[], b: readonly string[]): DiffLine[] {

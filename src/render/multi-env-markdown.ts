@@ -43,13 +43,14 @@ export function renderMultiPlanMarkdown(outcomes: readonly EnvironmentOutcome<Pl
 
 function summaryTable(outcomes: readonly EnvironmentOutcome<Plan>[]): string[] {
   const summaries = outcomes.map((o) => (o.value && !o.failure ? planToJson(o.value).summary : undefined));
+  const withReplace = summaries.some((s) => (s?.replace ?? 0) > 0);
   const withDelete = summaries.some((s) => (s?.delete ?? 0) > 0);
-  const titles = ['Create', 'Update', ...(withDelete ? ['Delete'] : []), 'Forget', 'Unchanged'];
+  const titles = ['Create', 'Update', ...(withReplace ? ['Replace'] : []), ...(withDelete ? ['Delete'] : []), 'Forget', 'Unchanged'];
   const rows = outcomes.map((outcome, i) => {
     const s = summaries[i];
     const name = codeSpan(outcome.environment.name);
     if (!s) return `| ${name} | **${markdownText(failureText(outcome.failure))}** |`;
-    return `| ${name} | ${[s.create, s.update, ...(withDelete ? [s.delete] : []), s.forget, s.noop].join(' | ')} |`;
+    return `| ${name} | ${[s.create, s.update, ...(withReplace ? [s.replace] : []), ...(withDelete ? [s.delete] : []), s.forget, s.noop].join(' | ')} |`;
   });
   return [`| Environment | ${titles.join(' | ')} |`, `| :-- | ${titles.map(() => '--:').join(' | ')} |`, ...rows];
 }

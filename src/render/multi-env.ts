@@ -2,7 +2,7 @@
 // (docs/spec/state.md#output-with-several-environments): the header line of each environment's
 // section, the `[env] ` prefix of plain CI lines, the closing table with one row per environment,
 // and the combined JSON documents. The markdown is in multi-env-markdown.ts.
-import type { Plan } from '../core/plan.js';
+import { changeCount, type Plan } from '../core/plan.js';
 import type { ApplyResult } from '../core/apply-types.js';
 import { applyResultToJson } from './apply-summary.js';
 import { palette, type Palette } from './color.js';
@@ -49,15 +49,16 @@ export function prefixLines(text: string, environment: string): string {
 /** The closing table of `plan`: what each environment would change, or why it failed. */
 export function renderPlanTable(outcomes: readonly EnvironmentOutcome<Plan>[], options: { color: boolean }): string {
   const summaries = outcomes.map((o) => (o.value ? planToJson(o.value).summary : undefined));
+  const withReplace = summaries.some((s) => (s?.replace ?? 0) > 0);
   const withDelete = summaries.some((s) => (s?.delete ?? 0) > 0);
-  const titles = ['Create', 'Update', ...(withDelete ? ['Delete'] : []), 'Forget', 'Unchanged'];
+  const titles = ['Create', 'Update', ...(withReplace ? ['Replace'] : []), ...(withDelete ? ['Delete'] : []), 'Forget', 'Unchanged'];
   const rows = outcomes.map((outcome, i) => {
     const s = summaries[i];
     if (outcome.failure || !s) return { name: outcome.environment.name, failure: failureText(outcome.failure) };
-    return { name: outcome.environment.name, cells: [s.create, s.update, ...(withDelete ? [s.delete] : []), s.forget, s.noop].map(String) };
+    return { name: outcome.environment.name, cells: [s.create, s.update, ...(withReplace ? [s.replace] : []), ...(withDelete ? [s.delete] : []), s.forget, s.noop].map(String) };
   });
   const failed = outcomes.filter((o) => o.failure).length;
-  const changed = summaries.filter((s, i) => s && !outcomes[i]?.failure && s.create + s.update + s.delete + s.forget > 0).length;
+  const changed = summaries.filter((s, i) => s && !outcomes[i]?.failure && changeCount(s) > 0).length;
   const last = `${count(outcomes.length, 'environment')}: ${changed} with changes, ${outcomes.length - changed - failed} without${failed > 0 ? `, ${failed} failed` : ''}.`;
   return table(titles, rows, palette(options.color)) + (failed > 0 ? palette(options.color).red(last) : last) + '\n';
 }
@@ -65,11 +66,12 @@ export function renderPlanTable(outcomes: readonly EnvironmentOutcome<Plan>[], o
 /** The closing table of `apply`: what each environment did, or why it failed (and what it did before). */
 export function renderApplyTable(outcomes: readonly EnvironmentOutcome<ApplyResult>[], options: { color: boolean }): string {
   const paint = palette(options.color);
-  // `deleted` arrives with --prune, `adopted` after an interrupted create; each shows only when non-zero.
+  // `replaced` arrives with a replacement, `deleted` with --prune, `adopted` after an interrupted create; each shows only when non-zero.
   const counts = outcomes.map((o): Record<string, number> | undefined => (o.value ? { ...o.value.counts } : undefined));
+  const withReplaced = counts.some((c) => (c?.replaced ?? 0) > 0);
   const withDelete = counts.some((c) => (c?.deleted ?? 0) > 0);
   const withAdopted = counts.some((c) => (c?.adopted ?? 0) > 0);
-  const keys = ['created', 'updated', ...(withDelete ? ['deleted'] : []), 'forgotten', ...(withAdopted ? ['adopted'] : [])];
+  const keys = ['created', 'updated', ...(withReplaced ? ['replaced'] : []), ...(withDelete ? ['deleted'] : []), 'forgotten', ...(withAdopted ? ['adopted'] : [])];
   const titles = keys.map((key) => key[0]!.toUpperCase() + key.slice(1));
   const rows = outcomes.map((outcome, i) => {
     const c = counts[i];

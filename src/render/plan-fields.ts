@@ -7,7 +7,7 @@ import { canonicalJson } from '../core/canonical.js';
 import { kindOf, RESOURCE_TYPES, type ResourceType } from '../core/kinds/index.js';
 import { escapeControl, escapeControlKeepLines } from '../core/terminal-safe.js';
 import { SENSITIVE_PLACEHOLDER, type CreateChange, type DeleteChange, type FieldChange, type PendingWarning, type PlanSummary, type UnreadableResource } from '../core/plan.js';
-import { diffLines, type DiffLine } from './line-diff.js';
+import { diffLines, textLines, type DiffLine } from './line-diff.js';
 
 export type FieldView =
   | { kind: 'added' | 'removed'; path: string; value: string }
@@ -34,6 +34,13 @@ export function viewField(field: FieldChange): FieldView {
   return { kind: 'changed', path, before: formatValue(before, sensitive), after: formatValue(after, sensitive) };
 }
 
+/** A create's fields as the text and markdown plans list them: without the empty defaults the manifest did not write. */
+export function shownCreateFields(change: CreateChange): FieldChange[] {
+  const defaulted = change.defaulted;
+  if (!defaulted?.length) return change.fields;
+  return change.fields.filter((field) => !defaulted.includes(field.path));
+}
+
 export function formatValue(value: JsonValue | undefined, sensitive: boolean): string {
   if (sensitive) return SENSITIVE_PLACEHOLDER;
   if (value === undefined) return 'null';
@@ -41,7 +48,7 @@ export function formatValue(value: JsonValue | undefined, sensitive: boolean): s
 }
 
 function allLines(kind: 'added' | 'removed', text: string): DiffLine[] {
-  return text.split('\n').map((line) => ({ kind, text: line }));
+  return textLines(text).map((line) => ({ kind, text: line }));
 }
 
 function isMultiline(value: JsonValue | undefined): value is string {
@@ -105,11 +112,12 @@ export function adoptText(type: ResourceType, remoteId: string): string {
   return `an interrupted earlier apply created it (${REMOTE_ID_LABEL[type]} ${remoteId}); it will be updated in place, not created again`;
 }
 
-/** The plan's summary line (docs/spec/plan-and-apply.md#text-plan); with --prune (docs/spec/plan-and-apply.md#deleting) it counts deletions too. */
+/** The plan's summary line (docs/spec/plan-and-apply.md#text-plan); with --prune (docs/spec/plan-and-apply.md#deleting) it counts deletions too, and replacements when there are any. */
 export function summaryLine(summary: PlanSummary, prune: boolean, moves = 0): string {
+  const replaces = summary.replace > 0 ? ` ${summary.replace} to replace,` : '';
   const deletes = prune ? ` ${summary.delete} to delete,` : '';
   const moved = moves > 0 ? `, ${moves} to move` : '';
-  return `Plan: ${summary.create} to create, ${summary.update} to update,${deletes} ${summary.forget} to forget${moved}.`;
+  return `Plan: ${summary.create} to create, ${summary.update} to update,${replaces}${deletes} ${summary.forget} to forget${moved}.`;
 }
 
 export function noChangesLine(environment: string, unreadable = 0): string {
@@ -126,6 +134,9 @@ export function unreadableText(entry: UnreadableResource): string {
   // The reason quotes the server: one printable line, as every outside string.
   return printableText(`${entry.address}: ${reason}`);
 }
+
+/** Where a text's last newline is the only thing that differs, or one of them. */
+export const FINAL_NEWLINE_TEXT = '(newline at end of text)';
 
 export function skippedText(count: number): string {
   return `… ${count} unchanged line${count === 1 ? '' : 's'}`;

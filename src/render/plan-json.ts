@@ -46,6 +46,8 @@ export interface PlanJsonChange {
   conflict?: { remoteId?: string; movedFrom?: string };
   /** A create an interrupted apply already made: it is updated in place instead. */
   adopt?: { remoteId: string };
+  /** A create's fields the manifest left out that take an empty default; they stay in `fields` and `after`. */
+  defaulted?: string[];
   /** An update that makes a new resource and then deletes the old one (-/+). */
   replace?: true;
   /** A delete or forget of a resource the refresh found already gone: nothing is sent. */
@@ -83,7 +85,7 @@ export interface PlanJson {
 }
 
 export function planToJson(plan: Plan): PlanJson {
-  const { create, update, delete: deletes, forget, noop } = plan.summary;
+  const { create, update, replace, delete: deletes, forget, noop } = plan.summary;
   return {
     formatVersion: PLAN_FORMAT_VERSION,
     environment: plan.environment,
@@ -95,7 +97,7 @@ export function planToJson(plan: Plan): PlanJson {
     prune: plan.prune,
     changes: plan.changes.map(changeToJson),
     // `delete` is always present (docs/spec/plan-and-apply.md#json-plan); only --prune plans deletions.
-    summary: { create, update, delete: deletes, forget, noop },
+    summary: { create, update, replace, delete: deletes, forget, noop },
     pending: plan.pending.map(({ address, type, since, action }) => ({ address, type, since, action })),
     ...(plan.moves?.length ? { moves: plan.moves.map(({ from, to, type, remoteId }) => ({ from, to, type, remoteId })) } : {}),
     ...(plan.unreadable?.length ? { unreadable: plan.unreadable.map(({ address, type, reason }) => ({ address, type, reason })) } : {}),
@@ -114,6 +116,7 @@ function changeToJson(change: Change): PlanJsonChange {
         after: recordToJson(change.after),
         ...(change.conflict ? { conflict: { ...change.conflict } } : {}),
         ...(change.adopt ? { adopt: { ...change.adopt } } : {}),
+        ...(change.defaulted?.length ? { defaulted: [...change.defaulted] } : {}),
       };
     case 'update':
       return {

@@ -11,10 +11,12 @@ import {
   conflictText,
   deleteText,
   DELETED_ON_SERVER,
+  FINAL_NEWLINE_TEXT,
   FORGET_GONE,
   replaceText,
   DRIFT_HEADING,
   noChangesLine,
+  shownCreateFields,
   pendingWarningText,
   printableText,
   REMOTE_ID_LABEL,
@@ -95,12 +97,13 @@ function driftSection(plan: Plan): string[] {
 }
 
 function summaryTable(plan: Plan): string[] {
-  const { create, update, delete: deletes, forget, noop } = plan.summary;
+  const { create, update, replace, delete: deletes, forget, noop } = plan.summary;
   return [
     '| Action | Resources |',
     '| :-- | --: |',
     `| \`+\` create | ${create} |`,
     `| \`~\` update in-place | ${update} |`,
+    ...(replace > 0 ? [`| \`-/+\` replace | ${replace} |`] : []),
     ...(plan.prune ? [`| \`-\` delete | ${deletes} |`] : []),
     `| \`-\` forget (stays on the server) | ${forget} |`,
     `| unchanged | ${noop} |`,
@@ -119,7 +122,7 @@ function describe(change: Change): { sign: string; label: string; lines: string[
       return {
         sign: '+',
         label: change.conflict ? `create — ${conflictText(change)}` : change.adopt ? `create — ${adoptText(change.type, change.adopt.remoteId)}` : 'create',
-        lines: change.fields.flatMap((f) => diffBlockLines(viewField(f))),
+        lines: shownCreateFields(change).flatMap((f) => diffBlockLines(viewField(f))),
       };
     case 'update':
       return {
@@ -179,6 +182,8 @@ function diffBlockLine(line: DiffLine): string {
       return `+     ${printableText(line.text)}`;
     case 'skipped':
       return `      ${skippedText(line.count)}`;
+    case 'final-newline':
+      return `${line.change === 'added' ? '+' : '-'}     ${FINAL_NEWLINE_TEXT}`;
     default: {
       const _exhaustive: never = line;
       throw new Error(`unknown line ${JSON.stringify(_exhaustive)}`);

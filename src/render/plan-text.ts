@@ -10,10 +10,12 @@ import {
   conflictText,
   deleteText,
   DELETED_ON_SERVER,
+  FINAL_NEWLINE_TEXT,
   FORGET_GONE,
   replaceText,
   DRIFT_HEADING,
   moveText,
+  shownCreateFields,
   noChangesLine,
   pendingWarningText,
   printableLine,
@@ -108,7 +110,7 @@ function resourceBlock(change: Change, paint: Palette): string[] {
         `${RESOURCE_INDENT}${paint.green('+')} ${paint.bold(printableText(change.address))}`,
         ...(change.conflict ? [`${FIELD_INDENT}${paint.red(paint.bold(printableText(conflictText(change))))}`] : []),
         ...(change.adopt ? [`${FIELD_INDENT}${paint.dim(printableText(adoptText(change.type, change.adopt.remoteId)))}`] : []),
-        ...change.fields.flatMap((f) => fieldLines(viewField(f), paint)),
+        ...shownCreateFields(change).flatMap((f) => fieldLines(viewField(f), paint)),
       ];
     case 'update':
       if (change.replace === true) {
@@ -170,6 +172,8 @@ function textLine(line: DiffLine, paint: Palette): string {
       return `${margin}${paint.green(`+ ${printableLine(line.text)}`)}`;
     case 'skipped':
       return `${LINE_INDENT}${paint.dim(skippedText(line.count))}`;
+    case 'final-newline':
+      return `${margin}${line.change === 'added' ? paint.green('+') : paint.red('-')} ${paint.dim(FINAL_NEWLINE_TEXT)}`;
     default: {
       const _exhaustive: never = line;
       throw new Error(`unknown line ${JSON.stringify(_exhaustive)}`);

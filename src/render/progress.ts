@@ -94,18 +94,24 @@ export function createProgress(options: ProgressOptions): Progress {
 
 /** `tool.get_weather: created (PUT, 48 ms)`: Terraform's "address: outcome" order. */
 function ttyDoneLine(event: DoneEvent, paint: Palette): string {
-  return `${event.address}: ${paint.green(PAST[event.action])} (${details(event)})`;
+  return `${event.address}: ${paint.green(pastOf(event))} (${details(event)})`;
 }
 
 /** `created tool.get_weather (PUT, 48 ms)`: the CI log line, unchanged since the first release. */
 function plainDoneLine(event: DoneEvent, paint: Palette): string {
-  return `${paint.green(PAST[event.action])} ${event.address} (${details(event)})`;
+  return `${paint.green(pastOf(event))} ${event.address} (${details(event)})`;
 }
 
+function pastOf(event: DoneEvent): string {
+  return event.replaced === true ? 'replaced' : PAST[event.action];
+}
+
+/** `PUT, 48 ms`; a change made in steps says what it did instead of its last call: `crawled, processed, old deleted, 79 ms`. */
 function details(event: DoneEvent): string {
-  const how = event.call ? `${event.call.split(' ')[0]}, ${event.ms} ms` : 'no call';
+  const how = event.steps?.length ? `${event.steps.join(', ')}, ${event.ms} ms` : event.call ? `${event.call.split(' ')[0]}, ${event.ms} ms` : 'no call';
   const retried = event.retries > 0 ? `, ${event.retries} ${event.retries === 1 ? 'retry' : 'retries'}` : '';
-  const adopted = event.adopted ? ', adopted the agent an interrupted create had made' : '';
+  // Steps say what was adopted themselves.
+  const adopted = event.adopted && !event.steps?.length ? ', adopted the agent an interrupted create had made' : '';
   const gone = event.gone ? ', already gone from the server' : '';
   return `${how}${retried}${adopted}${gone}`;
 }

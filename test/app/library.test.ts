@@ -83,7 +83,7 @@ describe('applySavedPlan', () => {
     // digest recomputed, as anyone can (it is an unkeyed sha256).
     const { savedPlan, ...planJson } = file;
     const { digest: _digest, kind: _kind, ...info } = savedPlan;
-    const noChanges = { create: 0, update: 0, delete: 0, forget: 0, noop: file.changes.length };
+    const noChanges = { create: 0, update: 0, replace: 0, delete: 0, forget: 0, noop: file.changes.length };
     const forged = buildPlanFile({ ...planJson, summary: noChanges, changes: file.changes.map((c) => ({ ...c, action: 'no-op', fields: [] })) }, info);
     await writeFile(join(dir, 'plan.json'), serializePlanFile(forged));
     const shown = await runCli(['show', 'plan.json'], { cwd: dir });

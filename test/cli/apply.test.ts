@@ -67,8 +67,9 @@ describe('agentsync apply', () => {
     await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
     const second = await apply();
     expect(second.code).toBe(0);
-    expect(second.stdout).toContain('No changes. Environment "local" matches the manifest.');
-    expect(second.stdout.trimEnd().split('\n').at(-1)).toBe('Apply complete: 0 created, 0 updated, 0 forgotten.');
+    // Issue 40 §3.6: nothing to do prints the no-changes line alone, not a line of zero counts after it.
+    expect(second.stdout.trimEnd().split('\n').at(-1)).toBe('No changes. Environment "local" matches the manifest.');
+    expect(second.stdout).not.toContain('Apply complete');
     // Only the refresh: two list calls, whatever the number of resources.
     expect((await emu.apiRequests()).map((r) => `${r.method} ${r.path}`).sort()).toEqual(['GET /v3/ai-agents/agents', 'GET /v3/ai-agents/tools']);
   });

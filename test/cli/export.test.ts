@@ -93,7 +93,7 @@ describe.each(MODES)('agentsync export ($name)', (mode) => {
     expect(imported.stdout.trimEnd().split('\n').at(-1)).toBe('Imported 1000 resources.');
     const plan = await lab.cli(emu, ['plan', '-f', 'big.yaml', '--json', ...state], secrets);
     expect(plan.code, plan.stderr).toBe(0);
-    expect((JSON.parse(plan.stdout) as { summary: unknown }).summary).toEqual({ create: 0, update: 0, delete: 0, forget: 0, noop: 1000 });
+    expect((JSON.parse(plan.stdout) as { summary: unknown }).summary).toEqual({ create: 0, update: 0, replace: 0, delete: 0, forget: 0, noop: 1000 });
   });
 
   it('lets agents that share a name be imported by uid, as its closing comment says', async () => {

@@ -51,15 +51,22 @@ describe('crawl filters', () => {
     await writeFile(join(dir, 'agents.yaml'), manifest('{ include: ["/docs/", "/blog/"], exclude: ["login"], sitemap: true }'));
     const planned = await cli(['plan', '--json']);
     expect(planned.code, planned.stderr).toBe(0);
-    const change = (JSON.parse(planned.stdout) as { changes: { address: string; action: string; replace?: boolean }[] }).changes.find((c) => c.address === 'website.docs');
-    expect(change).toMatchObject({ action: 'update', replace: true });
+    const plan = JSON.parse(planned.stdout) as { changes: { address: string; action: string; replace?: boolean }[]; summary: Record<string, number> };
+    expect(plan.changes.find((c) => c.address === 'website.docs')).toMatchObject({ action: 'update', replace: true });
+    // Issue 40 §3.3: counted as a replacement, not as an update, in every rendering.
+    expect(plan.summary).toEqual({ create: 0, update: 0, replace: 1, delete: 0, forget: 0, noop: 0 });
     const text = await cli(['plan']);
     expect(text.stdout).toContain('-/+ replace (the new one is made first, then the old one deleted)');
     expect(text.stdout).toMatch(/-\/\+ website\.docs .*the old website is deleted after the new one is processed/);
+    expect(text.stdout).toContain('Plan: 0 to create, 0 to update, 1 to replace, 0 to forget.');
+    const markdown = await cli(['plan', '--format', 'markdown']);
+    expect(markdown.stdout).toContain('| `~` update in-place | 0 |\n| `-/+` replace | 1 |');
 
     await emu.clearRequests();
     const replaced = await cli(['apply', '--auto-approve', '--wait']);
     expect(replaced.code, replaced.stderr).toBe(0);
+    expect(replaced.stdout).toMatch(/^replaced website\.docs \(crawled, processed, old deleted, \d+ ms\)$/m);
+    expect(replaced.stdout).toContain('Apply complete: 0 created, 0 updated, 1 replaced, 0 forgotten.');
     const newId = await websiteId();
     expect(newId).not.toBe(oldId);
     const writes = (await emu.apiWrites()).filter((entry) => !entry.path.endsWith('/status/poll')).map((entry) => `${entry.method} ${entry.path.replace(newId, 'NEW').replace(oldId, 'OLD')}`);

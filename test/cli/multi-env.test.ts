@@ -169,7 +169,7 @@ describe('plan over several environments', () => {
     expect(Object.keys(doc)).toEqual(['formatVersion', 'environments']);
     expect(doc.formatVersion).toBe(1);
     expect(doc.environments.map((e) => e.environment)).toEqual(['us', 'eu', 'in']);
-    expect(doc.environments[0]).toMatchObject({ formatVersion: 1, appId: 'app-us', region: 'us', refreshed: true, summary: { create: 3, update: 0, delete: 0, forget: 0, noop: 0 } });
+    expect(doc.environments[0]).toMatchObject({ formatVersion: 1, appId: 'app-us', region: 'us', refreshed: true, summary: { create: 3, update: 0, replace: 0, delete: 0, forget: 0, noop: 0 } });
     expect(doc.environments[2]).toMatchObject({ environment: 'in', summary: { create: 1 } });
     expect(doc.environments[1]).toMatchObject({ environment: 'eu', ok: false, error: { code: 'api_error', message: expect.stringContaining('the database is down') } });
     expect(result.stderr).toMatch(/^\[eu\] Error: .*the database is down/m);

@@ -102,7 +102,7 @@ describe('agentsync plan', () => {
     expect(json.code).toBe(0);
     const parsed = JSON.parse(json.stdout) as { formatVersion: number; changes: { address: string; action: string; fields: unknown[] }[]; summary: unknown };
     expect(parsed.formatVersion).toBe(1);
-    expect(parsed.summary).toEqual({ create: 0, update: 1, delete: 0, forget: 0, noop: 2 });
+    expect(parsed.summary).toEqual({ create: 0, update: 1, replace: 0, delete: 0, forget: 0, noop: 2 });
     const changed = parsed.changes.filter((c) => c.action !== 'no-op');
     expect(changed).toEqual([
       expect.objectContaining({ address: 'tool.get_weather', action: 'update', fields: [{ path: 'description', before: 'Current weather for a city', after: 'Weather now, for a city' }] }),

@@ -60,13 +60,13 @@ describe.each(MODES)('--prune and --target ($name)', (mode) => {
     expect(text.stdout).toContain('  - tool.t2 (_id local_t2) will be deleted from the server\n');
     expect(text.stdout.trimEnd().split('\n').at(-1)).toBe('Plan: 0 to create, 0 to update, 3 to delete, 0 to forget.');
     const json = JSON.parse((await run(['plan', '--prune', '--json', '--state', 'state.json'])).stdout) as { summary: object; changes: { address: string; action: string }[] };
-    expect(json.summary).toEqual({ create: 0, update: 0, delete: 3, forget: 0, noop: 2 });
+    expect(json.summary).toEqual({ create: 0, update: 0, replace: 0, delete: 3, forget: 0, noop: 2 });
     expect(json.changes.filter((c) => c.action === 'delete').map((c) => c.address)).toEqual(['tool.t2', 'tool.t3', 'agent.a2']);
     const markdown = await run(['plan', '--prune', '--format', 'markdown', '--state', 'state.json']);
     expect(markdown.stdout).toContain('| `-` delete | 3 |');
     const plain = await run(['plan', '--state', 'state.json']);
     expect(plain.stdout.trimEnd().split('\n').at(-1)).toBe('Plan: 0 to create, 0 to update, 3 to forget.');
-    expect((JSON.parse((await run(['plan', '--json', '--state', 'state.json'])).stdout) as { summary: object }).summary).toEqual({ create: 0, update: 0, delete: 0, forget: 3, noop: 2 });
+    expect((JSON.parse((await run(['plan', '--json', '--state', 'state.json'])).stdout) as { summary: object }).summary).toEqual({ create: 0, update: 0, replace: 0, delete: 0, forget: 3, noop: 2 });
     // Planning only reads.
     expect(await writesOf(emu)).toEqual([]);
   });
@@ -145,7 +145,7 @@ describe.each(MODES)('--prune and --target ($name)', (mode) => {
     expect(applied.stdout.trimEnd().split('\n').at(-1)).toBe('Apply complete: 0 created, 2 updated, 0 forgotten.');
     expect(await writesOf(emu)).toEqual(['PUT /v3/ai-agents/tools/t1', 'PATCH /v3/ai-agents/agents/<uid>']);
     const rest = JSON.parse((await run(['plan', '--json', '--state', 'state.json'])).stdout) as { summary: object };
-    expect(rest.summary).toEqual({ create: 0, update: 3, delete: 0, forget: 0, noop: 2 });
+    expect(rest.summary).toEqual({ create: 0, update: 3, replace: 0, delete: 0, forget: 0, noop: 2 });
     const two = JSON.parse((await run(['plan', '--json', '--target', 'tool.t2', '--target', 'tool.t3', '--state', 'state.json'])).stdout) as { changes: { address: string }[] };
     expect(two.changes.map((c) => c.address)).toEqual(['tool.t2', 'tool.t3']);
   });

@@ -2,7 +2,9 @@
 // manifest schema (so defaults and set sorting are the real ones), not from the resolver.
 import { createHmac } from 'node:crypto';
 import type { JsonObject } from '../../src/core/api-types.js';
-import type { Desired, DesiredResource, SensitivePath } from '../../src/core/desired.js';
+import type { Desired, DesiredResource, ResourceType, SensitivePath } from '../../src/core/desired.js';
+import { emptyDefaultsLeftOut } from '../../src/core/kinds/fields.js';
+import { kindOf } from '../../src/core/kinds/index.js';
 import { redactSpec } from '../../src/core/redact.js';
 import { manifestSchema, type ManifestInput } from '../../src/core/schema.js';
 import { emptyState, foldEntry, type State } from '../../src/core/state.js';
@@ -25,15 +27,20 @@ export type SensitiveMap = Record<string, SensitivePath[]>;
 export function desiredOf(body: ManifestBody, sensitive: SensitiveMap = {}): Desired {
   const manifest = manifestSchema.parse({ version: 1, environments: { local: { appId: 'local', region: 'us' } }, ...body });
   const resources: DesiredResource[] = [];
+  // As the resolver does: the empty defaults each entry leaves out, from the entry as written.
+  const defaulted = (type: ResourceType, written: object | undefined): { defaulted?: string[] } => {
+    const fields = emptyDefaultsLeftOut(kindOf(type).fields, (written ?? {}) as Record<string, unknown>);
+    return fields.length > 0 ? { defaulted: fields } : {};
+  };
   for (const [name, tool] of Object.entries(manifest.tools)) {
     const spec = { name, displayName: tool.displayName, executionText: tool.executionText, description: tool.description ?? '', doNotExecute: tool.doNotExecute, parameters: tool.parameters ?? {} };
-    resources.push({ type: 'tool', key: name, address: `tool.${name}`, spec, sensitive: sensitive[`tool.${name}`] ?? [] });
+    resources.push({ type: 'tool', key: name, address: `tool.${name}`, spec, sensitive: sensitive[`tool.${name}`] ?? [], ...defaulted('tool', body.tools?.[name]) });
   }
   for (const [key, spec] of Object.entries(manifest.agents)) {
-    resources.push({ type: 'agent', key, address: `agent.${key}`, spec, sensitive: sensitive[`agent.${key}`] ?? [] });
+    resources.push({ type: 'agent', key, address: `agent.${key}`, spec, sensitive: sensitive[`agent.${key}`] ?? [], ...defaulted('agent', body.agents?.[key]) });
   }
   for (const [key, spec] of Object.entries(manifest.knowledgeBase?.websites ?? {})) {
-    resources.push({ type: 'website', key, address: `website.${key}`, spec, sensitive: sensitive[`website.${key}`] ?? [] });
+    resources.push({ type: 'website', key, address: `website.${key}`, spec, sensitive: sensitive[`website.${key}`] ?? [], ...defaulted('website', body.knowledgeBase?.websites?.[key]) });
   }
   return {
     environment: { name: 'local', appId: 'local', region: 'us', baseUrl: 'http://127.0.0.1:4010/v3', apiKeyEnv: 'COMETCHAT_API_KEY' },

@@ -200,7 +200,7 @@ describe('planChanges: field kinds of an update', () => {
     const change = changeAt(result, address);
     expect(change.action).toBe('update');
     expect(fieldsOf(change)).toEqual(fields);
-    expect(result.summary).toEqual({ create: 0, update: 1, delete: 0, forget: 0, noop: 2 });
+    expect(result.summary).toEqual({ create: 0, update: 1, replace: 0, delete: 0, forget: 0, noop: 2 });
     if (change.action === 'update') expect(change.remoteId).toBe(`${change.type}-${change.key}-id`);
   });
 });
@@ -265,7 +265,7 @@ describe('planChanges: actions and order', () => {
       'parameters.required',
       'parameters.type',
     ]);
-    expect(result.summary).toEqual({ create: 3, update: 0, delete: 0, forget: 0, noop: 0 });
+    expect(result.summary).toEqual({ create: 3, update: 0, replace: 0, delete: 0, forget: 0, noop: 0 });
     expect(result).toMatchObject({ environment: 'local', appId: 'local', region: 'us', pending: [] });
   });
 
@@ -283,7 +283,7 @@ describe('planChanges: actions and order', () => {
     ]);
     const forget = changeAt(result, 'agent.old');
     expect(forget).toMatchObject({ action: 'forget', type: 'agent', key: 'old', remoteId: 'agent-old-id' });
-    expect(result.summary).toEqual({ create: 1, update: 0, delete: 0, forget: 3, noop: 3 });
+    expect(result.summary).toEqual({ create: 1, update: 0, replace: 0, delete: 0, forget: 3, noop: 3 });
   });
 
   it('a recorded resource of another type is planned as a create', () => {

@@ -32,7 +32,7 @@ describe('--prune', () => {
     const pruned = planChanges({ desired: kept, state: recorded, digest, scope: { prune: true, targets: [] } });
     expect(actions(pruned)).toEqual({ 'tool.old_tool': 'delete', 'agent.old_agent': 'delete', 'website.docs': 'forget' });
     expect(pruned.prune).toBe(true);
-    expect(pruned.summary).toEqual({ create: 0, update: 0, delete: 2, forget: 1, noop: 3 });
+    expect(pruned.summary).toEqual({ create: 0, update: 0, replace: 0, delete: 2, forget: 1, noop: 3 });
     const website = pruned.changes.find((c) => c.address === 'website.docs');
     expect(website).toMatchObject({ action: 'forget', undeletable: true });
     const agent = pruned.changes.find((c) => c.address === 'agent.old_agent');
@@ -83,7 +83,7 @@ describe('--target', () => {
     const plan = planChanges({ desired: changed, state: recorded, digest, scope: { prune: false, targets: ['agent.helper'] } });
     expect(actions(plan)).toEqual({ 'tool.lookup': 'update', 'agent.helper': 'update' });
     expect(plan.changes.map((c) => c.address)).toEqual(['tool.card', 'tool.lookup', 'agent.helper']);
-    expect(plan.summary).toEqual({ create: 0, update: 2, delete: 0, forget: 0, noop: 1 });
+    expect(plan.summary).toEqual({ create: 0, update: 2, replace: 0, delete: 0, forget: 0, noop: 1 });
     expect(plan.warnings.at(-1)).toContain('limited to --target: agent.helper, tool.card, tool.lookup');
   });
 

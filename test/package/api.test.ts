@@ -120,7 +120,7 @@ describe('the package entry (dist/index.js)', () => {
     const offline = await api.plan({ file, env: { WEATHER_TOKEN: 'tok-sekrit-42' }, refresh: false });
     expect(offline.hasChanges).toBe(true);
     expect(offline.plan.refreshed).toBe(false);
-    expect(offline.plan.summary).toEqual({ create: 3, update: 0, delete: 0, forget: 0, noop: 0 });
+    expect(offline.plan.summary).toEqual({ create: 3, update: 0, replace: 0, delete: 0, forget: 0, noop: 0 });
     expect(await emu.apiRequests()).toEqual([]);
     // The secret is never in the plan, nor in any rendering of it.
     for (const format of ['text', 'json', 'markdown'] as const) expect(api.renderPlan(offline.plan, format)).not.toContain('tok-sekrit-42');

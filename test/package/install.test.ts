@@ -197,7 +197,14 @@ await plan({ file: 'agents.yaml', refresh: false, state: 'postgres://agentsync@1
       expect(versionRun).toMatchObject({ code: 0, stdout: `${version}\n` });
       const deployed = await run(process.execPath, ['deploy.mjs'], clone, cleanEnv({ COMETCHAT_API_KEY: API_KEY, AGENTSYNC_BASE_URL: emu.url }));
       expect(deployed.stderr).toBe('');
-      expect(JSON.parse(deployed.stdout)).toEqual({ version, valid: true, before: { create: 1, update: 0, delete: 0, forget: 0, noop: 0 }, created: 1, after: false, userError: 'function' });
+      expect(JSON.parse(deployed.stdout)).toEqual({
+        version,
+        valid: true,
+        before: { create: 1, update: 0, replace: 0, delete: 0, forget: 0, noop: 0 },
+        created: 1,
+        after: false,
+        userError: 'function',
+      });
       const postgres = await run(process.execPath, ['postgres.mjs'], clone);
       expect(postgres.stderr).toBe('');
       const refused = JSON.parse(postgres.stdout) as { name: string; message: string };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApplyResult } from '../../src/core/apply-types.js';
-import { renderApplySummary } from '../../src/render/apply-summary.js';
+import { applyResultToJson, renderApplySummary } from '../../src/render/apply-summary.js';
 
 const success: ApplyResult = {
   environment: 'local',
@@ -65,5 +65,25 @@ describe('apply summary', () => {
     );
     expect(text).toContain('Warning: the notify message was not sent: POST /messages answered 404 ERR_GUID_NOT_FOUND: no group.');
     expect(text.trimEnd().split('\n').at(-1)).toBe('Apply complete: 1 created, 1 updated, 1 forgotten.');
+  });
+});
+
+// Issue 40 §3.3: a replacement is counted as one, not as an update.
+describe('apply summary of a replacement', () => {
+  const replaced: ApplyResult = {
+    ...success,
+    total: 2,
+    counts: { created: 0, updated: 1, replaced: 1, deleted: 0, forgotten: 0 },
+    done: [
+      { address: 'agent.b', type: 'agent', action: 'update', remoteId: 'uid-b', ms: 1, retries: 0 },
+      { address: 'website.site', type: 'website', action: 'update', remoteId: 'w-2', ms: 79, retries: 0, replaced: true, steps: ['crawled', 'processed', 'old deleted'] },
+    ],
+    notify: { status: 'skipped', reason: 'not-configured' },
+  };
+
+  it('counts it as replaced, in the line and in the JSON', () => {
+    expect(renderApplySummary(replaced, { color: false })).toBe('Apply complete: 0 created, 1 updated, 1 replaced, 0 forgotten.\n');
+    expect(applyResultToJson(replaced).summary).toMatchObject({ created: 0, updated: 1, replaced: 1 });
+    expect(applyResultToJson(success).summary).toMatchObject({ created: 1, updated: 1, replaced: 0 });
   });
 });

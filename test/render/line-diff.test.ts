@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffLines, type DiffLine } from '../../src/render/line-diff.js';
+import { diffLines, textLines, type DiffLine } from '../../src/render/line-diff.js';
 
 const lines = (n: number, prefix = 'line'): string => Array.from({ length: n }, (_, i) => `${prefix} ${i}`).join('\n');
 const count = (result: readonly DiffLine[], kind: DiffLine['kind']): number => result.filter((l) => l.kind === kind).length;
@@ -100,12 +100,38 @@ describe('diffLines', () => {
         fc.pre(before !== after);
         const result = diffLines(before, after, Infinity);
         const texts = (kinds: readonly string[]): string => result.flatMap((l) => (kinds.includes(l.kind) && 'text' in l ? [l.text] : [])).join('\n');
-        expect(texts(['same', 'removed'])).toBe(before);
-        expect(texts(['same', 'added'])).toBe(after);
-        expect(count(result, 'same')).toBe(lcsLength(before.split('\n'), after.split('\n')));
+        // A final newline ends the last line: it is read back from the text, and said by the diff only where the two differ.
+        const [endsBefore, endsAfter] = [before.endsWith('\n'), after.endsWith('\n')];
+        expect(texts(['same', 'removed']) + (endsBefore ? '\n' : '')).toBe(before);
+        expect(texts(['same', 'added']) + (endsAfter ? '\n' : '')).toBe(after);
+        expect(result.filter((l) => l.kind === 'final-newline')).toEqual(endsBefore === endsAfter ? [] : [{ kind: 'final-newline', change: endsAfter ? 'added' : 'removed' }]);
+        expect(count(result, 'same')).toBe(lcsLength(textLines(before), textLines(after)));
       }),
       { numRuns: 500 },
     );
+  });
+
+  // Issue 40 §3.6: a block scalar's final newline is no empty line of its own.
+  it('never shows a final newline as an empty line, and says so when only one side has it', () => {
+    expect(diffLines('a\nb\nc\n', 'a\nx\nc\n', Infinity)).toEqual([
+      { kind: 'same', text: 'a' },
+      { kind: 'removed', text: 'b' },
+      { kind: 'added', text: 'x' },
+      { kind: 'same', text: 'c' },
+    ]);
+    // The only difference: shown after the last lines, as context.
+    expect(diffLines('p\nq\nr\ns', 'p\nq\nr\ns\n')).toEqual([
+      { kind: 'skipped', count: 2 },
+      { kind: 'same', text: 'r' },
+      { kind: 'same', text: 's' },
+      { kind: 'final-newline', change: 'added' },
+    ]);
+    expect(diffLines('a\nb\n', 'a\nc')).toEqual([
+      { kind: 'same', text: 'a' },
+      { kind: 'removed', text: 'b' },
+      { kind: 'added', text: 'c' },
+      { kind: 'final-newline', change: 'removed' },
+    ]);
   });
 
   it('keeps every line when context is unlimited', () => {

@@ -6,7 +6,7 @@ import type { ApplyEvent, ApplyResult } from '../../src/core/apply-types.js';
 import { multiApplyJson, multiPlanJson, prefixLines, renderApplyTable, renderPlanTable, type EnvironmentOutcome } from '../../src/render/multi-env.js';
 import { renderMultiPlanMarkdown } from '../../src/render/multi-env-markdown.js';
 import { createMultiProgress } from '../../src/render/multi-env-progress.js';
-import { samplePlan, SECRET } from './plan-fixtures.js';
+import { replacePlan, samplePlan, SECRET } from './plan-fixtures.js';
 
 const info = (name: string) => ({ name, appId: `app-${name}`, region: 'us' });
 const planOf = (name: string): Plan => ({ ...samplePlan(), environment: name, appId: `app-${name}` });
@@ -62,6 +62,41 @@ describe('closing tables', () => {
         'us                12        1          0',
         `a-long-name  failed: ${failure.message}`,
         'Apply failed in 1 of 2 environments (a-long-name). The others completed: 12 created, 1 updated, 0 forgotten.',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
+// Issue 40 §3.3: a replacement has its own column, only when some environment has one.
+describe('closing tables with a replacement', () => {
+  it('plan, markdown and apply count it apart from updates', () => {
+    const outcomes: EnvironmentOutcome<Plan>[] = [
+      { environment: info('us'), value: { ...replacePlan(), environment: 'us' } },
+      { environment: info('eu'), value: planOf('eu') },
+    ];
+    expect(renderPlanTable(outcomes, { color: false }).split('\n').slice(0, 3)).toEqual([
+      'Environment  Create  Update  Replace  Forget  Unchanged',
+      'us                0       1        1       0          1',
+      'eu                2       2        0       1          1',
+    ]);
+    expect(renderMultiPlanMarkdown(outcomes)).toContain('| Environment | Create | Update | Replace | Forget | Unchanged |\n| :-- | --: | --: | --: | --: | --: |\n| `us` | 0 | 1 | 1 | 0 | 1 |');
+    const applied: ApplyResult = {
+      environment: 'us',
+      ok: true,
+      prune: false,
+      counts: { created: 0, updated: 1, replaced: 1, deleted: 0, forgotten: 0 },
+      done: [],
+      failed: [],
+      notAttempted: [],
+      notify: { status: 'skipped', reason: 'not-configured' },
+      total: 2,
+    };
+    expect(renderApplyTable([{ environment: info('us'), value: applied }], { color: false })).toBe(
+      [
+        'Environment  Created  Updated  Replaced  Forgotten',
+        'us                 0        1         1          0',
+        'Apply complete in 1 environment: 0 created, 1 updated, 1 replaced, 0 forgotten.',
         '',
       ].join('\n'),
     );

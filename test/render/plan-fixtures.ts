@@ -31,10 +31,12 @@ export function samplePlan(): Plan {
         support: {
           ...withSecret(SECRET),
           isActive: false,
-          instruction: 'You help customers.\nBe brief and kind.\nNever guess.\nEscalate refunds.',
+          // Written as a block scalar: the one newline it adds is the only one the old text lacked.
+          instruction: 'You help customers.\nBe brief and kind.\nNever guess.\nEscalate refunds.\n',
           metaData: { team: 'care', 'a.b': 2 },
         },
-        ghost: { name: 'Ghost', integrationType: 'llm', integrateWith: 'gpt-4o', instruction: 'Line one\nLine two' },
+        // A block scalar's final newline ends its last line; it is no empty line of its own.
+        ghost: { name: 'Ghost', integrationType: 'llm', integrateWith: 'gpt-4o', instruction: 'Line one\nLine two\n' },
       },
     },
     sensitive,
@@ -45,4 +47,15 @@ export function samplePlan(): Plan {
 export function noChangePlan(): Plan {
   const desired = desiredOf(baseBody);
   return planChanges({ desired, state: stateOf(desired), digest });
+}
+
+/** A website re-crawled (its maxPages changed: -/+) beside an in-place update of a tool. */
+export function replacePlan(): Plan {
+  const site = (maxPages: number) => ({ url: 'https://docs.example.com/', maxPages });
+  const before = desiredOf({ ...baseBody, knowledgeBase: { websites: { site: site(10) } } });
+  const state = stateOf(before);
+  editRecorded(state, 'tool.get_weather', (spec) => {
+    spec.description = 'Weather for a city';
+  });
+  return planChanges({ desired: desiredOf({ ...baseBody, knowledgeBase: { websites: { site: site(20) } } }), state, digest });
 }

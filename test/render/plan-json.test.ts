@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planToJson } from '../../src/render/plan-json.js';
 import { expectGolden } from './golden.js';
-import { noChangePlan, SECRET, samplePlan } from './plan-fixtures.js';
+import { noChangePlan, replacePlan, SECRET, samplePlan } from './plan-fixtures.js';
 
 describe('planToJson', () => {
   it('matches the golden JSON', () => {
@@ -11,11 +11,12 @@ describe('planToJson', () => {
   it('has exactly the contract keys, lists no-ops, and keeps remote ids off creates', () => {
     const json = planToJson(samplePlan());
     expect(Object.keys(json)).toEqual(['formatVersion', 'environment', 'appId', 'region', 'refreshed', 'drift', 'warnings', 'prune', 'changes', 'summary', 'pending']);
-    expect(json).toMatchObject({ formatVersion: 1, environment: 'local', appId: 'local', region: 'us', summary: { create: 2, update: 2, forget: 1, noop: 1 } });
+    expect(json).toMatchObject({ formatVersion: 1, environment: 'local', appId: 'local', region: 'us', summary: { create: 2, update: 2, replace: 0, forget: 1, noop: 1 } });
     for (const change of json.changes) {
       // Terraform's JSON habit: the side that does not exist is null, so a policy can test for it.
       const keys = {
-        create: ['address', 'type', 'action', 'fields', 'before', 'after'],
+        // Both creates of the sample leave empty defaults out of the manifest (`defaulted`).
+        create: ['address', 'type', 'action', 'fields', 'before', 'after', 'defaulted'],
         update: ['address', 'type', 'action', 'fields', 'remoteId', 'before', 'after'],
         'no-op': ['address', 'type', 'action', 'fields', 'remoteId'],
         delete: ['address', 'type', 'action', 'fields', 'remoteId', 'before', 'after'],
@@ -49,5 +50,14 @@ describe('planToJson', () => {
     expect(text).toContain('{"path":"integrationMeta.headers","before":"(sensitive)","after":"(sensitive)","sensitive":true}');
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain('hmac-sha256');
+  });
+});
+
+// Issue 40 §3.3: a replacement is counted as one, not as an update.
+describe('planToJson summary of a replacement', () => {
+  it('counts it under `replace`, apart from in-place updates, and keeps every other key', () => {
+    const json = planToJson(replacePlan());
+    expect(json.summary).toEqual({ create: 0, update: 1, replace: 1, delete: 0, forget: 0, noop: 1 });
+    expect(json.changes.find((c) => c.address === 'website.site')).toMatchObject({ action: 'update', replace: true });
   });
 });

@@ -4,7 +4,7 @@ import type { Plan } from '../../src/core/plan.js';
 import { renderPlanMarkdown } from '../../src/render/plan-markdown.js';
 import { desiredOf, digest, weatherTool } from '../core/diff-fixtures.js';
 import { expectGolden } from './golden.js';
-import { noChangePlan, SECRET, samplePlan } from './plan-fixtures.js';
+import { noChangePlan, replacePlan, SECRET, samplePlan } from './plan-fixtures.js';
 
 /** The block structure as a markdown reader sees it: `</details>` counts only outside code fences. */
 function structure(markdown: string): { opened: number; closed: number; unclosedFence: boolean } {
@@ -77,5 +77,14 @@ describe('renderPlanMarkdown', () => {
     const short = renderPlanMarkdown(plan, { maxLength: 3_000 });
     expect(short.length).toBeLessThanOrEqual(3_000);
     expect(short).toMatch(/_… \d+ more resources not shown/);
+  });
+});
+
+// Issue 40 §3.3: a replacement is counted as one, not as an update.
+describe('renderPlanMarkdown of a replacement', () => {
+  it('counts it on its own row and in the summary line', () => {
+    const markdown = renderPlanMarkdown(replacePlan());
+    expect(markdown).toContain('**Plan: 0 to create, 1 to update, 1 to replace, 0 to forget.**');
+    expect(markdown).toContain('| `~` update in-place | 1 |\n| `-/+` replace | 1 |\n| `-` forget (stays on the server) | 0 |');
   });
 });

@@ -46,7 +46,7 @@ describe('a --prune plan', () => {
 
   it('JSON: `delete` counted in the summary (0 without --prune), delete actions with their remote ids', () => {
     const json = planToJson(pruned);
-    expect(json.summary).toEqual({ create: 0, update: 0, delete: 2, forget: 1, noop: 1 });
+    expect(json.summary).toEqual({ create: 0, update: 0, replace: 0, delete: 2, forget: 1, noop: 1 });
     expect(json.prune).toBe(true);
     expect(json.changes.filter((c) => c.action === 'delete')).toMatchObject([
       { address: 'tool.old_tool', type: 'tool', action: 'delete', fields: [], remoteId: 'tool-old_tool-id' },
@@ -55,7 +55,7 @@ describe('a --prune plan', () => {
     // The record being deleted comes whole, for policies that check what is removed.
     for (const change of json.changes.filter((c) => c.action === 'delete')) expect(change.before).toEqual(expect.any(Object));
     expect(json.changes.find((c) => c.address === 'website.docs')).toMatchObject({ action: 'forget', undeletable: true });
-    expect(planToJson(unpruned).summary).toEqual({ create: 0, update: 0, delete: 0, forget: 3, noop: 1 });
+    expect(planToJson(unpruned).summary).toEqual({ create: 0, update: 0, replace: 0, delete: 0, forget: 3, noop: 1 });
   });
 });
 

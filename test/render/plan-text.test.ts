@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { renderPlanText } from '../../src/render/plan-text.js';
 import { expectGolden } from './golden.js';
-import { noChangePlan, SECRET, samplePlan } from './plan-fixtures.js';
+import { noChangePlan, replacePlan, SECRET, samplePlan } from './plan-fixtures.js';
+import { planChanges } from '../../src/core/diff.js';
+import { desiredOf, digest } from '../core/diff-fixtures.js';
 
 const ESC = '\u001b';
 
@@ -73,5 +75,48 @@ describe('renderPlanText', () => {
     const text = renderPlanText(plan, { color: false });
     expect(text).not.toContain(ESC);
     expect(text).toContain('+ \\u001b[2Jb\\u000d');
+  });
+
+  // Issue 40 §3.6: a block scalar's final newline is not an empty `+ ` or `- ` line.
+  it('never shows the final newline of a multi-line value as an empty diff line, and says when it alone differs', () => {
+    const plan = samplePlan();
+    plan.drift.push({ address: 'agent.support', type: 'agent', kind: 'changed', fields: [{ path: 'instruction', before: 'one\ntwo\n', after: 'one\ntwo' }] });
+    const change = plan.changes.find((c) => c.action === 'update' && c.address === 'agent.support');
+    if (change?.action !== 'update') throw new Error('fixture changed');
+    change.fields.push({ path: 'greeting', before: 'Hi\nthere\n' });
+    const lines = renderPlanText(plan, { color: false }).split('\n');
+    expect(lines.filter((line) => /^\s*[-+]\s*$/.test(line))).toEqual([]);
+    expect(lines).toContain('        - (newline at end of text)');
+    expect(lines).toContain('        - there');
+  });
+
+  it("lists a create's empty defaults only where the manifest wrote them; the plan keeps every field", () => {
+    const plan = samplePlan();
+    const text = renderPlanText(plan, { color: false });
+    const block = (address: string): string => text.slice(text.indexOf(`  + ${address}\n`)).split('\n\n')[0] ?? '';
+    expect(block('tool.new_tool')).not.toMatch(/description|parameters/);
+    expect(block('agent.ghost')).not.toMatch(/tools|actions/);
+    expect(block('agent.ghost')).toContain('+ isActive: true');
+    const ghost = plan.changes.find((c) => c.address === 'agent.ghost');
+    expect(ghost?.action === 'create' ? ghost.fields.map((f) => f.path) : []).toEqual(expect.arrayContaining(['tools', 'actions']));
+
+    const written = desiredOf({
+      tools: { t: { displayName: 'T', executionText: 'Working', doNotExecute: true, description: '' } },
+      agents: { a: { name: 'A', integrationType: 'llm', integrateWith: 'gpt-4o', tools: [] } },
+    });
+    const shown = renderPlanText(planChanges({ desired: written, state: null, digest }), { color: false });
+    expect(shown).toContain('+ description: ""');
+    expect(shown).toContain('+ tools: []');
+    expect(shown).not.toContain('+ actions: []');
+    expect(shown).not.toContain('+ parameters: {}');
+  });
+});
+
+// Issue 40 §3.3: a replacement is counted as one, not as an update.
+describe('renderPlanText of a replacement', () => {
+  it('counts it as "to replace" in the summary line', () => {
+    const text = renderPlanText(replacePlan(), { color: false });
+    expect(text).toContain('-/+ website.site');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('Plan: 0 to create, 1 to update, 1 to replace, 0 to forget.');
   });
 });

@@ -50,3 +50,31 @@ describe('apply progress', () => {
     progress.finish();
   });
 });
+
+// Issue 40 §3.3: a replacement says it replaced, and what it did, instead of naming its last call.
+describe('apply progress of a replacement', () => {
+  const done: ApplyEvent = {
+    kind: 'done',
+    address: 'website.site',
+    type: 'website',
+    action: 'update',
+    call: 'DELETE /ai-agents/agent-builder/knowledge-base/website/w-1',
+    ms: 79,
+    remoteId: 'w-2',
+    retries: 0,
+    replaced: true,
+    steps: ['crawled', 'processed', 'old deleted'],
+  };
+  const lineOf = (tty: boolean): string => {
+    let out = '';
+    const progress = createProgress({ tty, color: false, total: 1, tickMs: 0, now: () => 0, write: (text) => (out += text) });
+    progress.onEvent(done);
+    progress.finish();
+    return screenOf(out)[0] ?? '';
+  };
+
+  it('reads "replaced" with its steps, on a terminal and off', () => {
+    expect(lineOf(false)).toBe('replaced website.site (crawled, processed, old deleted, 79 ms)');
+    expect(lineOf(true)).toBe('website.site: replaced (crawled, processed, old deleted, 79 ms)');
+  });
+});

@@ -91,7 +91,7 @@ describe('a forged plan file shown by `show`', () => {
   });
 
   it('with nothing to do, the no-changes line too', () => {
-    const quiet = planFromJson({ ...json, changes: [], moves: [], summary: { create: 0, update: 0, delete: 0, forget: 0, noop: 0 } }, 'plan.json');
+    const quiet = planFromJson({ ...json, changes: [], moves: [], summary: { create: 0, update: 0, replace: 0, delete: 0, forget: 0, noop: 0 } }, 'plan.json');
     expect(renderPlanText(quiet, { color: false })).toMatch(/^No changes\. Environment "prod/);
     expectInert(renderPlanText(quiet, { color: false }));
   });

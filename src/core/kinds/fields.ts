@@ -70,6 +70,16 @@ export function namesOf(field: string, fact: FieldFact): readonly string[] {
   return names;
 }
 
+/**
+ * The fields a manifest entry (`written`, as the user wrote it) leaves out whose default is empty
+ * (`tools: []`, `description: ""`): a plan has them, but listing them on a create is only noise.
+ */
+export function emptyDefaultsLeftOut(table: object, written: Readonly<Record<string, unknown>>): string[] {
+  return factsOf(table)
+    .flatMap(([field, fact]) => (fact.default !== undefined && isEmptyValue(fact.default()) && !Object.hasOwn(written, field) ? [field] : []))
+    .sort();
+}
+
 /** True for `""`, `[]` and `{}`: what "absent" looks like on a server that fills in optional fields. */
 export function isEmptyValue(value: JsonValue | undefined): boolean {
   if (value === undefined || value === null || value === '') return true;

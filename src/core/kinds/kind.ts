@@ -103,6 +103,8 @@ export interface CallOutcome {
   recorded?: JsonObject;
   /** An earlier, interrupted run had made it; it was found on the server and adopted, not made again. */
   adopted?: boolean;
+  /** What a change made in several steps did, in order, in the kind's words (`crawled`, `processed`, `old deleted`). */
+  steps?: string[];
 }
 
 /** One entry of a kind's server list, read into the shape the diff compares. */

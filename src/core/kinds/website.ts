@@ -51,10 +51,10 @@ export const websiteKind: Kind<WebsiteSpec> = {
   create: (ctx, spec, key) => (spec.url === undefined ? processSeed(ctx, spec, key) : scrapeAndProcess(ctx, spec, key)),
   update: (ctx, spec, key, remoteId, changed) => {
     if (spec.url === undefined) return processSeed(ctx, spec, key);
-    // A website first written in the seed form has no crawl of ours to keep.
-    if (changed?.has('parentUniqueId') === true) return scrapeAndProcess(ctx, spec, key);
+    // A website first written in the seed form has no crawl of ours to keep (and none to delete).
+    if (changed?.has('parentUniqueId') === true) return scrapeAndProcess(ctx, spec, key, true);
     if (CRAWL_FIELDS.some((field) => changed?.has(field) === true)) return recrawl(ctx, spec, key, remoteId);
-    return processWebsite(ctx, spec, key, remoteId);
+    return reprocess(ctx, spec, key, remoteId);
   },
   remove: {
     // Only a website agentsync scraped is ours to delete; the seed form's is only forgotten.
@@ -103,11 +103,13 @@ async function processSeed(ctx: CallContext, spec: WebsiteSpec, key: string): Pr
 /** Marks a website whose processing never completed: the next plan shows an update, which processes it. */
 export const NOT_PROCESSED = 'not processed yet';
 
-async function scrapeAndProcess(ctx: CallContext, spec: WebsiteSpec, key: string): Promise<CallOutcome> {
+/** `withSteps`: say what was done, as a replacement's progress line does (a create's names its call). */
+async function scrapeAndProcess(ctx: CallContext, spec: WebsiteSpec, key: string, withSteps = false): Promise<CallOutcome> {
   const { websiteId, adopted } = await scrapeOnce(ctx, spec, key);
   try {
-    const outcome = await processWebsite(ctx, spec, key, websiteId);
-    return adopted ? { ...outcome, adopted } : outcome;
+    const { processed, ...outcome } = await processWebsite(ctx, spec, key, websiteId);
+    const steps = withSteps ? { steps: [crawledStep(adopted), processedStep(processed)] } : {};
+    return { ...outcome, ...(adopted ? { adopted } : {}), ...steps };
   } catch (err) {
     // The website exists now: its id is kept, so a rerun processes it instead of scraping a second one.
     throw new PartlyDone(websiteId, { matchedUrls: NOT_PROCESSED }, err);
@@ -121,25 +123,47 @@ async function scrapeAndProcess(ctx: CallContext, spec: WebsiteSpec, key: string
  */
 async function recrawl(ctx: CallContext, spec: WebsiteSpec, key: string, oldId: string): Promise<CallOutcome> {
   const { websiteId, adopted } = await scrapeOnce(ctx, spec, key);
-  if (websiteId === oldId) return processWebsite(ctx, spec, key, websiteId);
+  if (websiteId === oldId) {
+    // The server crawled into the website it already had: nothing old is left to delete.
+    const { processed, ...outcome } = await processWebsite(ctx, spec, key, websiteId);
+    return { ...outcome, steps: ['crawled into the same website', processedStep(processed)] };
+  }
   await ctx.replacement?.replace(websiteId, { matchedUrls: NOT_PROCESSED }, oldId);
-  let outcome: CallOutcome;
+  let processing: ProcessOutcome;
   try {
-    outcome = await processWebsite(ctx, spec, key, websiteId);
+    processing = await processWebsite(ctx, spec, key, websiteId);
   } catch (err) {
     throw new PartlyDone(websiteId, { matchedUrls: NOT_PROCESSED }, err);
   }
+  const { processed, ...outcome } = processing;
   try {
     await sendDelete(ctx, websitePath(oldId));
   } catch (err) {
     throw new PartlyDone(websiteId, outcome.recorded ?? {}, err);
   }
   await ctx.replacement?.superseded(oldId);
-  return adopted ? { ...outcome, adopted } : outcome;
+  return { ...outcome, ...(adopted ? { adopted } : {}), steps: [crawledStep(adopted), processedStep(processed), 'old deleted'] };
 }
 
+function crawledStep(adopted: boolean): string {
+  return adopted ? 'adopted the crawl an interrupted apply had started' : 'crawled';
+}
+
+function processedStep(processed: boolean): string {
+  return processed ? 'processed' : 'nothing to process';
+}
+
+/** An update that keeps the crawl: its URLs processed again. */
+async function reprocess(ctx: CallContext, spec: WebsiteSpec, key: string, websiteId: string): Promise<CallOutcome> {
+  const { remoteId, recorded } = await processWebsite(ctx, spec, key, websiteId);
+  return { remoteId, ...(recorded ? { recorded } : {}) };
+}
+
+/** A processing's outcome, and whether a process call was sent (not when every URL is excluded). */
+type ProcessOutcome = CallOutcome & { processed: boolean };
+
 /** Reads every page of the website's URLs, resolves the globs, and starts processing the rest. */
-async function processWebsite(ctx: CallContext, spec: WebsiteSpec, key: string, websiteId: string): Promise<CallOutcome> {
+async function processWebsite(ctx: CallContext, spec: WebsiteSpec, key: string, websiteId: string): Promise<ProcessOutcome> {
   let urls;
   try {
     urls = await readDiscoveredUrls((path, limits) => ctx.wire.send({ method: 'GET', path, ...limits }), websiteId, `website.${key}`);
@@ -152,8 +176,9 @@ async function processWebsite(ctx: CallContext, spec: WebsiteSpec, key: string, 
   const match = matchWebsite(spec.exclude ?? [], urls);
   // Nothing left to index (every URL excluded, or none found) is what the manifest asks for, not
   // an error: the server would answer 404, so the call is not sent.
-  if (match.processIds.length > 0) await sendProcess(ctx, websiteId, match.excludeIds, key);
-  return { remoteId: websiteId, recorded: { matchedUrls: match.fingerprint } };
+  const processed = match.processIds.length > 0;
+  if (processed) await sendProcess(ctx, websiteId, match.excludeIds, key);
+  return { remoteId: websiteId, recorded: { matchedUrls: match.fingerprint }, processed };
 }
 
 /**

@@ -16,9 +16,10 @@ export function notifyMuid(lineage: string, startSerial: number, planFingerprint
 }
 
 export function notifyText(environment: string, counts: ApplyCounts, done: readonly DoneItem[]): string {
+  const replaced = (counts.replaced ?? 0) > 0 ? ` ${counts.replaced} replaced,` : '';
   const deleted = counts.deleted > 0 ? ` ${counts.deleted} deleted,` : '';
   const adopted = (counts.adopted ?? 0) > 0 ? `, ${counts.adopted} adopted` : '';
-  const head = `agentsync applied to ${environment}: ${counts.created} created, ${counts.updated} updated,${deleted} ${counts.forgotten} forgotten${adopted}.`;
+  const head = `agentsync applied to ${environment}: ${counts.created} created, ${counts.updated} updated,${replaced}${deleted} ${counts.forgotten} forgotten${adopted}.`;
   const lines = [head];
   let length = head.length;
   const sorted = [...done].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));

@@ -11,7 +11,7 @@ import type { Desired, DesiredResource } from '../../core/desired.js';
 import { isUserError } from '../../core/errors.js';
 import { jsonEqual } from '../../core/json-equal.js';
 import { changedFieldsOf } from '../../core/kinds/fields.js';
-import { PartlyDone, replacementAddressOf, supersededAddress, type ReplacementSteps, type UnrepeatableStep } from '../../core/kinds/kind.js';
+import { PartlyDone, replacementAddressOf, supersededAddress, type CallOutcome, type ReplacementSteps, type UnrepeatableStep } from '../../core/kinds/kind.js';
 import { kindFor, kindOf, newRunMemory, type ResourceType, type RunMemory } from '../../core/kinds/index.js';
 import type { State } from '../../core/state.js';
 import type { Change, CreateChange, DeleteChange, ForgetChange, Plan, UpdateChange } from '../../core/plan.js';
@@ -331,7 +331,15 @@ async function runOne(task: Task, input: RunContext): Promise<TaskOutcome> {
       appliedAt: now().toISOString(),
     });
     const adopted = adoptId !== undefined || outcome.adopted === true;
-    const item: DoneItem = { ...base, remoteId: outcome.remoteId, call: wire.lastCall, ms: Math.round(performance.now() - started), retries, ...(adopted ? { adopted } : {}) };
+    const item: DoneItem = {
+      ...base,
+      remoteId: outcome.remoteId,
+      call: wire.lastCall,
+      ms: Math.round(performance.now() - started),
+      retries,
+      ...(adopted ? { adopted } : {}),
+      ...stepsDone(change, outcome),
+    };
     return { ok: true, item, recording };
   } catch (caught) {
     let err = caught;
@@ -380,12 +388,18 @@ async function adoptionFor(change: CallableChange, resource: DesiredResource, in
   return input.adopter.find(resource, pendingSince);
 }
 
+/** A replacement says so, and a change made in steps says which (docs/spec/plan-and-apply.md#progress-and-summary). */
+function stepsDone(change: CallableChange, outcome: CallOutcome): Pick<DoneItem, 'replaced' | 'steps'> {
+  return { ...(change.action === 'update' && change.replace === true ? { replaced: true } : {}), ...(outcome.steps?.length ? { steps: [...outcome.steps] } : {}) };
+}
+
 function countDone(done: readonly DoneItem[]): ApplyCounts {
   const counts: ApplyCounts = { created: 0, updated: 0, deleted: 0, forgotten: 0 };
   const counter = { create: 'created', update: 'updated', delete: 'deleted', forget: 'forgotten' } as const;
   for (const item of done) {
     // An adopted create made nothing: it took over what an interrupted earlier apply had made.
     if (item.action === 'create' && item.adopted === true) counts.adopted = (counts.adopted ?? 0) + 1;
+    else if (item.replaced === true) counts.replaced = (counts.replaced ?? 0) + 1;
     else counts[counter[item.action]]++;
   }
   return counts;
