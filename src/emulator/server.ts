@@ -8,7 +8,7 @@ import { ApiError, apiNotFound, DropConnection, errorBody, serviceUnavailable } 
 import { rateLimitHeaders, type Faults, type RateLimitState } from './faults.js';
 import { ClientGone, decodeBody, hasBody, parseJsonBody, parseJsonText, readRawBody } from './http/read-body.js';
 import { Punctual, sendJson } from './http/respond.js';
-import { refusal } from './dashboard/guard.js';
+import { ownOrigin, refusal } from './dashboard/guard.js';
 import { isDashboardPath, serveDashboard, type DashboardServing } from './dashboard/serve.js';
 import { DEMO_SITE_PATH_PREFIX, serveDemoSite } from './kb/demo-site.js';
 import type { InFlightGauge, LoggedRequest, RequestLog } from './request-log.js';
@@ -44,10 +44,7 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
     const query = queryAt < 0 ? NO_QUERY : new URLSearchParams(rawUrl.slice(queryAt + 1));
     const adminPath = pathname.startsWith(`${API_PREFIX}${ADMIN_PREFIX}`) ? pathname.slice(API_PREFIX.length) : pathname;
     if (adminPath === DEMO_SITE_PATH_PREFIX || adminPath.startsWith(`${DEMO_SITE_PATH_PREFIX}/`)) {
-      // The built-in demo website (HTML, not JSON): what a scrape of the emulator's own origin crawls.
-      const page = serveDemoSite(req.method ?? 'GET', req.headers.host, adminPath);
-      res.writeHead(page.status, { 'Content-Type': page.contentType, 'Content-Length': String(Buffer.byteLength(page.body)) });
-      res.end(req.method === 'HEAD' ? undefined : page.body);
+      serveDemoSiteGuarded(deps.dashboard, req, res, adminPath);
       return;
     }
     if (isDashboardPath(pathname)) {
@@ -64,6 +61,20 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
     const entry = deps.log.open(req.method ?? 'GET', rawUrl, Array.isArray(onBehalfOf) ? onBehalfOf.join(',') : onBehalfOf);
     void serveApi(deps, expectedKey, punctual, req, res, { pathname, query, entry, started: performance.now() });
   };
+}
+
+/** The built-in demo website (HTML, not JSON): what a scrape of the emulator's own origin crawls. Guarded like every route. */
+function serveDemoSiteGuarded(dashboard: DashboardServing, req: IncomingMessage, res: ServerResponse, path: string): void {
+  const listening = dashboard.listening();
+  const refused = refusal(req.headers, listening);
+  const origin = ownOrigin(req.headers.host ?? '', listening);
+  if (refused !== undefined || origin === undefined) {
+    sendJson(res, 403, errorBody(new ApiError(403, 'ERR_FORBIDDEN', refused ?? 'The Host header does not name this emulator.'), path), {});
+    return;
+  }
+  const page = serveDemoSite(req.method ?? 'GET', origin, path);
+  res.writeHead(page.status, { 'Content-Type': page.contentType, 'Content-Length': String(Buffer.byteLength(page.body)) });
+  res.end(req.method === 'HEAD' ? undefined : page.body);
 }
 
 interface ApiCall {
