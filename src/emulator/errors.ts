@@ -6,6 +6,9 @@ import { STATUS_CODES } from 'node:http';
 import { API_ERROR_CODES, type AgentsApiErrorBody, type ChatApiErrorBody } from '../core/api-types.js';
 
 export class ApiError extends Error {
+  /** Why this error is part of a normal run (the request log shows it as expected, not as a failure). */
+  expected: string | undefined;
+
   constructor(
     readonly status: number,
     readonly code: string,
@@ -17,6 +20,12 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+}
+
+/** Marks an error as one a healthy client meets on purpose, e.g. a probe before a create. */
+export function expectedError(error: ApiError, why: string): ApiError {
+  error.expected = why;
+  return error;
 }
 
 export function badRequest(message: string): ApiError {

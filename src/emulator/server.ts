@@ -55,6 +55,11 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
       void serveAdmin(deps, req, res, adminPath, query);
       return;
     }
+    if (!pathname.startsWith(`${API_PREFIX}/`)) {
+      // Not an API route (a browser's /favicon.ico, a typo): the request log and the gauge hold API requests only.
+      sendJson(res, 404, errorBody(apiNotFound(pathname), pathname), {});
+      return;
+    }
     deps.gauge.begin();
     res.once('close', () => deps.gauge.end());
     const onBehalfOf = req.headers.onbehalfof;
@@ -88,7 +93,6 @@ async function serveApi(deps: PipelineDeps, expectedKey: Buffer, punctual: Punct
   const method = req.method ?? 'GET';
   let rate: RateLimitState = deps.faults.peekToken(deps.appId);
   const answer = await answerOf(deps, call.pathname, async () => {
-    if (!call.pathname.startsWith(`${API_PREFIX}/`)) throw apiNotFound(call.pathname);
     // A web page must not drive the API either (dashboard/guard.ts); the CLI sends no Origin.
     const refused = refusal(req.headers, deps.dashboard.listening());
     if (refused !== undefined) throw new ApiError(403, 'ERR_FORBIDDEN', refused);
@@ -137,6 +141,7 @@ async function serveApi(deps: PipelineDeps, expectedKey: Buffer, punctual: Punct
   const latencyMs = deps.faults.latencyMs;
   if (latencyMs > 0) await punctual.until(call.started + latencyMs);
   call.entry.status = answer.status;
+  call.entry.expected = answer.expected;
   call.entry.durationMs = Math.round(performance.now() - call.started);
   sendJson(res, answer.status, answer.body, rateLimitHeaders(rate), answer.headers);
   deps.logLine?.(`${method} ${call.entry.path} ${answer.status} ${call.entry.durationMs}ms`);
@@ -160,6 +165,8 @@ interface Answer {
   status: number;
   body: unknown;
   headers?: Readonly<Record<string, string>>;
+  /** An error answer that is part of a normal run (errors.ts, expectedError). */
+  expected?: string;
 }
 
 /**
@@ -173,7 +180,9 @@ async function answerOf(deps: PipelineDeps, pathname: string, handle: () => Prom
   } catch (err) {
     if (err instanceof ClientGone) return undefined;
     const apiError = toApiError(err, deps.logLine);
-    return { status: apiError.status, body: errorBody(apiError, pathname), headers: apiError.headers };
+    const answer: Answer = { status: apiError.status, body: errorBody(apiError, pathname), headers: apiError.headers };
+    if (apiError.expected !== undefined) answer.expected = apiError.expected;
+    return answer;
   }
 }
 

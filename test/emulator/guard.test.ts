@@ -52,7 +52,8 @@ describe('the emulator guards every route against other web pages', () => {
   it.each(['/__emulator/sites/docs/', '/__emulator/sites/docs/install', '/__emulator/sites/docs/sitemap.xml', '/v3/__emulator/sites/docs/sitemap.xml'])(
     'the demo site %s refuses a rebound Host, a foreign Origin and a cross-site fetch, and never writes the forged Host',
     async (path) => {
-      for (const headers of [{ host: `evil.example:${port()}` }, { host: `evil.example` }, { origin: 'http://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
+      const forged: Record<string, string>[] = [{ host: `evil.example:${port()}` }, { host: 'evil.example' }, { origin: 'http://evil.example' }, { 'sec-fetch-site': 'cross-site' }];
+      for (const headers of forged) {
         const answer = await fetchText(path, headers);
         expect(answer.status, JSON.stringify(headers)).toBe(403);
         expect(answer.text).not.toContain('<loc>');

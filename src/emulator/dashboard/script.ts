@@ -12,11 +12,38 @@ export const PAGE_SCRIPT = String.raw`
   const VIEWS = ['resources', 'kb', 'requests', 'knobs'];
   /** Fields the server owns: shown, never offered for editing. */
   const SERVER_FIELDS = new Set(['_id', '__v', 'uid', 'appId', 'createdAt', 'updatedAt', 'deletedAt', 'type', 'tool.name']);
+  /** One line per knob, shown beside it (docs/emulator.md has the long form). */
+  const KNOB_HELP = {
+    latencyMs: 'Holds every API answer back this many milliseconds, counted from arrival.',
+    rateLimitPerMinute: 'API requests per minute before 429s; empty turns the limit off.',
+    failRate: 'Share of API requests (0 to 1) that fail on purpose, as failMode says.',
+    failMode: 'How a failed request fails: a 503, a dropped connection, or either.',
+    failNext: 'Fails exactly the next n API requests, before failRate applies.',
+    putCreates: 'PUT of an unknown tool creates it, instead of answering 404.',
+    createStatus: 'Status of a successful create: 200 (version A) or 201 (version O).',
+    timestamps: 'Tool and agent timestamps as ISO strings or epoch milliseconds.',
+    agentList: 'What the agent list holds: whole records, no uid, or without optional fields.',
+    storeAsSent: 'Stores bodies exactly as sent, with no defaults filled in.',
+    kbProcessingMs: 'Time for a batch of discovered URLs to finish indexing.',
+    kbFailUrls: 'URL globs whose indexing ends failed.',
+    kbFailFraction: 'Share of indexed URLs (0 to 1) that end failed, the same ones every run.',
+    kbCursorForever: 'Discovered-URL pages repeat the cursor sent: a list that never ends.',
+    kbThrottleNext: 'The next n discovered-URL lists answer 429.',
+    kbThrottleRetryAfterSeconds: 'The Retry-After of those 429s, in seconds.',
+    kbScrapeDropNext: 'The next n scrapes store their website, then drop the answer.',
+    kbListFailNext: 'The next n knowledge-base lists answer 500.',
+    kbDeleteFailNext: 'The next n website deletes answer 500 and delete nothing.',
+    kbProcessFailNext: 'The next n process calls answer 500 and start nothing.',
+    kbFetchTimeoutMs: "A crawl's time limit for one page.",
+    kbCrawlTimeoutMs: "A crawl's time limit in all; it then ends with what it found.",
+  };
   const ENUMS = { failMode: ['mixed', '503', 'drop'], createStatus: [200, 201], timestamps: ['iso', 'epoch'], agentList: ['full', 'no-uid', 'sparse'] };
   let active = '';
   let shown = '';
   let editing = false;
   const openBodies = new Set();
+  /** The bodies of the open rows, by seq: fetched once, dropped when the row closes. */
+  const bodies = new Map();
   let lastRequests = null;
 
   const say = (text) => { statusLine.textContent = text; };
@@ -54,17 +81,18 @@ export const PAGE_SCRIPT = String.raw`
   const bodyOf = (name) => document.querySelector('#view-' + name + ' .body');
 
   // ---- Agents and tools ----
-  function fieldRows(kind, id, record) {
+  /** name: how the page calls the record in words (an agent's name, a tool's name), never a bare uid when a name exists. */
+  function fieldRows(kind, id, record, name) {
     const rows = [];
     for (const [key, value] of Object.entries(record)) {
       if (kind === 'tool' && key === 'tool' && value && typeof value === 'object') {
-        for (const [inner, innerValue] of Object.entries(value)) rows.push(fieldRow(kind, id, 'tool.' + inner, inner, innerValue));
-      } else rows.push(fieldRow(kind, id, key, key, value));
+        for (const [inner, innerValue] of Object.entries(value)) rows.push(fieldRow(kind, id, 'tool.' + inner, inner, innerValue, name));
+      } else rows.push(fieldRow(kind, id, key, key, value, name));
     }
     return rows;
   }
 
-  function fieldRow(kind, id, label, field, value) {
+  function fieldRow(kind, id, label, field, value, name) {
     const cell = h('td', { class: 'value' });
     if (kind === 'agent' && (field === 'tools' || field === 'actions') && Array.isArray(value)) {
       value.forEach((name, i) => cell.append(i ? ', ' : '', h('a', { href: '#tool-' + name }, name)));
@@ -72,83 +100,113 @@ export const PAGE_SCRIPT = String.raw`
     } else cell.append(show(value));
     // A tool's name is its identity (PUT cannot rename); an agent's name is an ordinary field.
     const editable = !SERVER_FIELDS.has(label) && !(kind === 'tool' && label === 'name');
-    const actions = h('td', {}, editable ? h('button', { type: 'button', 'aria-label': 'Edit ' + label, onclick: () => editField(kind, id, field, label, value, cell) }, 'Edit') : '');
+    const actions = h('td', {}, editable ? h('button', { type: 'button', 'aria-label': 'Edit ' + label, onclick: () => editField(kind, id, field, label, value, cell, name) }, 'Edit') : '');
     return h('tr', { 'data-field': label }, h('th', { scope: 'row' }, label), cell, actions);
   }
 
-  function editField(kind, id, field, label, value, cell) {
+  function editField(kind, id, field, label, value, cell, name) {
     editing = true;
     const inputId = 'edit-' + kind + '-' + label.replace(/\W/g, '_');
     const isText = typeof value === 'string';
-    const area = h('textarea', { id: inputId, name: 'value' });
+    const feedbackId = inputId + '-feedback';
+    // Feedback goes beside the field (the page can be thousands of pixels long), and to the toast.
+    const feedback = h('p', { id: feedbackId, class: 'feedback', role: 'alert' });
+    const area = h('textarea', { id: inputId, name: 'value', 'aria-describedby': feedbackId });
     area.value = value === undefined ? '' : show(value);
     const form = h('form', { class: 'edit' },
       h('label', { for: inputId }, 'New ' + label + (isText ? '' : ' (JSON)')), area,
       h('button', { type: 'submit' }, 'Save'), ' ',
-      h('button', { type: 'button', onclick: () => { editing = false; refresh(true); } }, 'Cancel'));
+      h('button', { type: 'button', onclick: () => { editing = false; refresh(true); } }, 'Cancel'), feedback);
+    const tell = (text) => { feedback.textContent = text; say(text); };
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       let next;
       try {
         next = isText ? area.value : JSON.parse(area.value);
       } catch (err) {
-        say('Not valid JSON: ' + err.message);
+        tell('Not saved: the new ' + label + ' is not valid JSON (' + err.message + ').');
+        area.setAttribute('aria-invalid', 'true');
+        area.focus();
         return;
       }
       try {
         await api('PATCH', '/' + kind + 's/' + encodeURIComponent(id), { field, value: next });
-        say('Saved ' + label + ' of ' + kind + ' ' + id + '. Run "agentsync plan": it shows this as drift.');
+        say('Saved ' + label + ' of ' + kind + ' ' + name + '. Run "agentsync plan": it shows this as drift.');
         editing = false;
         refresh(true);
       } catch (err) {
-        say('Not saved: ' + err.message);
+        tell('Not saved: ' + err.message);
       }
     });
     cell.replaceChildren(form);
     area.focus();
   }
 
-  async function remove(kind, id) {
-    if (!window.confirm('Delete ' + kind + ' ' + id + '?')) return;
+  async function remove(kind, id, name) {
+    if (!window.confirm('Delete ' + kind + ' ' + name + '?')) return;
     try {
       await api('DELETE', '/' + kind + 's/' + encodeURIComponent(id));
-      say('Deleted ' + kind + ' ' + id + '.');
+      say('Deleted ' + kind + ' ' + name + '.');
       refresh(true);
     } catch (err) {
       say('Not deleted: ' + err.message);
     }
   }
 
+  const SEED_MARK = ' (seed data)';
+  /** The client's records first, the seed's last: what a developer applied is what they came to see. */
+  const clientFirst = (records, isSeed) => [...records.filter((r) => !isSeed(r)), ...records.filter(isSeed)];
+  const links = (names, prefix, label) => names.map((name, i) => [i ? ', ' : '', h('a', { href: '#' + prefix + name }, label ? label(name) : name)]);
+
   function renderResources(data) {
-    const agents = data.agents;
+    const seedTools = new Set(data.seed.tools);
+    const seedAgents = new Set(data.seed.agents);
+    const agents = clientFirst(data.agents, (agent) => seedAgents.has(agent.uid));
+    const tools = clientFirst(data.tools, (tool) => seedTools.has(tool.name));
+    const agentName = (agent) => (agent.name || agent.uid) + (seedAgents.has(agent.uid) ? SEED_MARK : '');
+    const toolName = (tool) => tool.name + (seedTools.has(tool.name) ? SEED_MARK : '');
     const users = {};
     for (const agent of agents) for (const name of [...agent.tools, ...agent.actions]) (users[name] = users[name] || []).push(agent);
-    const overview = table('Agents: ' + agents.length, ['Name', 'uid', 'Tools', 'Actions'], agents.map((agent) => h('tr', {},
-      h('th', { scope: 'row' }, h('a', { href: '#agent-' + agent.uid }, agent.name || '(no name)')),
+    const usedBy = (tool) => (users[tool.name] || []).map((agent, i) => [i ? ', ' : '', h('a', { href: '#agent-' + agent.uid }, agent.name || agent.uid)]);
+    const agentsTable = table('Agents: ' + agents.length, ['Name', 'uid', 'Tools', 'Actions'], agents.map((agent) => h('tr', { 'data-agent': agent.uid },
+      h('th', { scope: 'row' }, h('a', { href: '#agent-' + agent.uid }, agentName(agent))),
       h('td', { class: 'value' }, agent.uid),
-      h('td', {}, agent.tools.map((name, i) => [i ? ', ' : '', h('a', { href: '#tool-' + name }, name)])),
-      h('td', {}, agent.actions.map((name, i) => [i ? ', ' : '', h('a', { href: '#tool-' + name }, name)])))));
+      h('td', {}, links(agent.tools, 'tool-')),
+      h('td', {}, links(agent.actions, 'tool-')))));
+    const toolsTable = table('Tools and actions: ' + tools.length, ['Name', 'Type', 'Display name', 'Used by'], tools.map((tool) => h('tr', { 'data-tool': tool.name },
+      h('th', { scope: 'row' }, h('a', { href: '#tool-' + tool.name }, toolName(tool))),
+      h('td', {}, tool.type),
+      h('td', {}, tool.displayName),
+      h('td', {}, (users[tool.name] || []).length ? usedBy(tool) : 'no agent'))));
     const agentCards = agents.map((agent) => h('article', { id: 'agent-' + agent.uid, 'aria-labelledby': 'agent-h-' + agent.uid },
-      h('h3', { id: 'agent-h-' + agent.uid }, 'Agent ' + (agent.name || agent.uid)),
-      table('Fields of agent ' + (agent.name || agent.uid) + ', as the server stores them', ['Field', 'Value', 'Edit'], fieldRows('agent', agent.uid, agent)),
-      h('button', { type: 'button', class: 'danger', onclick: () => remove('agent', agent.uid) }, 'Delete agent ' + (agent.name || agent.uid))));
-    const toolCards = data.tools.map((tool) => h('article', { id: 'tool-' + tool.name, 'aria-labelledby': 'tool-h-' + tool.name },
-      h('h3', { id: 'tool-h-' + tool.name }, (tool.type === 'action' ? 'Action ' : 'Tool ') + tool.name),
-      h('p', {}, 'Used by: ', (users[tool.name] || []).map((agent, i) => [i ? ', ' : '', h('a', { href: '#agent-' + agent.uid }, agent.name || agent.uid)]), (users[tool.name] || []).length ? '' : 'no agent'),
-      table('Fields of ' + tool.type + ' ' + tool.name + ', as the server stores them', ['Field', 'Value', 'Edit'], fieldRows('tool', tool.name, tool)),
-      h('button', { type: 'button', class: 'danger', onclick: () => remove('tool', tool.name) }, 'Delete ' + tool.type + ' ' + tool.name)));
-    bodyOf('resources').replaceChildren(overview, h('h3', {}, 'Tools and actions: ' + data.tools.length), ...toolCards, ...agentCards);
+      h('h4', { id: 'agent-h-' + agent.uid }, 'Agent ' + agentName(agent)),
+      table('Fields of agent ' + (agent.name || agent.uid) + ', as the server stores them', ['Field', 'Value', 'Edit'], fieldRows('agent', agent.uid, agent, agent.name || agent.uid)),
+      h('button', { type: 'button', class: 'danger', onclick: () => remove('agent', agent.uid, agent.name || agent.uid) }, 'Delete agent ' + (agent.name || agent.uid))));
+    const toolCards = tools.map((tool) => h('article', { id: 'tool-' + tool.name, 'aria-labelledby': 'tool-h-' + tool.name },
+      h('h4', { id: 'tool-h-' + tool.name }, (tool.type === 'action' ? 'Action ' : 'Tool ') + toolName(tool)),
+      h('p', {}, 'Used by: ', usedBy(tool), (users[tool.name] || []).length ? '' : 'no agent'),
+      table('Fields of ' + tool.type + ' ' + tool.name + ', as the server stores them', ['Field', 'Value', 'Edit'], fieldRows('tool', tool.name, tool, tool.name)),
+      h('button', { type: 'button', class: 'danger', onclick: () => remove('tool', tool.name, tool.name) }, 'Delete ' + tool.type + ' ' + tool.name)));
+    // Both summaries first, then the agents' details, then the tools' (an agent links down to its tools).
+    bodyOf('resources').replaceChildren(agentsTable, toolsTable, h('h3', {}, 'Agents'), ...agentCards, h('h3', {}, 'Tools and actions'), ...toolCards);
   }
 
   // ---- Knowledge base ----
   function renderKb(websites) {
     const cards = websites.map((site) => {
+      // Skipped (excluded) and failed URLs are finished too: an indexed website's bar is full.
       const processed = site.counts.processed || 0;
+      const skipped = site.counts.skipped || 0;
+      const failed = site.counts.failed || 0;
+      const done = processed + skipped + failed;
+      const parts = [processed + ' indexed'];
+      if (skipped) parts.push(skipped + ' skipped');
+      if (failed) parts.push(failed + ' failed');
       const progressId = 'progress-' + site.parentUniqueId;
       return h('article', { 'aria-labelledby': 'site-h-' + site.parentUniqueId, 'data-website': site.parentUniqueId },
         h('h3', { id: 'site-h-' + site.parentUniqueId }, site.url),
         h('p', {}, 'Status ', h('strong', { class: 'site-status' }, site.status), ' \u00b7 ', h('code', {}, site.parentUniqueId)),
-        h('p', {}, h('label', { for: progressId }, 'Indexed ' + processed + ' of ' + site.total + ' '), h('progress', { id: progressId, max: site.total || 1, value: processed })),
+        h('p', {}, h('label', { for: progressId, class: 'progress-label' }, 'Done ' + done + ' of ' + site.total + ': ' + parts.join(', ') + ' '), h('progress', { id: progressId, max: site.total || 1, value: done })),
         h('p', {}, Object.entries(site.counts).map(([status, n]) => status + ': ' + n).join(' \u00b7 ')),
         h('button', { type: 'button', onclick: () => processSite(site.parentUniqueId), disabled: site.total === 0 }, 'Index the discovered URLs of ' + site.url),
         table('Discovered URLs of ' + site.url + (site.total > site.discoveredUrls.length ? ' (first ' + site.discoveredUrls.length + ' of ' + site.total + ')' : ''), ['URL', 'Title', 'Status'],
@@ -175,6 +233,32 @@ export const PAGE_SCRIPT = String.raw`
     return /^\dxx$/i.test(wanted) ? text[0] === wanted[0] : text === wanted;
   }
 
+  /** The poll carries no bodies (they can be large): one is fetched when its row is opened, and kept while open. */
+  function bodyDetails(r) {
+    const pre = h('pre', { class: 'value' }, bodies.has(r.seq) ? bodies.get(r.seq) : r.bodyTruncated ? 'Loading\u2026' : show(r.body));
+    const load = async () => {
+      if (!r.bodyTruncated || bodies.has(r.seq)) return;
+      try {
+        const entry = await api('GET', '/requests/' + r.seq);
+        bodies.set(r.seq, show(entry.body));
+      } catch (err) {
+        bodies.set(r.seq, 'The body could not be read: ' + err.message);
+      }
+      pre.textContent = bodies.get(r.seq);
+    };
+    const size = r.bodyTruncated ? ' (' + r.bodyLength + ' characters)' : '';
+    const details = h('details', { open: openBodies.has(r.seq), ontoggle: (event) => {
+      if (event.target.open) {
+        openBodies.add(r.seq);
+        load();
+      } else {
+        openBodies.delete(r.seq);
+        bodies.delete(r.seq);
+      }
+    } }, h('summary', {}, 'Body of request ' + r.seq + size), pre);
+    return details;
+  }
+
   function renderRequests(log) {
     lastRequests = log;
     const method = filters.elements.method.value;
@@ -182,14 +266,15 @@ export const PAGE_SCRIPT = String.raw`
     const wanted = filters.elements.status.value.trim();
     const kept = log.requests.filter((r) => (method === '' || r.method === method) && r.path.includes(path) && statusMatches(wanted, r.status)).reverse();
     const rows = kept.map((r) => {
-      const details = h('details', { open: openBodies.has(r.seq), ontoggle: (event) => (event.target.open ? openBodies.add(r.seq) : openBodies.delete(r.seq)) },
-        h('summary', {}, 'Body of request ' + r.seq), h('pre', { class: 'value' }, show(r.body)));
+      const status = r.status === null ? (r.fault ? 'dropped' : '\u2026') : r.status + (r.fault ? ' (injected)' : r.expected ? ' (expected)' : '');
+      // An expected error (a PUT probe before a create) is part of a normal run: not shown as a failure.
+      const statusClass = r.expected ? 'st-expected' : r.status === null ? '' : 'st-' + String(r.status)[0];
       return h('tr', { 'data-seq': r.seq },
         h('td', {}, r.seq), h('td', {}, r.time.slice(11, 23)), h('td', {}, r.method), h('th', { scope: 'row', class: 'value' }, r.path),
-        h('td', { class: r.status === null ? '' : 'st-' + String(r.status)[0] }, r.status === null ? (r.fault ? 'dropped' : '\u2026') : r.status + (r.fault ? ' (injected)' : '')),
+        h('td', { class: statusClass }, status, r.expected ? h('small', { class: 'why' }, r.expected) : null),
         h('td', {}, r.durationMs === undefined ? '' : r.durationMs + ' ms'),
         h('td', {}, r.onBehalfOf || ''),
-        h('td', {}, r.body === null ? '' : details));
+        h('td', {}, r.body === null ? '' : bodyDetails(r)));
     });
     bodyOf('requests').replaceChildren(table('API requests, newest first: ' + kept.length + ' shown of ' + log.total + ' (the apikey header is never recorded)', ['#', 'Time', 'Method', 'Path', 'Status', 'Duration', 'onBehalfOf', 'Body'], rows));
   }
@@ -197,6 +282,9 @@ export const PAGE_SCRIPT = String.raw`
   filters.addEventListener('submit', (event) => event.preventDefault());
   document.getElementById('clear-log').addEventListener('click', async () => {
     await api('DELETE', '/requests');
+    // Numbering starts again at 1: a kept body would belong to another request.
+    bodies.clear();
+    openBodies.clear();
     say('Request log cleared.');
     refresh(true);
   });
@@ -211,9 +299,11 @@ export const PAGE_SCRIPT = String.raw`
       else if (typeof value === 'boolean') input = h('input', { id, name: key, type: 'checkbox', checked: value });
       else if (Array.isArray(value)) input = h('input', { id, name: key, value: value.join(', '), placeholder: 'comma-separated' });
       else input = h('input', { id, name: key, type: 'number', step: 'any', min: 0, value: value === null ? '' : value, placeholder: value === null ? 'off' : '' });
-      form.append(h('label', { for: id }, key), input);
+      const helpId = id + '-help';
+      input.setAttribute('aria-describedby', helpId);
+      form.append(h('label', { for: id }, key), input, h('span', { id: helpId, class: 'help' }, KNOB_HELP[key] || ''));
     }
-    form.append(h('span'), h('button', { type: 'submit' }, 'Apply the knobs'));
+    form.append(h('span'), h('button', { type: 'submit' }, 'Apply the knobs'), h('span'));
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       const changes = {};

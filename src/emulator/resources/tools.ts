@@ -2,7 +2,7 @@
 // GET list (?type=action|tool), DELETE.
 import { API_ERROR_CODES, TOOL_NAME_PATTERN, type ToolDeleteResponse, type ToolRecord } from '../../core/api-types.js';
 import { isoAfter } from '../clock.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, expectedError, notFound } from '../errors.js';
 import type { ServerMode } from '../mode.js';
 import { presentTool } from '../present.js';
 import type { ApiRequest, ApiResponse, Route } from '../router.js';
@@ -85,7 +85,11 @@ function putTool(store: EmulatorStore, mode: ServerMode, request: ApiRequest): A
   }
   const existing = store.tools.get(update.name);
   if (!existing && !mode.putCreates) {
-    throw notFound(API_ERROR_CODES.toolNotFound, `Tool '${update.name}' does not exist. Create it with POST /ai-agents/tools.`);
+    // agentsync (and other upserting clients) PUT first and create with POST on this 404.
+    throw expectedError(
+      notFound(API_ERROR_CODES.toolNotFound, `Tool '${update.name}' does not exist. Create it with POST /ai-agents/tools.`),
+      'a PUT that probes for a tool before creating it with POST',
+    );
   }
   const record = storeTool(mode, mergeTool(store.appId, existing, update, isoAfter(existing?.updatedAt)), existing);
   store.tools.set(record.name, record);
