@@ -26,7 +26,13 @@ export const PAGE_SCRIPT = String.raw`
   const bodies = new Map();
   let lastRequests = null;
 
-  const say = (text) => { statusLine.textContent = text; };
+  // The status line is a toast that stays in view; it clears itself so it never hides the page for long.
+  let sayTimer;
+  const say = (text) => {
+    statusLine.textContent = text;
+    clearTimeout(sayTimer);
+    sayTimer = setTimeout(() => { statusLine.textContent = ''; }, 8000);
+  };
 
   async function api(method, path, body) {
     const init = { method, headers: { 'x-agentsync-token': token } };
