@@ -42,7 +42,16 @@ export async function startEmulatorProcess(cli, flags = {}) {
       await adminCall(origin, '/__emulator/stats', { method: 'DELETE' });
     },
     configure: (config) => adminCall(origin, '/__emulator/config', { method: 'POST', body: JSON.stringify(config) }),
-    requests: async () => (await adminCall(origin, '/__emulator/requests')).requests,
+    // The log comes in pages of about 1 MB; `next` continues it.
+    requests: async () => {
+      const all = [];
+      for (let after = 0; ;) {
+        const page = await adminCall(origin, `/__emulator/requests?after=${after}`);
+        all.push(...page.requests);
+        if (page.next === undefined) return all;
+        after = page.next;
+      }
+    },
     /** The emulator process's own CPU time so far, in ms (user + system). */
     cpuMs: async () => {
       const { cpuUserMs, cpuSystemMs } = await adminCall(origin, '/__emulator/runtime');

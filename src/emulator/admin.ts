@@ -1,13 +1,13 @@
 // The `/__emulator/*` endpoints for tests and demos. They need no API key, are not rate limited or
 // fault-injected, and do not appear in the request log or the in-flight gauge.
 import type { JsonObject } from '../core/api-types.js';
-import { badRequest } from './errors.js';
+import { badRequest, notFound } from './errors.js';
 import { kbAdminRoutes } from './kb/admin-routes.js';
 import { KB_CONFIG_KEYS, parseKbChanges } from './kb/config.js';
 import type { KbContext } from './kb/context.js';
 import type { FailMode, FaultConfig, Faults } from './faults.js';
 import { MODE_KEYS, parseModeChanges, type ServerMode } from './mode.js';
-import type { InFlightGauge, RequestLog } from './request-log.js';
+import { LOG_LIST_BOUNDS, REQUEST_LOG_CAPACITY, type InFlightGauge, type RequestLog, type RequestLogEntry } from './request-log.js';
 import { Router, type ApiResponse } from './router.js';
 import { seedData } from './seed.js';
 import type { EmulatorStore } from './store.js';
@@ -44,13 +44,14 @@ export function adminRouter({ store, faults, mode, log, gauge, kb }: AdminDeps):
     {
       pattern: '/__emulator/requests',
       methods: {
-        GET: () => ({ status: 200, body: log.list() }),
+        GET: (request) => ({ status: 200, body: log.page(queryCount(request.query, 'after', 0), queryCount(request.query, 'limit', REQUEST_LOG_CAPACITY), LOG_LIST_BOUNDS) }),
         DELETE: () => {
           log.clear();
           return { status: 200, body: { cleared: true } };
         },
       },
     },
+    { pattern: '/__emulator/requests/:seq', methods: { GET: (request) => ({ status: 200, body: loggedRequest(log, request.params.seq ?? '') }) } },
     {
       pattern: '/__emulator/config',
       methods: {
@@ -110,6 +111,21 @@ function parseFaultChanges(object: JsonObject): Partial<FaultConfig> & { failNex
   }
   if (failNext !== undefined) changes.failNext = nonNegativeInteger(failNext, 'failNext');
   return changes;
+}
+
+/** A whole-number query parameter ≥ 0, or its default when absent. */
+function queryCount(query: URLSearchParams, name: string, fallback: number): number {
+  const text = query.get(name);
+  if (text === null) return fallback;
+  if (!/^\d{1,15}$/.test(text)) throw badRequest(`'${name}' must be a whole number ≥ 0.`);
+  return Number(text);
+}
+
+/** One logged request, its body whole (a list cuts long ones). */
+function loggedRequest(log: RequestLog, seqText: string): RequestLogEntry {
+  const entry = /^\d{1,15}$/.test(seqText) ? log.entry(Number(seqText)) : undefined;
+  if (entry === undefined) throw notFound('ERR_NOT_FOUND', `The request log holds no request ${seqText}: it never was, or it was dropped or cleared.`);
+  return entry;
 }
 
 function nonNegativeInteger(value: unknown, field: string): number {

@@ -7,6 +7,9 @@ import type { AgentsApiErrorBody, ChatApiErrorBody } from '../core/api-types.js'
 import { ERROR_CODES } from './error-codes.js';
 
 export class ApiError extends Error {
+  /** Why this error is part of a normal run (the request log shows it as expected, not as a failure). */
+  expected: string | undefined;
+
   constructor(
     readonly status: number,
     readonly code: string,
@@ -18,6 +21,12 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+}
+
+/** Marks an error as one a healthy client meets on purpose, e.g. a probe before a create. */
+export function expectedError(error: ApiError, why: string): ApiError {
+  error.expected = why;
+  return error;
 }
 
 export function badRequest(message: string): ApiError {

@@ -8,7 +8,7 @@ import { ApiError, apiNotFound, DropConnection, errorBody, serviceUnavailable } 
 import { rateLimitHeaders, type Faults, type RateLimitState } from './faults.js';
 import { ClientGone, decodeBody, hasBody, parseJsonBody, parseJsonText, readRawBody } from './http/read-body.js';
 import { Punctual, sendJson } from './http/respond.js';
-import { refusal } from './dashboard/guard.js';
+import { ownOrigin, refusal } from './dashboard/guard.js';
 import { isDashboardPath, serveDashboard, type DashboardServing } from './dashboard/serve.js';
 import { DEMO_SITE_PATH_PREFIX, serveDemoSite } from './kb/demo-site.js';
 import type { InFlightGauge, LoggedRequest, RequestLog } from './request-log.js';
@@ -44,10 +44,7 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
     const query = queryAt < 0 ? NO_QUERY : new URLSearchParams(rawUrl.slice(queryAt + 1));
     const adminPath = pathname.startsWith(`${API_PREFIX}${ADMIN_PREFIX}`) ? pathname.slice(API_PREFIX.length) : pathname;
     if (adminPath === DEMO_SITE_PATH_PREFIX || adminPath.startsWith(`${DEMO_SITE_PATH_PREFIX}/`)) {
-      // The built-in demo website (HTML, not JSON): what a scrape of the emulator's own origin crawls.
-      const page = serveDemoSite(req.method ?? 'GET', req.headers.host, adminPath);
-      res.writeHead(page.status, { 'Content-Type': page.contentType, 'Content-Length': String(Buffer.byteLength(page.body)) });
-      res.end(req.method === 'HEAD' ? undefined : page.body);
+      serveDemoSiteGuarded(deps.dashboard, req, res, adminPath);
       return;
     }
     if (isDashboardPath(pathname)) {
@@ -58,12 +55,31 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
       void serveAdmin(deps, req, res, adminPath, query);
       return;
     }
+    if (!pathname.startsWith(`${API_PREFIX}/`)) {
+      // Not an API route (a browser's /favicon.ico, a typo): the request log and the gauge hold API requests only.
+      sendJson(res, 404, errorBody(apiNotFound(pathname), pathname), {});
+      return;
+    }
     deps.gauge.begin();
     res.once('close', () => deps.gauge.end());
     const onBehalfOf = req.headers.onbehalfof;
     const entry = deps.log.open(req.method ?? 'GET', rawUrl, Array.isArray(onBehalfOf) ? onBehalfOf.join(',') : onBehalfOf);
     void serveApi(deps, expectedKey, punctual, req, res, { pathname, query, entry, started: performance.now() });
   };
+}
+
+/** The built-in demo website (HTML, not JSON): what a scrape of the emulator's own origin crawls. Guarded like every route. */
+function serveDemoSiteGuarded(dashboard: DashboardServing, req: IncomingMessage, res: ServerResponse, path: string): void {
+  const listening = dashboard.listening();
+  const refused = refusal(req.headers, listening);
+  const origin = ownOrigin(req.headers.host ?? '', listening);
+  if (refused !== undefined || origin === undefined) {
+    sendJson(res, 403, errorBody(new ApiError(403, 'ERR_FORBIDDEN', refused ?? 'The Host header does not name this emulator.'), path), {});
+    return;
+  }
+  const page = serveDemoSite(req.method ?? 'GET', origin, path);
+  res.writeHead(page.status, { 'Content-Type': page.contentType, 'Content-Length': String(Buffer.byteLength(page.body)) });
+  res.end(req.method === 'HEAD' ? undefined : page.body);
 }
 
 interface ApiCall {
@@ -77,7 +93,6 @@ async function serveApi(deps: PipelineDeps, expectedKey: Buffer, punctual: Punct
   const method = req.method ?? 'GET';
   let rate: RateLimitState = deps.faults.peekToken(deps.appId);
   const answer = await answerOf(deps, call.pathname, async () => {
-    if (!call.pathname.startsWith(`${API_PREFIX}/`)) throw apiNotFound(call.pathname);
     // A web page must not drive the API either (dashboard/guard.ts); the CLI sends no Origin.
     const refused = refusal(req.headers, deps.dashboard.listening());
     if (refused !== undefined) throw new ApiError(403, 'ERR_FORBIDDEN', refused);
@@ -126,6 +141,7 @@ async function serveApi(deps: PipelineDeps, expectedKey: Buffer, punctual: Punct
   const latencyMs = deps.faults.latencyMs;
   if (latencyMs > 0) await punctual.until(call.started + latencyMs);
   call.entry.status = answer.status;
+  call.entry.expected = answer.expected;
   call.entry.durationMs = Math.round(performance.now() - call.started);
   sendJson(res, answer.status, answer.body, rateLimitHeaders(rate), answer.headers);
   deps.logLine?.(`${method} ${call.entry.path} ${answer.status} ${call.entry.durationMs}ms`);
@@ -149,6 +165,8 @@ interface Answer {
   status: number;
   body: unknown;
   headers?: Readonly<Record<string, string>>;
+  /** An error answer that is part of a normal run (errors.ts, expectedError). */
+  expected?: string;
 }
 
 /**
@@ -162,7 +180,9 @@ async function answerOf(deps: PipelineDeps, pathname: string, handle: () => Prom
   } catch (err) {
     if (err instanceof ClientGone) return undefined;
     const apiError = toApiError(err, deps.logLine);
-    return { status: apiError.status, body: errorBody(apiError, pathname), headers: apiError.headers };
+    const answer: Answer = { status: apiError.status, body: errorBody(apiError, pathname), headers: apiError.headers };
+    if (apiError.expected !== undefined) answer.expected = apiError.expected;
+    return answer;
   }
 }
 

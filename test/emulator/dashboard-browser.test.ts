@@ -61,6 +61,7 @@ describe.skipIf(CHROMIUM === undefined)(TITLE, () => {
       ],
     });
     page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    page.setDefaultTimeout(15_000);
     const applied = await cli('apply', '--auto-approve', '--wait');
     expect(applied.stderr).toBe('');
     expect(applied.code).toBe(0);
@@ -156,7 +157,9 @@ describe.skipIf(CHROMIUM === undefined)(TITLE, () => {
     const rows = log.locator('tbody tr');
     await expect(rows.count()).resolves.toBeGreaterThan(0);
     for (const method of await rows.locator('td:nth-child(3)').allTextContents()) expect(method).toBe('POST');
+    // The poll carries no bodies: opening one fetches it.
     await rows.first().locator('summary').click();
+    await rows.first().locator('pre', { hasText: '"name"' }).waitFor();
     expect(JSON.parse((await rows.first().locator('pre').textContent()) ?? '')).toHaveProperty('name');
     // A request made now shows up without a reload.
     await emulator.call('GET', '/ai-agents/tools?type=tool');
@@ -204,6 +207,108 @@ describe.skipIf(CHROMIUM === undefined)(TITLE, () => {
         return found;
       }, view);
       expect(problems).toEqual([]);
+    }
+  });
+
+  it("lists the summaries first (agents, then a tools table), agent details before tool details, the client's records before the seed's, and marks seed data", async () => {
+    await page.goto(emulator.dashboardUrl);
+    const tools = page.getByRole('table', { name: /^Tools and actions: / });
+    await tools.waitFor();
+    const stored = await emulator.get<{ name: string; type: string }[]>('/ai-agents/tools');
+    const names = (await tools.locator('tbody th').allTextContents()).map((text) => text.replace(' (seed data)', ''));
+    expect(new Set(names)).toEqual(new Set(stored.map((tool) => tool.name)));
+    // search_web is the seed's: last, and marked, in the table and on its card.
+    expect(await tools.locator('tbody th').last().textContent()).toBe('search_web (seed data)');
+    expect(await tools.locator('tbody th').filter({ hasText: 'seed data' }).count()).toBe(1);
+    expect(await page.locator('#tool-h-search_web').textContent()).toBe('Tool search_web (seed data)');
+    // Every agent's card comes before the first tool's card.
+    const order = await page.evaluate(() => [...document.querySelectorAll('#view-resources article')].map((article) => article.id.split('-')[0]));
+    expect(order.indexOf('tool')).toBeGreaterThan(order.lastIndexOf('agent'));
+    expect(order.filter((kind) => kind === 'agent').length).toBeGreaterThan(0);
+  });
+
+  it('shows edit feedback beside the field and in a toast that stays in view, naming the agent by its name', async () => {
+    const [agent] = await emulator.get<AgentRecord[]>('/ai-agents/agents');
+    if (!agent) throw new Error('the demo applied no agent');
+    await page.goto(`${emulator.dashboardUrl}#tool-search_web`);
+    const fields = page.getByRole('table', { name: /^Fields of tool search_web/ });
+    await fields.waitFor();
+    // Far down a long page: the top of the page is out of view.
+    await fields.getByRole('button', { name: 'Edit doNotExecute' }).click();
+    const scrolled = await page.evaluate(() => window.scrollY);
+    expect(scrolled).toBeGreaterThan(800);
+    await page.getByLabel('New doNotExecute (JSON)').fill('{ not json');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const beside = fields.getByRole('alert');
+    await beside.filter({ hasText: 'is not valid JSON' }).waitFor();
+    const toast = page.getByRole('status');
+    await toast.filter({ hasText: 'is not valid JSON' }).waitFor();
+    const inView = async (locator: typeof toast): Promise<boolean> => {
+      const box = await locator.boundingBox();
+      return box !== null && box.y >= 0 && box.y + box.height <= 800;
+    };
+    expect(await inView(beside)).toBe(true);
+    expect(await inView(toast)).toBe(true);
+    // The form stays open, with what was typed, to correct it.
+    expect(await page.getByLabel('New doNotExecute (JSON)').inputValue()).toBe('{ not json');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.goto(`${emulator.dashboardUrl}#agent-${agent.uid}`);
+    const agentFields = page.getByRole('table', { name: `Fields of agent ${agent.name}, as the server stores them` });
+    await agentFields.getByRole('button', { name: 'Edit instruction' }).click();
+    await page.getByLabel('New instruction').fill('Answer in pirate speak, briefly.');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await toast.filter({ hasText: `Saved instruction of agent ${agent.name}.` }).waitFor();
+    expect(await toast.textContent()).not.toContain(agent.uid);
+    expect(await inView(toast)).toBe(true);
+  });
+
+  it('logs API requests only (the favicon is served, not a red 404) and marks the PUT probes before a create as expected', async () => {
+    await emulator.clearRequests();
+    // Three loads of the page, each of which asks for /favicon.ico.
+    await page.goto(`${emulator.dashboardUrl}#requests`);
+    for (let i = 0; i < 2; i++) await page.reload();
+    const log = page.getByRole('table', { name: /^API requests/ });
+    await log.waitFor();
+    expect(await emulator.requests()).toEqual([]);
+    expect(await page.evaluate(async () => (await fetch('/favicon.ico')).status)).toBe(200);
+    // A tool applied now: the CLI probes it with a PUT, gets a 404, then creates it with POST.
+    const tool = { name: 'probed_tool', displayName: 'Probed', executionText: 'x', description: 'd', parameters: {} };
+    expect((await emulator.call('PUT', '/ai-agents/tools/probed_tool', tool)).status).toBe(404);
+    expect((await emulator.createTool(tool)).status).toBeLessThan(300);
+    const statusFilter = page.locator('#filters').getByLabel('Status');
+    await statusFilter.fill('4xx');
+    const rows = log.locator('tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(1);
+    const status = rows.first().locator('td:nth-child(5)');
+    expect(await status.textContent()).toBe('404 (expected)a PUT that probes for a tool before creating it with POST');
+    expect(await status.getAttribute('class')).toBe('st-expected');
+    expect(await log.getByText('favicon').count()).toBe(0);
+    await statusFilter.fill('');
+  });
+
+  it('counts skipped URLs as done: an indexed website with excluded URLs shows a full bar and says how many were skipped', async () => {
+    const process = await emulator.call('POST', '/ai-agents/agent-builder/knowledge-base/website/web_blog/discovered-urls/process', { exclude: ['blog_2'] });
+    expect(process.status).toBeLessThan(300);
+    await emulator.admin('POST', '/clock', { advanceMs: 60_000 });
+    await page.goto(`${emulator.dashboardUrl}#kb`);
+    const site = page.locator('article[data-website="web_blog"]');
+    await site.locator('.site-status', { hasText: 'indexed' }).waitFor();
+    expect(await site.locator('.progress-label').textContent()).toBe('Done 3 of 3: 2 indexed, 1 skipped ');
+    expect([await site.locator('progress').getAttribute('value'), await site.locator('progress').getAttribute('max')]).toEqual(['3', '3']);
+  });
+
+  it('describes every knob in one line beside it', async () => {
+    await page.goto(`${emulator.dashboardUrl}#knobs`);
+    await page.locator('#knobs-form').waitFor();
+    const config = (await emulator.admin('GET', '/config')).json as Record<string, unknown>;
+    for (const key of Object.keys(config)) {
+      const input = page.getByLabel(key, { exact: true });
+      const described = await input.getAttribute('aria-describedby');
+      const help = (await page.locator(`[id="${described ?? ''}"]`).textContent()) ?? '';
+      expect(help.length, key).toBeGreaterThan(15);
+      expect(help.length, key).toBeLessThan(100);
     }
   });
 

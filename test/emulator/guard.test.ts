@@ -37,6 +37,45 @@ describe('the emulator guards every route against other web pages', () => {
     expect(await status(path, { host: `127.0.0.1:${Number(port()) + 1}` })).toBe(403);
   });
 
+  const fetchText = (path: string, headers: Record<string, string>): Promise<{ status: number; text: string }> =>
+    new Promise((resolve, reject) => {
+      const req = request(`${emu.origin}${path}`, { headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  it.each(['/__emulator/sites/docs/', '/__emulator/sites/docs/install', '/__emulator/sites/docs/sitemap.xml', '/v3/__emulator/sites/docs/sitemap.xml'])(
+    'the demo site %s refuses a rebound Host, a foreign Origin and a cross-site fetch, and never writes the forged Host',
+    async (path) => {
+      const forged: Record<string, string>[] = [{ host: `evil.example:${port()}` }, { host: 'evil.example' }, { origin: 'http://evil.example' }, { 'sec-fetch-site': 'cross-site' }];
+      for (const headers of forged) {
+        const answer = await fetchText(path, headers);
+        expect(answer.status, JSON.stringify(headers)).toBe(403);
+        expect(answer.text).not.toContain('<loc>');
+        expect(answer.text).not.toContain('href=');
+      }
+    },
+  );
+
+  it('the demo site links root-relative, and its sitemap names the origin rebuilt from our own names, not the Host text', async () => {
+    const page = await fetchText('/__emulator/sites/docs/', { host: `localhost:${port()}` });
+    expect(page.status).toBe(200);
+    const hrefs = [...page.text.matchAll(/href="([^"]*)"/g)].map((m) => m[1] ?? '');
+    expect(hrefs).toContain('/__emulator/sites/docs/install');
+    expect(hrefs.filter((href) => href.includes('localhost'))).toEqual([]);
+    const sitemap = await fetchText('/__emulator/sites/docs/sitemap.xml', { host: `LocalHost:${port()}` });
+    const locs = [...sitemap.text.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] ?? '');
+    expect(locs.length).toBeGreaterThan(10);
+    for (const loc of locs) expect(loc.startsWith(`http://localhost:${port()}/__emulator/sites/docs/`)).toBe(true);
+    const byIp = await fetchText('/__emulator/sites/docs/sitemap.xml', { host: `127.0.0.1:${port()}` });
+    expect(byIp.text).toContain(`<loc>http://127.0.0.1:${port()}/__emulator/sites/docs/install</loc>`);
+  });
+
   it('says why, in the API error shape', async () => {
     const body = await new Promise<string>((resolve, reject) => {
       const req = request(`${emu.origin}/v3/ai-agents/tools`, { headers: { apikey: API_KEY, origin: 'http://evil.example' } }, (res) => {

@@ -68,7 +68,16 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     if (reply.status >= 300) throw new Error(`${method} /__emulator${path} → ${reply.status} ${JSON.stringify(reply.json)}`);
     return reply.json;
   };
-  const requests = async (): Promise<RequestLogEntry[]> => ((await control('GET', '/requests')) as { requests: RequestLogEntry[] }).requests;
+  /** The whole log: it comes in pages of about 1 MB (long bodies cut), and `next` continues it. */
+  const requests = async (): Promise<RequestLogEntry[]> => {
+    const all: RequestLogEntry[] = [];
+    for (let after = 0; ;) {
+      const page = (await control('GET', `/requests?after=${after}`)) as { requests: RequestLogEntry[]; next?: number };
+      all.push(...page.requests);
+      if (page.next === undefined) return all;
+      after = page.next;
+    }
+  };
   const isApi = (r: RequestLogEntry): boolean => r.path.startsWith('/v3/');
   return Object.assign(handle, {
     env: { COMETCHAT_API_KEY: key, AGENTSYNC_BASE_URL: handle.url },

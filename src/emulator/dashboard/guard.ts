@@ -30,7 +30,7 @@ export function newToken(): string {
 /** Why a request is refused, or undefined when it may go on. */
 export function refusal(headers: IncomingHttpHeaders, listening: Listening): string | undefined {
   const host = headers.host;
-  if (host === undefined || !hostIsOurs(host, listening)) return `The Host header ${host === undefined ? 'is missing' : `"${host}" does not name this emulator`}.`;
+  if (host === undefined || ownOrigin(host, listening) === undefined) return `The Host header ${host === undefined ? 'is missing' : `"${host}" does not name this emulator`}.`;
   const origin = headers.origin;
   if (origin !== undefined && origin !== `http://${host}`) return `Requests from ${origin} are refused: only the emulator's own pages may use these endpoints.`;
   const site = headers['sec-fetch-site'];
@@ -45,16 +45,22 @@ export function tokenMatches(sent: string | string[] | undefined, token: string)
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function hostIsOurs(header: string, listening: Listening): boolean {
+/**
+ * The origin a Host header names, rebuilt from the emulator's own names and port (never the header's
+ * text), or undefined when the Host is not one of ours. Pages that must write an absolute URL use it.
+ */
+export function ownOrigin(header: string, listening: Listening): string | undefined {
   const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d+))?$/.exec(header);
-  if (!match) return false;
+  if (!match) return undefined;
   const name = (match[1] ?? '').toLowerCase();
   const port = match[2] === undefined ? 80 : Number(match[2]);
-  if (port !== listening.port) return false;
+  if (port !== listening.port) return undefined;
   const bare = name.startsWith('[') ? name.slice(1, -1) : name;
-  if (LOOPBACK_NAMES.has(bare) || bare === listening.host.toLowerCase()) return true;
+  const ours = LOOPBACK_NAMES.has(bare) || bare === listening.host.toLowerCase() || (WILDCARD_HOSTS.has(listening.host) && isIP(bare) !== 0);
   // Listening on every address, any IP literal is one of ours (an IP cannot be DNS-rebound; a name can).
-  return WILDCARD_HOSTS.has(listening.host) && isIP(bare) !== 0;
+  if (!ours) return undefined;
+  // An IP literal or one of the names above: nothing in it can break out of a URL, XML or HTML.
+  return `http://${isIP(bare) === 6 ? `[${bare}]` : bare}:${listening.port}`;
 }
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);

@@ -11,6 +11,7 @@ export function pageHtml(appId: string, apiUrl: string, token: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="agentsync-token" content="${escapeHtml(token)}">
 <title>agentsync emulator: ${escapeHtml(appId)}</title>
+<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
 <link rel="stylesheet" href="/__dashboard/app.css">
 <script src="/__dashboard/app.js" defer></script>
 </head>
@@ -45,12 +46,16 @@ export function pageHtml(appId: string, apiUrl: string, token: string): string {
 `;
 }
 
+/** Where browsers look for an icon unasked: served, so their request is no 404 (and never in the request log). */
+export const FAVICON_PATH = '/favicon.ico';
+export const FAVICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#2563eb"/><path d="M4 11l4-7 4 7z" fill="#fff"/></svg>';
+
 export const PAGE_CSS = `
 :root { color-scheme: light dark; --line: #8884; --accent: #2563eb; font: 15px/1.45 system-ui, sans-serif; }
 body { margin: 0 auto; max-width: 72rem; padding: 0 1rem 3rem; }
 header { border-bottom: 1px solid var(--line); }
 h1 { font-size: 1.3rem; margin: 1rem 0 0.2rem; } h1 .app { font-weight: normal; font-size: 1rem; }
-h2 { font-size: 1.15rem; } h3 { font-size: 1rem; margin: 1.5rem 0 0.4rem; }
+h2 { font-size: 1.15rem; } h3 { font-size: 1rem; margin: 1.5rem 0 0.4rem; } h4 { font-size: 0.95rem; margin: 1.2rem 0 0.4rem; }
 .api { margin: 0; opacity: 0.8; }
 nav ul { display: flex; flex-wrap: wrap; gap: 0.3rem; list-style: none; padding: 0; margin: 0.6rem 0; }
 nav a { display: block; padding: 0.35rem 0.8rem; border-radius: 0.4rem; text-decoration: none; color: inherit; border: 1px solid var(--line); }
@@ -67,10 +72,14 @@ textarea { width: 100%; min-height: 4rem; font: 0.85rem ui-monospace, monospace;
 button { font: inherit; padding: 0.2rem 0.6rem; }
 .danger { color: #b91c1c; }
 .filters { display: flex; flex-wrap: wrap; gap: 0.8rem; align-items: end; margin-bottom: 0.5rem; }
-.knobs { display: grid; grid-template-columns: max-content 1fr; gap: 0.4rem 1rem; align-items: center; max-width: 36rem; }
+.knobs { display: grid; grid-template-columns: max-content 12rem 1fr; gap: 0.4rem 1rem; align-items: center; }
+.help, .why { font-size: 0.85rem; opacity: 0.8; } .why { display: block; }
+.feedback:empty { display: none; } .feedback { color: #b91c1c; margin: 0.3rem 0; }
 progress { width: 16rem; vertical-align: middle; }
-.s-processed, .st-2 { color: #15803d; } .s-failed, .st-4, .st-5 { color: #b91c1c; } .s-processing { color: #b45309; }
-#status:empty { display: none; } #status { padding: 0.4rem 0.6rem; border-left: 4px solid var(--accent); }
+.s-processed, .st-2 { color: #15803d; } .st-expected { color: inherit; } .s-failed, .st-4, .st-5 { color: #b91c1c; } .s-processing { color: #b45309; }
+#status:empty { display: none; }
+/* A toast that stays in view: feedback after a Save far down a long page is seen where it happens. */
+#status { position: fixed; bottom: 1rem; right: 1rem; max-width: 28rem; z-index: 10; margin: 0; padding: 0.6rem 0.8rem; background: Canvas; color: CanvasText; border: 1px solid var(--line); border-left: 4px solid var(--accent); border-radius: 0.4rem; box-shadow: 0 2px 8px #0004; }
 `;
 
 function escapeHtml(text: string): string {

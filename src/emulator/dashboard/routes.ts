@@ -7,8 +7,9 @@
 import { badRequest } from '../errors.js';
 import type { KbContext } from '../kb/context.js';
 import { statusAt, websiteStatus } from '../kb/progress.js';
-import type { RequestLog } from '../request-log.js';
+import { LOG_POLL_BOUNDS, type RequestLog } from '../request-log.js';
 import { Router, type ApiRequest, type ApiResponse, type Method } from '../router.js';
+import { seedData } from '../seed.js';
 import type { EmulatorStore } from '../store.js';
 import { requireObjectBody, requireString } from '../validate.js';
 
@@ -40,7 +41,7 @@ export function dashboardRouter(deps: DashboardDeps): Router {
       methods: {
         GET: () => ({
           status: 200,
-          body: { appId: store.appId, tools: [...store.tools.values()], agents: [...store.agents.values()].filter((agent) => agent.deletedAt === null) },
+          body: { appId: store.appId, tools: [...store.tools.values()], agents: [...store.agents.values()].filter((agent) => agent.deletedAt === null), seed: seedRecords(store) },
         }),
       },
     },
@@ -82,10 +83,12 @@ export function dashboardRouter(deps: DashboardDeps): Router {
     {
       pattern: `${DASHBOARD_API_PREFIX}/requests`,
       methods: {
-        GET: () => ({ status: 200, body: deps.log.tail(REQUESTS_SHOWN) }),
+        GET: () => ({ status: 200, body: deps.log.tail(REQUESTS_SHOWN, LOG_POLL_BOUNDS) }),
         DELETE: () => call(deps.admin, 'DELETE', '/__emulator/requests'),
       },
     },
+    // One body, fetched when the page opens it: the poll above carries none.
+    { pattern: `${DASHBOARD_API_PREFIX}/requests/:seq`, methods: { GET: (request) => call(deps.admin, 'GET', `/__emulator/requests/${encodeURIComponent(request.params.seq ?? '')}`) } },
     {
       pattern: `${DASHBOARD_API_PREFIX}/config`,
       methods: {
@@ -94,6 +97,17 @@ export function dashboardRouter(deps: DashboardDeps): Router {
       },
     },
   ]);
+}
+
+/**
+ * The records that are still the seed's (seed.ts): same name and same creation time, so a tool
+ * deleted and made again by a client is its own. The page lists them last, marked as seed data.
+ */
+function seedRecords(store: EmulatorStore): { tools: string[]; agents: string[] } {
+  const seed = seedData(store.appId);
+  const tools = seed.tools.filter((tool) => store.tools.get(tool.name)?.createdAt === tool.createdAt).map((tool) => tool.name);
+  const agents = seed.agents.filter((agent) => store.agents.get(agent.uid)?.createdAt === agent.createdAt).map((agent) => agent.uid);
+  return { tools, agents };
 }
 
 function uidOf(request: ApiRequest): string {

@@ -2,6 +2,9 @@
 // browser, kept here as a string so it bundles with the emulator; it has no dependencies. ASCII
 // only (\u escapes for the rest): one other character makes V8 hold the whole CLI bundle as a
 // two-byte string (scripts/bundle-plugins.mjs, asciiOnly).
+import { KNOB_HELP } from './knob-help.js';
+import { RESOURCES_VIEW } from './script-resources.js';
+
 export const PAGE_SCRIPT = String.raw`
 'use strict';
 // The dashboard's script: hash routing between four views, a poll of the active view every second,
@@ -12,14 +15,24 @@ export const PAGE_SCRIPT = String.raw`
   const VIEWS = ['resources', 'kb', 'requests', 'knobs'];
   /** Fields the server owns: shown, never offered for editing. */
   const SERVER_FIELDS = new Set(['_id', '__v', 'uid', 'appId', 'createdAt', 'updatedAt', 'deletedAt', 'type', 'tool.name']);
+  /** One line per knob, shown beside it (knob-help.ts). */
+  const KNOB_HELP = ${JSON.stringify(KNOB_HELP)};
   const ENUMS = { failMode: ['mixed', '503', 'drop'], createStatus: [200, 201], timestamps: ['iso', 'epoch'], agentList: ['full', 'no-uid', 'sparse'] };
   let active = '';
   let shown = '';
   let editing = false;
   const openBodies = new Set();
+  /** The bodies of the open rows, by seq: fetched once, dropped when the row closes. */
+  const bodies = new Map();
   let lastRequests = null;
 
-  const say = (text) => { statusLine.textContent = text; };
+  // The status line is a toast that stays in view; it clears itself so it never hides the page for long.
+  let sayTimer;
+  const say = (text) => {
+    statusLine.textContent = text;
+    clearTimeout(sayTimer);
+    sayTimer = setTimeout(() => { statusLine.textContent = ''; }, 8000);
+  };
 
   async function api(method, path, body) {
     const init = { method, headers: { 'x-agentsync-token': token } };
@@ -53,102 +66,23 @@ export const PAGE_SCRIPT = String.raw`
   const show = (value) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
   const bodyOf = (name) => document.querySelector('#view-' + name + ' .body');
 
-  // ---- Agents and tools ----
-  function fieldRows(kind, id, record) {
-    const rows = [];
-    for (const [key, value] of Object.entries(record)) {
-      if (kind === 'tool' && key === 'tool' && value && typeof value === 'object') {
-        for (const [inner, innerValue] of Object.entries(value)) rows.push(fieldRow(kind, id, 'tool.' + inner, inner, innerValue));
-      } else rows.push(fieldRow(kind, id, key, key, value));
-    }
-    return rows;
-  }
-
-  function fieldRow(kind, id, label, field, value) {
-    const cell = h('td', { class: 'value' });
-    if (kind === 'agent' && (field === 'tools' || field === 'actions') && Array.isArray(value)) {
-      value.forEach((name, i) => cell.append(i ? ', ' : '', h('a', { href: '#tool-' + name }, name)));
-      if (value.length === 0) cell.append('[]');
-    } else cell.append(show(value));
-    // A tool's name is its identity (PUT cannot rename); an agent's name is an ordinary field.
-    const editable = !SERVER_FIELDS.has(label) && !(kind === 'tool' && label === 'name');
-    const actions = h('td', {}, editable ? h('button', { type: 'button', 'aria-label': 'Edit ' + label, onclick: () => editField(kind, id, field, label, value, cell) }, 'Edit') : '');
-    return h('tr', { 'data-field': label }, h('th', { scope: 'row' }, label), cell, actions);
-  }
-
-  function editField(kind, id, field, label, value, cell) {
-    editing = true;
-    const inputId = 'edit-' + kind + '-' + label.replace(/\W/g, '_');
-    const isText = typeof value === 'string';
-    const area = h('textarea', { id: inputId, name: 'value' });
-    area.value = value === undefined ? '' : show(value);
-    const form = h('form', { class: 'edit' },
-      h('label', { for: inputId }, 'New ' + label + (isText ? '' : ' (JSON)')), area,
-      h('button', { type: 'submit' }, 'Save'), ' ',
-      h('button', { type: 'button', onclick: () => { editing = false; refresh(true); } }, 'Cancel'));
-    form.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      let next;
-      try {
-        next = isText ? area.value : JSON.parse(area.value);
-      } catch (err) {
-        say('Not valid JSON: ' + err.message);
-        return;
-      }
-      try {
-        await api('PATCH', '/' + kind + 's/' + encodeURIComponent(id), { field, value: next });
-        say('Saved ' + label + ' of ' + kind + ' ' + id + '. Run "agentsync plan": it shows this as drift.');
-        editing = false;
-        refresh(true);
-      } catch (err) {
-        say('Not saved: ' + err.message);
-      }
-    });
-    cell.replaceChildren(form);
-    area.focus();
-  }
-
-  async function remove(kind, id) {
-    if (!window.confirm('Delete ' + kind + ' ' + id + '?')) return;
-    try {
-      await api('DELETE', '/' + kind + 's/' + encodeURIComponent(id));
-      say('Deleted ' + kind + ' ' + id + '.');
-      refresh(true);
-    } catch (err) {
-      say('Not deleted: ' + err.message);
-    }
-  }
-
-  function renderResources(data) {
-    const agents = data.agents;
-    const users = {};
-    for (const agent of agents) for (const name of [...agent.tools, ...agent.actions]) (users[name] = users[name] || []).push(agent);
-    const overview = table('Agents: ' + agents.length, ['Name', 'uid', 'Tools', 'Actions'], agents.map((agent) => h('tr', {},
-      h('th', { scope: 'row' }, h('a', { href: '#agent-' + agent.uid }, agent.name || '(no name)')),
-      h('td', { class: 'value' }, agent.uid),
-      h('td', {}, agent.tools.map((name, i) => [i ? ', ' : '', h('a', { href: '#tool-' + name }, name)])),
-      h('td', {}, agent.actions.map((name, i) => [i ? ', ' : '', h('a', { href: '#tool-' + name }, name)])))));
-    const agentCards = agents.map((agent) => h('article', { id: 'agent-' + agent.uid, 'aria-labelledby': 'agent-h-' + agent.uid },
-      h('h3', { id: 'agent-h-' + agent.uid }, 'Agent ' + (agent.name || agent.uid)),
-      table('Fields of agent ' + (agent.name || agent.uid) + ', as the server stores them', ['Field', 'Value', 'Edit'], fieldRows('agent', agent.uid, agent)),
-      h('button', { type: 'button', class: 'danger', onclick: () => remove('agent', agent.uid) }, 'Delete agent ' + (agent.name || agent.uid))));
-    const toolCards = data.tools.map((tool) => h('article', { id: 'tool-' + tool.name, 'aria-labelledby': 'tool-h-' + tool.name },
-      h('h3', { id: 'tool-h-' + tool.name }, (tool.type === 'action' ? 'Action ' : 'Tool ') + tool.name),
-      h('p', {}, 'Used by: ', (users[tool.name] || []).map((agent, i) => [i ? ', ' : '', h('a', { href: '#agent-' + agent.uid }, agent.name || agent.uid)]), (users[tool.name] || []).length ? '' : 'no agent'),
-      table('Fields of ' + tool.type + ' ' + tool.name + ', as the server stores them', ['Field', 'Value', 'Edit'], fieldRows('tool', tool.name, tool)),
-      h('button', { type: 'button', class: 'danger', onclick: () => remove('tool', tool.name) }, 'Delete ' + tool.type + ' ' + tool.name)));
-    bodyOf('resources').replaceChildren(overview, h('h3', {}, 'Tools and actions: ' + data.tools.length), ...toolCards, ...agentCards);
-  }
-
+${RESOURCES_VIEW}
   // ---- Knowledge base ----
   function renderKb(websites) {
     const cards = websites.map((site) => {
+      // Skipped (excluded) and failed URLs are finished too: an indexed website's bar is full.
       const processed = site.counts.processed || 0;
+      const skipped = site.counts.skipped || 0;
+      const failed = site.counts.failed || 0;
+      const done = processed + skipped + failed;
+      const parts = [processed + ' indexed'];
+      if (skipped) parts.push(skipped + ' skipped');
+      if (failed) parts.push(failed + ' failed');
       const progressId = 'progress-' + site.parentUniqueId;
       return h('article', { 'aria-labelledby': 'site-h-' + site.parentUniqueId, 'data-website': site.parentUniqueId },
         h('h3', { id: 'site-h-' + site.parentUniqueId }, site.url),
         h('p', {}, 'Status ', h('strong', { class: 'site-status' }, site.status), ' \u00b7 ', h('code', {}, site.parentUniqueId)),
-        h('p', {}, h('label', { for: progressId }, 'Indexed ' + processed + ' of ' + site.total + ' '), h('progress', { id: progressId, max: site.total || 1, value: processed })),
+        h('p', {}, h('label', { for: progressId, class: 'progress-label' }, 'Done ' + done + ' of ' + site.total + ': ' + parts.join(', ') + ' '), h('progress', { id: progressId, max: site.total || 1, value: done })),
         h('p', {}, Object.entries(site.counts).map(([status, n]) => status + ': ' + n).join(' \u00b7 ')),
         h('button', { type: 'button', onclick: () => processSite(site.parentUniqueId), disabled: site.total === 0 }, 'Index the discovered URLs of ' + site.url),
         table('Discovered URLs of ' + site.url + (site.total > site.discoveredUrls.length ? ' (first ' + site.discoveredUrls.length + ' of ' + site.total + ')' : ''), ['URL', 'Title', 'Status'],
@@ -175,6 +109,32 @@ export const PAGE_SCRIPT = String.raw`
     return /^\dxx$/i.test(wanted) ? text[0] === wanted[0] : text === wanted;
   }
 
+  /** The poll carries no bodies (they can be large): one is fetched when its row is opened, and kept while open. */
+  function bodyDetails(r) {
+    const pre = h('pre', { class: 'value' }, bodies.has(r.seq) ? bodies.get(r.seq) : r.bodyTruncated ? 'Loading\u2026' : show(r.body));
+    const load = async () => {
+      if (!r.bodyTruncated || bodies.has(r.seq)) return;
+      try {
+        const entry = await api('GET', '/requests/' + r.seq);
+        bodies.set(r.seq, show(entry.body));
+      } catch (err) {
+        bodies.set(r.seq, 'The body could not be read: ' + err.message);
+      }
+      pre.textContent = bodies.get(r.seq);
+    };
+    const size = r.bodyTruncated ? ' (' + r.bodyLength + ' characters)' : '';
+    const details = h('details', { open: openBodies.has(r.seq), ontoggle: (event) => {
+      if (event.target.open) {
+        openBodies.add(r.seq);
+        load();
+      } else {
+        openBodies.delete(r.seq);
+        bodies.delete(r.seq);
+      }
+    } }, h('summary', {}, 'Body of request ' + r.seq + size), pre);
+    return details;
+  }
+
   function renderRequests(log) {
     lastRequests = log;
     const method = filters.elements.method.value;
@@ -182,14 +142,15 @@ export const PAGE_SCRIPT = String.raw`
     const wanted = filters.elements.status.value.trim();
     const kept = log.requests.filter((r) => (method === '' || r.method === method) && r.path.includes(path) && statusMatches(wanted, r.status)).reverse();
     const rows = kept.map((r) => {
-      const details = h('details', { open: openBodies.has(r.seq), ontoggle: (event) => (event.target.open ? openBodies.add(r.seq) : openBodies.delete(r.seq)) },
-        h('summary', {}, 'Body of request ' + r.seq), h('pre', { class: 'value' }, show(r.body)));
+      const status = r.status === null ? (r.fault ? 'dropped' : '\u2026') : r.status + (r.fault ? ' (injected)' : r.expected ? ' (expected)' : '');
+      // An expected error (a PUT probe before a create) is part of a normal run: not shown as a failure.
+      const statusClass = r.expected ? 'st-expected' : r.status === null ? '' : 'st-' + String(r.status)[0];
       return h('tr', { 'data-seq': r.seq },
         h('td', {}, r.seq), h('td', {}, r.time.slice(11, 23)), h('td', {}, r.method), h('th', { scope: 'row', class: 'value' }, r.path),
-        h('td', { class: r.status === null ? '' : 'st-' + String(r.status)[0] }, r.status === null ? (r.fault ? 'dropped' : '\u2026') : r.status + (r.fault ? ' (injected)' : '')),
+        h('td', { class: statusClass }, status, r.expected ? h('small', { class: 'why' }, r.expected) : null),
         h('td', {}, r.durationMs === undefined ? '' : r.durationMs + ' ms'),
         h('td', {}, r.onBehalfOf || ''),
-        h('td', {}, r.body === null ? '' : details));
+        h('td', {}, r.body === null ? '' : bodyDetails(r)));
     });
     bodyOf('requests').replaceChildren(table('API requests, newest first: ' + kept.length + ' shown of ' + log.total + ' (the apikey header is never recorded)', ['#', 'Time', 'Method', 'Path', 'Status', 'Duration', 'onBehalfOf', 'Body'], rows));
   }
@@ -197,6 +158,9 @@ export const PAGE_SCRIPT = String.raw`
   filters.addEventListener('submit', (event) => event.preventDefault());
   document.getElementById('clear-log').addEventListener('click', async () => {
     await api('DELETE', '/requests');
+    // Numbering starts again at 1: a kept body would belong to another request.
+    bodies.clear();
+    openBodies.clear();
     say('Request log cleared.');
     refresh(true);
   });
@@ -211,9 +175,11 @@ export const PAGE_SCRIPT = String.raw`
       else if (typeof value === 'boolean') input = h('input', { id, name: key, type: 'checkbox', checked: value });
       else if (Array.isArray(value)) input = h('input', { id, name: key, value: value.join(', '), placeholder: 'comma-separated' });
       else input = h('input', { id, name: key, type: 'number', step: 'any', min: 0, value: value === null ? '' : value, placeholder: value === null ? 'off' : '' });
-      form.append(h('label', { for: id }, key), input);
+      const helpId = id + '-help';
+      input.setAttribute('aria-describedby', helpId);
+      form.append(h('label', { for: id }, key), input, h('span', { id: helpId, class: 'help' }, KNOB_HELP[key] || ''));
     }
-    form.append(h('span'), h('button', { type: 'submit' }, 'Apply the knobs'));
+    form.append(h('span'), h('button', { type: 'submit' }, 'Apply the knobs'), h('span'));
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       const changes = {};

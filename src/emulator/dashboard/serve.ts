@@ -6,7 +6,7 @@ import { ClientGone, hasBody, parseJsonBody, readRawBody } from '../http/read-bo
 import { sendJson } from '../http/respond.js';
 import type { Router } from '../router.js';
 import { refusal, tokenMatches, TOKEN_HEADER, type Listening } from './guard.js';
-import { PAGE_CSS, pageHtml } from './page.js';
+import { FAVICON_PATH, FAVICON_SVG, PAGE_CSS, pageHtml } from './page.js';
 import { DASHBOARD_API_PREFIX } from './routes.js';
 import { PAGE_SCRIPT } from './script.js';
 
@@ -28,7 +28,7 @@ const PAGE_HEADERS = {
 };
 
 export function isDashboardPath(pathname: string): boolean {
-  return pathname === '/' || pathname.startsWith('/__dashboard/');
+  return pathname === '/' || pathname === FAVICON_PATH || pathname.startsWith('/__dashboard/');
 }
 
 export async function serveDashboard(dashboard: DashboardServing, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
@@ -62,5 +62,6 @@ function assetOf(pathname: string, dashboard: DashboardServing, apiUrl: string):
   if (pathname === '/') return { type: 'text/html; charset=utf-8', body: pageHtml(dashboard.appId, apiUrl, dashboard.token) };
   if (pathname === '/__dashboard/app.js') return { type: 'text/javascript; charset=utf-8', body: PAGE_SCRIPT };
   if (pathname === '/__dashboard/app.css') return { type: 'text/css; charset=utf-8', body: PAGE_CSS };
+  if (pathname === FAVICON_PATH) return { type: 'image/svg+xml', body: FAVICON_SVG };
   return undefined;
 }

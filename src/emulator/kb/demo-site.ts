@@ -45,26 +45,43 @@ export interface DemoAnswer {
   body: string;
 }
 
-/** The page at `path` (below the site's root), with its links under `prefix`. */
-export function demoSitePage(path: string, prefix: string): DemoAnswer {
+/**
+ * Where the demo site's URLs point: `links` prefixes the hrefs of its pages, `sitemap` the
+ * `<loc>`s of its sitemap, which must be absolute.
+ */
+export interface DemoSiteBase {
+  links: string;
+  sitemap: string;
+}
+
+/** The page at `path` (below the site's root). */
+export function demoSitePage(path: string, base: DemoSiteBase): DemoAnswer {
   const key = path === '' ? '/' : path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
   if (key === '/sitemap.xml') {
     const locs = Object.keys(PAGES)
-      .map((page) => `  <url><loc>${prefix}${page}</loc></url>`)
+      .map((page) => `  <url><loc>${escapeMarkup(`${base.sitemap}${page}`)}</loc></url>`)
       .join('\n');
     return { status: 200, contentType: 'application/xml', body: `<?xml version="1.0"?>\n<urlset>\n${locs}\n</urlset>\n` };
   }
   const page = PAGES[key];
   if (!page) return { status: 404, contentType: 'text/html; charset=utf-8', body: '<!doctype html><title>Not found</title><p>No such page.</p>' };
-  const anchors = page.links.map((link) => `<li><a href="${link.startsWith('/') ? `${prefix}${link}` : link}">${PAGES[link]?.title ?? link}</a></li>`).join('');
+  const anchors = page.links.map((link) => `<li><a href="${escapeMarkup(link.startsWith('/') ? `${base.links}${link}` : link)}">${PAGES[link]?.title ?? link}</a></li>`).join('');
   const body =
     `<!doctype html><html><head><title>${page.title}</title><meta name="description" content="${page.title} - Example Docs"></head>` +
     `<body><h1>${page.title}</h1><p>${page.text}</p><ul>${anchors}</ul></body></html>`;
   return { status: 200, contentType: 'text/html; charset=utf-8', body };
 }
 
-/** Serves the demo site over HTTP on the emulator's own origin, so a loopback crawl can reach it too. */
-export function serveDemoSite(method: string, host: string | undefined, path: string): DemoAnswer {
+/**
+ * Serves the demo site over HTTP on the emulator's own origin, so a loopback crawl can reach it too.
+ * `origin` is the emulator's own, rebuilt by the guard from the Host it accepted (dashboard/guard.ts):
+ * the pages link root-relative and only the sitemap, which must be absolute, names the origin.
+ */
+export function serveDemoSite(method: string, origin: string, path: string): DemoAnswer {
   if (method !== 'GET' && method !== 'HEAD') return { status: 405, contentType: 'text/plain; charset=utf-8', body: 'Use GET.\n' };
-  return demoSitePage(path.slice(DEMO_SITE_PATH_PREFIX.length), `http://${host ?? '127.0.0.1'}${DEMO_SITE_PATH_PREFIX}`);
+  return demoSitePage(path.slice(DEMO_SITE_PATH_PREFIX.length), { links: DEMO_SITE_PATH_PREFIX, sitemap: `${origin}${DEMO_SITE_PATH_PREFIX}` });
+}
+
+function escapeMarkup(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

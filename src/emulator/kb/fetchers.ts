@@ -17,7 +17,7 @@ export function fetcherFor(start: URL): PageFetcher | undefined {
 
 const demoFetcher: PageFetcher = (url) => {
   const parsed = new URL(url);
-  const answer = demoSitePage(parsed.pathname, parsed.origin);
+  const answer = demoSitePage(parsed.pathname, { links: parsed.origin, sitemap: parsed.origin });
   return Promise.resolve(answer);
 };
 

@@ -3,7 +3,7 @@
 import type { ToolDeleteResponse, ToolRecord } from '../../core/api-types.js';
 import { ERROR_CODES, TOOL_NAME_PATTERN } from '../error-codes.js';
 import { isoAfter } from '../clock.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, expectedError, notFound } from '../errors.js';
 import type { ServerMode } from '../mode.js';
 import { presentTool } from '../present.js';
 import type { ApiRequest, ApiResponse, Route } from '../router.js';
@@ -86,7 +86,8 @@ function putTool(store: EmulatorStore, mode: ServerMode, request: ApiRequest): A
   }
   const existing = store.tools.get(update.name);
   if (!existing && !mode.putCreates) {
-    throw notFound(ERROR_CODES.toolNotFound, `Tool '${update.name}' does not exist. Create it with POST /ai-agents/tools.`);
+    // agentsync (and other upserting clients) PUT first and create with POST on this 404.
+    throw expectedError(notFound(ERROR_CODES.toolNotFound, `Tool '${update.name}' does not exist. Create it with POST /ai-agents/tools.`), 'a PUT that probes for a tool before creating it with POST');
   }
   const record = storeTool(mode, mergeTool(store.appId, existing, update, isoAfter(existing?.updatedAt)), existing);
   store.tools.set(record.name, record);
