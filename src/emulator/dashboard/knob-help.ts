@@ -30,5 +30,5 @@ export const KNOB_HELP: Readonly<Record<Knob, string>> = {
   kbProcessFailNext: 'The next n process calls answer 500 and start nothing.',
   kbFetchTimeoutMs: "A crawl's time limit for one page.",
   kbCrawlTimeoutMs: "A crawl's time limit in all; it then ends with what it found.",
-  kbTwinUrls: 'Pairs "<listed URL> <twin URL>": the discovered-URL list shows that entry again, under the twin URL.',
+  kbTwinUrls: 'Pairs "<URL> <twin>": lists that discovered URL again under the twin.',
 };
