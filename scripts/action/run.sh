@@ -32,7 +32,7 @@ cd "$workdir" 2>/dev/null || die "working-directory $workdir does not exist"
 # refused as agentsync refuses it: picking one would plan the other's resources away.
 if [ -z "$file" ]; then
   if [ -e agents.yaml ] && [ -d agents ]; then
-    die "both agents.yaml and an agents/ folder are in $workdir, and either could be the manifest; set the file input to agents.yaml or agents to say which"
+    die "both agents.yaml and an agents/ folder are in working-directory $workdir, and either could be the manifest; set the file input to agents.yaml or agents to say which"
   elif [ -d agents ]; then file=agents; else file=agents.yaml; fi
 fi
 
