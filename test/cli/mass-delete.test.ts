@@ -150,6 +150,14 @@ describe('a mass deletion across several environments', () => {
     expect(refused.stderr).toContain('apply would delete 3 of the 5 resources agentsync manages in environment "prod" from the server; nothing was changed.');
     expect([...(await writesOf(dev)), ...(await writesOf(prod))]).toEqual([]);
 
+    // Asked instead: the one question names each environment's count.
+    const asked = await runCli(['apply', '--all-environments', '--prune'], { cwd: lab.dir, env: { COMETCHAT_API_KEY: API_KEY }, stdin: 'no\n', tty: { stdin: true, stdout: true, stderr: true } });
+    expect(asked.code).toBe(1);
+    expect(asked.stdout).toContain(
+      'Do you want to apply these changes to 2 environments (dev, prod), deleting 3 of the 5 resources agentsync manages in environment "dev" from the server, deleting 3 of the 5 resources agentsync manages in environment "prod" from the server? ',
+    );
+    expect([...(await writesOf(dev)), ...(await writesOf(prod))]).toEqual([]);
+
     const allowed = await lab.cli(undefined, ['apply', '--all-environments', '--prune', '--auto-approve', '--allow-mass-delete']);
     expect(allowed.code, allowed.stderr).toBe(0);
     expect((await writesOf(dev)).filter((w) => w.startsWith('DELETE'))).toHaveLength(3);
