@@ -9,6 +9,7 @@ import type { Diagnostic } from './core/diagnostics.js';
 import type { Desired } from './core/desired.js';
 import { hasChanges, type Plan } from './core/plan.js';
 import { planTarget } from './core/plan-target.js';
+import { massRemovalOf, type MassRemoval } from './core/mass-removal.js';
 import { validateManifest } from './app/validate.js';
 import { lentConnection } from './app/connection.js';
 import { planEnvironment } from './app/plan.js';
@@ -25,6 +26,7 @@ import { manifestName } from './io/manifest/manifest-location.js';
 export type { Diagnostic, Severity } from './core/diagnostics.js';
 export type { Desired, DesiredEnvironment, DesiredResource, ResourceType } from './core/desired.js';
 export type { ErrorCode } from './core/errors.js';
+export type { MassRemoval } from './core/mass-removal.js';
 export type { Action, Change, CreateChange, FieldChange, ForgetChange, NoopChange, Plan, PlanSummary, UpdateChange } from './core/plan.js';
 export type { ApiClient } from './io/api/index.js';
 export type { ApplyEvent, ApplyFailure, ApplyResult, DoneItem, FailedItem, NotAttemptedItem, NotifyOutcome } from './core/apply-types.js';
@@ -106,6 +108,11 @@ export interface PlanResult extends Loaded {
   plan: Plan;
   /** True when applying would create, update or forget something. */
   hasChanges: boolean;
+  /**
+   * The plan removes more than half of the resources the state manages (at least 3): what a wrong
+   * manifest looks like. `apply` refuses such deletions without `allowMassDelete`. Absent otherwise.
+   */
+  massRemoval?: MassRemoval;
 }
 
 /** `agentsync plan`: manifest + state (+ the server) → plan. Takes no lock and changes nothing. */
@@ -119,7 +126,8 @@ export function plan(options: PlanOptions = {}): Promise<PlanResult> {
       const client = options.client ?? ownClient;
       const computed = await planEnvironment({ desired, store, target, ...(refresh && client ? { connect: async () => lentConnection(client) } : {}) });
       computed.plan.target = planTarget(desired.environment, envOf(options));
-      return { file, desired, warnings, plan: computed.plan, hasChanges: hasChanges(computed.plan) };
+      const mass = massRemovalOf(computed.plan);
+      return { file, desired, warnings, plan: computed.plan, hasChanges: hasChanges(computed.plan), ...(mass ? { massRemoval: mass } : {}) };
     } finally {
       await ownClient?.close();
     }

@@ -28,9 +28,12 @@ case "$command" in plan | apply) ;; *) die "command must be plan or apply (got \
 case "$comment" in true | false) ;; *) die "comment must be true or false (got \"$comment\")" ;; esac
 cd "$workdir" 2>/dev/null || die "working-directory $workdir does not exist"
 # No file: what agentsync itself reads then (docs/spec/manifest.md#a-manifest-in-many-files):
-# agents.yaml, or an agents/ folder of parts when there is no agents.yaml.
+# agents.yaml, or an agents/ folder of parts when there is no agents.yaml. Both is ambiguous, and
+# refused as agentsync refuses it: picking one would plan the other's resources away.
 if [ -z "$file" ]; then
-  if [ ! -e agents.yaml ] && [ -d agents ]; then file=agents; else file=agents.yaml; fi
+  if [ -e agents.yaml ] && [ -d agents ]; then
+    die "both agents.yaml and an agents/ folder are in working-directory $workdir, and either could be the manifest; set the file input to agents.yaml or agents to say which"
+  elif [ -d agents ]; then file=agents; else file=agents.yaml; fi
 fi
 
 # The manifest as the repository names it, for the summary and the comment's marker.
@@ -50,6 +53,12 @@ args=(-f "$file")
 for env in "${environments[@]}"; do args+=(-e "$env"); done
 env_list=$(IFS=,; echo "${environments[*]}")
 shown=$env_list
+# A plan that deletes most of what the state manages is refused under --auto-approve unless allowed (docs/spec/plan-and-apply.md#mass-deletion).
+case "${INPUT_ALLOW_MASS_DELETE:-false}" in
+  true) [ "$command" = apply ] && args+=(--allow-mass-delete) ;;
+  false) ;;
+  *) die "allow-mass-delete must be true or false (got \"$INPUT_ALLOW_MASS_DELETE\")" ;;
+esac
 case "${INPUT_ALL_ENVIRONMENTS:-false}" in
   true) args+=(--all-environments) env_list='*' shown='all environments' ;;
   false) ;;

@@ -7,6 +7,7 @@ import type { ApplyEvent, ApplyResult } from '../core/apply-types.js';
 import { conflictRefusal } from '../core/conflict-refusal.js';
 import type { Desired } from '../core/desired.js';
 import { isUserError } from '../core/errors.js';
+import { isMassDeletion, massDeletionRefusal, massRemovalOf } from '../core/mass-removal.js';
 import { hasChanges, type Plan } from '../core/plan.js';
 import type { State } from '../core/state.js';
 import type { ApiClient } from '../io/api/client.js';
@@ -31,6 +32,13 @@ export interface ApplyRequest {
   concurrency: number;
   /** Shows the plan, before its conflicts are refused (so the refusal has its context). */
   onPlanned?: (plan: Plan) => void;
+  /**
+   * A plan that deletes most of what the state manages on the server (core/mass-removal.ts) is
+   * refused unless this is true: a flag, or a question that named the count.
+   */
+  allowMassDelete: boolean;
+  /** How the caller allows it, for the refusal: `--allow-mass-delete`, or the library's option. */
+  massDeleteFlag: string;
   /** Asked once the plan has changes and no conflict; false cancels. Absent: approved. */
   approve?: (plan: Plan) => boolean | Promise<boolean>;
   /** Runs each phase: the many-environments runner takes one of its `--parallel` places here. */
@@ -67,6 +75,8 @@ export async function applyPlan(request: ApplyRequest): Promise<ApplyOutcome> {
     // docs/spec/server.md#no-silent-duplicates: nothing is sent while a create would make a second copy of something on the server.
     const refusal = conflictRefusal(plan);
     if (refusal !== undefined) throw refusal;
+    const mass = massRemovalOf(plan);
+    if (!request.allowMassDelete && isMassDeletion(mass)) throw massDeletionRefusal(mass, plan.environment, request.massDeleteFlag);
     // A resource that could not be read is not "no changes": the run goes on, so its result says so.
     if (!hasChanges(plan) && !plan.unreadable?.length) {
       await recordRefresh(held, computed);

@@ -6,6 +6,8 @@ import type { ScopeOptions } from './scope-options.js';
 /** The options of an apply to one environment. */
 export interface ApplyOptions extends ManifestOptions, ScopeOptions {
   autoApprove?: boolean;
+  /** `--allow-mass-delete`: apply a plan that deletes most of what the state manages without asking (core/mass-removal.ts). */
+  allowMassDelete?: boolean;
   concurrency: string;
   retries: string;
   timeout: string;

@@ -11,8 +11,9 @@ import { computePlan, type ComputedPlan } from '../app/compute-plan.js';
 import { assertSavedPlanCurrent, planFromSavedFile } from '../app/saved-plan.js';
 import { createProgress } from '../render/progress.js';
 import { applyResultToJson, renderApplySummary } from '../render/apply-summary.js';
+import { massRemovalJson } from '../render/mass-removal.js';
 import { loadManifestAndStore, type LoadedManifest } from './pipeline.js';
-import { formatPlan, printWarnings } from './render-plan.js';
+import { ALLOW_MASS_DELETE, formatPlan, massDeletionClause, printMassRemovalWarning, printWarnings } from './render-plan.js';
 import { lockTimeoutMs, parseCount, responseTimeoutMs, useColor } from './options.js';
 import type { ApplyOptions } from './apply-options.js';
 import { connectApi, type ApiConnection } from './api-connect.js';
@@ -78,12 +79,16 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, io
       return computed;
     },
     concurrency,
+    // The question names the count, so answering it allows a mass deletion; a saved plan or --auto-approve needs the flag.
+    allowMassDelete: opts.allowMassDelete === true || ask,
+    massDeleteFlag: ALLOW_MASS_DELETE,
     // With --json, stdout carries only the result; a plan to confirm is shown on stderr.
     onPlanned: (plan) => {
       if (!json) io.stdout.write(formatPlan(plan, 'text', opts, io));
       else if (ask) io.stderr.write(formatPlan(plan, 'text', { color: false }, io));
+      else printMassRemovalWarning(plan, io);
     },
-    ...(ask ? { approve: () => confirm(io, json ? io.stderr : io.stdout) } : {}),
+    ...(ask ? { approve: (plan: Plan) => confirm(io, json ? io.stderr : io.stdout, plan) } : {}),
     startExecution: (plan) => {
       interrupts.enterGracefulPhase();
       return showProgress(plan, json, opts, io);
@@ -98,7 +103,7 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, io
     if (opts.wait === true) await waitForWebsites(loaded, connection, opts, interrupts, io);
     return;
   }
-  report(outcome.result, json, opts, io);
+  report(outcome.result, json, opts, io, massRemovalJson(outcome.plan));
   // report() threw if anything failed; an interrupted apply does not go on to wait.
   if (opts.wait === true && !interrupts.received()) await waitForWebsites(loaded, connection, opts, interrupts, io);
 }
@@ -121,12 +126,12 @@ async function waitForWebsites(loaded: LoadedManifest, connection: ApiConnection
 }
 
 /** Asks on the terminal. Ctrl-C or Ctrl-D at the question is a "no", as any answer but yes is. */
-async function confirm(io: CliIo, output: OutputStream): Promise<boolean> {
+async function confirm(io: CliIo, output: OutputStream, plan: Plan): Promise<boolean> {
   const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: io.stdin, output });
   try {
     output.write('\n');
-    const answer = await rl.question("Do you want to apply these changes? Only 'yes' will be accepted: ");
+    const answer = await rl.question(`Do you want to apply these changes${massDeletionClause(plan)}? Only 'yes' will be accepted: `);
     return answer.trim() === 'yes';
   } catch (err) {
     if ((err as { code?: unknown }).code !== 'ABORT_ERR') throw err;
@@ -159,8 +164,8 @@ function showProgress(plan: Plan, json: boolean, opts: ApplyOptions, io: CliIo):
 }
 
 /** The summary, then the exit: a failure is an error whose JSON (with --json) carries the result. */
-function report(result: ApplyResult, json: boolean, opts: ApplyOptions, io: CliIo): void {
-  const asJson = applyResultToJson(result);
+function report(result: ApplyResult, json: boolean, opts: ApplyOptions, io: CliIo, extra: Record<string, unknown>): void {
+  const asJson = { ...applyResultToJson(result), ...extra };
   if (!json) io.stdout.write('\n' + renderApplySummary(result, { color: useColor(opts, io.stdout, io.env) }));
   if (result.interrupted) {
     // runApply exits 130/143 once the lock is released; --json still gets the result.

@@ -3,10 +3,17 @@
 import { closest } from '../core/suggest.js';
 
 /** Flags people bring from other tools, which commander's spelling distance cannot guess. */
-const HABITS: Record<string, string> = { '--yes': '--auto-approve', '-y': '--auto-approve', '--force': '--auto-approve' };
+const HABITS: Record<string, string> = {
+  '--yes': '--auto-approve',
+  '-y': '--auto-approve',
+  '--force': '--auto-approve',
+  '--environment': '-e/--env',
+  // Terraform, kubectl and npm habits: agentsync's dry run is its own command.
+  '--dry-run': 'agentsync plan',
+};
 
 function habitFrom(message: string): string | undefined {
-  const flag = /^unknown option '([^']+)'/.exec(message)?.[1];
+  const flag = /^unknown option '([^'=]+)/.exec(message)?.[1];
   return flag === undefined || !Object.hasOwn(HABITS, flag) ? undefined : HABITS[flag];
 }
 

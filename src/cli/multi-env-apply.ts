@@ -12,13 +12,14 @@ import { applyPlan } from '../app/apply.js';
 import { applyVerdict } from '../app/apply-verdict.js';
 import { ownConnection } from '../app/connection.js';
 import { renderApplySummary } from '../render/apply-summary.js';
+import { massRemovalWarning } from '../render/mass-removal.js';
 import { multiApplyJson, renderApplyTable, renderPlanTable, type EnvironmentFailure, type EnvironmentOutcome } from '../render/multi-env.js';
 import { connectApi } from './api-connect.js';
 import type { ManyApplyOptions } from './apply-options.js';
 import { createLimiter, createMultiOutput, failureOf, loadEnvironments, parseParallel, type EnvironmentOutput, type EnvironmentRun } from './multi-env.js';
 import { lockTimeoutMs, parseCount, responseTimeoutMs, useColor } from './options.js';
 import { computePlan } from '../app/compute-plan.js';
-import { formatPlan } from './render-plan.js';
+import { ALLOW_MASS_DELETE, formatPlan, massDeletionClause } from './render-plan.js';
 import { ExitRequest } from './exit-request.js';
 import type { CliIo } from './cli-io.js';
 
@@ -31,6 +32,8 @@ interface ApplySettings {
   json: boolean;
   color: boolean;
   autoApprove: boolean;
+  /** `--allow-mass-delete`; without --auto-approve the one question names each mass deletion instead. */
+  allowMassDelete: boolean;
   limit: Place;
   /** `--prune` and `--target`, the same for every environment. */
   scope: PlanScope;
@@ -49,6 +52,7 @@ export async function runApplyMany(planfile: string | undefined, opts: ManyApply
     json: opts.json === true,
     color: opts.json === true ? false : useColor(opts, io.stdout, io.env),
     autoApprove: opts.autoApprove === true,
+    allowMassDelete: opts.allowMassDelete === true,
     limit: createLimiter(parseParallel(opts.parallel)),
     scope: scopeOf(opts),
   };
@@ -131,9 +135,16 @@ async function lockPlanExecute(
       connect: () => ownConnection(connection.open()),
       plan: async (state, client) => computePlan(run.desired, state, { client, scope: settings.scope }),
       concurrency: settings.concurrency,
+      allowMassDelete: settings.allowMassDelete || !settings.autoApprove,
+      massDeleteFlag: ALLOW_MASS_DELETE,
       phase: (name, task) => (name === 'plan' ? place(task) : place(task, { first: true })),
       onPlanned: (plan) => {
         if (!settings.json || !settings.autoApprove) out.section(formatPlan(plan, 'text', { color: settings.color }, settings.io));
+        else {
+          // The plan is not shown; its mass-removal warning still is (on stderr).
+          const warning = massRemovalWarning(plan);
+          if (warning !== undefined) out.warning(warning);
+        }
       },
       approve: (plan) => {
         planned.resolve({ plan });
@@ -167,7 +178,8 @@ async function confirm(plans: EnvironmentOutcome<Plan>[], withChanges: readonly 
   const rl = createInterface({ input: settings.io.stdin, output: out });
   try {
     const which = withChanges.length === 1 ? `environment ${withChanges[0]}` : `${withChanges.length} environments (${withChanges.join(', ')})`;
-    const answer = await rl.question(`\nDo you want to apply these changes to ${which}? Only 'yes' will be accepted: `);
+    const deleting = plans.map((p) => (p.value ? massDeletionClause(p.value) : '')).join('');
+    const answer = await rl.question(`\nDo you want to apply these changes to ${which}${deleting}? Only 'yes' will be accepted: `);
     return answer.trim() === 'yes';
   } finally {
     rl.close();

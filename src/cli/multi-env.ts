@@ -5,7 +5,6 @@
 // share of the output.
 import type { Desired } from '../core/desired.js';
 import { isUserError, UserError } from '../core/errors.js';
-import { closest } from '../core/suggest.js';
 import { loadDesiredForEnvironments } from '../io/manifest/load-manifest.js';
 import { readVarOverrides } from '../io/manifest/var-overrides.js';
 import { manifestHome } from '../io/manifest/manifest-location.js';
@@ -17,6 +16,7 @@ import { createProgress, type Progress } from '../render/progress.js';
 import { parseCount, type ManyEnvironmentOptions } from './options.js';
 import { printWarnings } from './render-plan.js';
 import { isDebug, manifestSource, type CliIo, type OutputStream } from './cli-io.js';
+import { unknownEnvironmentError } from '../core/unknown-environment.js';
 
 export const DEFAULT_PARALLEL = 4;
 
@@ -29,13 +29,7 @@ export function selectEnvironments(names: readonly string[], opts: Pick<ManyEnvi
   if (opts.allEnvironments === true) return [...names];
   const wanted = [...new Set(opts.env ?? [])];
   const unknown = wanted.filter((name) => !names.includes(name));
-  if (unknown.length > 0) {
-    const which = unknown.map((name) => {
-      const hint = closest(name, names);
-      return hint === undefined ? `"${name}"` : `"${name}" (did you mean "${hint}"?)`;
-    });
-    throw new UserError('environment_invalid', `unknown environment${unknown.length === 1 ? '' : 's'} ${which.join(', ')} (from -e); the manifest defines ${names.join(', ')}`);
-  }
+  if (unknown.length > 0) throw unknownEnvironmentError(unknown, names);
   // Manifest order, whatever order -e named them in: the same manifest always reads the same way.
   return names.filter((name) => wanted.includes(name));
 }

@@ -85,6 +85,8 @@ export function buildProgram(io: CliIo, argv?: readonly string[]): Command {
 /** A command that reads a manifest and was given no -f reads the default one, found in the run's own folder. */
 function fillManifestDefault(action: Command, io: CliIo): void {
   if (!action.options.some((option) => option.attributeName() === 'file') || action.getOptionValue('file') !== undefined) return;
+  // `fmt FILE…` names its files, so no default is needed (and none is looked for, which could refuse).
+  if (action.name() === 'fmt' && action.args.length > 0) return;
   const named = io.env.AGENTSYNC_MANIFEST;
   action.setOptionValueWithSource('file', [defaultManifest(io.env, io.cwd)], named === undefined || named === '' ? 'default' : 'env');
 }

@@ -14,8 +14,9 @@ import { issuesToDiagnostics } from './schema-issues.js';
 import { referenceDiagnostics } from './references.js';
 import { movedDiagnostics } from './moved.js';
 import { hideQuotedSecrets, markFieldsHolding } from './sensitive-values.js';
-import { closest, didYouMean } from './suggest.js';
+import { closest } from './suggest.js';
 import type { ManifestLocator } from './yaml-locate.js';
+import { unknownEnvironmentError } from './unknown-environment.js';
 
 export type ResolveMode = 'validate' | 'plan';
 
@@ -257,7 +258,8 @@ function selectEnvironments(names: string[], options: ResolveOptions, locator: M
   if (options.environment !== undefined) {
     if (names.includes(options.environment)) return { targets: [options.environment], diagnostics: [] };
     if (names.length === 0) return { targets: [], diagnostics: [] };
-    return { targets: [], diagnostics: at(`unknown environment "${options.environment}" (from -e); the manifest defines ${list}${didYouMean(options.environment, names)}`) };
+    // A mistake in the command line, not in the manifest: refused as such, naming the flag.
+    throw unknownEnvironmentError([options.environment], names);
   }
   if (names.length <= 1 || options.mode === 'validate') return { targets: names, diagnostics: [] };
   return { targets: [], diagnostics: at(`the manifest defines several environments (${list}); choose one with -e <name>`) };

@@ -26,6 +26,12 @@ export interface ApplyOptions extends LoadOptions, ClientOptions, StateOptions {
    * (a `UserError` with code `refused`). Leave it out to apply without asking.
    */
   confirm?: (plan: Plan) => boolean | Promise<boolean>;
+  /**
+   * Apply a plan that deletes more than half of the resources the state manages (at least 3) on
+   * the server. Without it such a plan is refused (a `UserError` with code `refused`), whatever
+   * `confirm` says: it is what a wrong manifest looks like (docs/spec/plan-and-apply.md#mass-deletion).
+   */
+  allowMassDelete?: boolean;
   /** Progress: each change as it starts, retries, is done or fails. */
   onEvent?: (event: ApplyEvent) => void;
 }
@@ -105,6 +111,8 @@ async function applyLoaded(
         return computed;
       },
       concurrency: options.concurrency ?? 10,
+      allowMassDelete: options.allowMassDelete === true,
+      massDeleteFlag: 'allowMassDelete: true',
       ...(options.confirm ? { approve: options.confirm } : {}),
       ...(options.onEvent ? { startExecution: () => ({ onEvent: options.onEvent }) } : {}),
     });

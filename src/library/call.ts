@@ -15,7 +15,8 @@ import { manifestName } from '../io/manifest/manifest-location.js';
 export interface LoadOptions {
   /**
    * The manifest: a file, a folder of parts, or several of either. Relative to `cwd`. Default as
-   * the CLI: AGENTSYNC_MANIFEST, `agents.yaml`, or an `agents/` folder when there is no agents.yaml.
+   * the CLI: AGENTSYNC_MANIFEST, `agents.yaml`, or an `agents/` folder when there is no agents.yaml;
+   * both at once is refused (a `UserError` with code `usage`), as the CLI refuses it.
    */
   file?: string | readonly string[];
   /** The environment; may be left out when the manifest defines only one. */

@@ -16,6 +16,8 @@ import {
   type WebsiteReport,
 } from '../core/plan.js';
 import { isDigest, setMember } from '../core/redact.js';
+import type { MassRemoval } from '../core/mass-removal.js';
+import { massRemovalJson } from './mass-removal.js';
 
 export const PLAN_FORMAT_VERSION = 1;
 
@@ -82,6 +84,8 @@ export interface PlanJson {
   websites?: WebsiteReport[];
   /** Resources the refresh could not read, left out of `changes`; absent when none. */
   unreadable?: UnreadableResource[];
+  /** The plan removes most of what the state manages (docs/spec/plan-and-apply.md#mass-deletion); absent otherwise. */
+  massRemoval?: MassRemoval & { message: string };
 }
 
 export function planToJson(plan: Plan): PlanJson {
@@ -102,6 +106,7 @@ export function planToJson(plan: Plan): PlanJson {
     ...(plan.moves?.length ? { moves: plan.moves.map(({ from, to, type, remoteId }) => ({ from, to, type, remoteId })) } : {}),
     ...(plan.unreadable?.length ? { unreadable: plan.unreadable.map(({ address, type, reason }) => ({ address, type, reason })) } : {}),
     ...(plan.websites?.length ? { websites: plan.websites.map(({ address, urls, excluded, globs }) => ({ address, urls, excluded, globs: globs.map((g) => ({ ...g })) })) } : {}),
+    ...massRemovalJson(plan),
   };
 }
 

@@ -5,6 +5,7 @@ import type { Change, PendingWarning, Plan } from '../core/plan.js';
 import { hasChanges } from '../core/plan.js';
 import type { DiffLine } from './line-diff.js';
 import { changedGraphMarkdown } from './plan-graph.js';
+import { massRemovalWarning } from './mass-removal.js';
 import { codeSpan, htmlText, longestRun, markdownText } from './markdown-safe.js';
 import {
   adoptText,
@@ -45,6 +46,8 @@ export function renderPlanMarkdown(plan: Plan, { maxLength = DEFAULT_MARKDOWN_MA
   else head.push(markdownText(noChangesLine(plan.environment, plan.unreadable?.length)), '');
   if (plan.unreadable?.length) head.push(`> [!CAUTION]\n> ${markdownText(UNREADABLE_HEADING)}\n${plan.unreadable.map((u) => `> - ${markdownText(unreadableText(u))}`).join('\n')}`, '');
 
+  const mass = massRemovalWarning(plan);
+  if (mass !== undefined) head.push(`> [!CAUTION]\n> ${markdownText(mass)}`, '');
   for (const warning of plan.warnings) head.push(`> [!WARNING]\n> ${markdownText(warning)}`, '');
   if (plan.drift.length > 0) head.push(...driftSection(plan), '');
   head.push(...changedGraphMarkdown(plan));

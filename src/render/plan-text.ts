@@ -3,6 +3,7 @@
 import type { Change, DeleteChange, ForgetChange, Plan, PlanTarget, UpdateChange, WebsiteReport } from '../core/plan.js';
 import { hasChanges } from '../core/plan.js';
 import { palette, type Palette } from './color.js';
+import { massRemovalWarning } from './mass-removal.js';
 import type { DiffLine } from './line-diff.js';
 import type { DriftEntry } from '../core/refresh.js';
 import {
@@ -56,6 +57,8 @@ export function renderPlanText(plan: Plan, { color }: PlanTextOptions): string {
   if (plan.moves?.length) out.push(...plan.moves.map((move) => `${RESOURCE_INDENT}${paint.yellow('→')} ${paint.bold(printableText(moveText(move)))}`), '');
   if (plan.websites?.length) out.push(...websiteLines(plan.websites, paint), '');
   for (const pending of plan.pending) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(pendingWarningText(pending))}`), '');
+  const mass = massRemovalWarning(plan);
+  if (mass !== undefined) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(mass)}`), '');
   out.push(
     hasChanges(plan)
       ? `${paint.bold('Plan:')}${summaryLine(plan.summary, plan.prune, plan.moves?.length).slice('Plan:'.length)}`

@@ -234,6 +234,36 @@ describe('action.yml', () => {
     expect(gh.comments(REPO, pr)[0]?.body).toContain('<!-- agentsync-plan file="team/agents" environments="local" -->');
   });
 
+  it('with no file input, refuses both an agents.yaml and an agents/ folder in one line (issue 40)', async () => {
+    await mkdir(join(workspace(), 'agents'));
+    await writeFile(join(workspace(), 'agents', 'tools.yaml'), 'tools: {}\n');
+    await writeFile(join(workspace(), 'agents.yaml'), manifest(['lookup']));
+    const plan = await runAction({ args: '--offline' });
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toBe(
+      '::error title=agentsync::both agents.yaml and an agents/ folder are in working-directory ., and either could be the manifest; set the file input to agents.yaml or agents to say which\n',
+    );
+    expect(plan.outputs).toMatchObject({ exitcode: '1', 'has-changes': 'false' });
+  });
+
+  it('an apply that would delete most of what it manages fails, unless allow-mass-delete is true', async () => {
+    await writeFile(join(workspace(), 'agents.yaml'), manifest(['lookup', 'notify', 'track', 'escalate']));
+    expect((await runAction({ command: 'apply' }, { ...withKey, event: 'push' })).code).toBe(0);
+    await writeFile(join(workspace(), 'agents.yaml'), manifest(['lookup']));
+    await emu.clearRequests();
+    const refused = await runAction({ command: 'apply', args: '--prune' }, { ...withKey, event: 'push' });
+    expect(refused.code).toBe(1);
+    expect(refused.outputs.exitcode).toBe('1');
+    expect(refused.stderr).toContain('Error: apply would delete 3 of the 5 resources agentsync manages in environment "local" from the server; nothing was changed.');
+    expect(refused.summary).toContain('Warning: this plan deletes 3 of the 5 resources');
+    expect(await emu.apiWrites()).toEqual([]);
+    const bad = await runAction({ command: 'apply', 'allow-mass-delete': 'yes' });
+    expect(bad.stderr).toBe('::error title=agentsync::allow-mass-delete must be true or false (got "yes")\n');
+    const allowed = await runAction({ command: 'apply', args: '--prune', 'allow-mass-delete': 'true' }, { ...withKey, event: 'push' });
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stdout).toContain('Apply complete: 0 created, 1 updated, 3 deleted, 0 forgotten.');
+  });
+
   it("prefers the project's own agentsync, and comment: false writes no comment", async () => {
     await writeFile(join(workspace(), 'agents.yaml'), manifest(['lookup']));
     await mkdir(join(workspace(), 'node_modules', '.bin'), { recursive: true });

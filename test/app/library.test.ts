@@ -287,3 +287,30 @@ agents:
     expect(String((error as Error).message)).not.toContain('charlie-secret-3333');
   });
 });
+
+describe('the guards of issue 40', () => {
+  it('refuses a manifest location that is ambiguous, as the CLI does', async () => {
+    const { mkdir } = await import('node:fs/promises');
+    await project();
+    await mkdir(join(dir, 'agents'));
+    await expect(api.validate({ cwd: dir, env })).rejects.toMatchObject({ code: 'usage', message: expect.stringContaining('both agents.yaml and an agents/ folder are here') });
+    expect(await api.validate({ cwd: dir, env, file: 'agents.yaml' })).toMatchObject({ valid: true });
+  });
+
+  it('apply refuses a mass deletion without allowMassDelete, and plan reports it', async () => {
+    const tools = ['a', 'b', 'c'].map((name) => `  ${name}: { displayName: ${name}, executionText: Working, description: "does ${name} for a customer", parameters: {} }`);
+    await project(`version: 1\nenvironments:\n  local: { appId: local, region: us }\ntools:\n${tools.join('\n')}\n`);
+    expect((await api.apply({ cwd: dir, env })).result.counts.created).toBe(3);
+    await project('version: 1\nenvironments:\n  local: { appId: local, region: us }\n');
+    expect((await api.plan({ cwd: dir, env })).massRemoval).toEqual({ removed: 3, deleted: 0, managed: 3 });
+    // The library's apply has no --prune: a saved plan made with it is how it deletes.
+    expect((await runCli(['plan', '--prune', '--out', 'plan.json'], { cwd: dir, env })).code).toBe(0);
+    await emu.clearRequests();
+    const refused = api.applySavedPlan({ planFile: 'plan.json', cwd: dir, env, confirm: () => true });
+    await expect(refused).rejects.toBeInstanceOf(api.UserError);
+    await expect(refused).rejects.toMatchObject({ code: 'refused', message: expect.stringContaining('pass allowMassDelete: true if the deletions are meant') });
+    expect(await emu.apiWrites()).toEqual([]);
+    const allowed = await api.applySavedPlan({ planFile: 'plan.json', cwd: dir, env, allowMassDelete: true });
+    expect(allowed.result.counts.deleted).toBe(3);
+  });
+});

@@ -109,9 +109,12 @@ describe('a manifest in many files', () => {
     expect(byDefault).toMatchObject({ code: 0, stdout: 'agents is valid (environment local).\n' });
     const named = await cli(['validate'], { AGENTSYNC_MANIFEST: join(dir, 'parts') }, project);
     expect(named.stdout).toBe(`${join(dir, 'parts')} is valid (environment local).\n`);
-    // agents.yaml wins over the folder when both are there.
+    // Both there: neither wins silently (issue 40); -f says which.
     await writeFile(join(project, 'agents.yaml'), 'version: 1\n');
-    const file = await cli(['validate'], {}, project);
+    const both = await cli(['validate'], {}, project);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toMatch(/^Error: both agents\.yaml and an agents\/ folder are here, and either could be the manifest; pass -f agents\.yaml or -f agents/);
+    const file = await cli(['validate', '-f', 'agents.yaml'], {}, project);
     expect(file.code).toBe(1);
     expect(file.stderr).toContain('agents.yaml:1:1: error: missing required key "environments"');
   });

@@ -213,7 +213,7 @@ describe('plan over several environments', () => {
     expect(out.stderr).toBe('Error: --out saves the plan of one environment; with several, save one plan per environment (agentsync plan -e NAME --out FILE)\n');
     const unknown = await cli('plan', '-e', 'us', '-e', 'euu,xyz');
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toBe('Error: unknown environments "euu" (did you mean "eu"?), "xyz" (from -e); the manifest defines us, eu, in\n');
+    expect(unknown.stderr).toBe('Error: -e euu, -e xyz: unknown environments "euu" (did you mean "eu"?), "xyz"; the manifest defines us, eu, in\n');
     const shared = await cli('plan', '-e', 'us,eu', '--state', 'one.json');
     expect(shared.code).toBe(1);
     expect(shared.stderr).toMatch(/^Error: environments "us" and "eu" would share one state \(from --state\); with several environments leave --state out/);

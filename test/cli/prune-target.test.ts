@@ -73,7 +73,8 @@ describe.each(MODES)('--prune and --target ($name)', (mode) => {
 
   it('apply --prune deletes exactly what left the manifest, the agent before its tools, and nothing unmanaged', async () => {
     await writeFile(lab.path('agents.yaml'), manifestOf(PRUNED));
-    const applied = await run(['apply', '--prune', '--auto-approve', '--state', 'state.json']);
+    // Three of the five managed resources: a mass deletion, allowed in so many words (docs/spec/plan-and-apply.md#mass-deletion).
+    const applied = await run(['apply', '--prune', '--auto-approve', '--allow-mass-delete', '--state', 'state.json']);
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout.trimEnd().split('\n').at(-1)).toBe('Apply complete: 0 created, 0 updated, 3 deleted, 0 forgotten.');
     const writes = await writesOf(emu);
@@ -131,7 +132,7 @@ describe.each(MODES)('--prune and --target ($name)', (mode) => {
     const refused = await run(['apply', 'prune.plan', '--prune', '--auto-approve', '--state', 'state.json']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^Error: --prune and --target belong to the plan/);
-    const applied = await run(['apply', 'prune.plan', '--auto-approve', '--state', 'state.json']);
+    const applied = await run(['apply', 'prune.plan', '--auto-approve', '--allow-mass-delete', '--state', 'state.json']);
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toContain('3 deleted');
     expect((await writesOf(emu)).filter((w) => w.startsWith('DELETE'))).toHaveLength(3);

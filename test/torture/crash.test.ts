@@ -133,7 +133,8 @@ describe(`crash: a pruning apply (seed ${seed})`, () => {
       const removedUids = new Set(removedAgentNames.map((name) => uidByName.get(name)));
       await emulator.clearRequests();
 
-      const args = ['apply', '--prune', '--auto-approve', '-f', crashWs.path('prune-kept.yaml'), ...state];
+      // The pruned manifest drops most of what the state manages: a mass deletion, allowed in so many words.
+      const args = ['apply', '--prune', '--auto-approve', '--allow-mass-delete', '-f', crashWs.path('prune-kept.yaml'), ...state];
       const runs: { from: number; to: number }[] = [];
       const report: string[] = [];
       const outputs: string[] = [];

@@ -9,6 +9,7 @@ export function registerApplyCommand(program: Command, io: CliIo): void {
     .command('apply [planfile]')
     .description('Plan, show the plan, ask for confirmation, then carry it out against the API.')
     .option('--auto-approve', 'apply without asking (required when stdin is not a terminal)')
+    .option('--allow-mass-delete', 'let --auto-approve or a saved plan delete more than half of the managed resources (with --prune)')
     .option('--concurrency <n>', 'requests in flight at once', '10')
     .option('--retries <n>', 'retries per call for rate limits and transient failures', '5')
     .option('--wait', 'after applying, wait until the knowledge-base websites finish indexing (failed URLs exit 1)')

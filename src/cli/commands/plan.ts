@@ -72,6 +72,8 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo)
   if (rendering) await rendering.save(render.formatPlan(computed.plan, format, { color: false }, io), format);
   else if (!out?.toStdout) io.stdout.write(rendered);
   else if (format !== 'json') io.stderr.write(rendered);
+  // The JSON plan carries it as `massRemoval`; a log still shows it.
+  if (format === 'json') render.printMassRemovalWarning(computed.plan, io);
   // A plan apply would refuse is not saved: a file is a promise that `apply FILE` carries it out.
   const conflicts = conflictsOf(computed.plan);
   if (out && conflicts.length === 0) {

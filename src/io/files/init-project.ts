@@ -3,17 +3,32 @@
 // file is linked or renamed into place), and a name that exists, even as a dangling symlink, is
 // never written through.
 import { constants } from 'node:fs';
-import { mkdir, open, realpath } from 'node:fs/promises';
+import { mkdir, open, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { createFileAtomically, hasCode, replaceFileAtomically } from './atomic-file.js';
 import { fileError } from './file-errors.js';
+import { DEFAULT_MANIFEST_FILE, DEFAULT_MANIFEST_FOLDER } from '../manifest/manifest-location.js';
 
 export type InitOutcome = 'created' | 'skipped' | 'appended' | 'present';
 
 export interface InitResult {
   path: string;
   outcome: InitOutcome;
+}
+
+/**
+ * The `agents/` folder in `dir`, when there is one: without -f it is the manifest unless an
+ * agents.yaml exists, so init must not write one beside it (docs/spec/manifest.md).
+ */
+export async function manifestFolderIn(dir: string): Promise<string | undefined> {
+  const folder = join(dir, DEFAULT_MANIFEST_FOLDER);
+  try {
+    return (await stat(folder)).isDirectory() ? folder : undefined;
+  } catch (err) {
+    if (hasCode(err, 'ENOENT') || hasCode(err, 'ENOTDIR')) return undefined;
+    throw fileError(err, folder, 'read');
+  }
 }
 
 /** New files get the user's usual mode (0666 less the umask), as an editor would create them. */
@@ -27,7 +42,7 @@ export async function initProject(dir: string, files: { manifest: string; schema
     throw fileError(err, dir, 'write');
   }
   return [
-    await createExclusive(join(dir, 'agents.yaml'), files.manifest),
+    await createExclusive(join(dir, DEFAULT_MANIFEST_FILE), files.manifest),
     await createExclusive(join(dir, files.schemaFile), files.schema),
     await ensureLine(join(dir, '.gitignore'), files.gitignoreLine),
   ];

@@ -1,8 +1,10 @@
 // Where the manifest is, before anything is read: a file, a folder of parts, or several (repeated
 // -f), and the default when -f is not given: $AGENTSYNC_MANIFEST, else agents.yaml, else an agents/
-// folder of parts when there is no agents.yaml. Kept apart from the reader (manifest-parts.ts) so the
+// folder of parts when there is no agents.yaml. Both at once is refused: picking one silently would
+// plan the other's resources away (issue 40). Kept apart from the reader (manifest-parts.ts) so the
 // program fills the default in, and the public types name a location, without the YAML parser.
 import { statSync } from 'node:fs';
+import { UserError } from '../../core/errors.js';
 import { pathForRun } from '../files/run-path.js';
 
 export const DEFAULT_MANIFEST_FILE = 'agents.yaml';
@@ -34,6 +36,16 @@ export function defaultManifest(env: Readonly<Record<string, string | undefined>
       return undefined;
     }
   };
-  if (isFolder(DEFAULT_MANIFEST_FILE) === undefined && isFolder(DEFAULT_MANIFEST_FOLDER) === true) return DEFAULT_MANIFEST_FOLDER;
-  return DEFAULT_MANIFEST_FILE;
+  const folder = isFolder(DEFAULT_MANIFEST_FOLDER) === true;
+  const file = isFolder(DEFAULT_MANIFEST_FILE) !== undefined;
+  if (file && folder) throw ambiguousManifest();
+  return folder ? DEFAULT_MANIFEST_FOLDER : DEFAULT_MANIFEST_FILE;
+}
+
+/** Both default locations exist: only the user knows which one is the manifest. */
+function ambiguousManifest(): UserError {
+  return new UserError(
+    'usage',
+    `both ${DEFAULT_MANIFEST_FILE} and an ${DEFAULT_MANIFEST_FOLDER}/ folder are here, and either could be the manifest; pass -f ${DEFAULT_MANIFEST_FILE} or -f ${DEFAULT_MANIFEST_FOLDER} (or set AGENTSYNC_MANIFEST) to say which`,
+  );
 }

@@ -14,6 +14,7 @@ import { hasCode } from './atomic-write.js';
 import { chooseStateLocation, type StateLocation } from './factory.js';
 import { isPostgresUrl } from './pg/url.js';
 import type { StateTarget } from './store.js';
+import { unknownEnvironmentError } from '../../core/unknown-environment.js';
 
 export interface LocateOptions {
   /** A file, a folder of parts, or several. */
@@ -107,7 +108,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function chooseEnvironment(file: string, names: string[], requested: string | undefined): string {
   if (requested !== undefined) {
     if (names.includes(requested)) return requested;
-    throw new UserError('environment_invalid', `unknown environment "${requested}" (from -e); ${file} defines ${names.join(', ')}`);
+    throw unknownEnvironmentError([requested], names, file);
   }
   if (names.length === 1) return names[0]!;
   throw new UserError('environment_invalid', `${file} defines several environments; choose an environment with -e: ${names.join(', ')}`, { environments: names });

@@ -46,14 +46,20 @@ describe('reading a manifest folder', () => {
     expect((error as ManifestError).diagnostics[0]).toMatchObject({ file: 'big/2.yaml', message: expect.stringContaining('more than 10 MB together') });
   });
 
-  it('finds the default: AGENTSYNC_MANIFEST, agents.yaml, then an agents/ folder', async () => {
+  it('finds the default: AGENTSYNC_MANIFEST, else agents.yaml or an agents/ folder, and refuses both', async () => {
     const project = join(dir, 'project');
     await mkdir(join(project, 'agents'), { recursive: true });
     expect(defaultManifest({}, project)).toBe('agents');
     expect(defaultManifest({ AGENTSYNC_MANIFEST: 'team/' }, project)).toBe('team/');
     expect(defaultManifest({ AGENTSYNC_MANIFEST: '' }, project)).toBe('agents');
     await writeFile(join(project, 'agents.yaml'), 'version: 1\n');
-    expect(defaultManifest({}, project)).toBe('agents.yaml');
+    // Both: only the user knows which is the manifest (issue 40); the variable still decides.
+    expect(() => defaultManifest({}, project)).toThrow(/^both agents\.yaml and an agents\/ folder are here, and either could be the manifest; pass -f agents\.yaml or -f agents/);
+    expect(defaultManifest({ AGENTSYNC_MANIFEST: 'agents.yaml' }, project)).toBe('agents.yaml');
     expect(defaultManifest({}, join(dir, 'nowhere'))).toBe('agents.yaml');
+    const fileOnly = join(dir, 'file-only');
+    await mkdir(fileOnly);
+    await writeFile(join(fileOnly, 'agents.yaml'), 'version: 1\n');
+    expect(defaultManifest({}, fileOnly)).toBe('agents.yaml');
   });
 });
