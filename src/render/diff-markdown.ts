@@ -51,11 +51,11 @@ function resourceRows(resource: ResourceDiff, diff: EnvironmentsDiff): string[] 
     const presence = resource.sides.map((side) => (side.present ? (side.declared ? 'present' : 'present (unmanaged)') : side.declared ? '**missing**' : 'absent'));
     return [`| ${address} | ${label} | | ${presence[0]} | ${presence[1]} |`];
   }
-  return resource.fields.map((row, i) => `| ${i === 0 ? address : ''} | ${i === 0 ? label : ''} | ${fieldName(row)} | ${sideCell(row, row.sides[0])} | ${sideCell(row, row.sides[1])} |`);
+  return resource.fields.map((row, i) => `| ${i === 0 ? address : ''} | ${i === 0 ? label : ''} | ${fieldName(row, resource)} | ${sideCell(row, row.sides[0])} | ${sideCell(row, row.sides[1])} |`);
 }
 
-function fieldName(row: FieldRow): string {
-  return `${codeSpan(row.path)}${row.sensitive ? ' (sensitive, differs)' : ''}`;
+function fieldName(row: FieldRow, resource: ResourceDiff): string {
+  return `${codeSpan(row.path)}${row.sensitive ? ' (sensitive, differs)' : ''}${row.group === 'intended' && resource.group !== 'intended' ? ' (intended)' : ''}`;
 }
 
 /** One side's value; where its server drifted, its manifest value and its live one. */

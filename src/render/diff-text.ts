@@ -29,18 +29,18 @@ export function renderDiffText(diff: EnvironmentsDiff, options: { color?: boolea
 function resourceBlock(resource: ResourceDiff, diff: EnvironmentsDiff, paint: Palette): string[] {
   const color = resource.group === 'intended' ? paint.cyan : resource.group === 'only' ? paint.green : paint.yellow;
   const lines = [color(`${SIGN[resource.group]} ${printableText(resource.address)}: ${printableText(groupLabel(resource, diff.mode))}`)];
-  if (resource.fields.length > 0) lines.push(...fieldTable(resource.fields, diff, paint));
+  if (resource.fields.length > 0) lines.push(...fieldTable(resource, diff, paint));
   else if (resource.group !== 'intended') lines.push(`    ${resource.sides.map((side) => `${printableText(side.environment)}: ${side.present ? 'present' : 'absent'}`).join('   ')}`);
   for (const fix of fixLines(resource)) lines.push(paint.dim(`    → ${printableText(fix)}`));
   return lines;
 }
 
 /** Columns: the field, what the value is (manifest or live, when they differ), then one column per environment. */
-function fieldTable(rows: readonly FieldRow[], diff: EnvironmentsDiff, paint: Palette): string[] {
+function fieldTable(resource: ResourceDiff, diff: EnvironmentsDiff, paint: Palette): string[] {
   const table: string[][] = [['field', '', printableText(diff.environments[0].name), printableText(diff.environments[1].name)]];
   const marks: boolean[][] = [[false, false]];
-  for (const row of rows) {
-    const path = printableText(row.path) + (row.sensitive ? ' (sensitive, differs)' : '');
+  for (const row of resource.fields) {
+    const path = printableText(row.path) + (row.sensitive ? ' (sensitive, differs)' : '') + (row.group === 'intended' && resource.group !== 'intended' ? ' (intended)' : '');
     const split = row.group === 'drift';
     if (!split) {
       table.push([path, diff.mode === 'live-only' || row.group === 'differs' ? 'live' : 'manifest', ...row.sides.map((side) => cell(side, 'both'))]);
