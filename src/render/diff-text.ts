@@ -1,6 +1,6 @@
 // `agentsync diff` as text: one block per resource that is not identical, the two environments
 // side by side, the command that fixes each difference, then the summary line.
-import type { EnvironmentsDiff, FieldRow, FieldSide, ResourceDiff } from '../core/env-diff/types.js';
+import type { EnvironmentsDiff, FieldSide, ResourceDiff } from '../core/env-diff/types.js';
 import { escapeControl as printableText } from '../core/terminal-safe.js';
 import { palette, type Palette } from './color.js';
 import { diffSummaryLine, fixLines, groupLabel, sideDrifts, valueText } from './diff-common.js';
