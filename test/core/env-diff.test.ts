@@ -15,7 +15,13 @@ const SECRET_US = 'us-secret-value-1';
 const SECRET_EU = 'eu-secret-value-2';
 
 function tool(name: string, description: string, extra: Partial<DesiredTool['spec']> = {}, sensitive: DesiredTool['sensitive'] = []): DesiredTool {
-  return { type: 'tool', key: name, address: `tool.${name}`, spec: { name, displayName: name, executionText: 'Working', description, parameters: {}, doNotExecute: false, ...extra } as DesiredTool['spec'], sensitive };
+  return {
+    type: 'tool',
+    key: name,
+    address: `tool.${name}`,
+    spec: { name, displayName: name, executionText: 'Working', description, parameters: {}, doNotExecute: false, ...extra } as DesiredTool['spec'],
+    sensitive,
+  };
 }
 
 /** A side whose server holds `live` (by address; a state entry each), and `untracked` records no state tracks. */
