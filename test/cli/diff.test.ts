@@ -1,7 +1,7 @@
 // `agentsync diff -e us -e eu` (docs/spec/commands.md#diff) against two emulators on port 0 standing
 // for two regions, each with its own key and base URL. The CLI runs in this process; each
 // emulator's request log proves that diff only reads, with a fixed number of GETs.
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { startLinkSite, type LinkSite } from '../support/site.js';
 
 const NAMES = ['us', 'eu'] as const;
 type Name = (typeof NAMES)[number];
@@ -69,7 +70,7 @@ agents:
 
 async function applyBoth(): Promise<void> {
   const applied = await cli('apply', '-e', 'us', '-e', 'eu', '--auto-approve');
-  expect(applied.code, applied.stderr).toBe(0);
+  expect(applied.code, applied.stderr + applied.stdout).toBe(0);
   for (const name of NAMES) await emulators[name].clearRequests();
 }
 
@@ -237,6 +238,34 @@ describe('agentsync diff', () => {
     const text = await cli('diff', '-e', 'us', '-e', 'eu', '--live-only');
     expect(text.stdout).toContain('Warning: [us, eu] websites are not compared with --live-only');
     expect(text.stdout.trimEnd().split('\n').at(-1)).toBe('2 resources differ (1 only in eu, 1 unmanaged on both); 1 identical.');
+  });
+
+  it('reads a fixed number of GETs with websites too, and counts identical websites', async () => {
+    const site: LinkSite = await startLinkSite(['/docs/a', '/docs/b', '/help/c']);
+    try {
+      await writeManifest();
+      const text = `knowledgeBase:\n  websites:\n    docs: { url: "${site.origin}/", exclude: ["**/b"] }\n    help: { url: "${site.origin}/help/c" }\n`;
+      await writeFile(join(dir, 'agents.yaml'), (await readFile(join(dir, 'agents.yaml'), 'utf8')) + text);
+      await applyBoth();
+      const result = await cli('diff', '-e', 'us', '-e', 'eu', '--json', '--detailed-exitcode');
+      expect(result.code, result.stderr).toBe(0);
+      const doc = JSON.parse(result.stdout) as DiffDoc;
+      expect(doc.resources.map((r) => r.address)).not.toContain('website.docs');
+      expect(doc.summary.identical).toBe(5);
+      for (const name of NAMES) {
+        expect(await emulators[name].apiWrites()).toEqual([]);
+        const gets = (await emulators[name].apiRequests('GET')).map((r) => r.path.replace(/\?.*$/, '').replace(/website\/[^/]+\//, 'website/ID/'));
+        // Two lists, and one page of discovered URLs per website: at most 6, whatever the number of tools and agents.
+        expect(gets.sort()).toEqual([
+          '/v3/ai-agents/agent-builder/knowledge-base/website/ID/discovered-urls',
+          '/v3/ai-agents/agent-builder/knowledge-base/website/ID/discovered-urls',
+          '/v3/ai-agents/agents',
+          '/v3/ai-agents/tools',
+        ]);
+      }
+    } finally {
+      await site.close();
+    }
   });
 
   it('refuses one environment, an unknown one, and a server that cannot be read, each with one line and exit 1', async () => {
