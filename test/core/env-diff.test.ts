@@ -194,3 +194,14 @@ describe('compareLive', () => {
     ]);
   });
 });
+
+describe('an unreadable resource', () => {
+  it('is listed as unreadable and not compared, even where the other server holds it', () => {
+    const ping = tool('ping', 'Ping');
+    const eu = side('eu', [ping], { 'tool.ping': ping.spec });
+    eu.plan = { ...eu.plan, changes: [], unreadable: [{ address: 'tool.ping', type: 'tool', reason: 'the read failed' }] };
+    const diff = compareEnvironments(side('us', [ping], { 'tool.ping': ping.spec }), eu);
+    expect(diff.resources).toEqual([]);
+    expect(diff.unreadable).toEqual([{ environment: 'eu', address: 'tool.ping', message: 'the read failed' }]);
+  });
+});

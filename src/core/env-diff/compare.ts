@@ -42,7 +42,10 @@ export function compareEnvironments(a: ManagedSide, b: ManagedSide): Environment
   const resources: ResourceDiff[] = [];
   let identical = 0;
   const addresses = new Set([...sides[0].keys(), ...sides[1].keys()]);
+  // What one server could not say is not compared at all (it is listed as unreadable, and the diff fails).
+  const unread = new Set([a, b].flatMap((side) => (side.plan.unreadable ?? []).map((u) => u.address)));
   for (const address of addresses) {
+    if (unread.has(address)) continue;
     const entry = compareAddress(address, infos, sides[0].get(address), sides[1].get(address));
     if (entry === undefined) identical++;
     else resources.push(entry);
