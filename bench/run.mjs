@@ -2,7 +2,7 @@
 // `npm run bench`: builds first (the npm script does), then measures the built CLI as child
 // processes and writes BENCHMARKS.md and bench/results.json.
 //
-//   node bench/run.mjs [--quick] [--only P1,P2,P3,P5,P6,P7,P8,P9,P10,P11,P12] [--runs N] [--sizes 100,1100,10000]
+//   node bench/run.mjs [--quick] [--only P1,P2,P3,P5,P6,P7,P8,P9,P10,P11,P12,P13] [--runs N] [--sizes 100,1100,10000]
 //                    [--nodes /path/to/node22,/path/to/node24]
 //
 // --quick is for working on the harness: fewer runs, sizes 100 and 1,100, no 100 s rate-limited run.
@@ -31,6 +31,7 @@ import { benchPlan } from './scenarios/plan.mjs';
 import { benchStartup } from './scenarios/startup.mjs';
 import { benchStateBackend } from './scenarios/state-backend.mjs';
 import { benchRefresh } from './scenarios/refresh.mjs';
+import { benchEnvDiff } from './scenarios/env-diff.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const argv = process.argv.slice(2);
@@ -40,7 +41,7 @@ const option = (name) => {
   return at >= 0 ? argv[at + 1] : undefined;
 };
 const quick = flag('--quick');
-const only = new Set((option('--only') ?? 'P3,P1,P2,P5,P6,P7,P8,P9,P10,P11,P12').split(','));
+const only = new Set((option('--only') ?? 'P3,P1,P2,P5,P6,P7,P8,P9,P10,P11,P12,P13').split(','));
 const runs = Number(option('--runs') ?? (quick ? 3 : 5));
 
 if (flag('--render')) {
@@ -86,6 +87,7 @@ const scenarios = [
   { id: 'P10', name: 'fmt', run: benchFmt },
   { id: 'P11', name: 'knowledge-base refresh', run: benchKbRefresh },
   { id: 'P12', name: 'a manifest in many files', run: benchFolder },
+  { id: 'P13', name: 'diff of two environments', run: benchEnvDiff },
 ];
 
 const started = Date.now();

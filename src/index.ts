@@ -46,6 +46,9 @@ export { apply, applySavedPlan, ApplyFailedError, type ApplyOptions, type ApplyO
 export { exportManifest, importResources, type Exported, type ExportOptions, type ImportOptions, type ImportOutcome } from './library/export-import.js';
 export { forgetState, listState, migrateState, moveState, showState, type Forgotten, type Moved, type StateCommandOptions, type StateEntry, type StateListing } from './library/state.js';
 export { lint, type LintFinding, type LintResult } from './library/lint.js';
+export { diff, type DiffOptions } from './library/diff.js';
+export type { DiffJson } from './render/diff-json.js';
+export type { DiffSummary, EnvironmentsDiff, FieldGroup, FieldRow, FieldSide, ResourceDiff, ResourceGroup, ResourceSide } from './core/env-diff/types.js';
 export { kbStatus, kbSync, waitForIndexing, type KbCounts, type KbOptions, type KbSyncOptions, type KbSyncResult, type KbWaitResult, type KbWebsiteStatus, type WaitOptions } from './library/kb.js';
 
 export interface Loaded {

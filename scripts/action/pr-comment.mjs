@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Creates, or updates in place, the one pull-request comment that shows agentsync's plan for a
-// manifest. The comment is found again by a hidden marker naming the manifest path and the
+// manifest (or, with `--kind diff`, its diff of two environments, on the pull request or on the
+// issue `--issue` names: a nightly job's). The comment is found again by a hidden marker naming the manifest path and the
 // environments, so every manifest (and every set of environments) keeps its own comment and a
 // new push edits it instead of adding another. Used by action.yml; plain Node, no dependencies.
 //
 //   node pr-comment.mjs --manifest PATH [--environments us,eu] --plan-file plan.md
-//                       [--exitcode N] [--error-file stderr.txt]
+//                       [--exitcode N] [--error-file stderr.txt] [--kind plan|diff] [--issue N]
 //
 // Reads GITHUB_API_URL, GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_EVENT_NAME and GITHUB_EVENT_PATH
 // as a runner sets them. Prints one line; on failure one line on stderr and exit 1. The token is
@@ -24,9 +25,9 @@ const MAX_PAGES = 100;
 class CommentError extends Error {}
 
 /** The hidden line a comment is found by. Values are percent-encoded so `--` and `"` cannot end it early. */
-export function markerFor(manifest, environments) {
+export function markerFor(manifest, environments, kind = 'plan') {
   const safe = (text) => text.replace(/[%"<>\-\s]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'));
-  return `<!-- agentsync-plan file="${safe(manifest)}" environments="${safe(environments.join(','))}" -->`;
+  return `<!-- agentsync-${kind === 'diff' ? 'diff' : 'plan'} file="${safe(manifest)}" environments="${safe(environments.join(','))}" -->`;
 }
 
 /** `us, eu`, `us eu` or one per line → a sorted, duplicate-free list, so the order never makes a second comment. */
@@ -34,15 +35,17 @@ export function parseEnvironments(text) {
   return [...new Set((text ?? '').split(/[\s,]+/).filter(Boolean))].sort();
 }
 
-export function commentBody({ marker, manifest, environments, plan, exitcode, error, sha }) {
+export function commentBody({ marker, manifest, environments, plan, exitcode, error, sha, kind = 'plan' }) {
+  const what = kind === 'diff' ? 'diff' : 'plan';
   const where = `\`${manifest}\`` + (environments.length > 0 ? ` (${environments.join(', ')})` : '');
   const lines = [marker];
   if (exitcode === 1) {
-    lines.push(`### agentsync plan failed for ${where}`, '', '```text', (error ?? '').trim().slice(0, 20_000) || '(no error output)', '```');
+    lines.push(`### agentsync ${what} failed for ${where}`, '', '```text', (error ?? '').trim().slice(0, 20_000) || '(no error output)', '```');
   } else {
-    lines.push(plan.trim() || `agentsync printed no plan for ${where}.`);
+    lines.push(plan.trim() || `agentsync printed no ${what} for ${where}.`);
   }
-  lines.push('', `<sub>agentsync plan for ${where}${sha ? ` at ${sha.slice(0, 7)}` : ''}; this comment is updated in place on every push.</sub>`);
+  const when = kind === 'diff' ? 'on every run' : 'on every push';
+  lines.push('', `<sub>agentsync ${what} for ${where}${sha ? ` at ${sha.slice(0, 7)}` : ''}; this comment is updated in place ${when}.</sub>`);
   const body = lines.join('\n');
   return body.length <= MAX_BODY ? body : body.slice(0, MAX_BODY - 80) + '\n\n_… cut to fit a GitHub comment; see the job summary._';
 }
@@ -131,12 +134,16 @@ async function main(argv, env) {
       'plan-file': { type: 'string' },
       'error-file': { type: 'string' },
       exitcode: { type: 'string', default: '0' },
+      kind: { type: 'string', default: 'plan' },
+      issue: { type: 'string' },
     },
   });
   if (!values.manifest || !values['plan-file']) throw new CommentError('usage: pr-comment.mjs --manifest PATH --plan-file FILE [--environments LIST] [--exitcode N] [--error-file FILE]');
+  if (values.kind !== 'plan' && values.kind !== 'diff') throw new CommentError(`--kind must be plan or diff (got "${values.kind}")`);
+  if (values.issue !== undefined && !/^[1-9][0-9]*$/.test(values.issue)) throw new CommentError(`--issue must be an issue number (got "${values.issue}")`);
   const event = readEvent(env.GITHUB_EVENT_PATH);
-  const pr = event.pull_request;
-  const number = pr?.number ?? event.number;
+  const pr = values.issue === undefined ? event.pull_request : undefined;
+  const number = values.issue === undefined ? (pr?.number ?? event.number) : Number(values.issue);
   if (!Number.isInteger(number)) return 'not a pull request: no comment written';
   const headRepo = pr?.head?.repo?.full_name;
   const baseRepo = pr?.base?.repo?.full_name ?? env.GITHUB_REPOSITORY;
@@ -150,7 +157,8 @@ async function main(argv, env) {
   if (!repo || !/^[^/\s]+\/[^/\s]+$/.test(repo)) throw new CommentError('GITHUB_REPOSITORY is not set to owner/name');
 
   const environments = parseEnvironments(values.environments);
-  const marker = markerFor(values.manifest, environments);
+  const marker = markerFor(values.manifest, environments, values.kind);
+  const what = values.kind;
   const readText = (file) => {
     try {
       return readFileSync(file, 'utf8');
@@ -166,15 +174,16 @@ async function main(argv, env) {
     exitcode: Number(values.exitcode),
     error: values['error-file'] ? readText(values['error-file']) : '',
     sha: pr?.head?.sha,
+    kind: values.kind,
   });
   const call = createApi({ apiUrl: env.GITHUB_API_URL || 'https://api.github.com', token });
   const existing = await findComment(call, repo, number, marker);
   const { json } = existing
-    ? await call('PATCH', `/repos/${repo}/issues/comments/${existing.id}`, 'update the plan comment', { body })
-    : await call('POST', `/repos/${repo}/issues/${number}/comments`, 'create the plan comment', { body });
+    ? await call('PATCH', `/repos/${repo}/issues/comments/${existing.id}`, `update the ${what} comment`, { body })
+    : await call('POST', `/repos/${repo}/issues/${number}/comments`, `create the ${what} comment`, { body });
   const url = json?.html_url ?? '';
   if (env.GITHUB_OUTPUT && url) appendFileSync(env.GITHUB_OUTPUT, `comment-url=${url}\n`);
-  return `${existing ? 'updated' : 'created'} the plan comment${url ? ` ${url}` : ''}`;
+  return `${existing ? 'updated' : 'created'} the ${what} comment${url ? ` ${url}` : ''}`;
 }
 
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;

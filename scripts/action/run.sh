@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The agentsync GitHub Action (action.yml) in one step: run `plan` or `apply`, write the job
-# summary and the step outputs, and for a plan on a pull request create or update its comment.
+# The agentsync GitHub Action (action.yml) in one step: run `plan`, `apply` or `diff`, write the job
+# summary and the step outputs, and for a plan on a pull request create or update its comment (for a
+# diff: the comment on `issue-number`, or on the pull request).
 # Inputs arrive as INPUT_* variables; results go to the files a runner names in GITHUB_OUTPUT and
 # GITHUB_STEP_SUMMARY. Exits 1 when agentsync failed (or the comment could not be written); a plan
 # with changes (exit 2 with --detailed-exitcode) is a success.
@@ -24,7 +25,9 @@ die() {
   exit 1
 }
 
-case "$command" in plan | apply) ;; *) die "command must be plan or apply (got \"$command\")" ;; esac
+case "$command" in plan | apply | diff) ;; *) die "command must be plan, apply or diff (got \"$command\")" ;; esac
+issue=${INPUT_ISSUE_NUMBER:-}
+[[ -z "$issue" || "$issue" =~ ^[1-9][0-9]*$ ]] || die "issue-number must be an issue number (got \"$issue\")"
 case "$comment" in true | false) ;; *) die "comment must be true or false (got \"$comment\")" ;; esac
 cd "$workdir" 2>/dev/null || die "working-directory $workdir does not exist"
 # No file: what agentsync itself reads then (docs/spec/manifest.md#a-manifest-in-many-files):
@@ -68,6 +71,7 @@ where="\`$manifest\`${shown:+ ($shown)}"
 
 # plan-file: the plan saves the file that a later apply takes as it is (docs/spec/plan-and-apply.md#reviewing-changes).
 plan_file=${INPUT_PLAN_FILE:-}
+[ -z "$plan_file" ] || [ "$command" != diff ] || die "plan-file is for plan and apply; a diff saves no plan"
 if [ -n "$plan_file" ]; then
   [ "${#environments[@]}" -le 1 ] && [ "$env_list" != '*' ] || die "plan-file needs exactly one environment (got \"$shown\")"
   if [ "$command" = apply ] && [ ! -f "$plan_file" ]; then
@@ -114,11 +118,12 @@ if [ "$command" = plan ] && [ -n "$plan_file" ]; then
     "${cli[@]}" show "$plan_file" --format markdown >"$tmp/plan.md" 2>>"$tmp/stderr.txt" || code=1
   fi
   [ -f "$tmp/plan.md" ] || : >"$tmp/plan.md"
-elif [ "$command" = plan ]; then
-  "${cli[@]}" plan "${args[@]}" --format markdown --detailed-exitcode "${extra[@]}" >"$tmp/plan.md" 2>"$tmp/stderr.txt"
+elif [ "$command" = plan ] || [ "$command" = diff ]; then
+  # A diff compares the two environments given (docs/spec/commands.md#diff); 2 means they differ in more than intended.
+  "${cli[@]}" "$command" "${args[@]}" --format markdown --detailed-exitcode "${extra[@]}" >"$tmp/plan.md" 2>"$tmp/stderr.txt"
   code=$?
 fi
-if [ "$command" = plan ]; then
+if [ "$command" = plan ] || [ "$command" = diff ]; then
   stop_commands
   cat "$tmp/plan.md"
   cat "$tmp/stderr.txt" >&2
@@ -126,7 +131,7 @@ if [ "$command" = plan ]; then
   if [ "$code" -eq 0 ] || [ "$code" -eq 2 ]; then
     cat "$tmp/plan.md" >>"$summary"
   else
-    { printf '### agentsync plan failed for %s\n\n```text\n' "$where"; head -c 20000 "$tmp/stderr.txt"; printf '\n```\n'; } >>"$summary"
+    { printf '### agentsync %s failed for %s\n\n```text\n' "$command" "$where"; head -c 20000 "$tmp/stderr.txt"; printf '\n```\n'; } >>"$summary"
   fi
   has_changes=false
   [ "$code" -eq 2 ] && has_changes=true
@@ -156,6 +161,11 @@ status=0
 [ "$code" -eq 0 ] || [ "$code" -eq 2 ] || status=1
 if [ "$command" = plan ] && [ "$comment" = true ] && [[ "${GITHUB_EVENT_NAME:-}" == pull_request* ]]; then
   GITHUB_TOKEN=$token node "$action_path/scripts/action/pr-comment.mjs" --manifest "$manifest" --environments "$env_list" \
+    --plan-file "$tmp/plan.md" --error-file "$tmp/stderr.txt" --exitcode "$code" || status=1
+fi
+# A diff (a nightly job's) goes to the issue it names, or else to the pull request it runs on.
+if [ "$command" = diff ] && [ "$comment" = true ] && { [ -n "$issue" ] || [[ "${GITHUB_EVENT_NAME:-}" == pull_request* ]]; }; then
+  GITHUB_TOKEN=$token node "$action_path/scripts/action/pr-comment.mjs" --kind diff ${issue:+--issue "$issue"} --manifest "$manifest" --environments "$env_list" \
     --plan-file "$tmp/plan.md" --error-file "$tmp/stderr.txt" --exitcode "$code" || status=1
 fi
 exit "$status"

@@ -7,7 +7,7 @@ import { planChanges } from '../core/diff.js';
 import type { Plan } from '../core/plan.js';
 import { goneFromServer, NO_SCOPE, selectTargets, type PlanScope } from '../core/plan-scope.js';
 import { sensitiveCanonicals } from '../core/redact.js';
-import { applyOverlay, refreshState, type RefreshOverlay } from '../core/refresh.js';
+import { applyOverlay, refreshState, type RefreshOverlay, type UntrackedIndex } from '../core/refresh.js';
 import type { State } from '../core/state.js';
 import type { ApiClient } from '../io/api/client.js';
 import { digestDesired, type PlanBasis } from '../io/files/plan-file.js';
@@ -25,6 +25,8 @@ export interface ComputedPlan {
   scope: PlanScope;
   /** Each URL website's matched-URL fingerprint, for a saved plan (core/kinds/website-plan.ts). */
   matched: Record<string, string>;
+  /** The server records no state entry tracks, when the server was read (`diff` compares them across environments). */
+  untracked?: UntrackedIndex;
 }
 
 export interface PlanSource {
@@ -58,7 +60,7 @@ export async function computePlan(desired: Desired, state: State | null, source:
   const refresh = { ...refreshed, warnings: [...refreshed.warnings, ...sites.warnings] };
   const plan = planChanges({ desired: sites.desired, state: refreshed.state, digest, refresh, scope, goneFromServer: gone });
   if (sites.reports.length > 0) plan.websites = sites.reports;
-  return { plan, salt, overlay: refreshed.overlay, scope, matched: sites.matched };
+  return { plan, salt, overlay: refreshed.overlay, scope, matched: sites.matched, untracked: refreshed.untracked };
 }
 
 /** What a saved plan remembers of its refresh, so that applying it needs no second one. */

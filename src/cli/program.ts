@@ -11,6 +11,7 @@ import { registerLintCommand } from './commands/lint.js';
 import { registerGraphCommand } from './commands/graph.js';
 import { registerPlanCommand } from './commands/plan.js';
 import { registerApplyCommand } from './commands/apply.js';
+import { registerDiffCommand } from './commands/diff.js';
 import { registerShowCommand } from './commands/show.js';
 import { registerStateCommand } from './commands/state.js';
 import { registerImportCommand } from './commands/import.js';
@@ -33,6 +34,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, register: RegisterCommand]
   ['fmt', registerFmtCommand],
   ['plan', registerPlanCommand],
   ['apply', registerApplyCommand],
+  ['diff', registerDiffCommand],
   ['show', registerShowCommand],
   ['import', registerImportCommand],
   ['export', registerExportCommand],

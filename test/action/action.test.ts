@@ -61,7 +61,7 @@ interface StepRun {
 let prNumber = 40;
 
 /** Runs the composite action's steps with these inputs, as a runner would. */
-async function runAction(inputs: Record<string, string>, runner: { event?: 'pull_request' | 'push'; pr?: number; env?: Record<string, string> } = {}): Promise<StepRun> {
+async function runAction(inputs: Record<string, string>, runner: { event?: 'pull_request' | 'push' | 'schedule'; pr?: number; env?: Record<string, string> } = {}): Promise<StepRun> {
   const event = runner.event ?? 'pull_request';
   const eventPath = join(dir, 'event.json');
   const pr = runner.pr ?? ++prNumber;
@@ -276,10 +276,45 @@ describe('action.yml', () => {
     expect(gh.requests).toEqual([]);
   });
 
+  it('diffs two environments nightly: one issue comment, created then updated in place, and differences are not a failure', async () => {
+    // Both environments reach the one emulator (AGENTSYNC_BASE_URL); us applied its own description,
+    // so eu's server holds a tool whose description is not eu's: drift in eu.
+    const lines = ['version: 1', 'environments:', '  us: { appId: local, region: us, vars: { about: "us lookups" } }', '  eu: { appId: local, region: eu, vars: { about: "eu lookups" } }', 'tools:'];
+    lines.push('  lookup: { displayName: Lookup, executionText: Working, description: "${var.about}", parameters: {} }');
+    await writeFile(join(workspace(), 'agents.yaml'), lines.join('\n') + '\n');
+    const applied = await runAction({ command: 'apply', environments: 'us' }, { ...withKey, event: 'push' });
+    expect(applied.outputs.exitcode).toBe('0');
+    await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
+    const issue = 7001;
+    const first = await runAction({ command: 'diff', environments: 'us, eu', 'issue-number': String(issue) }, { ...withKey, event: 'schedule' });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.outputs).toMatchObject({ exitcode: '2', 'has-changes': 'true', 'comment-url': expect.stringContaining(`#issuecomment-`) });
+    expect(first.summary).toContain('### agentsync diff: `us` and `eu`');
+    expect(first.stdout).toContain('agentsync: created the diff comment');
+    const [comment] = gh.comments(REPO, issue);
+    expect(comment?.body).toContain('<!-- agentsync-diff file="agents.yaml" environments="eu,us" -->');
+    expect(comment?.body).toContain('| `tool.lookup` | drift in eu |');
+    expect(comment?.body).toContain('agentsync plan -e eu');
+    // A diff only reads.
+    expect(await emu.apiWrites()).toEqual([]);
+    const second = await runAction({ command: 'diff', environments: 'us,eu', 'issue-number': String(issue) }, { ...withKey, event: 'schedule' });
+    expect(second.outputs.exitcode).toBe('2');
+    expect(second.stdout).toContain('agentsync: updated the diff comment');
+    expect(gh.comments(REPO, issue)).toHaveLength(1);
+    // Without an issue, a scheduled diff writes no comment; a bad issue number is refused.
+    gh.requests.length = 0;
+    const quiet = await runAction({ command: 'diff', environments: 'us,eu' }, { ...withKey, event: 'schedule' });
+    expect(quiet.outputs.exitcode).toBe('2');
+    expect(gh.requests).toEqual([]);
+    const bad = await runAction({ command: 'diff', environments: 'us,eu', 'issue-number': '12a' }, { ...withKey, event: 'schedule' });
+    expect(bad.stderr).toBe('::error title=agentsync::issue-number must be an issue number (got "12a")\n');
+  });
+
   it('refuses a bad input in one line, with exitcode 1', async () => {
     const bad = await runAction({ command: 'destroy' });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toBe('::error title=agentsync::command must be plan or apply (got "destroy")\n');
+    expect(bad.stderr).toBe('::error title=agentsync::command must be plan, apply or diff (got "destroy")\n');
     expect(bad.outputs).toMatchObject({ exitcode: '1', 'has-changes': 'false' });
   });
 

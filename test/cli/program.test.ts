@@ -13,7 +13,7 @@ describe('buildProgram', () => {
   const every = names();
 
   it('defines every command when it is not told the arguments', () => {
-    expect(every).toEqual(['init', 'validate', 'lint', 'graph', 'fmt', 'plan', 'apply', 'show', 'import', 'export', 'state', 'schema', 'send', 'kb', 'emulator', 'completion']);
+    expect(every).toEqual(['init', 'validate', 'lint', 'graph', 'fmt', 'plan', 'apply', 'diff', 'show', 'import', 'export', 'state', 'schema', 'send', 'kb', 'emulator', 'completion']);
   });
 
   it.each(every.filter((name) => name !== 'completion'))('defines only `%s` when the run names it', (name) => {

@@ -8,7 +8,7 @@ import { factsOf, isEmptyValue, type SecretFacts } from './fields.js';
 import { isObject, type RemoteRecord, type SecretNamer } from './kind.js';
 
 /** Keys whose string values are credentials wherever they sit in a field whose facts say so. */
-const CREDENTIAL_KEY = /api[-_ ]?key|token|secret|passw(?:or)?d|pwd|credential|authori[sz]ation|private[-_ ]?key|cookie/i;
+export const CREDENTIAL_KEY = /api[-_ ]?key|token|secret|passw(?:or)?d|pwd|credential|authori[sz]ation|private[-_ ]?key|cookie/i;
 
 /**
  * `Support Desk (EU)` → `support_desk_eu`: lower-case ASCII letters, digits and `_`. Accents are

@@ -1,0 +1,12 @@
+// `agentsync diff --json` (docs/spec/commands.md#diff-json): the comparison as one document. The
+// library's diff() returns the same object.
+import type { EnvironmentsDiff } from '../core/env-diff/types.js';
+
+/** Raised when the document changes in a way a reader must know about. */
+export const DIFF_FORMAT_VERSION = 1;
+
+export type DiffJson = { formatVersion: typeof DIFF_FORMAT_VERSION } & EnvironmentsDiff;
+
+export function diffToJson(diff: EnvironmentsDiff): DiffJson {
+  return { formatVersion: DIFF_FORMAT_VERSION, ...diff };
+}
