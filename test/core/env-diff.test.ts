@@ -111,6 +111,17 @@ describe('compareEnvironments', () => {
     expect(diff.summary).toMatchObject({ differ: 1, drift: [0, 1] });
   });
 
+  it('counts a drifting resource with an intended field among the intended differences too, and labels that field', () => {
+    const [us, eu] = [tool('ping', 'Ping from us', { displayName: 'Ping' }), tool('ping', 'Ping from eu', { displayName: 'Ping' })];
+    const diff = compareEnvironments(side('us', [us], { 'tool.ping': us.spec }), side('eu', [eu], { 'tool.ping': { ...eu.spec, displayName: 'Edited' } }));
+    expect(diff.resources[0]).toMatchObject({ address: 'tool.ping', group: 'drift', driftIn: ['eu'] });
+    expect(diff.resources[0]!.fields.map((field) => [field.path, field.group])).toEqual([
+      ['description', 'intended'],
+      ['displayName', 'drift'],
+    ]);
+    expect(diff.summary).toMatchObject({ differ: 1, drift: [0, 1], intended: 1, identical: 0 });
+  });
+
   it('names a declared resource missing from a server as drift there; one declared for a single environment is intended', () => {
     const [ping, only] = [tool('ping', 'Ping'), tool('us_only', 'Only in us')];
     const diff = compareEnvironments(side('us', [ping, only], { 'tool.ping': ping.spec, 'tool.us_only': only.spec }), side('eu', [ping], {}));

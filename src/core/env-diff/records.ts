@@ -106,10 +106,9 @@ function summarize(infos: readonly [EnvironmentInfo, EnvironmentInfo], resources
   const summary: DiffSummary = { differ: 0, drift: [0, 0], only: [0, 0], differs: 0, intended: 0, identical };
   const at = (name: string | undefined): 0 | 1 => (name === infos[1].name ? 1 : 0);
   for (const resource of resources) {
-    if (resource.group === 'intended') {
-      summary.intended++;
-      continue;
-    }
+    // A resource that drifts may also differ on purpose in another field: it counts in both.
+    if (resource.group === 'intended' || resource.fields.some((field) => field.group === 'intended')) summary.intended++;
+    if (resource.group === 'intended') continue;
     summary.differ++;
     if (resource.group === 'differs') summary.differs++;
     else if (resource.group === 'only') summary.only[at(resource.onlyIn)]++;

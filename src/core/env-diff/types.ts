@@ -72,6 +72,7 @@ export interface DiffSummary {
   drift: [number, number];
   only: [number, number];
   differs: number;
+  /** Resources the manifests make differ on purpose, including those that also differ otherwise. */
   intended: number;
   identical: number;
 }
