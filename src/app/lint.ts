@@ -1,7 +1,7 @@
 // The lint use case: the rules beyond validity (core/lint), and the manifest's validity errors
 // beside them, so that a manifest `validate` rejects never passes `lint` (docs/spec/commands.md#lint).
 // The CLI and the programmatic API both call it.
-import { sortDiagnostics } from '../core/diagnostics.js';
+import { capDiagnostics, sortDiagnostics } from '../core/diagnostics.js';
 import { lintManifest, type LintFinding } from '../core/lint/index.js';
 import { resolveManifest } from '../core/resolve.js';
 import type { ManifestSource } from '../io/manifest/manifest-file.js';
@@ -40,7 +40,7 @@ export async function lintManifestFile(request: LintRequest): Promise<LintReport
   request.onSensitiveValues?.(resolution.sensitiveValues);
   // The `lint:` section is lint's own settings, which the rule `lint-config` already reports in lint's words.
   const invalid = resolution.diagnostics.filter((d) => d.severity === 'error' && !inLintSettings(d.path)).map((d): LintFinding => ({ ...d, rule: 'invalid' }));
-  return { findings: sortDiagnostics([...findings, ...invalid]), file: read.name };
+  return { findings: sortDiagnostics(capDiagnostics(sortDiagnostics([...findings, ...invalid]))), file: read.name };
 }
 
 function inLintSettings(path: string): boolean {

@@ -10,6 +10,7 @@
 // The result is parsed again and must hold the same data, lists sorted; otherwise it is refused.
 import { isMap, isPair, isScalar, isSeq, parseDocument, Scalar, visit, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import { canonicalJson } from './canonical.js';
+import { appendAll } from './arrays.js';
 
 /** Where set-like lists live; `*` is any map key. */
 const SET_LIKE_PATHS: readonly (readonly string[])[] = [
@@ -40,7 +41,7 @@ export function formatManifest(text: string, parsed?: Document.Parsed): FormatRe
   const edits: Edit[] = [];
   const inSortedList = new Set<Scalar>();
   for (const path of SET_LIKE_PATHS) {
-    for (const list of nodesAt(doc.contents, path)) edits.push(...sortEdits(list, text, canonical, inSortedList));
+    for (const list of nodesAt(doc.contents, path)) appendAll(edits, sortEdits(list, text, canonical, inSortedList));
   }
   for (const [node, replacement] of canonical) {
     if (inSortedList.has(node) || !node.range) continue;
@@ -209,8 +210,9 @@ export function commentsOf(text: string): string[] {
   const out: string[] = [];
   const add = (comment: string | null | undefined): void => {
     if (comment)
-      out.push(
-        ...comment
+      appendAll(
+        out,
+        comment
           .split('\n')
           .map((line) => line.trim())
           .filter((line) => line !== ''),

@@ -6,6 +6,7 @@ import { SCHEMA_FILE } from '../core/starter-manifest.js';
 import { exportKeyOrder } from '../core/export-order.js';
 import { splitExport, ENVIRONMENTS_PART } from '../core/export-split.js';
 import { renderManifestYaml } from './manifest-yaml.js';
+import { maxOf } from '../core/arrays.js';
 
 export interface ExportOrigin {
   agentsyncVersion: string;
@@ -59,7 +60,7 @@ export function renderExportParts(exported: ExportedManifest, origin: Omit<Expor
 function trailerLines(exported: Pick<ExportedManifest, 'secrets' | 'sharedIdentities'>): string[] {
   const lines: string[] = [];
   if (exported.secrets.length > 0) {
-    const width = Math.max(...exported.secrets.map((s) => s.name.length));
+    const width = maxOf(exported.secrets.map((s) => s.name.length));
     lines.push(
       `Secrets (${exported.secrets.length}): these values were not exported. Before import, plan or apply, set each`,
       'environment variable to the value it stands for:',

@@ -26,6 +26,7 @@ import {
   viewField,
   type FieldView,
 } from './plan-fields.js';
+import { appendAll } from '../core/arrays.js';
 
 export interface PlanMarkdownOptions {
   /** Hard limit on the output's length in UTF-16 code units. */
@@ -44,8 +45,11 @@ export function renderPlanMarkdown(plan: Plan, { maxLength = DEFAULT_MARKDOWN_MA
   if (plan.unreadable?.length) head.push(`> [!CAUTION]\n> ${markdownText(UNREADABLE_HEADING)}\n${plan.unreadable.map((u) => `> - ${markdownText(unreadableText(u))}`).join('\n')}`, '');
 
   for (const warning of plan.warnings) head.push(`> [!WARNING]\n> ${markdownText(warning)}`, '');
-  if (plan.drift.length > 0) head.push(...driftSection(plan), '');
-  head.push(...changedGraphMarkdown(plan));
+  if (plan.drift.length > 0) {
+    appendAll(head, driftSection(plan));
+    head.push('');
+  }
+  appendAll(head, changedGraphMarkdown(plan));
   const sections = [head.join('\n')];
   const budget = maxLength - NOTE_RESERVE;
   const warning = (i: number): string => `> [!WARNING]\n> ${pendingWarningText(plan.pending[i] as PendingWarning, markdownText)}\n`;

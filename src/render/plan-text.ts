@@ -27,6 +27,7 @@ import {
   viewField,
   type FieldView,
 } from './plan-fields.js';
+import { appendAll } from '../core/arrays.js';
 
 export interface PlanTextOptions {
   color: boolean;
@@ -44,15 +45,15 @@ export function renderPlanText(plan: Plan, { color }: PlanTextOptions): string {
   if (plan.target) out.push(targetLine(plan, plan.target, paint), '');
   for (const warning of plan.warnings) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(warning)}`), '');
   if (plan.unreadable?.length) out.push(paint.red(paint.bold(UNREADABLE_HEADING)), ...plan.unreadable.map((u) => `${RESOURCE_INDENT}${paint.red('!')} ${printableLine(unreadableText(u))}`), '');
-  if (plan.drift.length > 0) out.push(...driftLines(plan.drift, paint), '');
+  if (plan.drift.length > 0) appendAll(out, [...driftLines(plan.drift, paint), '']);
   if (changed.length > 0) {
-    out.push(...legend(changed, paint), '');
+    appendAll(out, [...legend(changed, paint), '']);
     // With a target line above, the environment is already named.
     out.push(plan.target ? 'agentsync will perform the following actions:' : `agentsync will perform the following actions in environment ${whereText(plan)}:`, '');
-    for (const change of changed) out.push(...resourceBlock(change, paint), '');
+    for (const change of changed) appendAll(out, [...resourceBlock(change, paint), '']);
   }
-  if (plan.moves?.length) out.push(...plan.moves.map((move) => `${RESOURCE_INDENT}${paint.yellow('→')} ${paint.bold(printableText(moveText(move)))}`), '');
-  if (plan.websites?.length) out.push(...websiteLines(plan.websites, paint), '');
+  if (plan.moves?.length) appendAll(out, [...plan.moves.map((move) => `${RESOURCE_INDENT}${paint.yellow('→')} ${paint.bold(printableText(moveText(move)))}`), '']);
+  if (plan.websites?.length) appendAll(out, [...websiteLines(plan.websites, paint), '']);
   for (const pending of plan.pending) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(pendingWarningText(pending))}`), '');
   out.push(
     hasChanges(plan)

@@ -15,6 +15,7 @@ import { readFolder, statPath } from '../files/descriptor.js';
 import { pathForRun } from '../files/run-path.js';
 import { manifestName, manifestPaths, type ManifestLocation } from './manifest-location.js';
 import { MAX_MANIFEST_BYTES, readManifestFile, STDIN_PATH, type ManifestFile, type ManifestSource } from './manifest-file.js';
+import { appendAll } from '../../core/arrays.js';
 
 /** More files than this in one manifest is a mistake (a folder of the wrong thing), not a manifest. */
 export const MAX_MANIFEST_PARTS = 10_000;
@@ -41,7 +42,7 @@ export async function manifestFiles(location: ManifestLocation, cwd: string | un
   for (const path of given) {
     const found = await filesAt(path, cwd);
     if (found.folder) folders++;
-    paths.push(...found.files);
+    appendAll(paths, found.files);
   }
   refuseRepeats(paths, cwd);
   if (paths.length > MAX_MANIFEST_PARTS)
