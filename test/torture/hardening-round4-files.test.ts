@@ -3,10 +3,12 @@
 // would rewrite (7), export --split into a folder it must not write (8), plan --out over a file the
 // run needs (9), a reference list long enough to overflow the stack (10), YAML errors said where
 // they start (3.7). The CLI runs in-process on real files; the emulator is real, on port 0.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../support/cli.js';
+import { ManifestError } from '../../src/core/diagnostics.js';
+import { readManifest } from '../../src/io/manifest/manifest-parts.js';
 import { makeWorkspace, STACK_TRACE, type Workspace } from './helpers.js';
 
 let ws: Workspace;
@@ -74,5 +76,49 @@ describe('item 10: a long reference list is reported, not a crash', () => {
         /agents\.yaml:12:14: error: this has 200,000 entries, too many wrong ones to list one by one; compare them with what the schema allows here.* \(at agents\.a\.actions\)/,
       );
     }
+  });
+});
+
+describe('item 5: a folder over 10 MB in total is refused before its files are read', () => {
+  const MB = 1024 * 1024;
+
+  it('300 parts of almost 10 MB each: refused from their sizes, at the part that passes 10 MB', async () => {
+    const dir = project('huge-folder');
+    mkdirSync(join(dir, 'parts'));
+    // Sparse files, nothing on disk. Each ends in a byte that is not UTF-8: reading any of them
+    // would end in "not valid UTF-8", so the refusal below shows that none was read.
+    for (let i = 0; i < 300; i++) {
+      const part = join(dir, 'parts', `p${String(i).padStart(3, '0')}.yaml`);
+      truncateSync((writeFileSync(part, ''), part), 10 * MB - 1);
+      writeFileSync(part, Buffer.from([0xff]), { flag: 'r+' });
+    }
+    const heapBefore = process.memoryUsage().heapUsed;
+    const result = await cliIn(dir, ['validate', '-f', 'parts']);
+    expectNoCrash(result);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout + result.stderr).toContain("parts/p001.yaml:1:1: error: the manifest's files come to more than 10 MB together; a manifest may be at most 10 MB");
+    expect(result.stdout + result.stderr).not.toContain('UTF-8');
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(50 * MB);
+  });
+
+  it('a part whose size is not known (stdin) is held to the bound while it is read: reading stops there', async () => {
+    const dir = project('endless-stdin', { 'a.yaml': `${ENVIRONMENTS}# ${'x'.repeat(2 * MB)}\n` });
+    let given = 0;
+    const chunk = Buffer.from(`# ${'y'.repeat(64 * 1024 - 3)}\n`);
+    async function* endless(): AsyncGenerator<Buffer> {
+      for (;;) {
+        given += chunk.length;
+        yield chunk;
+      }
+    }
+    const error: unknown = await readManifest(['-', 'a.yaml'], { cwd: dir, stdin: endless() }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(error).toBeInstanceOf(ManifestError);
+    expect((error as ManifestError).diagnostics.map((d) => d.message)).toEqual(["the manifest's files come to more than 10 MB together; a manifest may be at most 10 MB"]);
+    // Stdin alone would stop at its own 10 MB with "the file is larger than 10 MB"; together with
+    // a.yaml the bound is passed no later, and nothing past it is taken.
+    expect(given).toBeLessThanOrEqual(10 * MB + chunk.length);
   });
 });

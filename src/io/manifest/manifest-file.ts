@@ -28,10 +28,20 @@ export interface ManifestSource {
   stdin?: AsyncIterable<Uint8Array | string>;
 }
 
-export async function readManifestFile(file: string, source: ManifestSource = {}): Promise<ManifestFile> {
+/**
+ * What the files of a manifest in parts may still add up to, shared by the files read at once: each
+ * chunk is taken from it as it arrives, so reading stops at the bound, not after every file is read.
+ */
+export interface ReadBudget {
+  bytesLeft: number;
+}
+
+export const TOTAL_TOO_LARGE = "the manifest's files come to more than 10 MB together; a manifest may be at most 10 MB";
+
+export async function readManifestFile(file: string, source: ManifestSource = {}, budget?: ReadBudget): Promise<ManifestFile> {
   if (file === STDIN_PATH) {
     if (source.stdin === undefined) throw new UserError('usage', 'the manifest cannot be read from stdin here (-f -): there is no stdin');
-    return { file: STDIN_NAME, text: decodeText(STDIN_NAME, await readCapped(STDIN_NAME, source.stdin)) };
+    return { file: STDIN_NAME, text: decodeText(STDIN_NAME, await readCapped(STDIN_NAME, withinBudget(STDIN_NAME, source.stdin, budget))) };
   }
   let fd;
   try {
@@ -45,9 +55,20 @@ export async function readManifestFile(file: string, source: ManifestSource = {}
     if (stat.size > MAX_MANIFEST_BYTES) {
       throw new ManifestError([at(file, 1, 1, `the file is ${formatSize(stat.size)}; a manifest may be at most 10 MB`)]);
     }
-    return { file, text: decodeText(file, await readCapped(file, chunksOf(fd, stat.size))) };
+    return { file, text: decodeText(file, await readCapped(file, withinBudget(file, chunksOf(fd, stat.size), budget))) };
   } finally {
     await closeFile(fd);
+  }
+}
+
+/** `source`, each chunk taken from `budget`; past it, the error that names the whole manifest's size. */
+async function* withinBudget(file: string, source: AsyncIterable<Uint8Array | string>, budget: ReadBudget | undefined): AsyncGenerator<Uint8Array | string> {
+  for await (const chunk of source) {
+    if (budget !== undefined) {
+      budget.bytesLeft -= typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+      if (budget.bytesLeft < 0) throw new ManifestError([at(file, 1, 1, TOTAL_TOO_LARGE)]);
+    }
+    yield chunk;
   }
 }
 

@@ -14,7 +14,7 @@ import { parseManifest, parseManifestPart, type ParsedManifest } from '../../cor
 import { readFolder, statPath } from '../files/descriptor.js';
 import { pathForRun } from '../files/run-path.js';
 import { manifestName, manifestPaths, type ManifestLocation } from './manifest-location.js';
-import { MAX_MANIFEST_BYTES, readManifestFile, STDIN_PATH, type ManifestFile, type ManifestSource } from './manifest-file.js';
+import { MAX_MANIFEST_BYTES, readManifestFile, STDIN_PATH, TOTAL_TOO_LARGE, type ManifestFile, type ManifestSource, type ReadBudget } from './manifest-file.js';
 import { appendAll } from '../../core/arrays.js';
 
 /** More files than this in one manifest is a mistake (a folder of the wrong thing), not a manifest. */
@@ -52,29 +52,40 @@ export async function manifestFiles(location: ManifestLocation, cwd: string | un
 
 export async function readManifest(location: ManifestLocation, source: ManifestSource = {}): Promise<ManifestRead> {
   const { paths, inParts } = await manifestFiles(location, source.cwd);
-  const files = await readInOrder(paths, source);
-  let bytes = 0;
-  for (const file of files) {
-    bytes += Buffer.byteLength(file.text);
-    if (bytes > MAX_MANIFEST_BYTES) {
-      throw new ManifestError([
-        { file: file.file, line: 1, column: 1, path: '', message: "the manifest's files come to more than 10 MB together; a manifest may be at most 10 MB", severity: 'error' },
-      ]);
-    }
-  }
+  if (inParts) await refuseTotalOver(paths, source.cwd);
+  const files = await readInOrder(paths, source, inParts ? { bytesLeft: MAX_MANIFEST_BYTES } : undefined);
   const first = files[0];
   const text = !inParts && first !== undefined ? first.text : files.map((file) => `--- ${file.file}\n${file.text}`).join('\n');
   return { name: inParts ? manifestName(location) : (first?.file ?? manifestName(location)), files, inParts, text };
 }
 
-/** Files read a few at a time (a folder may hold hundreds of small ones), kept in path order. */
-async function readInOrder(paths: readonly string[], source: ManifestSource): Promise<ManifestFile[]> {
+/**
+ * The parts' sizes as the file system gives them, added up before anything is read: 300 parts of
+ * almost 10 MB each are refused at once, not after reading 3 GB. (A size that grows, or stdin's,
+ * which has none, is held to the bound while reading.)
+ */
+async function refuseTotalOver(paths: readonly string[], cwd: string | undefined): Promise<void> {
+  let bytes = 0;
+  for (const path of paths) {
+    if (path === STDIN_PATH) continue;
+    // A file that cannot be looked at is reported when it is read, in the usual words.
+    const size = await statPath(pathForRun(cwd, path)).then(
+      (info) => (info.isFile() ? info.size : 0),
+      () => 0,
+    );
+    bytes += size;
+    if (bytes > MAX_MANIFEST_BYTES) throw new ManifestError([{ file: path, line: 1, column: 1, path: '', message: TOTAL_TOO_LARGE, severity: 'error' }]);
+  }
+}
+
+/** Files read a few at a time (a folder may hold hundreds of small ones), kept in path order; `budget` bounds them together. */
+async function readInOrder(paths: readonly string[], source: ManifestSource, budget: ReadBudget | undefined): Promise<ManifestFile[]> {
   const files: ManifestFile[] = new Array<ManifestFile>(paths.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < paths.length) {
       const index = next++;
-      files[index] = await readManifestFile(paths[index] ?? '', source);
+      files[index] = await readManifestFile(paths[index] ?? '', source, budget);
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_AT_ONCE, paths.length) }, worker));
