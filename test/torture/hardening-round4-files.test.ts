@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../support/cli.js';
 import { ManifestError } from '../../src/core/diagnostics.js';
 import { readManifest } from '../../src/io/manifest/manifest-parts.js';
+import { readManifestFile } from '../../src/io/manifest/manifest-file.js';
 import { makeWorkspace, STACK_TRACE, type Workspace } from './helpers.js';
 
 let ws: Workspace;
@@ -120,5 +121,33 @@ describe('item 5: a folder over 10 MB in total is refused before its files are r
     // Stdin alone would stop at its own 10 MB with "the file is larger than 10 MB"; together with
     // a.yaml the bound is passed no later, and nothing past it is taken.
     expect(given).toBeLessThanOrEqual(10 * MB + chunk.length);
+  });
+});
+
+describe('item 6: a part whose file name is not UTF-8', () => {
+  it('validate and fmt --check refuse it by name and byte, not as a missing file; a non-YAML file so named is ignored', async () => {
+    const dir = project('bytes-name', { 'd/a.yaml': ENVIRONMENTS });
+    writeFileSync(Buffer.concat([Buffer.from(join(dir, 'd', 'notes')), Buffer.from([0xfe]), Buffer.from('.txt')]), 'not a part\n');
+    const clean = await cliIn(dir, ['validate', '-f', 'd']);
+    expect(clean.code, clean.stderr).toBe(0);
+    writeFileSync(Buffer.concat([Buffer.from(join(dir, 'd', 'h')), Buffer.from([0xff]), Buffer.from('.yaml')]), 'tools: {}\n');
+    for (const args of [
+      ['validate', '-f', 'd'],
+      ['fmt', '--check', 'd'],
+    ]) {
+      const result = await cliIn(dir, args);
+      expectNoCrash(result);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toBe('Error: cannot read manifest folder d: the name of d/h\\xff.yaml is not UTF-8 (byte 0xff at offset 1); rename it\n');
+    }
+  });
+
+  it('a part its folder listed that cannot be opened is not called missing (nor a manifest to create)', async () => {
+    const dir = project('listed-gone');
+    const error: unknown = await readManifestFile('d/gone.yaml', { cwd: dir }, { listed: true }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect((error as Error).message).toBe('cannot read manifest d/gone.yaml: its folder lists it, but it cannot be opened (removed or renamed while agentsync read the folder?)');
   });
 });

@@ -38,7 +38,14 @@ export interface ReadBudget {
 
 export const TOTAL_TOO_LARGE = "the manifest's files come to more than 10 MB together; a manifest may be at most 10 MB";
 
-export async function readManifestFile(file: string, source: ManifestSource = {}, budget?: ReadBudget): Promise<ManifestFile> {
+export interface ReadOptions {
+  /** What the manifest's files may still add up to, when they are parts of one. */
+  budget?: ReadBudget;
+  /** Found in a folder's listing: if it cannot be opened now, it is not a manifest to create. */
+  listed?: boolean;
+}
+
+export async function readManifestFile(file: string, source: ManifestSource = {}, { budget, listed = false }: ReadOptions = {}): Promise<ManifestFile> {
   if (file === STDIN_PATH) {
     if (source.stdin === undefined) throw new UserError('usage', 'the manifest cannot be read from stdin here (-f -): there is no stdin');
     return { file: STDIN_NAME, text: decodeText(STDIN_NAME, await readCapped(STDIN_NAME, withinBudget(STDIN_NAME, source.stdin, budget))) };
@@ -47,7 +54,7 @@ export async function readManifestFile(file: string, source: ManifestSource = {}
   try {
     fd = await openToRead(pathForRun(source.cwd, file));
   } catch (err) {
-    throw new UserError('manifest_unreadable', `cannot read manifest ${escapeControl(file)}: ${reasonOf(err)}`, { file });
+    throw new UserError('manifest_unreadable', `cannot read manifest ${escapeControl(file)}: ${reasonOf(err, listed)}`, { file });
   }
   try {
     const stat = await statOf(fd);
@@ -93,8 +100,9 @@ function formatSize(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-function reasonOf(err: unknown): string {
+function reasonOf(err: unknown, listed: boolean): string {
   const code = (err as { code?: string }).code;
+  if (code === 'ENOENT' && listed) return 'its folder lists it, but it cannot be opened (removed or renamed while agentsync read the folder?)';
   if (code === 'ENOENT') return 'no such file (create one with `agentsync init`, or pass -f <path>)';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   if (code === 'EISDIR') return 'it is a directory';
