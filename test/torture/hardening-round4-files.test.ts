@@ -3,22 +3,28 @@
 // would rewrite (7), export --split into a folder it must not write (8), plan --out over a file the
 // run needs (9), a reference list long enough to overflow the stack (10), YAML errors said where
 // they start (3.7). The CLI runs in-process on real files; the emulator is real, on port 0.
-import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../support/cli.js';
 import { ManifestError } from '../../src/core/diagnostics.js';
 import { readManifest } from '../../src/io/manifest/manifest-parts.js';
 import { readManifestFile } from '../../src/io/manifest/manifest-file.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
 import { makeWorkspace, STACK_TRACE, type Workspace } from './helpers.js';
 
 let ws: Workspace;
+let emulator: TestEmulator;
 
-beforeAll(() => {
+beforeAll(async () => {
   ws = makeWorkspace('agentsync-round4-files-');
+  emulator = await startTestEmulator();
 });
 
-afterAll(() => ws?.remove());
+afterAll(async () => {
+  await emulator?.close();
+  ws?.remove();
+});
 
 /** A new folder in the workspace, with `files` written into it. */
 function project(name: string, files: Record<string, string | Buffer> = {}): string {
@@ -32,7 +38,7 @@ function project(name: string, files: Record<string, string | Buffer> = {}): str
 }
 
 function cliIn(dir: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  return runCli(args, { cwd: dir, env, timeoutMs: 60_000 });
+  return runCli(args, { cwd: dir, env: { ...emulator.env, ...env }, timeoutMs: 60_000 });
 }
 
 function expectNoCrash(result: CliResult): void {
@@ -149,5 +155,26 @@ describe('item 6: a part whose file name is not UTF-8', () => {
       (err: unknown) => err,
     );
     expect((error as Error).message).toBe('cannot read manifest d/gone.yaml: its folder lists it, but it cannot be opened (removed or renamed while agentsync read the folder?)');
+  });
+});
+
+describe('item 7: what export writes passes fmt --check', () => {
+  it('names fmt would write plain (???, Ünïcødé agent, yes-like and punctuated ones): one file and --split both pass', async () => {
+    const names = ['???', 'Ünïcødé agent', "it's mine", 'x!', 'a, b'];
+    const agents = names
+      .map((name, i) => `  a${i}:\n    name: ${JSON.stringify(name)}\n    integrationType: llm\n    integrateWith: gpt-4o\n    instruction: ${JSON.stringify(`Be ${name}`)}\n`)
+      .join('');
+    const dir = project('export-fmt', { 'agents.yaml': `${ENVIRONMENTS}agents:\n${agents}`, 'env.yaml': ENVIRONMENTS });
+    const applied = await cliIn(dir, ['apply', '--auto-approve']);
+    expect(applied.code, applied.stderr).toBe(0);
+    const one = await cliIn(dir, ['export', '-f', 'env.yaml', '--out', 'exported.yaml']);
+    expect(one.code, one.stderr).toBe(0);
+    const split = await cliIn(dir, ['export', '-f', 'env.yaml', '--split', 'exported']);
+    expect(split.code, split.stderr).toBe(0);
+    for (const target of ['exported.yaml', 'exported']) {
+      const check = await cliIn(dir, ['fmt', '--check', target]);
+      expect(check, target).toMatchObject({ code: 0, stderr: '' });
+    }
+    expect(readFileSync(join(dir, 'exported.yaml'), 'utf8')).toContain('name: Ünïcødé agent\n');
   });
 });

@@ -170,7 +170,12 @@ function namedEntries(dir: string, entries: readonly Dirent<Buffer>[]): { name: 
     const offset = 'invalid' in decoded ? decoded.invalid.offset : 0;
     throw new UserError(
       'manifest_unreadable',
-      `cannot read manifest folder ${escapeControl(dir)}: the name of ${escapeControl(join(dir, bytes.toString('latin1').replace(/[\x80-\xff]/g, (c) => `\\x${c.charCodeAt(0).toString(16)}`)))} is not UTF-8 (byte 0x${(bytes[offset] ?? 0).toString(16).padStart(2, '0')} at offset ${offset}); rename it`,
+      `cannot read manifest folder ${escapeControl(dir)}: the name of ${escapeControl(
+        join(
+          dir,
+          bytes.toString('latin1').replace(/[\x80-\xff]/g, (c) => `\\x${c.charCodeAt(0).toString(16)}`),
+        ),
+      )} is not UTF-8 (byte 0x${(bytes[offset] ?? 0).toString(16).padStart(2, '0')} at offset ${offset}); rename it`,
       { file: dir },
     );
   }
