@@ -3,7 +3,7 @@
 // would rewrite (7), export --split into a folder it must not write (8), plan --out over a file the
 // run needs (9), a reference list long enough to overflow the stack (10), YAML errors said where
 // they start (3.7). The CLI runs in-process on real files; the emulator is real, on port 0.
-import { mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../support/cli.js';
@@ -176,5 +176,35 @@ describe('item 7: what export writes passes fmt --check', () => {
       expect(check, target).toMatchObject({ code: 0, stderr: '' });
     }
     expect(readFileSync(join(dir, 'exported.yaml'), 'utf8')).toContain('name: Ünïcødé agent\n');
+  });
+});
+
+describe('item 8: export --split into a folder it must not write', () => {
+  it('a folder of 10,001 YAML files is refused, with or without --force, and nothing is written', async () => {
+    const dir = project('export-crowded', { 'env.yaml': ENVIRONMENTS });
+    mkdirSync(join(dir, 'crowded'));
+    for (let i = 0; i <= 10_000; i++) writeFileSync(join(dir, 'crowded', `f${i}.yaml`), '');
+    for (const force of [[], ['--force']]) {
+      const result = await cliIn(dir, ['export', '-f', 'env.yaml', '--split', 'crowded', ...force]);
+      expectNoCrash(result);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toBe('Error: crowded holds more than 10,000 YAML files, more than a manifest may have; export --split writes into a new folder or a manifest folder\n');
+    }
+    expect(readdirSync(join(dir, 'crowded'))).toHaveLength(10_001);
+  });
+
+  it('DIR/agents a link to a folder elsewhere: refused even with --force, and the files there are untouched', async () => {
+    const dir = project('export-linked', { 'env.yaml': ENVIRONMENTS, 'elsewhere/a0.yaml': '# mine\n', 'out/environments.yaml': ENVIRONMENTS });
+    symlinkSync(join(dir, 'elsewhere'), join(dir, 'out', 'agents'));
+    for (const force of [[], ['--force']]) {
+      const result = await cliIn(dir, ['export', '-f', 'env.yaml', '--split', 'out', ...force]);
+      expectNoCrash(result);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toBe(
+        "Error: out/agents is a link; export --split does not write through it (the files would replace what is where it points, and a manifest folder's links to folders are not read). Remove the link, or export into another folder\n",
+      );
+    }
+    expect(readdirSync(join(dir, 'elsewhere'))).toEqual(['a0.yaml']);
+    expect(readFileSync(join(dir, 'elsewhere', 'a0.yaml'), 'utf8')).toBe('# mine\n');
   });
 });

@@ -124,11 +124,12 @@ async function filesAt(path: string, cwd: string | undefined): Promise<{ files: 
 }
 
 /**
- * Every *.yaml and *.yml below a folder, sorted by path. Names starting with a dot (.git,
- * .github, .agentsync, editor files) and node_modules are skipped (`-f .` in a project's root must
- * not read its packages' YAML), and so are links to folders, which could loop.
+ * Every *.yaml and *.yml below a folder, sorted by path; past MAX_MANIFEST_PARTS it stops, one file
+ * over. Names starting with a dot (.git, .github, .agentsync, editor files) and node_modules are
+ * skipped (`-f .` in a project's root must not read its packages' YAML), and so are links to
+ * folders, which could loop.
  */
-async function yamlFilesBelow(folder: string, cwd: string | undefined): Promise<string[]> {
+export async function yamlFilesBelow(folder: string, cwd: string | undefined): Promise<string[]> {
   const out: string[] = [];
   const visit = async (dir: string): Promise<void> => {
     let entries: { name: string; entry: Dirent<Buffer> }[];
