@@ -3,7 +3,7 @@
 // would rewrite (7), export --split into a folder it must not write (8), plan --out over a file the
 // run needs (9), a reference list long enough to overflow the stack (10), YAML errors said where
 // they start (3.7). The CLI runs in-process on real files; the emulator is real, on port 0.
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../support/cli.js';
@@ -206,5 +206,54 @@ describe('item 8: export --split into a folder it must not write', () => {
     }
     expect(readdirSync(join(dir, 'elsewhere'))).toEqual(['a0.yaml']);
     expect(readFileSync(join(dir, 'elsewhere', 'a0.yaml'), 'utf8')).toBe('# mine\n');
+  });
+});
+
+describe('item 9: plan --out never replaces a file the run needs, under any spelling or link', () => {
+  const refusal = (out: string, what: string, named: string): string => `Error: cannot write plan file ${out}: it is ${what} (${named}), which this run reads or writes; give another file name\n`;
+
+  it('the state before the first apply, its journal and its lock (files that do not exist yet)', async () => {
+    const dir = project('out-new-state', { 'agents.yaml': ENVIRONMENTS });
+    for (const [out, what, named] of [
+      ['./st.json', 'the state', 'st.json'],
+      ['st.json.journal', "the state's journal", 'st.json.journal'],
+      ['sub/../st.json.lock', "the state's lock", 'st.json.lock'],
+    ] as const) {
+      mkdirSync(join(dir, 'sub'), { recursive: true });
+      const result = await cliIn(dir, ['plan', '--offline', '--state', 'st.json', '--out', out]);
+      expectNoCrash(result);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toBe(refusal(out, what, named));
+    }
+    expect(readdirSync(dir).sort()).toEqual(['agents.yaml', 'sub']);
+  });
+
+  it('the backup and lock beside the file a linked --state names', async () => {
+    const dir = project('out-linked-state', { 'agents.yaml': `${ENVIRONMENTS}tools:\n  round4_lookup:\n    displayName: Lookup\n    executionText: Looking\n    doNotExecute: true\n` });
+    mkdirSync(join(dir, 'real'));
+    const applied = await cliIn(dir, ['apply', '--auto-approve', '--state', 'real/st.json']);
+    expect(applied.code, applied.stderr).toBe(0);
+    symlinkSync(join(dir, 'real', 'st.json'), join(dir, 'link.json'));
+    const before = readdirSync(join(dir, 'real')).map((name) => [name, readFileSync(join(dir, 'real', name), 'utf8')]);
+    for (const [out, what, named] of [
+      ['real/st.json.backup', "the state's backup", `${realpathSync(join(dir, 'real'))}/st.json.backup`],
+      ['real/st.json.lock', "the state's lock", `${realpathSync(join(dir, 'real'))}/st.json.lock`],
+    ] as const) {
+      const result = await cliIn(dir, ['plan', '--offline', '--state', 'link.json', '--out', out]);
+      expectNoCrash(result);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toBe(refusal(out, what, named));
+    }
+    expect(readdirSync(join(dir, 'real')).map((name) => [name, readFileSync(join(dir, 'real', name), 'utf8')])).toEqual(before);
+  });
+
+  it('a part of a manifest folder reached through a link', async () => {
+    const dir = project('out-linked-part', { 'm/env.yaml': ENVIRONMENTS, 'other/tools.yaml': 'tools: {}\n' });
+    symlinkSync(join(dir, 'other', 'tools.yaml'), join(dir, 'm', 'tools.yaml'));
+    const result = await cliIn(dir, ['plan', '--offline', '-f', 'm', '--state', 'st.json', '--out', 'other/tools.yaml']);
+    expectNoCrash(result);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toBe(refusal('other/tools.yaml', 'a part of the manifest', 'm/tools.yaml'));
+    expect(readFileSync(join(dir, 'other', 'tools.yaml'), 'utf8')).toBe('tools: {}\n');
   });
 });
