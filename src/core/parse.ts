@@ -107,7 +107,7 @@ export function parseYamlMap(file: string, text: string, shape: YamlMapShape): P
     const severity = warning.code === 'TAG_RESOLVE_FAILED' ? 'error' : 'warning';
     diagnostics.push(locator.diagnosticAtOffset(warning.pos[0], [], yamlMessage(warning.code, warning.message, MAX_DEPTH), severity));
   }
-  appendAll(diagnostics, yamlErrorDiagnostics(doc.errors, locator, MAX_DEPTH));
+  appendAll(diagnostics, yamlErrorDiagnostics(doc.errors, locator, text, MAX_DEPTH));
   const result: ParsedFile = { file, value: undefined, sites: [], diagnostics, locator };
   if (diagnostics.some((d) => d.severity === 'error')) return result;
 

@@ -257,3 +257,31 @@ describe('item 9: plan --out never replaces a file the run needs, under any spel
     expect(readFileSync(join(dir, 'other', 'tools.yaml'), 'utf8')).toBe('tools: {}\n');
   });
 });
+
+describe('item 3.7: YAML errors said where the mistake is', () => {
+  const AGENT = '  a:\n    name: A\n    integrationType: llm\n    integrateWith: gpt-4o\n';
+
+  it("an unclosed [ is pointed at, with what is missing, not reported lines later in the parser's words", async () => {
+    const dir = project('yaml-unclosed', { 'agents.yaml': `${ENVIRONMENTS}agents:\n${AGENT}    tools: [x, y\n  b:\n    name: B\n` });
+    const result = await cliIn(dir, ['validate']);
+    expectNoCrash(result);
+    expect(result.code).toBe(1);
+    expect(result.stdout + result.stderr).toContain('agents.yaml:11:12: error: this [ is never closed; add ]\n1 error, 0 warnings');
+  });
+
+  it('a list closed on a line indented too little is said as that, at the [', async () => {
+    const dir = project('yaml-under-indented', { 'agents.yaml': `${ENVIRONMENTS}agents:\n${AGENT}    tools: [x,\n    y]\n` });
+    const result = await cliIn(dir, ['validate']);
+    expect(result.stdout + result.stderr).toContain(
+      'agents.yaml:11:12: error: this [ goes on at line 12, which is not indented more than the key it belongs to; indent that line further, or close the [ on its first line\n1 error, 0 warnings',
+    );
+  });
+
+  it('one tab in the indentation is one error, not six', async () => {
+    const dir = project('yaml-tab', { 'agents.yaml': `${ENVIRONMENTS}agents:\n  a:\n\tname: A\n    integrationType: llm\n    integrateWith: gpt-4o\n    tools: [x]\n` });
+    const result = await cliIn(dir, ['validate']);
+    expectNoCrash(result);
+    expect(result.code).toBe(1);
+    expect(result.stdout + result.stderr).toContain('agents.yaml:8:1: error: tabs cannot be used for indentation in YAML; indent with spaces\n1 error, 0 warnings');
+  });
+});
