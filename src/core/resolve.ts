@@ -57,13 +57,13 @@ export function resolveManifest(parsed: ParsedManifest, options: ResolveOptions)
   const tree = parsed.value;
   const diagnostics = [...parsed.diagnostics];
   const keyValues = (names: ReadonlySet<string>) => [...names].flatMap((name) => options.env[name] ?? []);
-  if (tree === undefined) return { diagnostics: sortDiagnostics(diagnostics), environments: [], sensitiveValues: keyValues(new Set([DEFAULT_API_KEY_ENV])) };
+  if (tree === undefined) return { diagnostics: capDiagnostics(diagnostics), environments: [], sensitiveValues: keyValues(new Set([DEFAULT_API_KEY_ENV])) };
 
   const names = environmentNames(tree);
   const selection = selectEnvironments(names, options, locator);
   appendAll(diagnostics, selection.diagnostics);
   if (selection.targets.length === 0 && names.length > 0) {
-    return { diagnostics: sortDiagnostics(diagnostics), environments: [], sensitiveValues: keyValues(apiKeyVariables(tree)) };
+    return { diagnostics: capDiagnostics(diagnostics), environments: [], sensitiveValues: keyValues(apiKeyVariables(tree)) };
   }
 
   const envSites = parsed.sites.filter((site) => site.path[0] === 'environments');
@@ -98,7 +98,7 @@ export function resolveManifest(parsed: ParsedManifest, options: ResolveOptions)
   const sensitiveValues = [...keyValues(keyVariables), ...runs.flatMap((r) => r.secrets)];
   const keys = manifestKeys(tree);
   // A list of 200,000 unknown names is one mistake: the first of each kind are shown, then a count.
-  const shown = capDiagnostics(sortDiagnostics(dedupe(diagnostics))).map((d) => ({ ...d, message: hideQuotedSecrets(d.message, sensitiveValues, keys) }));
+  const shown = capDiagnostics(dedupe(diagnostics)).map((d) => ({ ...d, message: hideQuotedSecrets(d.message, sensitiveValues, keys) }));
   const result: Resolution = { diagnostics: sortDiagnostics(shown), environments: selection.targets, sensitiveValues };
   const target = selection.targets[0];
   if (!hasErrors(result.diagnostics) && manifest !== undefined && selection.targets.length === 1 && target !== undefined) {
