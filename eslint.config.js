@@ -36,4 +36,16 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  {
+    // One argument per item overflows the stack past about 100,000 items (issue 40: 200,000 unknown
+    // actions ended in "Maximum call stack size exceeded"); core/arrays.ts has the safe forms.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name='push'] > SpreadElement", message: 'push(...items) overflows the stack on a long list: use appendAll (core/arrays.ts).' },
+        { selector: "CallExpression[callee.object.name='Math'] > SpreadElement", message: 'Math.max(...values) overflows the stack on a long list: use maxOf (core/arrays.ts).' },
+      ],
+    },
+  },
 );

@@ -18,7 +18,7 @@ type Outcome = 'unchanged' | 'changed' | 'failed';
 export async function runFmt(locations: readonly string[], opts: FmtOptions, io: CliIo): Promise<void> {
   const outcomes: Outcome[] = [];
   for (const location of locations) {
-    let found: { paths: string[]; inParts: boolean };
+    let found: { paths: string[]; inParts: boolean; listed: ReadonlySet<string> };
     try {
       found = await manifestFiles(location, io.cwd);
     } catch (err) {
@@ -27,7 +27,7 @@ export async function runFmt(locations: readonly string[], opts: FmtOptions, io:
       outcomes.push('failed');
       continue;
     }
-    for (const file of found.paths) outcomes.push(await formatOne(file, found.inParts, opts.check === true, io));
+    for (const file of found.paths) outcomes.push(await formatOne(file, found, opts.check === true, io));
   }
   const changed = outcomes.filter((o) => o === 'changed').length;
   const failed = outcomes.filter((o) => o === 'failed').length;
@@ -37,10 +37,11 @@ export async function runFmt(locations: readonly string[], opts: FmtOptions, io:
   if (failed > 0 || (opts.check && changed > 0)) throw new ExitRequest(1);
 }
 
-async function formatOne(file: string, isPart: boolean, check: boolean, io: CliIo): Promise<Outcome> {
+async function formatOne(file: string, found: { inParts: boolean; listed: ReadonlySet<string> }, check: boolean, io: CliIo): Promise<Outcome> {
+  const isPart = found.inParts;
   let text: string;
   try {
-    ({ text } = await readManifestFile(file, manifestSource(io)));
+    ({ text } = await readManifestFile(file, manifestSource(io), { listed: found.listed.has(file) }));
   } catch (err) {
     if (!isUserError(err)) throw err;
     io.stderr.write(`Error: ${err.message}\n`);

@@ -80,3 +80,32 @@ export class ManifestError extends UserError {
     });
   }
 }
+
+/** How many diagnostics of one kind are shown; the rest are counted in one more line. */
+export const MAX_DIAGNOSTICS_OF_A_KIND = 100;
+
+/**
+ * The diagnostics in reading order (sortDiagnostics), with only the first MAX_DIAGNOSTICS_OF_A_KIND
+ * of each kind (the same message but for the names and numbers it quotes), and for a kind with
+ * more, one line at the next one's place saying how many more there are. A list of 200,000 unknown
+ * names is one mistake, not 200,000.
+ */
+export function capDiagnostics<D extends Diagnostic>(diagnostics: readonly D[]): D[] {
+  const seen = new Map<string, { count: number; next?: D }>();
+  const kept: D[] = [];
+  for (const d of sortDiagnostics(diagnostics)) {
+    const key = `${d.severity}\0${d.message.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/\d+/g, '0')}`;
+    const kind = seen.get(key) ?? { count: 0 };
+    kind.count++;
+    seen.set(key, kind);
+    if (kind.count <= MAX_DIAGNOSTICS_OF_A_KIND) kept.push(d);
+    else kind.next ??= d;
+  }
+  for (const { count, next } of seen.values()) if (next !== undefined) kept.push(moreOfAKind(next, count - MAX_DIAGNOSTICS_OF_A_KIND));
+  return sortDiagnostics(kept);
+}
+
+/** The line that stands for `more` diagnostics not shown, at the place of the first of them (`next`). */
+export function moreOfAKind<D extends Diagnostic>(next: D, more: number): D {
+  return { ...next, message: `and ${more.toLocaleString('en-US')} more like the ${MAX_DIAGNOSTICS_OF_A_KIND} above, not shown (the next: ${next.message})` };
+}

@@ -78,8 +78,10 @@ function onlyUser(users: ReadonlySet<string> | undefined): string | undefined {
 
 /**
  * A file name per agent key: only letters, digits, `_`, `-` and `.` (a key may hold anything
- * YAML allows), never a name starting with a dot (the manifest reader skips those), and unique
- * without regard to case, so the folder is the same on a file system that ignores case.
+ * YAML allows), never a name starting with a dot (the manifest reader skips those), never a name
+ * Windows reserves for a device (`con`, `aux`, `com1`…, whatever follows the first dot: `con.yaml`
+ * cannot be created there), and unique without regard to case, so the folder is the same on a
+ * file system that ignores case.
  */
 class FileNames {
   private readonly taken = new Set<string>();
@@ -89,13 +91,17 @@ class FileNames {
       key
         .replace(/[^A-Za-z0-9_.-]/g, '_')
         .replace(/^\./, '_')
-        .slice(0, 100) || 'agent';
+        .slice(0, 100)
+        .replace(WINDOWS_DEVICE, '$1_') || 'agent';
     let name = safe;
     for (let n = 2; this.taken.has(name.toLowerCase()); n++) name = `${safe}-${n}`;
     this.taken.add(name.toLowerCase());
     return name;
   }
 }
+
+/** A stem Windows keeps for a device, with what follows it (from its first dot): `$1_` makes it a plain name. */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(?=\.|$)/i;
 
 function objectAt(value: JsonValue | undefined): JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};

@@ -10,6 +10,8 @@
 // The result is parsed again and must hold the same data, lists sorted; otherwise it is refused.
 import { isMap, isPair, isScalar, isSeq, parseDocument, Scalar, visit, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import { canonicalJson } from './canonical.js';
+import { appendAll } from './arrays.js';
+import { isSingleLine, writesPlain, type ScalarContext } from './plain-scalar.js';
 
 /** Where set-like lists live; `*` is any map key. */
 const SET_LIKE_PATHS: readonly (readonly string[])[] = [
@@ -40,7 +42,7 @@ export function formatManifest(text: string, parsed?: Document.Parsed): FormatRe
   const edits: Edit[] = [];
   const inSortedList = new Set<Scalar>();
   for (const path of SET_LIKE_PATHS) {
-    for (const list of nodesAt(doc.contents, path)) edits.push(...sortEdits(list, text, canonical, inSortedList));
+    for (const list of nodesAt(doc.contents, path)) appendAll(edits, sortEdits(list, text, canonical, inSortedList));
   }
   for (const [node, replacement] of canonical) {
     if (inSortedList.has(node) || !node.range) continue;
@@ -118,10 +120,6 @@ function sortEdits(node: unknown, text: string, canonical: ReadonlyMap<Scalar, s
   });
 }
 
-/** Printable text with no line break, tab or other control character. */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const SINGLE_LINE = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]*$/u;
-
 /** The new text of every quoted scalar whose canonical form differs from its source. */
 function canonicalScalars(doc: Document.Parsed, text: string): Map<Scalar, string> {
   const out = new Map<Scalar, string>();
@@ -129,62 +127,21 @@ function canonicalScalars(doc: Document.Parsed, text: string): Map<Scalar, strin
     Scalar(key, node: Scalar, path) {
       if (typeof node.value !== 'string' || !node.range) return;
       if (node.type !== Scalar.QUOTE_SINGLE && node.type !== Scalar.QUOTE_DOUBLE) return;
-      if (!SINGLE_LINE.test(node.value)) return;
+      // A quoted string over several lines is left as written.
+      if (!isSingleLine(node.value)) return;
       const inFlow = isInFlow(path);
       // A key inside a flow map is rare enough to leave as written.
       if (key === 'key' && inFlow) return;
-      const context: Context = key === 'key' ? 'key' : inFlow ? 'flow' : 'block';
-      const replacement = readsBackPlain(node.value, context) ? node.value : node.type === Scalar.QUOTE_SINGLE ? JSON.stringify(node.value) : undefined;
+      const context: ScalarContext = key === 'key' ? 'key' : inFlow ? 'flow' : 'block';
+      const replacement = writesPlain(node.value, context) ? node.value : node.type === Scalar.QUOTE_SINGLE ? JSON.stringify(node.value) : undefined;
       if (replacement !== undefined && replacement !== text.slice(node.range[0], node.range[1])) out.set(node, replacement);
     },
   });
   return out;
 }
 
-type Context = 'key' | 'flow' | 'block';
-
 function isInFlow(path: readonly unknown[]): boolean {
   return path.some((ancestor) => (isSeq(ancestor) || isMap(ancestor)) && ancestor.flow === true);
-}
-
-/**
- * Letters, digits, spaces and `_ . / ( ) -`, starting with a letter or `_`: such a string holds no
- * indicator, comment or flow character and cannot be a number, so written plain it reads back as
- * itself anywhere, unless it is one of the core schema's words. Most quoted strings are like this,
- * and answering them without parsing a probe document is most of what makes fmt fast on a large
- * manifest (test/core/format-manifest.test.ts checks the rule against the parser).
- */
-const OBVIOUSLY_PLAIN = /^[A-Za-z_][A-Za-z0-9_ ./()-]{0,199}$/;
-const CORE_WORDS = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
-
-export function isObviouslyPlain(value: string): boolean {
-  return OBVIOUSLY_PLAIN.test(value) && value.trimEnd() === value && !CORE_WORDS.has(value);
-}
-
-/** Whether `value` written plain reads back as exactly that string where it stands. */
-function readsBackPlain(value: string, context: Context): boolean {
-  if (value === '' || value.trim() !== value) return false;
-  if (isObviouslyPlain(value)) return true;
-  if (context === 'flow') return readsBack(`k: [${value}]\n`, 'seq', value) && readsBack(`k: { x: ${value} }\n`, 'map', value);
-  return readsBack(context === 'key' ? `${value}: x\n` : `k: ${value}\n`, context, value);
-}
-
-function readsBack(probe: string, where: 'key' | 'block' | 'seq' | 'map', value: string): boolean {
-  let doc: Document.Parsed;
-  try {
-    doc = parseDocument(probe);
-  } catch {
-    return false;
-  }
-  if (doc.errors.length > 0 || doc.warnings.length > 0 || !isMap(doc.contents) || doc.contents.items.length !== 1) return false;
-  const pair = doc.contents.items[0] as Pair<unknown, unknown>;
-  const inner = (collection: unknown): unknown => {
-    if (isSeq(collection) && collection.items.length === 1) return collection.items[0];
-    if (isMap(collection) && collection.items.length === 1) return (collection.items[0] as Pair<unknown, unknown>).value;
-    return undefined;
-  };
-  const node = where === 'key' ? pair.key : where === 'block' ? pair.value : inner(pair.value);
-  return isScalar(node) && node.type === Scalar.PLAIN && node.value === value;
 }
 
 /**
@@ -209,8 +166,9 @@ export function commentsOf(text: string): string[] {
   const out: string[] = [];
   const add = (comment: string | null | undefined): void => {
     if (comment)
-      out.push(
-        ...comment
+      appendAll(
+        out,
+        comment
           .split('\n')
           .map((line) => line.trim())
           .filter((line) => line !== ''),

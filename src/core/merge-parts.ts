@@ -9,6 +9,7 @@ import { jsonEqual } from './json-equal.js';
 import { MANIFEST_SECTIONS } from './kinds/index.js';
 import type { InterpolationSite, ParsedFile, ParsedManifest } from './parse.js';
 import type { Anchor, ManifestLocator, YamlLocator } from './yaml-locate.js';
+import { appendAll } from './arrays.js';
 
 /**
  * How each key merges: `entries` maps merge entry by entry (an entry may be in one part only),
@@ -63,7 +64,7 @@ export function mergeParts(name: string, parts: readonly ParsedFile[]): ParsedMa
   const usable = parts.every((part) => part.value !== undefined);
   const value: Record<string, unknown> = {};
   if (usable) parts.forEach((part, index) => merger.merge(value, part.value ?? {}, MANIFEST_RULES, merger.owners, index, []));
-  diagnostics.push(...merger.diagnostics);
+  appendAll(diagnostics, merger.diagnostics);
   return {
     file: name,
     value: usable ? value : undefined,

@@ -7,6 +7,7 @@ import type { Diagnostic, PathSegment } from './diagnostics.js';
 import { hasInterpolation } from './interpolate.js';
 import { yamlErrorDiagnostics, yamlMessage } from './yaml-errors.js';
 import { YamlLocator, type ManifestLocator } from './yaml-locate.js';
+import { appendAll } from './arrays.js';
 
 /** A string value holding `${`: resolve.ts rewrites `parent[key]` for each environment. */
 export interface InterpolationSite {
@@ -106,7 +107,7 @@ export function parseYamlMap(file: string, text: string, shape: YamlMapShape): P
     const severity = warning.code === 'TAG_RESOLVE_FAILED' ? 'error' : 'warning';
     diagnostics.push(locator.diagnosticAtOffset(warning.pos[0], [], yamlMessage(warning.code, warning.message, MAX_DEPTH), severity));
   }
-  diagnostics.push(...yamlErrorDiagnostics(doc.errors, locator, MAX_DEPTH));
+  appendAll(diagnostics, yamlErrorDiagnostics(doc.errors, locator, text, MAX_DEPTH));
   const result: ParsedFile = { file, value: undefined, sites: [], diagnostics, locator };
   if (diagnostics.some((d) => d.severity === 'error')) return result;
 

@@ -3,7 +3,7 @@
 // has type `tool` and belongs in `tools`; any other is an `action` and belongs in `actions`. The
 // server refuses a misplaced name, so validate says which list it goes in. external.tools names
 // have no type here.
-import type { Diagnostic } from './diagnostics.js';
+import { MAX_DIAGNOSTICS_OF_A_KIND, moreOfAKind, type Diagnostic } from './diagnostics.js';
 import { didYouMean } from './suggest.js';
 import type { ManifestLocator } from './yaml-locate.js';
 
@@ -22,12 +22,20 @@ export function referenceDiagnostics(tree: Record<string, unknown>, locator: Man
     for (const field of ['tools', 'actions'] as const) {
       const list = agent[field];
       if (!Array.isArray(list)) continue;
+      // Past the first unknown names of a list only the count is kept: placing and suggesting
+      // for each of 200,000 would take seconds, for lines that are not shown.
+      let unknown = 0;
+      let firstUnshown: Diagnostic | undefined;
+      const kind = field === 'tools' ? 'tool' : 'action';
       list.forEach((name, i) => {
         if (typeof name !== 'string') return;
         const at = ['agents', key, field, i];
         if (!known.has(name)) {
-          const kind = field === 'tools' ? 'tool' : 'action';
-          diagnostics.push(locator.diagnostic(at, `unknown ${kind} "${name}": it is not a tool in this manifest and not listed in external.tools${didYouMean(name, known)}`));
+          if (++unknown > MAX_DIAGNOSTICS_OF_A_KIND) {
+            firstUnshown ??= locator.diagnostic(at, unknownMessage(kind, name, ''));
+            return;
+          }
+          diagnostics.push(locator.diagnostic(at, unknownMessage(kind, name, didYouMean(name, known))));
           return;
         }
         const type = types.get(name);
@@ -35,9 +43,14 @@ export function referenceDiagnostics(tree: Record<string, unknown>, locator: Man
         const why = type === 'tool' ? 'doNotExecute is true' : 'doNotExecute is false';
         diagnostics.push(locator.diagnostic(at, `${name} is ${type === 'tool' ? 'a tool' : 'an action'} (${why}): move it from ${field} to ${LIST_OF[type]}`));
       });
+      if (firstUnshown !== undefined) diagnostics.push(moreOfAKind(firstUnshown, unknown - MAX_DIAGNOSTICS_OF_A_KIND));
     }
   }
   return diagnostics;
+}
+
+function unknownMessage(kind: 'tool' | 'action', name: string, hint: string): string {
+  return `unknown ${kind} "${name}": it is not a tool in this manifest and not listed in external.tools${hint}`;
 }
 
 /** Each manifest tool's type; a tool whose doNotExecute is malformed has none (the schema reports it). */

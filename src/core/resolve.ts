@@ -5,17 +5,19 @@
 import { baseUrlProblem, defaultBaseUrl, defaultHostProblem, normalizeBaseUrl } from './base-url.js';
 import { buildDesired, desiredEnvironment } from './build-desired.js';
 import type { Desired } from './desired.js';
-import { formatPath, hasErrors, sortDiagnostics, type Diagnostic, type PathSegment } from './diagnostics.js';
+import { capDiagnostics, formatPath, hasErrors, sortDiagnostics, type Diagnostic, type PathSegment } from './diagnostics.js';
 import { interpolateValue, openingOffsets, type InterpolationContext, type InterpolationProblem, type VarValue } from './interpolate.js';
 import type { InterpolationSite, ParsedManifest } from './parse.js';
 import { agentToolsDiagnostics, excludedFrom, resourceEnvironmentDiagnostics, usesResourceEnvironments, withoutResourcesOutside } from './resource-environments.js';
 import { manifestSchema, type EnvironmentConfig, type Manifest } from './schema.js';
 import { issuesToDiagnostics } from './schema-issues.js';
+import { checkManifestSchema } from './schema-check.js';
 import { referenceDiagnostics } from './references.js';
 import { movedDiagnostics } from './moved.js';
 import { hideQuotedSecrets, markFieldsHolding } from './sensitive-values.js';
 import { closest } from './suggest.js';
 import type { ManifestLocator } from './yaml-locate.js';
+import { appendAll } from './arrays.js';
 import { unknownEnvironmentError } from './unknown-environment.js';
 
 export type ResolveMode = 'validate' | 'plan';
@@ -56,20 +58,23 @@ export function resolveManifest(parsed: ParsedManifest, options: ResolveOptions)
   const tree = parsed.value;
   const diagnostics = [...parsed.diagnostics];
   const keyValues = (names: ReadonlySet<string>) => [...names].flatMap((name) => options.env[name] ?? []);
-  if (tree === undefined) return { diagnostics: sortDiagnostics(diagnostics), environments: [], sensitiveValues: keyValues(new Set([DEFAULT_API_KEY_ENV])) };
+  if (tree === undefined) return { diagnostics: capDiagnostics(diagnostics), environments: [], sensitiveValues: keyValues(new Set([DEFAULT_API_KEY_ENV])) };
 
   const names = environmentNames(tree);
   const selection = selectEnvironments(names, options, locator);
-  diagnostics.push(...selection.diagnostics);
+  appendAll(diagnostics, selection.diagnostics);
   if (selection.targets.length === 0 && names.length > 0) {
-    return { diagnostics: sortDiagnostics(diagnostics), environments: [], sensitiveValues: keyValues(apiKeyVariables(tree)) };
+    return { diagnostics: capDiagnostics(diagnostics), environments: [], sensitiveValues: keyValues(apiKeyVariables(tree)) };
   }
 
   const envSites = parsed.sites.filter((site) => site.path[0] === 'environments');
   const otherSites = parsed.sites.filter((site) => site.path[0] !== 'environments');
   const skip = new Set<string>();
   const envKeyVariables = apiKeyVariables(tree);
-  diagnostics.push(...applySites(envSites, locator, skip, options, () => ({ env: options.env, vars: undefined, secretsAllowed: false, apiKeyVariables: envKeyVariables })));
+  appendAll(
+    diagnostics,
+    applySites(envSites, locator, skip, options, () => ({ env: options.env, vars: undefined, secretsAllowed: false, apiKeyVariables: envKeyVariables })),
+  );
   // Now that environments are interpolated, an apiKeyEnv written as ${…} is known too.
   const keyVariables = apiKeyVariables(tree);
 
@@ -77,22 +82,24 @@ export function resolveManifest(parsed: ParsedManifest, options: ResolveOptions)
   const usesVars = otherSites.some((site) => site.template.includes('${var.')) || usesResourceEnvironments(tree);
   const runTargets: (string | undefined)[] = selection.targets.length === 0 ? [undefined] : usesVars ? selection.targets : [selection.targets[0]];
   const runs = runTargets.map((target) => runOnce(tree, target, otherSites, locator, new Set(skip), options, keyVariables));
-  diagnostics.push(
-    ...mergeRuns(
+  appendAll(
+    diagnostics,
+    mergeRuns(
       runs.map((r) => r.diagnostics),
       runTargets,
     ),
   );
 
   const manifest = runs[0]?.manifest;
-  for (const name of selection.targets) diagnostics.push(...baseUrlDiagnostics(tree, name, options.env, locator));
-  diagnostics.push(...overrideDiagnostics(options.env, locator));
-  if (manifest !== undefined) diagnostics.push(...appIdDiagnostics(manifest, selection.targets, locator));
-  diagnostics.push(...resourceEnvironmentDiagnostics(tree, locator));
+  for (const name of selection.targets) appendAll(diagnostics, baseUrlDiagnostics(tree, name, options.env, locator));
+  appendAll(diagnostics, overrideDiagnostics(options.env, locator));
+  if (manifest !== undefined) appendAll(diagnostics, appIdDiagnostics(manifest, selection.targets, locator));
+  appendAll(diagnostics, resourceEnvironmentDiagnostics(tree, locator));
 
   const sensitiveValues = [...keyValues(keyVariables), ...runs.flatMap((r) => r.secrets)];
   const keys = manifestKeys(tree);
-  const shown = dedupe(diagnostics).map((d) => ({ ...d, message: hideQuotedSecrets(d.message, sensitiveValues, keys) }));
+  // A list of 200,000 unknown names is one mistake: the first of each kind are shown, then a count.
+  const shown = capDiagnostics(dedupe(diagnostics)).map((d) => ({ ...d, message: hideQuotedSecrets(d.message, sensitiveValues, keys) }));
   const result: Resolution = { diagnostics: sortDiagnostics(shown), environments: selection.targets, sensitiveValues };
   const target = selection.targets[0];
   if (!hasErrors(result.diagnostics) && manifest !== undefined && selection.targets.length === 1 && target !== undefined) {
@@ -159,15 +166,21 @@ function runOnce(
       target === undefined ? undefined : excludedFrom(tree, target),
     ),
   ];
-  let parsed = manifestSchema.safeParse(tree);
+  const checked = checkManifestSchema(tree, locator);
+  if ('overflow' in checked) {
+    diagnostics.push(checked.overflow);
+    return { diagnostics, sensitive, secrets };
+  }
+  let parsed = checked;
   if (!parsed.success) {
     const issues = issuesToDiagnostics(parsed.error.issues, { schema: manifestSchema, input: tree, locator, skip });
-    diagnostics.push(...issues);
+    appendAll(diagnostics, issues);
     // Every issue was an unresolved value in a resource this environment does not have: it is not this environment's manifest.
     if (target !== undefined && !hasErrors(issues) && !hasErrors(diagnostics)) parsed = manifestSchema.safeParse(withoutResourcesOutside(tree, target));
   }
-  diagnostics.push(...referenceDiagnostics(tree, locator), ...movedDiagnostics(tree, locator));
-  if (target !== undefined) diagnostics.push(...agentToolsDiagnostics(tree, target, locator));
+  appendAll(diagnostics, referenceDiagnostics(tree, locator));
+  appendAll(diagnostics, movedDiagnostics(tree, locator));
+  if (target !== undefined) appendAll(diagnostics, agentToolsDiagnostics(tree, target, locator));
   return parsed.success ? { manifest: parsed.data, diagnostics, sensitive, secrets } : { diagnostics, sensitive, secrets };
 }
 
@@ -190,7 +203,7 @@ function applySites(
     const result = interpolateValue(site.template, contextFor(site));
     (site.parent as Record<string | number, unknown>)[site.key] = result.value;
     if (result.sensitive) found.sensitive.push(site.path);
-    found.secrets.push(...result.secrets);
+    appendAll(found.secrets, result.secrets);
     if (excluded?.(site.path)) {
       skip.add(formatPath(site.path));
       continue;

@@ -1,4 +1,5 @@
 // What `agentsync init` writes: a small manifest that validates as written and needs no variables.
+import { maxOf } from './arrays.js';
 
 export const GITIGNORE_LINE = '.agentsync/*.lock';
 export const SCHEMA_FILE = 'agentsync.schema.json';
@@ -73,7 +74,7 @@ export function starterNextSteps(cdInto: string | undefined, context: NextStepsC
           [`COMETCHAT_API_KEY=${EMULATOR_API_KEY} ${run} apply -e local`, 'shows the plan, asks, applies'],
         ]) as [string, string][]),
   ];
-  const width = Math.max(...steps.map(([command]) => command.length));
+  const width = maxOf(steps.map(([command]) => command.length));
   const lines = steps.map(([command, note]) => (note === '' ? `  ${command}` : `  ${command.padEnd(width)}   # ${note}`));
   return `\nNext steps:\n${lines.join('\n')}\n`;
 }

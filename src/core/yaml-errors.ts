@@ -4,7 +4,10 @@
 //   yaml reports "Implicit keys need to be on a single line" at that value, one line too early;
 // - ${…} inside a flow list or map ([…], {…}): "{" opens a map there, so yaml reports a missing
 //   comma. Quoting the string is the fix.
-import type { YAMLError } from 'yaml';
+// - an unclosed [ or {: yaml reports it where the next key starts, lines later, in its own words;
+//   it is said at the bracket, with what is missing.
+// - a tab in the indentation: what yaml reads after it is nonsense, so the tab is the only error.
+import { CST, Parser, type YAMLError } from 'yaml';
 import type { Diagnostic } from './diagnostics.js';
 import type { YamlLocator } from './yaml-locate.js';
 
@@ -15,7 +18,8 @@ const YAML_MESSAGES: Partial<Record<string, string>> = {
 
 const SAME_COLUMN = 'indentation: this line does not line up with the lines before it; the keys of one map (and the items of one list) must start at the same column';
 
-export function yamlErrorDiagnostics(errors: readonly YAMLError[], locator: YamlLocator, maxDepth: number): Diagnostic[] {
+export function yamlErrorDiagnostics(allErrors: readonly YAMLError[], locator: YamlLocator, text: string, maxDepth: number): Diagnostic[] {
+  const errors = upToFirstTab(allErrors);
   const lineOf = (offset: number) => locator.position(offset).line;
   // Lines whose errors only follow from an under-indented line above (BAD_INDENT): the lines after
   // it, still at the old indentation, each read as a key spanning two lines. Reported once, there.
@@ -43,9 +47,24 @@ export function yamlErrorDiagnostics(errors: readonly YAMLError[], locator: Yaml
     return result;
   };
 
+  // The lines where yaml found an unclosed [ or { ended: what else it says there follows from it.
+  const unclosedEnds = new Set<number>();
+  let unclosed: UnclosedFlow[] | undefined;
   for (const error of errors) {
     const line = lineOf(error.pos[0]);
-    const { text, interpolation } = scan(line);
+    const closer = error.code === 'BAD_INDENT' ? /end with an? ([\]}])/.exec(error.message)?.[1] : undefined;
+    if (closer !== undefined) {
+      unclosed ??= unclosedFlows(text);
+      const opener = takeOpener(unclosed, closer === ']' ? '[' : '{', error.pos[0]);
+      if (opener !== undefined) {
+        unclosedEnds.add(line);
+        const at = locator.position(opener.offset);
+        push(at.line, at.column, unclosedMessage(opener.source, closer, scan(line).text.includes(closer) ? line : undefined));
+        continue;
+      }
+    }
+    if (unclosedEnds.has(line)) continue;
+    const { text: lineText, interpolation } = scan(line);
     if (interpolation !== undefined && (interpolation.inFlow || /flow/i.test(error.message))) {
       flowHints.add(line);
       push(line, interpolation.column, flowMessage(interpolation.token, interpolation.opener));
@@ -53,7 +72,7 @@ export function yamlErrorDiagnostics(errors: readonly YAMLError[], locator: Yaml
     }
     if (flowHints.has(line)) continue; // the same mistake, reported once
     if (error.code === 'BAD_INDENT' && /same column/.test(error.message)) {
-      push(line, firstColumn(text), SAME_COLUMN);
+      push(line, firstColumn(lineText), SAME_COLUMN);
       continue;
     }
     if (error.code === 'MULTILINE_IMPLICIT_KEY' || error.code === 'BLOCK_AS_IMPLICIT_KEY') {
@@ -65,7 +84,7 @@ export function yamlErrorDiagnostics(errors: readonly YAMLError[], locator: Yaml
           continue;
         }
         const keyText = scan(keyLine).text;
-        if (keyLine > line && firstColumn(keyText) > firstColumn(text)) {
+        if (keyLine > line && firstColumn(keyText) > firstColumn(lineText)) {
           push(keyLine, firstColumn(keyText), overIndented(line));
           continue;
         }
@@ -77,6 +96,54 @@ export function yamlErrorDiagnostics(errors: readonly YAMLError[], locator: Yaml
     push(line, locator.position(error.pos[0]).column, yamlMessage(error.code, error.message, maxDepth));
   }
   return out;
+}
+
+/** Everything yaml reports after a tab used as indentation follows from misreading it: only the tab is said. */
+function upToFirstTab(errors: readonly YAMLError[]): readonly YAMLError[] {
+  const tab = errors.findIndex((error) => error.code === 'TAB_AS_INDENT');
+  return tab < 0 ? errors : errors.slice(0, tab + 1);
+}
+
+interface UnclosedFlow {
+  source: '[' | '{';
+  offset: number;
+}
+
+/** Every [ and { the parser never saw closed, in the order they open. */
+function unclosedFlows(text: string): UnclosedFlow[] {
+  const found: UnclosedFlow[] = [];
+  const check = (token: CST.Token | undefined): void => {
+    if (token?.type !== 'flow-collection') return;
+    const closed = token.end.some((end) => end.type === 'flow-seq-end' || end.type === 'flow-map-end');
+    const source = token.start.source;
+    if (!closed && (source === '[' || source === '{')) found.push({ source, offset: token.start.offset });
+  };
+  for (const token of new Parser().parse(text)) {
+    if (token.type !== 'document') continue;
+    check(token.value);
+    CST.visit(token, (item) => {
+      check(item.key ?? undefined);
+      check(item.value);
+    });
+  }
+  return found.sort((a, b) => a.offset - b.offset);
+}
+
+/** The innermost unclosed `source` that opens before `offset`, taken so that it is reported once. */
+function takeOpener(unclosed: UnclosedFlow[], source: '[' | '{', offset: number): UnclosedFlow | undefined {
+  for (let i = unclosed.length - 1; i >= 0; i--) {
+    const flow = unclosed[i];
+    if (flow !== undefined && flow.source === source && flow.offset < offset) return unclosed.splice(i, 1)[0];
+  }
+  return undefined;
+}
+
+/** `continuedOn`: the line where the text goes on (and closes it), indented too little to belong to it. */
+function unclosedMessage(opener: '[' | '{', closer: string, continuedOn: number | undefined): string {
+  if (continuedOn !== undefined) {
+    return `this ${opener} goes on at line ${continuedOn}, which is not indented more than the key it belongs to; indent that line further, or close the ${opener} on its first line`;
+  }
+  return `this ${opener} is never closed; add ${closer}`;
 }
 
 export function yamlMessage(code: string, message: string, maxDepth: number): string {

@@ -157,8 +157,7 @@ function checkOptions(options: EmulatorOptions, appId: string, apiKey: string): 
   if (options.failRate !== undefined && !(options.failRate >= 0 && options.failRate <= 1)) problems.push('failRate must be from 0 to 1');
   if (appId.trim() === '') problems.push('appId must not be empty');
   if (apiKey === '') problems.push('apiKey must not be empty');
-  problems.push(...modeOptionProblems(options));
-  problems.push(...kbConfigProblems(options.kb ?? {}));
+  for (const problem of [...modeOptionProblems(options), ...kbConfigProblems(options.kb ?? {})]) problems.push(problem);
   if (problems.length > 0) throw new RangeError(`Invalid emulator options: ${problems.join('; ')}.`);
 }
 

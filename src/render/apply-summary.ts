@@ -5,6 +5,7 @@ import { palette } from './color.js';
 import { countOf } from '../core/plural.js';
 import { escapeControl } from '../core/terminal-safe.js';
 import { unreadableText } from './plan-fields.js';
+import { appendAll } from '../core/arrays.js';
 
 const SIGN: Record<DoneItem['action'], string> = { create: '+', update: '~', delete: '-', forget: '-' };
 
@@ -48,7 +49,7 @@ export function renderApplySummary(result: ApplyResult, options: { color: boolea
   if (result.failed.length > 0) lines.push('Failed:');
   for (const item of result.failed) {
     lines.push(`  ${SIGN[item.action]} ${item.address}: ${failureText(item.failure)}`);
-    lines.push(...failedDetail(item));
+    appendAll(lines, failedDetail(item));
   }
   if (result.notAttempted.length > 0) {
     lines.push('Not attempted:');
@@ -101,7 +102,10 @@ function interruptedLines(result: ApplyResult, paint: ReturnType<typeof palette>
   const section = (title: string, items: readonly { action: DoneItem['action']; address: string }[], detail?: (i: number) => string[]): void => {
     if (items.length === 0) return;
     lines.push(title);
-    items.forEach((item, i) => lines.push(`  ${SIGN[item.action]} ${item.address}`, ...(detail?.(i) ?? [])));
+    items.forEach((item, i) => {
+      lines.push(`  ${SIGN[item.action]} ${item.address}`);
+      appendAll(lines, detail?.(i) ?? []);
+    });
   };
   section('Done (recorded in state):', result.done);
   section('Cut off (no answer in time; the next plan shows whether it happened):', cutOff, (i) =>

@@ -1,6 +1,7 @@
 // Diagnostics as text (FILE:LINE:COL lines, a code frame on a terminal, a count) or as JSON.
 import { countLine, formatDiagnosticLine, sortDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { escapeControl } from '../core/terminal-safe.js';
+import { appendAll } from '../core/arrays.js';
 
 export interface TextOptions {
   /** Show the source line and a caret under each diagnostic (only on a terminal). */
@@ -21,7 +22,7 @@ export function renderDiagnosticsText(diagnostics: readonly Diagnostic[], option
     const line = formatDiagnosticLine(d);
     const label = `${d.severity}:`;
     lines.push(options.color ? line.replace(` ${label} `, ` ${paint(d.severity === 'error' ? RED + BOLD : YELLOW + BOLD, label)} `) : line);
-    if (options.codeFrame && d.lineText !== undefined) lines.push(...codeFrame(d, paint));
+    if (options.codeFrame && d.lineText !== undefined) appendAll(lines, codeFrame(d, paint));
   }
   if (diagnostics.length > 0) lines.push(countLine(diagnostics));
   return lines.length === 0 ? '' : lines.join('\n') + '\n';

@@ -4,6 +4,7 @@ import type { EnvironmentsDiff, FieldSide, ResourceDiff } from '../core/env-diff
 import { escapeControl as printableText } from '../core/terminal-safe.js';
 import { palette, type Palette } from './color.js';
 import { diffSummaryLine, fixLines, groupLabel, sideDrifts, valueText } from './diff-common.js';
+import { appendAll, maxOf } from '../core/arrays.js';
 
 const SIGN: Record<ResourceDiff['group'], string> = { drift: '!', only: '+', differs: '~', intended: '=' };
 
@@ -15,7 +16,10 @@ export function renderDiffText(diff: EnvironmentsDiff, options: { color?: boolea
     `Comparing "${printableText(a.name)}" (app ${printableText(a.appId)}, region ${a.region}) with "${printableText(b.name)}" (app ${printableText(b.appId)}, region ${b.region}), ${how}.`,
     '',
   ];
-  for (const resource of diff.resources) lines.push(...resourceBlock(resource, diff, paint), '');
+  for (const resource of diff.resources) {
+    appendAll(lines, resourceBlock(resource, diff, paint));
+    lines.push('');
+  }
   for (const warning of diff.warnings) lines.push(paint.yellow(`Warning: [${printableText(warning.environment)}] ${printableText(warning.message)}`));
   if (diff.unreadable.length > 0) {
     lines.push(paint.red('Could not be read from the server, so not compared (the diff fails until they can be read):'));
@@ -29,7 +33,7 @@ export function renderDiffText(diff: EnvironmentsDiff, options: { color?: boolea
 function resourceBlock(resource: ResourceDiff, diff: EnvironmentsDiff, paint: Palette): string[] {
   const color = resource.group === 'intended' ? paint.cyan : resource.group === 'only' ? paint.green : paint.yellow;
   const lines = [color(`${SIGN[resource.group]} ${printableText(resource.address)}: ${printableText(groupLabel(resource, diff.mode))}`)];
-  if (resource.fields.length > 0) lines.push(...fieldTable(resource, diff, paint));
+  if (resource.fields.length > 0) appendAll(lines, fieldTable(resource, diff, paint));
   else if (resource.group !== 'intended') lines.push(`    ${resource.sides.map((side) => `${printableText(side.environment)}: ${side.present ? 'present' : 'absent'}`).join('   ')}`);
   for (const fix of fixLines(resource)) lines.push(paint.dim(`    → ${printableText(fix)}`));
   return lines;
@@ -54,7 +58,7 @@ function fieldTable(resource: ResourceDiff, diff: EnvironmentsDiff, paint: Palet
       row.sides.map((side) => sideDrifts(row, side)),
     );
   }
-  const widths = [0, 1, 2].map((col) => Math.max(...table.map((r) => (r[col] ?? '').length)));
+  const widths = [0, 1, 2].map((col) => maxOf(table.map((r) => (r[col] ?? '').length)));
   return table.map((r, i) => {
     const cells = r.map((text, col) => {
       const padded = col < 3 ? text.padEnd(widths[col] ?? 0) : text;

@@ -6,6 +6,7 @@ import { SCHEMA_FILE } from '../core/starter-manifest.js';
 import { exportKeyOrder } from '../core/export-order.js';
 import { splitExport, ENVIRONMENTS_PART } from '../core/export-split.js';
 import { renderManifestYaml } from './manifest-yaml.js';
+import { appendAll, maxOf } from '../core/arrays.js';
 
 export interface ExportOrigin {
   agentsyncVersion: string;
@@ -59,18 +60,19 @@ export function renderExportParts(exported: ExportedManifest, origin: Omit<Expor
 function trailerLines(exported: Pick<ExportedManifest, 'secrets' | 'sharedIdentities'>): string[] {
   const lines: string[] = [];
   if (exported.secrets.length > 0) {
-    const width = Math.max(...exported.secrets.map((s) => s.name.length));
-    lines.push(
-      `Secrets (${exported.secrets.length}): these values were not exported. Before import, plan or apply, set each`,
-      'environment variable to the value it stands for:',
-      ...exported.secrets.map((s) => `  ${s.name.padEnd(width)}  ${s.address} ${s.path}`),
+    const width = maxOf(exported.secrets.map((s) => s.name.length));
+    lines.push(`Secrets (${exported.secrets.length}): these values were not exported. Before import, plan or apply, set each`, 'environment variable to the value it stands for:');
+    appendAll(
+      lines,
+      exported.secrets.map((s) => `  ${s.name.padEnd(width)}  ${s.address} ${s.path}`),
     );
   }
   if (exported.sharedIdentities.length > 0) {
     if (lines.length > 0) lines.push('');
-    lines.push(
-      'These share a name on the server, so `agentsync import` cannot adopt them by name; adopt each by id:',
-      ...exported.sharedIdentities.map((s) => `  agentsync import ${s.address} ${s.remoteId}`),
+    lines.push('These share a name on the server, so `agentsync import` cannot adopt them by name; adopt each by id:');
+    appendAll(
+      lines,
+      exported.sharedIdentities.map((s) => `  agentsync import ${s.address} ${s.remoteId}`),
     );
   }
   return lines;

@@ -1,9 +1,11 @@
 // A JSON document as YAML, for `agentsync export`: block style, keys sorted below the top level
 // (whose order the caller chose), two-space indents, and the same bytes for the same document.
 // Only the JSON subset is ever written, and every scalar is written so that YAML 1.2 reads back
-// exactly that value: plain when nothing could misread it, a literal block for readable
+// exactly that value: plain when nothing could misread it (by fmt's rule, core/plain-scalar.ts), a literal block for readable
 // multi-line text, JSON's double-quoted form otherwise (valid YAML, with a few more escapes).
 import type { JsonObject, JsonValue } from '../core/api-types.js';
+import { looksLikeOtherType, writesPlain } from '../core/plain-scalar.js';
+import { appendAll } from '../core/arrays.js';
 
 const INDENT = '  ';
 
@@ -73,7 +75,8 @@ function pushItems(lines: string[], indent: string, items: readonly JsonValue[],
       // `- ` then the first member on the same line; the rest line up under it.
       const sub: string[] = [];
       for (const member of orderedKeys(item, undefined)) pushEntry(sub, indent + INDENT, [...path, '*', member], item[member] as JsonValue, order);
-      lines.push(`${indent}- ${(sub[0] as string).slice(indent.length + INDENT.length)}`, ...sub.slice(1));
+      lines.push(`${indent}- ${(sub[0] as string).slice(indent.length + INDENT.length)}`);
+      appendAll(lines, sub.slice(1));
     } else if (Array.isArray(item) && item.length > 0 && flowList(item) === undefined) {
       lines.push(`${indent}-`);
       pushItems(lines, indent + INDENT, item, path, order);
@@ -102,18 +105,14 @@ function flowList(items: readonly JsonValue[]): string | undefined {
   return text.length <= 100 ? text : undefined;
 }
 
+/** Plain exactly when `fmt` would leave it plain (core/plain-scalar.ts), so an export passes `fmt --check`. */
 function formatScalar(value: string | number | boolean | null): string {
   if (typeof value !== 'string') return JSON.stringify(value);
-  return isPlainSafe(value) ? value : doubleQuoted(value);
-}
-
-/** A `:` only before a non-space (`https://…`), a `#` only after one: neither can start a mapping or a comment then. */
-function isPlainSafe(text: string): boolean {
-  return PLAIN.test(text) && !looksLikeOtherType(text) && !/:(?: |$)| #/.test(text);
+  return writesPlain(value, 'block') ? value : doubleQuoted(value);
 }
 
 function formatKey(key: string): string {
-  return PLAIN_KEY.test(key) && !looksLikeOtherType(key) ? key : doubleQuoted(key);
+  return writesPlain(key, 'key') ? key : doubleQuoted(key);
 }
 
 /**
@@ -137,23 +136,8 @@ function literalBlockFits(text: string): boolean {
   return lines.every((line) => !line.startsWith(' ') && !line.startsWith('\t') && (line === '' || line.trim() !== ''));
 }
 
-/** Plain scalars that cannot be misread: start with a letter, digit, `_`, `/`, `.`, `$` or `(`; no quotes; braces only after the first character (in a block value they are text); no trailing space. */
-const PLAIN = /^[A-Za-z0-9_./$(][A-Za-z0-9_ ./$(){}@%+=?&~^!*:#,;-]*(?<![ ])$/;
 /** In a flow list nothing that could end or open a flow collection or a mapping. */
 const PLAIN_IN_FLOW = /^[A-Za-z0-9_$./][A-Za-z0-9_$./@-]*$/;
-const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$.-]*$/;
-
-/** A string YAML 1.2 (or a 1.1 reader) would take as a boolean, null or number, so it must be quoted. */
-function looksLikeOtherType(text: string): boolean {
-  return (
-    /^(?:true|false|yes|no|on|off|y|n|null|~|)$/i.test(text) ||
-    /^[-+.]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+)(?:[eE][-+]?[0-9]+)?$/.test(text) ||
-    /^0[xob]/i.test(text) ||
-    /^[-+]?\.(?:inf|nan)$/i.test(text) ||
-    /^[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/.test(text) ||
-    /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/.test(text)
-  );
-}
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -8,6 +8,7 @@ import { applyResultToJson } from './apply-summary.js';
 import { palette, type Palette } from './color.js';
 import { planToJson, PLAN_FORMAT_VERSION } from './plan-json.js';
 import { printableLine } from './plan-fields.js';
+import { maxOf } from '../core/arrays.js';
 
 export interface EnvironmentInfo {
   name: string;
@@ -127,8 +128,8 @@ interface Row {
 
 /** Names left-aligned, numbers right-aligned under their titles; a failure runs across the number columns. */
 function table(titles: readonly string[], rows: readonly Row[], paint: Palette): string {
-  const first = Math.max('Environment'.length, ...rows.map((r) => printableLine(r.name).length));
-  const widths = titles.map((title, i) => Math.max(title.length, ...rows.map((r) => r.cells?.[i]?.length ?? 0)));
+  const first = Math.max('Environment'.length, maxOf(rows.map((r) => printableLine(r.name).length)));
+  const widths = titles.map((title, i) => Math.max(title.length, maxOf(rows.map((r) => r.cells?.[i]?.length ?? 0))));
   const lines = [['Environment'.padEnd(first), ...titles.map((t, i) => t.padStart(widths[i] ?? 0))].join('  ')];
   for (const row of rows) {
     const name = printableLine(row.name).padEnd(first);

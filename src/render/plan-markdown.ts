@@ -29,6 +29,7 @@ import {
   viewField,
   type FieldView,
 } from './plan-fields.js';
+import { appendAll } from '../core/arrays.js';
 
 export interface PlanMarkdownOptions {
   /** Hard limit on the output's length in UTF-16 code units. */
@@ -42,15 +43,21 @@ const NOTE_RESERVE = 400;
 export function renderPlanMarkdown(plan: Plan, { maxLength = DEFAULT_MARKDOWN_MAX_LENGTH }: PlanMarkdownOptions = {}): string {
   const changed = plan.changes.filter((change) => change.action !== 'no-op');
   const head = [`### agentsync plan for environment ${codeSpan(plan.environment)}`, ''];
-  if (hasChanges(plan)) head.push(`**${markdownText(summaryLine(plan.summary, plan.prune, plan.moves?.length))}**`, '', ...summaryTable(plan), '');
-  else head.push(markdownText(noChangesLine(plan.environment, plan.unreadable?.length)), '');
+  if (hasChanges(plan)) {
+    head.push(`**${markdownText(summaryLine(plan.summary, plan.prune, plan.moves?.length))}**`, '');
+    appendAll(head, summaryTable(plan));
+    head.push('');
+  } else head.push(markdownText(noChangesLine(plan.environment, plan.unreadable?.length)), '');
   if (plan.unreadable?.length) head.push(`> [!CAUTION]\n> ${markdownText(UNREADABLE_HEADING)}\n${plan.unreadable.map((u) => `> - ${markdownText(unreadableText(u))}`).join('\n')}`, '');
 
   const mass = massRemovalWarning(plan);
   if (mass !== undefined) head.push(`> [!CAUTION]\n> ${markdownText(mass)}`, '');
   for (const warning of plan.warnings) head.push(`> [!WARNING]\n> ${markdownText(warning)}`, '');
-  if (plan.drift.length > 0) head.push(...driftSection(plan), '');
-  head.push(...changedGraphMarkdown(plan));
+  if (plan.drift.length > 0) {
+    appendAll(head, driftSection(plan));
+    head.push('');
+  }
+  appendAll(head, changedGraphMarkdown(plan));
   const sections = [head.join('\n')];
   const budget = maxLength - NOTE_RESERVE;
   const warning = (i: number): string => `> [!WARNING]\n> ${pendingWarningText(plan.pending[i] as PendingWarning, markdownText)}\n`;

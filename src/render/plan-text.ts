@@ -30,6 +30,7 @@ import {
   viewField,
   type FieldView,
 } from './plan-fields.js';
+import { appendAll, maxOf } from '../core/arrays.js';
 
 export interface PlanTextOptions {
   color: boolean;
@@ -46,16 +47,23 @@ export function renderPlanText(plan: Plan, { color }: PlanTextOptions): string {
   const changed = plan.changes.filter((change) => change.action !== 'no-op');
   if (plan.target) out.push(targetLine(plan, plan.target, paint), '');
   for (const warning of plan.warnings) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(warning)}`), '');
-  if (plan.unreadable?.length) out.push(paint.red(paint.bold(UNREADABLE_HEADING)), ...plan.unreadable.map((u) => `${RESOURCE_INDENT}${paint.red('!')} ${printableLine(unreadableText(u))}`), '');
-  if (plan.drift.length > 0) out.push(...driftLines(plan.drift, paint), '');
+  if (plan.unreadable?.length) {
+    out.push(paint.red(paint.bold(UNREADABLE_HEADING)));
+    appendAll(
+      out,
+      plan.unreadable.map((u) => `${RESOURCE_INDENT}${paint.red('!')} ${printableLine(unreadableText(u))}`),
+    );
+    out.push('');
+  }
+  if (plan.drift.length > 0) appendAll(out, [...driftLines(plan.drift, paint), '']);
   if (changed.length > 0) {
-    out.push(...legend(changed, paint), '');
+    appendAll(out, [...legend(changed, paint), '']);
     // With a target line above, the environment is already named.
     out.push(plan.target ? 'agentsync will perform the following actions:' : `agentsync will perform the following actions in environment ${whereText(plan)}:`, '');
-    for (const change of changed) out.push(...resourceBlock(change, paint), '');
+    for (const change of changed) appendAll(out, [...resourceBlock(change, paint), '']);
   }
-  if (plan.moves?.length) out.push(...plan.moves.map((move) => `${RESOURCE_INDENT}${paint.yellow('→')} ${paint.bold(printableText(moveText(move)))}`), '');
-  if (plan.websites?.length) out.push(...websiteLines(plan.websites, paint), '');
+  if (plan.moves?.length) appendAll(out, [...plan.moves.map((move) => `${RESOURCE_INDENT}${paint.yellow('→')} ${paint.bold(printableText(moveText(move)))}`), '']);
+  if (plan.websites?.length) appendAll(out, [...websiteLines(plan.websites, paint), '']);
   for (const pending of plan.pending) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(pendingWarningText(pending))}`), '');
   const mass = massRemovalWarning(plan);
   if (mass !== undefined) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(mass)}`), '');
@@ -88,7 +96,11 @@ function driftLines(drift: readonly DriftEntry[], paint: Palette): string[] {
       lines.push(`${RESOURCE_INDENT}${paint.red('-')} ${paint.bold(printableText(entry.address))} ${paint.dim(DELETED_ON_SERVER)}`);
       continue;
     }
-    lines.push(`${RESOURCE_INDENT}${paint.yellow('~')} ${paint.bold(printableText(entry.address))}`, ...entry.fields.flatMap((f) => fieldLines(viewField(f), paint)));
+    lines.push(`${RESOURCE_INDENT}${paint.yellow('~')} ${paint.bold(printableText(entry.address))}`);
+    appendAll(
+      lines,
+      entry.fields.flatMap((f) => fieldLines(viewField(f), paint)),
+    );
   }
   return lines;
 }
@@ -189,7 +201,7 @@ function websiteLines(reports: readonly WebsiteReport[], paint: Palette): string
   const out = ['Knowledge base (discovered URLs on the server):'];
   for (const report of reports) {
     out.push(`${RESOURCE_INDENT}${paint.bold(printableText(report.address))}: ${report.urls} URL${report.urls === 1 ? '' : 's'}, ${report.excluded} excluded`);
-    const width = Math.max(0, ...report.globs.map(({ glob }) => JSON.stringify(glob).length));
+    const width = maxOf(report.globs.map(({ glob }) => JSON.stringify(glob).length));
     for (const { glob, excludes } of report.globs) {
       const line = `${FIELD_INDENT}${printableText(JSON.stringify(glob)).padEnd(width)}  excludes ${excludes}`;
       out.push(excludes === 0 ? paint.yellow(`${line} (matches nothing)`) : line);

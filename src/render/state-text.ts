@@ -5,6 +5,7 @@ import { countOf } from '../core/plural.js';
 import type { MigrateResult } from '../core/state.js';
 import { escapeControl as safe } from '../core/terminal-safe.js';
 import type { Forgotten, Moved, StateEntry, StateListing } from '../app/state.js';
+import { maxOf } from '../core/arrays.js';
 
 export function renderStateList(listing: StateListing, location: string): { stdout: string; stderr: string } {
   if (listing.resources.length === 0 && listing.pending.length === 0) {
@@ -62,6 +63,6 @@ export function renderMigrated(result: MigrateResult): string {
 
 /** Left-aligned columns separated by two spaces; the last column is not padded. */
 function formatColumns(rows: string[][]): string {
-  const widths = rows[0]?.map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length))) ?? [];
+  const widths = rows[0]?.map((_, col) => maxOf(rows.map((r) => (r[col] ?? '').length))) ?? [];
   return rows.map((r) => r.map((cell, col) => (col === r.length - 1 ? cell : cell.padEnd(widths[col] ?? 0))).join('  ')).join('\n') + '\n';
 }

@@ -125,7 +125,7 @@ describe('plan --out naming a file the run reads', () => {
     const before = files.map((file) => readFileSync(file, 'utf8'));
     const result = await cli(['plan', '--offline', ...args(STATE())]);
     expectOneLineRefusal(result, /^Error: cannot write plan file /);
-    expect(result.stderr).toMatch(args(STATE()).includes('--var-file') ? /it is the var file/ : /which this run reads; give another file name/);
+    expect(result.stderr).toMatch(args(STATE()).includes('--var-file') ? /it is the var file/ : /which this run reads or writes; give another file name/);
     expect(result.stdout).toBe('');
     expect(files.map((file) => readFileSync(file, 'utf8'))).toEqual(before);
   });

@@ -43,3 +43,22 @@ describe('splitExport', () => {
     expect(Object.keys(merged.value?.tools as object).sort()).toEqual(Object.keys(DOCUMENT.tools as object).sort());
   });
 });
+
+describe('splitExport file names', () => {
+  it('never a name Windows reserves for a device (con, aux, com1…), whatever its case or what follows a dot', () => {
+    const keys = ['con', 'AUX', 'com1', 'Lpt9.x', 'nul', 'prn', 'console', 'com10', 'conx'];
+    const document: JsonObject = { version: 1, agents: Object.fromEntries(keys.map((key) => [key, agent(key, [])])) };
+    expect(splitExport(document).map((p) => p.path)).toEqual([
+      'environments.yaml',
+      'agents/con_.yaml',
+      'agents/AUX_.yaml',
+      'agents/com1_.yaml',
+      'agents/Lpt9_.x.yaml',
+      'agents/nul_.yaml',
+      'agents/prn_.yaml',
+      'agents/console.yaml',
+      'agents/com10.yaml',
+      'agents/conx.yaml',
+    ]);
+  });
+});

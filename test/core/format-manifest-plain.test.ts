@@ -1,10 +1,10 @@
-// fmt's shortcut for "this quoted string reads back the same without quotes" (isObviouslyPlain),
+// fmt's and export's shortcut for "this quoted string reads back the same without quotes" (isObviouslyPlain),
 // checked against the YAML parser in every place a string can stand: a block value, a key, a flow
 // list item and a flow map value. A wrong shortcut would change what a manifest means.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isMap, isScalar, isSeq, parseDocument, Scalar, type Pair } from 'yaml';
-import { isObviouslyPlain } from '../../src/core/format-manifest.js';
+import { isObviouslyPlain } from '../../src/core/plain-scalar.js';
 
 /** The plain scalar `value` reads back as in `probe`, found by `pick`; undefined when it does not. */
 function readBack(probe: string, pick: (pair: Pair<unknown, unknown>) => unknown): unknown {

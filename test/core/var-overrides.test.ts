@@ -30,7 +30,7 @@ describe('parseVarFile', () => {
   });
 
   it.each([
-    ['a: [\n', /^--var-file v\.yaml:2:1: /],
+    ['a: [\n', /^--var-file v\.yaml:1:4: this \[ is never closed; add \]/],
     ['- a\n- b\n', /^--var-file v\.yaml:1:1: a var file must be a map of NAME: value, like an environment's vars, not a list$/],
     ['a: 1\na: 2\n', /^--var-file v\.yaml:2:1: duplicate key "a"/],
     [

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../src/core/api-types.js';
+import { formatManifest } from '../../src/core/format-manifest.js';
 import { parseManifest } from '../../src/core/parse.js';
 import { renderManifestYaml } from '../../src/render/manifest-yaml.js';
 
@@ -70,6 +71,17 @@ const tricky = [
   '${not interpolated here}',
   '...',
   '---',
+  '???',
+  'Ünïcødé agent',
+  "it's",
+  'a, b',
+  'x!',
+  'what? no',
+  '50% off',
+  '(beta) tool',
+  '-x',
+  'x-',
+  '$x',
 ];
 
 const jsonValue: fc.Arbitrary<JsonValue> = fc.letrec((tie) => ({
@@ -105,6 +117,22 @@ describe('renderManifestYaml', () => {
     const parsed = parseManifest('export.yaml', text);
     expect(parsed.diagnostics).toEqual([]);
     expect(parsed.value).toEqual(document);
+  });
+
+  it('writes what fmt would write: its output passes fmt --check, whatever the names and values (one rule for plain scalars)', () => {
+    const name = fc.oneof(fc.constantFrom(...tricky), fc.string(), fc.string({ unit: fc.constantFrom(...'aÜ?!:#,-\'"[]{}&*|>%@` .') }));
+    fc.assert(
+      fc.property(fc.dictionary(name, fc.oneof(name, fc.array(name, { maxLength: 3 })), { maxKeys: 5 }), (tools) => {
+        const text = renderManifestYaml({ version: 1, tools: Object.fromEntries(Object.entries(tools).map(([key, value]) => [key, { displayName: key, value }])) });
+        const formatted = formatManifest(text);
+        expect(formatted.ok && !formatted.changed, `${text}\n→\n${formatted.ok ? formatted.text : formatted.problem}`).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+    for (const key of ['???', 'Ünïcødé agent']) {
+      const text = renderManifestYaml({ agents: { [key]: { name: key, tools: [key] } } });
+      expect(formatManifest(text)).toEqual({ ok: true, text, changed: false });
+    }
   });
 
   it('writes plain, readable YAML where it can, with comments above and below', () => {

@@ -103,24 +103,37 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo)
   if (opts.detailedExitcode && hasChanges(computed.plan)) throw new ExitRequest(2);
 }
 
-/** `--out` naming the manifest, the state (or its backup, journal or lock) or the var file is refused before the plan is printed. */
+/**
+ * `--out` naming the manifest or one of its parts, the state or a file beside it (beside the state
+ * as given, and beside the file a linked state names, where the store keeps them), or the var file
+ * is refused before the plan is printed.
+ */
 async function refuseOutOverRunInputs(out: string, opts: OnePlanOptions, stateLocation: string, io: CliIo): Promise<void> {
-  const [{ refuseOutOverInputs }, { manifestPaths }, { stateFiles }] = await Promise.all([
+  const [{ realPathOf, refuseOutOverInputs }, { manifestPaths }, { manifestFiles }, { stateFiles }] = await Promise.all([
     import('../../io/files/plan-file.js'),
     import('../../io/manifest/manifest-location.js'),
+    import('../../io/manifest/manifest-parts.js'),
     import('../../io/state/paths.js'),
   ]);
   const manifest = manifestPaths(opts.file);
-  // A postgres:// state names no file, and matches none.
-  const state = stateFiles(stateLocation);
+  const parts = (await manifestFiles(opts.file, io.cwd)).paths.filter((path) => !manifest.includes(path));
   const inputs = [
     ...manifest.map((path) => ({ path, what: 'the manifest' })),
-    { path: state.state, what: 'the state' },
-    { path: state.backup, what: "the state's backup" },
-    { path: state.journal, what: "the state's journal" },
-    { path: state.lock, what: "the state's lock" },
+    ...parts.map((path) => ({ path, what: 'a part of the manifest' })),
     ...(opts.varFile === undefined ? [] : [{ path: opts.varFile, what: 'the var file' }]),
   ];
+  // A postgres:// state names no file, and matches none.
+  if (!stateLocation.includes('://')) {
+    const { pathForRun } = await import('../../io/files/run-path.js');
+    for (const state of [stateFiles(stateLocation), stateFiles(await realPathOf(pathForRun(io.cwd, stateLocation)))]) {
+      inputs.push(
+        { path: state.state, what: 'the state' },
+        { path: state.backup, what: "the state's backup" },
+        { path: state.journal, what: "the state's journal" },
+        { path: state.lock, what: "the state's lock" },
+      );
+    }
+  }
   await refuseOutOverInputs(out, inputs, manifest, io.cwd);
 }
 

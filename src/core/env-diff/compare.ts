@@ -13,6 +13,7 @@ import type { Change, FieldChange, Plan } from '../plan.js';
 import type { UntrackedIndex } from '../refresh.js';
 import { byIdentity, compareRecordSets, finishDiff, type RecordsByIdentity } from './records.js';
 import type { EnvironmentInfo, EnvironmentsDiff, FieldRow, FieldSide, ResourceDiff, ResourceSide } from './types.js';
+import { appendAll } from '../arrays.js';
 
 /** One environment as its plan saw it. */
 export interface ManagedSide {
@@ -52,7 +53,7 @@ export function compareEnvironments(a: ManagedSide, b: ManagedSide): Environment
   }
   for (const type of Object.keys(unmanaged[0]) as ResourceType[]) {
     const compared = compareRecordSets(type, infos, unmanaged[0][type] ?? new Map(), unmanaged[1][type] ?? new Map());
-    resources.push(...compared.resources);
+    appendAll(resources, compared.resources);
     identical += compared.identical;
   }
   const warnings = [a, b].flatMap((side) => side.plan.warnings.map((message) => ({ environment: side.info.name, message })));
@@ -216,7 +217,7 @@ function unmanagedOf(side: ManagedSide, declared: ReadonlyMap<string, string>, p
     const records: RemoteRecord[] = [];
     for (const [identity, found] of index) {
       const address = declared.get(`${type}\0${identity}`);
-      if (address === undefined) records.push(...found);
+      if (address === undefined) appendAll(records, found);
       else if (!presence.has(address)) presence.set(address, { declared: false, present: true, drift: [] });
     }
     out[type] = byIdentity(records);

@@ -11,6 +11,7 @@ import { addressOf, kindOf, RESOURCE_TYPES, TYPE_RANK, type RemoteRecord, type R
 import { isPlainObject, normalizeSpec } from '../normalize.js';
 import type { ServerSnapshot } from '../refresh.js';
 import type { DiffSummary, EnvironmentInfo, EnvironmentsDiff, FieldRow, ResourceDiff } from './types.js';
+import { appendAll } from '../arrays.js';
 
 /** Records of one kind on one server, by identity (the first of several with the same identity). */
 export type RecordsByIdentity = Map<string, RemoteRecord>;
@@ -67,7 +68,7 @@ export function compareLive(infos: readonly [EnvironmentInfo, EnvironmentInfo], 
     const [a, b] = [snapshots[0][type], snapshots[1][type]];
     if (a === undefined || b === undefined) continue;
     const compared = compareRecordSets(type, infos, byIdentity(a.records), byIdentity(b.records));
-    resources.push(...compared.resources);
+    appendAll(resources, compared.resources);
     identical += compared.identical;
   }
   const warnings = RESOURCE_TYPES.filter((type) => kindOf(type).refresh === undefined).map((type) => ({

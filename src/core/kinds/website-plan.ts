@@ -10,6 +10,7 @@ import { matchWebsite, type TwinExclusion } from './website-match.js';
 import type { WebsiteReport } from '../plan.js';
 import type { State } from '../state.js';
 import { effectiveMoves } from '../moved.js';
+import { appendAll } from '../arrays.js';
 
 export interface ResolvedWebsites {
   /** The desired manifest with each URL website's `matchedUrls` filled in (the same object when none). */
@@ -41,7 +42,7 @@ export function resolveWebsites(desired: Desired, state: State | null, listings?
       for (const { glob, excludes } of match.counts) {
         if (excludes === 0) warnings.push(`${resource.address}: exclude glob ${JSON.stringify(glob)} matches none of its ${urls.length} discovered URLs`);
       }
-      warnings.push(...twinWarnings(resource.address, match.twins));
+      appendAll(warnings, twinWarnings(resource.address, match.twins));
     } else {
       const recorded = saved?.[resource.address] ?? (state?.resources[resource.address] ?? (from === undefined ? undefined : state?.resources[from]))?.spec.matchedUrls;
       fingerprint = typeof recorded === 'string' ? recorded : undefined;

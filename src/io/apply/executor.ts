@@ -26,6 +26,7 @@ import { notifyBody, notifyMuid, notifyText } from './execute-notify.js';
 import { PendingMarksAhead, type MarkTarget } from './execute-marks.js';
 import { dependenciesFirst, emptyQueues, runScheduled, type Trailing } from './schedule.js';
 import { trackedWire } from '../api/wire.js';
+import { appendAll } from '../../core/arrays.js';
 
 type CallableChange = CreateChange | UpdateChange;
 
@@ -162,8 +163,8 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   const deletable = deletes.filter((change) => ![...failedTypes].some((type) => kindOf(type).dependsOn.includes(change.type)) && !failedAddresses.has(replacementAddressOf(change.address) ?? ''));
   if (deletable.length > 0 && !stopped) {
     const deleted = await executeDeletes(deletable, { ...input, now, emit, stopped: () => stopped, stop: () => (stopped = true) });
-    done.push(...deleted.done);
-    failed.push(...deleted.failed);
+    appendAll(done, deleted.done);
+    appendAll(failed, deleted.failed);
   }
 
   const attempted = new Set([...done, ...failed, ...blocked, ...unrecorded].map((i) => i.address));

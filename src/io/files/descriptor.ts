@@ -26,7 +26,10 @@ export function statPath(path: string): Promise<Stats> {
   return new Promise((resolve, reject) => stat(path, (err, stats) => (err ? reject(err) : resolve(stats))));
 }
 
-/** A folder's entries with their types (a link is a link: not followed). */
-export function readFolder(path: string): Promise<Dirent[]> {
-  return new Promise((resolve, reject) => readdir(path, { withFileTypes: true }, (err, entries) => (err ? reject(err) : resolve(entries))));
+/**
+ * A folder's entries with their types (a link is a link: not followed), named by their bytes: a
+ * name that is not UTF-8 would come back as a string with U+FFFD in it, which names no file.
+ */
+export function readFolder(path: string): Promise<Dirent<Buffer>[]> {
+  return new Promise((resolve, reject) => readdir(path, { withFileTypes: true, encoding: 'buffer' }, (err, entries) => (err ? reject(err) : resolve(entries))));
 }

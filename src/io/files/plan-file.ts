@@ -4,8 +4,8 @@
 // It never holds a secret: sensitive values inside are already keyed digests.
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, open, stat } from 'node:fs/promises';
-import { dirname, resolve, sep } from 'node:path';
+import { lstat, open, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { pathForRun } from './run-path.js';
 import { canonicalJson } from '../../core/canonical.js';
 import { redactSpec } from '../../core/redact.js';
@@ -127,24 +127,42 @@ export interface RunInput {
 }
 
 /**
- * Refuses a `--out` that names a file this run reads (the manifest, the state or a file beside it,
- * the var file) under any spelling: writing the plan there would replace it, and the state file's
- * own backup holds only the version before the last apply. A new `*.yaml` in a manifest folder is
- * refused too, since it would be read as a part of the manifest on the next run.
+ * Refuses a `--out` that names a file this run reads or writes (the manifest and each of its parts,
+ * the state and the files beside it, the var file) under any spelling, through any link, whether
+ * or not it exists yet (a state before the first apply, a lock not held now): writing the plan
+ * there would replace it, and the state file's own backup holds only the version before the last
+ * apply. Paths are compared as real paths (links in their folders followed), and existing files
+ * by device and inode too (a hard link). A new `*.yaml` in a manifest folder is refused too, since
+ * it would be read as a part of the manifest on the next run.
  */
 export async function refuseOutOverInputs(path: string, inputs: readonly RunInput[], manifestFolders: readonly string[], cwd?: string): Promise<void> {
   if (isStdoutTarget(path)) return;
-  const target = await identityOf(pathForRun(cwd, path));
-  if (target !== null) {
-    for (const input of inputs) {
-      if ((await identityOf(pathForRun(cwd, input.path))) === target) throw outError(path, `it is ${input.what} (${input.path}), which this run reads; give another file name`);
+  const target = await realPathOf(pathForRun(cwd, path));
+  const targetId = await identityOf(target);
+  for (const input of inputs) {
+    const real = await realPathOf(pathForRun(cwd, input.path));
+    if (real === target || (targetId !== null && (await identityOf(real)) === targetId)) {
+      throw outError(path, `it is ${input.what} (${input.path}), which this run reads or writes; give another file name`);
     }
   }
   if (!/\.ya?ml$/i.test(path)) return;
-  const where = resolve(pathForRun(cwd, path));
   for (const folder of manifestFolders) {
-    const root = resolve(pathForRun(cwd, folder));
-    if (where.startsWith(root + sep)) throw outError(path, `it is in the manifest folder ${folder}, where it would be read as a part of the manifest; give another file name`);
+    const root = await realPathOf(pathForRun(cwd, folder));
+    if (target.startsWith(root + sep)) throw outError(path, `it is in the manifest folder ${folder}, where it would be read as a part of the manifest; give another file name`);
+  }
+}
+
+/**
+ * Where `path` really is: its links followed; for a file that does not exist yet, its folder's real
+ * path and its name (and so on up, for a folder that does not exist either).
+ */
+export async function realPathOf(path: string): Promise<string> {
+  const absolute = resolve(path);
+  try {
+    return await realpath(absolute);
+  } catch {
+    const parent = dirname(absolute);
+    return parent === absolute ? absolute : join(await realPathOf(parent), basename(absolute));
   }
 }
 

@@ -28,16 +28,33 @@ export interface ManifestSource {
   stdin?: AsyncIterable<Uint8Array | string>;
 }
 
-export async function readManifestFile(file: string, source: ManifestSource = {}): Promise<ManifestFile> {
+/**
+ * What the files of a manifest in parts may still add up to, shared by the files read at once: each
+ * chunk is taken from it as it arrives, so reading stops at the bound, not after every file is read.
+ */
+export interface ReadBudget {
+  bytesLeft: number;
+}
+
+export const TOTAL_TOO_LARGE = "the manifest's files come to more than 10 MB together; a manifest may be at most 10 MB";
+
+export interface ReadOptions {
+  /** What the manifest's files may still add up to, when they are parts of one. */
+  budget?: ReadBudget;
+  /** Found in a folder's listing: if it cannot be opened now, it is not a manifest to create. */
+  listed?: boolean;
+}
+
+export async function readManifestFile(file: string, source: ManifestSource = {}, { budget, listed = false }: ReadOptions = {}): Promise<ManifestFile> {
   if (file === STDIN_PATH) {
     if (source.stdin === undefined) throw new UserError('usage', 'the manifest cannot be read from stdin here (-f -): there is no stdin');
-    return { file: STDIN_NAME, text: decodeText(STDIN_NAME, await readCapped(STDIN_NAME, source.stdin)) };
+    return { file: STDIN_NAME, text: decodeText(STDIN_NAME, await readCapped(STDIN_NAME, withinBudget(STDIN_NAME, source.stdin, budget))) };
   }
   let fd;
   try {
     fd = await openToRead(pathForRun(source.cwd, file));
   } catch (err) {
-    throw new UserError('manifest_unreadable', `cannot read manifest ${escapeControl(file)}: ${reasonOf(err)}`, { file });
+    throw new UserError('manifest_unreadable', `cannot read manifest ${escapeControl(file)}: ${reasonOf(err, listed)}`, { file });
   }
   try {
     const stat = await statOf(fd);
@@ -45,9 +62,20 @@ export async function readManifestFile(file: string, source: ManifestSource = {}
     if (stat.size > MAX_MANIFEST_BYTES) {
       throw new ManifestError([at(file, 1, 1, `the file is ${formatSize(stat.size)}; a manifest may be at most 10 MB`)]);
     }
-    return { file, text: decodeText(file, await readCapped(file, chunksOf(fd, stat.size))) };
+    return { file, text: decodeText(file, await readCapped(file, withinBudget(file, chunksOf(fd, stat.size), budget))) };
   } finally {
     await closeFile(fd);
+  }
+}
+
+/** `source`, each chunk taken from `budget`; past it, the error that names the whole manifest's size. */
+async function* withinBudget(file: string, source: AsyncIterable<Uint8Array | string>, budget: ReadBudget | undefined): AsyncGenerator<Uint8Array | string> {
+  for await (const chunk of source) {
+    if (budget !== undefined) {
+      budget.bytesLeft -= typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+      if (budget.bytesLeft < 0) throw new ManifestError([at(file, 1, 1, TOTAL_TOO_LARGE)]);
+    }
+    yield chunk;
   }
 }
 
@@ -72,8 +100,9 @@ function formatSize(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-function reasonOf(err: unknown): string {
+function reasonOf(err: unknown, listed: boolean): string {
   const code = (err as { code?: string }).code;
+  if (code === 'ENOENT' && listed) return 'its folder lists it, but it cannot be opened (removed or renamed while agentsync read the folder?)';
   if (code === 'ENOENT') return 'no such file (create one with `agentsync init`, or pass -f <path>)';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   if (code === 'EISDIR') return 'it is a directory';

@@ -28,8 +28,13 @@ describe('reading a manifest folder', () => {
     const { paths, inParts } = await manifestFiles('m', dir);
     expect(inParts).toBe(true);
     expect(paths).toEqual(['m/A.YAML', 'm/a.yml', 'm/b.yaml', 'm/link.yaml', 'm/sub/deeper/a.yaml', 'm/sub/z.yaml']);
-    expect(await manifestFiles('m/b.yaml', dir)).toEqual({ paths: ['m/b.yaml'], inParts: false });
-    expect(await manifestFiles(['m/b.yaml', 'm/sub'], dir)).toEqual({ paths: ['m/b.yaml', 'm/sub/deeper/a.yaml', 'm/sub/z.yaml'], inParts: true });
+    expect(await manifestFiles('m/b.yaml', dir)).toEqual({ paths: ['m/b.yaml'], inParts: false, listed: new Set() });
+    // `listed`: the files a folder's listing gave, not those named directly.
+    expect(await manifestFiles(['m/b.yaml', 'm/sub'], dir)).toEqual({
+      paths: ['m/b.yaml', 'm/sub/deeper/a.yaml', 'm/sub/z.yaml'],
+      inParts: true,
+      listed: new Set(['m/sub/deeper/a.yaml', 'm/sub/z.yaml']),
+    });
   });
 
   it("keeps one file's text as it is, and names every part in the text a saved plan digests", async () => {
