@@ -74,6 +74,8 @@ async function loadTwoEnvironments(request: DiffRequest): Promise<[LoadedSide, L
     ...(request.source ? { source: request.source } : {}),
     env: request.env,
     select: (names) => selectTwo(names, wanted),
+    // --live-only reads only the environments' connections: a secret its resources need is not asked for.
+    ...(request.liveOnly === true ? { mode: 'validate' as const } : {}),
     ...(request.varOverrides ? { varOverrides: request.varOverrides } : {}),
     ...(request.onSensitiveValues ? { onSensitiveValues: request.onSensitiveValues } : {}),
   });

@@ -240,6 +240,20 @@ describe('agentsync diff', () => {
     expect(text.stdout.trimEnd().split('\n').at(-1)).toBe('2 resources differ (1 only in eu, 1 unmanaged on both); 1 identical.');
   });
 
+  it('--live-only needs no secret of the manifest: its resources are not read', async () => {
+    await writeManifest();
+    await emulators.eu.createTool({ name: 'eu_tool', displayName: 'EU', executionText: 'x', description: 'eu', parameters: {} });
+    const { WEBHOOK_TOKEN: _unset, ...withoutSecret } = env;
+    const live = await runCli(['diff', '-e', 'us', '-e', 'eu', '--live-only', '--detailed-exitcode'], { cwd: dir, env: withoutSecret });
+    expect(live.stderr).toBe('');
+    expect(live.code).toBe(2);
+    expect(live.stdout).toContain('+ tool.eu_tool: only in eu');
+    // Through the manifest, the secret is needed, as for plan.
+    const managed = await runCli(['diff', '-e', 'us', '-e', 'eu'], { cwd: dir, env: withoutSecret });
+    expect(managed.code).toBe(1);
+    expect(managed.stderr).toContain('secret WEBHOOK_TOKEN is not set');
+  });
+
   it('reads a fixed number of GETs with websites too, and counts identical websites', async () => {
     const site: LinkSite = await startLinkSite(['/docs/a', '/docs/b', '/help/c']);
     try {

@@ -60,6 +60,8 @@ export interface LoadManyOptions {
   varOverrides?: Readonly<Record<string, VarValue>>;
   /** Receives each environment's secret values as soon as it is resolved, to keep them out of outside text. */
   onSensitiveValues?: (values: readonly string[]) => void;
+  /** `validate` when the resources are not used (`diff --live-only`): an unset secret is then only a warning. */
+  mode?: ResolveMode;
 }
 
 export interface LoadedManifests {
@@ -91,7 +93,7 @@ export async function loadDesiredForEnvironments(options: LoadManyOptions): Prom
   const selected = options.select(names);
   if (selected.length === 1) return { selected, desired: [], warnings: [] };
   const runs = selected.map((environment) => {
-    const resolution = resolveManifest(parsed, { env: options.env, mode: 'plan', environment, ...(options.varOverrides === undefined ? {} : { varOverrides: options.varOverrides }) });
+    const resolution = resolveManifest(parsed, { env: options.env, mode: options.mode ?? 'plan', environment, ...(options.varOverrides === undefined ? {} : { varOverrides: options.varOverrides }) });
     options.onSensitiveValues?.(resolution.sensitiveValues);
     // Each resolution writes its values into the one parsed tree, and a few parts of Desired may
     // share objects with it: a copy keeps this environment's values from the next one's.
