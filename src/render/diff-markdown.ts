@@ -4,6 +4,7 @@
 import type { EnvironmentsDiff, FieldRow, FieldSide, ResourceDiff } from '../core/env-diff/types.js';
 import { diffSummaryLine, fixLines, groupLabel, sideDrifts, valueText } from './diff-common.js';
 import { codeSpan as inlineCode, markdownText } from './markdown-safe.js';
+import { appendAll } from '../core/arrays.js';
 
 /** A code span inside a table cell: a `|` would end the cell even there. */
 function codeSpan(text: string): string {
@@ -20,7 +21,7 @@ export function renderDiffMarkdown(diff: EnvironmentsDiff, { maxLength = DEFAULT
   for (const warning of diff.warnings) head.push(`> [!WARNING]\n> ${markdownText(`[${warning.environment}] ${warning.message}`)}`, '');
   if (diff.unreadable.length > 0) {
     head.push('> [!CAUTION]\n> Could not be read from the server, so not compared:');
-    for (const entry of diff.unreadable) head.push(`> - ${markdownText(`[${entry.environment}] ${entry.address}: ${entry.message}`)}`);
+    appendAll(head, unreadableLines(diff, Math.floor((maxLength - NOTE_RESERVE) / 2)));
     head.push('');
   }
   if (diff.resources.length === 0) return head.join('\n');
@@ -42,6 +43,22 @@ export function renderDiffMarkdown(diff: EnvironmentsDiff, { maxLength = DEFAULT
   const fixBlock = fixes.size === 0 ? '' : `\n\n**To fix:**\n${[...fixes].map((fix) => `- ${markdownText(fix)}`).join('\n')}`;
   if (text.length + fixBlock.length <= maxLength) text += fixBlock;
   return text + '\n';
+}
+
+/** The unreadable resources, one line each, within `budget` characters (the rest only counted: there may be thousands). */
+function unreadableLines(diff: EnvironmentsDiff, budget: number): string[] {
+  const lines: string[] = [];
+  let used = 0;
+  for (const [i, entry] of diff.unreadable.entries()) {
+    const line = `> - ${markdownText(`[${entry.environment}] ${entry.address}: ${entry.message}`)}`;
+    if (used + line.length + 1 > budget) {
+      lines.push(`> … and ${diff.unreadable.length - i} more; run \`agentsync diff\` for the whole list.`);
+      break;
+    }
+    lines.push(line);
+    used += line.length + 1;
+  }
+  return lines;
 }
 
 function resourceRows(resource: ResourceDiff, diff: EnvironmentsDiff): string[] {
