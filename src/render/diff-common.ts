@@ -51,7 +51,13 @@ export function groupLabel(resource: ResourceDiff, mode: EnvironmentsDiff['mode'
 
 /** The commands that bring a difference back, one per line. */
 export function fixLines(resource: ResourceDiff): string[] {
-  if (resource.group === 'drift') return (resource.driftIn ?? []).map((env) => `bring ${env} back to the manifest: agentsync plan -e ${env}, then agentsync apply -e ${env}`);
+  if (resource.group === 'drift') {
+    return (resource.driftIn ?? []).map((env) =>
+      resource.untrackedIn?.includes(env) === true
+        ? `${env}'s state does not track it: agentsync import -e ${env}, then agentsync plan -e ${env} and agentsync apply -e ${env}`
+        : `bring ${env} back to the manifest: agentsync plan -e ${env}, then agentsync apply -e ${env}`,
+    );
+  }
   if (resource.group === 'only') {
     const env = resource.onlyIn ?? '';
     return [`to manage it: declare ${resource.address} in the manifest and run agentsync import -e ${env}; or delete it from ${env}`];

@@ -211,6 +211,21 @@ describe('agentsync diff', () => {
     expect(doc.resources.find((r) => r.address === 'tool.lookup')).toMatchObject({ group: 'drift', driftIn: ['eu'], fields: [] });
   });
 
+  it('tells to import first where a drifting resource is on the server but not in its state (apply would refuse it)', async () => {
+    await writeManifest();
+    await applyBoth();
+    await emulators.eu.call('PATCH', `/ai-agents/agents/${await agentUid('eu', 'Helper')}`, { instruction: 'Be verbose.' });
+    await rm(join(dir, '.agentsync', 'eu.state.json'));
+    const result = await cli('diff', '-e', 'us', '-e', 'eu', '--detailed-exitcode');
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stdout).toContain('! agent.helper: drift in eu');
+    expect(result.stdout).toContain('→ eu\'s state does not track it: agentsync import -e eu, then agentsync plan -e eu and agentsync apply -e eu');
+    const doc = JSON.parse((await cli('diff', '-e', 'us', '-e', 'eu', '--json')).stdout) as DiffDoc;
+    expect(doc.resources.find((r) => r.address === 'agent.helper')).toMatchObject({ group: 'drift', driftIn: ['eu'], untrackedIn: ['eu'] });
+    const markdown = await cli('diff', '-e', 'us', '-e', 'eu', '--format', 'markdown');
+    expect(markdown.stdout).toContain('agentsync import -e eu, then agentsync plan -e eu');
+  });
+
   it('--live-only compares the servers directly, by name, with no manifest resources or state', async () => {
     await writeManifest();
     // Nothing applied: only what was made by hand.

@@ -33,6 +33,8 @@ interface Presence {
   /** Where the server differs from the manifest, live (`before`) against manifest (`after`). */
   drift: readonly FieldChange[];
   desired?: DesiredResource;
+  /** The server holds it, found by name: no state entry tracks it. */
+  untracked?: boolean;
 }
 
 export function compareEnvironments(a: ManagedSide, b: ManagedSide): EnvironmentsDiff {
@@ -84,7 +86,7 @@ function presenceFrom(change: Change, resource: DesiredResource | undefined, unt
       // No state entry, but the server has one by that name: compare it as it is.
       const record = change.conflict === undefined ? undefined : untrackedRecord(resource, untracked);
       if (record === undefined) return { declared: true, present: false, drift: [], desired: resource };
-      return { declared: true, present: true, drift: recordDrift(resource, record), desired: resource };
+      return { declared: true, present: true, drift: recordDrift(resource, record), desired: resource, untracked: true };
     }
     case 'forget':
     case 'delete':
@@ -129,7 +131,10 @@ function compareAddress(address: string, infos: readonly [EnvironmentInfo, Envir
   const fields = fieldRows(names, a, b);
   if (fields.length === 0) return sides[0].declared && sides[1].declared ? undefined : { address, type, group: 'intended', sides, fields };
   const driftIn = names.filter((name) => fields.some((field) => field.driftIn?.includes(name)));
-  if (driftIn.length > 0) return { address, type, group: 'drift', driftIn, sides, fields };
+  if (driftIn.length > 0) {
+    const untrackedIn = names.filter((name, i) => driftIn.includes(name) && (i === 0 ? a : b)?.untracked === true);
+    return { address, type, group: 'drift', driftIn, ...(untrackedIn.length > 0 ? { untrackedIn } : {}), sides, fields };
+  }
   return { address, type, group: 'intended', sides, fields };
 }
 

@@ -47,6 +47,11 @@ export interface ResourceDiff {
   group: ResourceGroup;
   /** Environments where the resource is drift: a field differs from the manifest, or it is missing on the server. */
   driftIn?: string[];
+  /**
+   * Environments whose server holds the resource but whose state does not track it (found by name):
+   * apply would refuse to create it again, so the fix there starts with `import`.
+   */
+  untrackedIn?: string[];
   /** With group `only`: the environment that holds it. */
   onlyIn?: string;
   sides: [ResourceSide, ResourceSide];
