@@ -297,6 +297,33 @@ describe('agentsync diff', () => {
     }
   });
 
+  it("prints what the README's \"Are my regions the same?\" shows, for the setup it describes", async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const shown = /```text\n\$ agentsync diff -e us -e eu\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(shown).toBeDefined();
+    const environment = (name: Name, model: string) =>
+      `  ${name}: { appId: acme-${name}, region: ${name}, baseUrl: "${emulators[name].url}", apiKeyEnv: KEY_${name.toUpperCase()}, vars: { model: ${model} } }`;
+    await writeFile(
+      join(dir, 'agents.yaml'),
+      `version: 1
+environments:
+${environment('us', 'gpt-4o')}
+${environment('eu', 'gpt-4o-mini')}
+tools:
+  lookup: { displayName: Lookup, executionText: Looking, description: Looks up an order, parameters: {} }
+  refund: { displayName: Refund, executionText: Refunding, description: Refunds an order, parameters: {} }
+agents:
+  support: { name: Support, integrationType: llm, integrateWith: "\${var.model}", instruction: Answer in two sentences., actions: [lookup, refund] }
+`,
+    );
+    await applyBoth();
+    await emulators.eu.call('PATCH', `/ai-agents/agents/${await agentUid('eu', 'Support')}`, { instruction: 'Answer in detail.' });
+    await emulators.us.createTool({ name: 'beta_search', displayName: 'Beta', executionText: 'x', description: 'by hand', parameters: {} });
+    const result = await cli('diff', '-e', 'us', '-e', 'eu');
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(shown);
+  });
+
   it('refuses one environment, an unknown one, and a server that cannot be read, each with one line and exit 1', async () => {
     await writeManifest({ eu: failingUrl });
     const one = await cli('diff', '-e', 'us');
