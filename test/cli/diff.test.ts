@@ -226,6 +226,53 @@ describe('agentsync diff', () => {
     expect(markdown.stdout).toContain('agentsync import -e eu, then agentsync plan -e eu');
   });
 
+  it('compares as plan compares: sets as sets, platformTools under either name, empty as absent, equal secrets equal, bookkeeping never', async () => {
+    await writeManifest();
+    await applyBoth();
+    // eu keeps what it is sent as sent (no sorting, no defaults) and writes times as numbers.
+    await emulators.eu.configure({ storeAsSent: true, timestamps: 'epoch' });
+    try {
+      await emulators.eu.call('PATCH', `/ai-agents/agents/${await agentUid('eu', 'Helper')}`, { actions: ['ping', 'lookup'], icon: '', suggestions: [], metaData: {} });
+      const agent = (name: string, tools: Record<string, string[]>, authorization: string) => ({
+        name,
+        tools: [],
+        actions: ['ping', 'lookup'],
+        integrationType: 'agent',
+        integrateWith: 'langgraph',
+        integrationMeta: { baseUrl: 'https://h.example.com', headers: { Authorization: authorization } },
+        ...tools,
+      });
+      const made = [
+        await emulators.us.call('POST', '/ai-agents/agents', agent('Hand', { platformTools: ['web_search', 'x_tool'] }, 'equal-secret-31c9')),
+        await emulators.eu.call('POST', '/ai-agents/agents', { ...agent('Hand', { cometchatTools: ['x_tool', 'web_search'] }, 'equal-secret-31c9'), actions: ['lookup', 'ping'], icon: '' }),
+        await emulators.us.call('POST', '/ai-agents/agents', agent('Hooked', {}, 'us-secret-8e02')),
+        await emulators.eu.call('POST', '/ai-agents/agents', agent('Hooked', {}, 'eu-secret-47aa')),
+      ];
+      for (const reply of made) expect(reply.status, JSON.stringify(reply.json)).toBeLessThan(300);
+      const json = await cli('diff', '-e', 'us', '-e', 'eu', '--json', '--detailed-exitcode');
+      const text = await cli('diff', '-e', 'us', '-e', 'eu');
+      const markdown = await cli('diff', '-e', 'us', '-e', 'eu', '--format', 'markdown');
+      expect(json.code, json.stderr).toBe(2);
+      const doc = JSON.parse(json.stdout) as DiffDoc;
+      // agent.helper and agent.hand are identical; agent.hooked holds two different secrets.
+      expect(doc.resources.map((r) => `${r.address} ${r.group}`)).toEqual(['tool.ping intended', 'tool.us_only intended', 'agent.hooked differs', 'agent.remote intended']);
+      expect(doc.resources[2]!.fields).toEqual([
+        {
+          path: 'integrationMeta.headers.Authorization',
+          group: 'differs',
+          sensitive: true,
+          sides: [
+            { environment: 'us', live: '(sensitive)' },
+            { environment: 'eu', live: '(sensitive)' },
+          ],
+        },
+      ]);
+      for (const output of [json.stdout, text.stdout, markdown.stdout]) for (const secret of ['equal-secret-31c9', 'us-secret-8e02', 'eu-secret-47aa']) expect(output).not.toContain(secret);
+    } finally {
+      await emulators.eu.configure({ storeAsSent: false, timestamps: 'iso' });
+    }
+  });
+
   it('--live-only compares the servers directly, by name, with no manifest resources or state', async () => {
     await writeManifest();
     // Nothing applied: only what was made by hand.
