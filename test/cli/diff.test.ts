@@ -316,6 +316,24 @@ describe('agentsync diff', () => {
     expect(managed.stderr).toContain('secret WEBHOOK_TOKEN is not set');
   });
 
+  it('reads the same two lists per server for 120 resources as for a few', async () => {
+    await writeManifest();
+    await applyBoth();
+    const tool = (i: number) => ({ name: `bulk_${i}`, displayName: `Bulk ${i}`, executionText: 'x', description: `bulk ${i}`, parameters: {} });
+    for (const name of NAMES) {
+      const replies = await Promise.all(Array.from({ length: 120 }, (_, i) => emulators[name].createTool(tool(i))));
+      expect(replies.every((reply) => reply.status < 300)).toBe(true);
+      await emulators[name].clearRequests();
+    }
+    const result = await cli('diff', '-e', 'us', '-e', 'eu', '--detailed-exitcode');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('0 resources differ; 3 intended differences; 123 identical.');
+    for (const name of NAMES) {
+      expect(await emulators[name].apiWrites()).toEqual([]);
+      expect((await emulators[name].apiRequests('GET')).map((r) => r.path).sort()).toEqual(['/v3/ai-agents/agents', '/v3/ai-agents/tools']);
+    }
+  });
+
   it('reads a fixed number of GETs with websites too, and counts identical websites', async () => {
     const site: LinkSite = await startLinkSite(['/docs/a', '/docs/b', '/help/c']);
     try {
