@@ -404,4 +404,17 @@ agents:
     expect(broken.stderr).toMatch(/^Error: environment "eu": could not read the server's (tools|agents): .*the database is down/);
     expect(await emulators.us.apiWrites()).toEqual([]);
   });
+
+  it('refuses a wrong key in one line and exit 1, and with --json still prints one JSON document, never "no differences"', async () => {
+    await writeManifest();
+    const wrong = { ...env, KEY_EU: 'key-eu-wrong-0000' };
+    const text = await runCli(['diff', '-e', 'us', '-e', 'eu', '--detailed-exitcode'], { cwd: dir, env: wrong });
+    expect(text).toMatchObject({ code: 1, stdout: '' });
+    expect(text.stderr).toMatch(/^Error: environment "eu": could not read the server's (tools|agents): GET \S+ answered 401[^\n]*\n$/);
+    expect(text.stderr).not.toContain('key-eu-wrong-0000');
+    const json = await runCli(['diff', '-e', 'us', '-e', 'eu', '--json'], { cwd: dir, env: wrong });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'api_error', status: 401, environment: 'eu' } });
+  });
 });
+
