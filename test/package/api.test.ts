@@ -137,6 +137,29 @@ describe('the package entry (dist/index.js)', () => {
     expect(String((noKey as Error).message)).toContain('COMETCHAT_API_KEY');
   });
 
+  it('diffs two environments as `diff --json` prints them, printing nothing itself', async () => {
+    const eu = await startTestEmulator({ apiKey: 'key-eu-pkg-5b20' });
+    try {
+      const twoRegions = `version: 1
+environments:
+  us: { appId: local, region: us, baseUrl: "${emu.url}", vars: { tone: brief } }
+  eu: { appId: local, region: eu, baseUrl: "${eu.url}", apiKeyEnv: KEY_EU, vars: { tone: formal } }
+agents:
+  helper: { name: Helper, integrationType: llm, integrateWith: gpt-4o, instruction: "Be \${var.tone}." }
+`;
+      await manifest(twoRegions);
+      const keys = { COMETCHAT_API_KEY: API_KEY, KEY_EU: 'key-eu-pkg-5b20' };
+      expect((await runCli(['apply', '-e', 'us,eu', '--auto-approve'], { cwd: dir, env: keys })).code).toBe(0);
+      const result = await silently(() => api.diff({ cwd: dir, env: keys, environments: ['us', 'eu'] }));
+      expect(result.printed).toBe('');
+      expect(result.value).toMatchObject({ formatVersion: 1, summary: { differ: 0, intended: 1 } });
+      const cli = await runCli(['diff', '-e', 'us', '-e', 'eu', '--json'], { cwd: dir, env: keys });
+      expect(JSON.parse(cli.stdout)).toEqual(result.value);
+    } finally {
+      await eu.close();
+    }
+  });
+
   it('applies, records the state, reports progress and prints nothing; the next plan has no changes', async () => {
     const file = await manifest();
     const events: ApplyEvent[] = [];
