@@ -219,7 +219,7 @@ describe('agentsync diff', () => {
     const result = await cli('diff', '-e', 'us', '-e', 'eu', '--detailed-exitcode');
     expect(result.code, result.stderr).toBe(2);
     expect(result.stdout).toContain('! agent.helper: drift in eu');
-    expect(result.stdout).toContain('→ eu\'s state does not track it: agentsync import -e eu, then agentsync plan -e eu and agentsync apply -e eu');
+    expect(result.stdout).toContain("→ eu's state does not track it: agentsync import -e eu, then agentsync plan -e eu and agentsync apply -e eu");
     const doc = JSON.parse((await cli('diff', '-e', 'us', '-e', 'eu', '--json')).stdout) as DiffDoc;
     expect(doc.resources.find((r) => r.address === 'agent.helper')).toMatchObject({ group: 'drift', driftIn: ['eu'], untrackedIn: ['eu'] });
     const markdown = await cli('diff', '-e', 'us', '-e', 'eu', '--format', 'markdown');
@@ -362,7 +362,7 @@ describe('agentsync diff', () => {
     }
   });
 
-  it("prints what the README's \"Are my regions the same?\" shows, for the setup it describes", async () => {
+  it('prints what the README\'s "Are my regions the same?" shows, for the setup it describes', async () => {
     const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
     const shown = /```text\n\$ agentsync diff -e us -e eu\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(shown).toBeDefined();
@@ -417,4 +417,3 @@ agents:
     expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'api_error', status: 401, environment: 'eu' } });
   });
 });
-

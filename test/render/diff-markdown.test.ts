@@ -62,7 +62,11 @@ describe('renderDiffMarkdown', () => {
 
   it('stays within the limit with thousands of unreadable resources, and counts those it does not list', () => {
     const diff = diffOf([drifted(1, 'x')]);
-    diff.unreadable = Array.from({ length: 3000 }, (_, i) => ({ environment: 'eu', address: `website.site_${i}`, message: `GET /ai-agents/agent-builder/knowledge-base/website/${i}/discovered-urls answered 500` }));
+    diff.unreadable = Array.from({ length: 3000 }, (_, i) => ({
+      environment: 'eu',
+      address: `website.site_${i}`,
+      message: `GET /ai-agents/agent-builder/knowledge-base/website/${i}/discovered-urls answered 500`,
+    }));
     const text = renderDiffMarkdown(diff);
     expect(text.length).toBeLessThanOrEqual(60_000);
     const listed = text.split('\n').filter((line) => line.startsWith('> - ')).length;
