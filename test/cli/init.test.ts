@@ -45,7 +45,9 @@ describe('agentsync init', () => {
     writeFileSync(join(dir, 'agents.yml'), 'mine\n');
     const result = await runCli(['init'], { cwd: dir });
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('Error: agents.yml is here (a manifest read with -f agents.yml?); init would write agents.yaml beside it, read instead of it whenever -f is left out, so it wrote nothing\n');
+    expect(result.stderr).toBe(
+      'Error: agents.yml is here (a manifest read with -f agents.yml?); init would write agents.yaml beside it, read instead of it whenever -f is left out, so it wrote nothing\n',
+    );
     expect(readdirSync(dir)).toEqual(['agents.yml']);
     expect(existsSync(join(dir, 'agents.yaml'))).toBe(false);
   });

@@ -30,9 +30,13 @@ export function registerInitCommand(program: Command, io: CliIo): void {
       }
       const yml = await ymlManifestIn(pathIn(io, dir ?? '.'));
       if (yml !== undefined) {
-        throw new UserError('file_exists', `${shown(yml)} is here (a manifest read with -f ${shown(yml)}?); init would write agents.yaml beside it, read instead of it whenever -f is left out, so it wrote nothing`, {
-          file: yml,
-        });
+        throw new UserError(
+          'file_exists',
+          `${shown(yml)} is here (a manifest read with -f ${shown(yml)}?); init would write agents.yaml beside it, read instead of it whenever -f is left out, so it wrote nothing`,
+          {
+            file: yml,
+          },
+        );
       }
       const results = await initProject(pathIn(io, dir ?? '.'), {
         manifest: starter.STARTER_MANIFEST,
