@@ -17,7 +17,10 @@ function habitFrom(message: string): string | undefined {
   if (flag === undefined) return undefined;
   if (Object.hasOwn(HABITS, flag)) return HABITS[flag];
   // A habit misspelled (--enviroment, --dryrun) is still that habit; short ones (-y) match too much.
-  const near = closest(flag, Object.keys(HABITS).filter((habit) => habit.length > 5));
+  const near = closest(
+    flag,
+    Object.keys(HABITS).filter((habit) => habit.length > 5),
+  );
   return near === undefined ? undefined : HABITS[near];
 }
 
