@@ -14,7 +14,14 @@ const HABITS: Record<string, string> = {
 
 function habitFrom(message: string): string | undefined {
   const flag = /^unknown option '([^'=]+)/.exec(message)?.[1];
-  return flag === undefined || !Object.hasOwn(HABITS, flag) ? undefined : HABITS[flag];
+  if (flag === undefined) return undefined;
+  if (Object.hasOwn(HABITS, flag)) return HABITS[flag];
+  // A habit misspelled (--enviroment, --dryrun) is still that habit; short ones (-y) match too much.
+  const near = closest(
+    flag,
+    Object.keys(HABITS).filter((habit) => habit.length > 5),
+  );
+  return near === undefined ? undefined : HABITS[near];
 }
 
 export function oneLineUsageError(text: string): string {

@@ -7,6 +7,7 @@
 // - an unclosed [ or {: yaml reports it where the next key starts, lines later, in its own words;
 //   it is said at the bracket, with what is missing.
 // - a tab in the indentation: what yaml reads after it is nonsense, so the tab is the only error.
+// - an unclosed quote: yaml says so at the end of the file; it is said at the quote, and nothing after.
 import { CST, Parser, type YAMLError } from 'yaml';
 import type { Diagnostic } from './diagnostics.js';
 import type { YamlLocator } from './yaml-locate.js';
@@ -20,6 +21,13 @@ const SAME_COLUMN = 'indentation: this line does not line up with the lines befo
 
 export function yamlErrorDiagnostics(allErrors: readonly YAMLError[], locator: YamlLocator, text: string, maxDepth: number): Diagnostic[] {
   const errors = upToFirstTab(allErrors);
+  const quote = unclosedQuote(errors, text);
+  const diagnostics = flowAndIndentDiagnostics(quote === undefined ? errors : beforeQuote(errors, quote.offset), locator, text, maxDepth);
+  if (quote === undefined) return diagnostics;
+  return [...diagnostics, locator.diagnosticAtOffset(quote.offset, [], `this ${quote.source} is never closed; add ${quote.source} where its text ends`)];
+}
+
+function flowAndIndentDiagnostics(errors: readonly YAMLError[], locator: YamlLocator, text: string, maxDepth: number): Diagnostic[] {
   const lineOf = (offset: number) => locator.position(offset).line;
   // Lines whose errors only follow from an under-indented line above (BAD_INDENT): the lines after
   // it, still at the old indentation, each read as a key spanning two lines. Reported once, there.
@@ -102,6 +110,40 @@ export function yamlErrorDiagnostics(allErrors: readonly YAMLError[], locator: Y
 function upToFirstTab(errors: readonly YAMLError[]): readonly YAMLError[] {
   const tab = errors.findIndex((error) => error.code === 'TAB_AS_INDENT');
   return tab < 0 ? errors : errors.slice(0, tab + 1);
+}
+
+interface UnclosedQuote {
+  source: '"' | "'";
+  offset: number;
+}
+
+/**
+ * The quoted scalar yaml found never closed: it runs to the end of the file, so yaml says so there
+ * ("Missing closing quote", lines later), and whatever it swallowed (the } of a flow map around it)
+ * is reported as missing too. The opening quote is the mistake.
+ */
+function unclosedQuote(errors: readonly YAMLError[], text: string): UnclosedQuote | undefined {
+  const missing = errors.find((error) => error.code === 'MISSING_CHAR' && /closing .?quote/.test(error.message));
+  if (missing === undefined) return undefined;
+  let found: UnclosedQuote | undefined;
+  const check = (token: CST.Token | undefined): void => {
+    if (found !== undefined || (token?.type !== 'double-quoted-scalar' && token?.type !== 'single-quoted-scalar')) return;
+    if (token.offset < missing.pos[0] && token.offset + token.source.length >= missing.pos[0]) found = { source: token.type === 'double-quoted-scalar' ? '"' : "'", offset: token.offset };
+  };
+  for (const token of new Parser().parse(text)) {
+    if (token.type !== 'document') continue;
+    check(token.value);
+    CST.visit(token, (item) => {
+      check(item.key ?? undefined);
+      check(item.value);
+    });
+  }
+  return found;
+}
+
+/** What yaml reports before an unclosed quote; everything from it on follows from the quote. */
+function beforeQuote(errors: readonly YAMLError[], offset: number): readonly YAMLError[] {
+  return errors.filter((error) => error.pos[0] < offset);
 }
 
 interface UnclosedFlow {

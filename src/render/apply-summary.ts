@@ -154,7 +154,8 @@ export function applyResultToJson(result: ApplyResult): Record<string, unknown> 
     ok: result.ok,
     environment: result.environment,
     summary: { created, updated, replaced, deleted, forgotten, adopted, failed: result.failed.length, notAttempted: result.notAttempted.length },
-    done: result.done.map(({ address, action, remoteId }) => ({ address, action, remoteId })),
+    // A replacement is an update in the plan's terms; the item says so, and what it did, as the text does.
+    done: result.done.map(({ address, action, remoteId, replaced: replace, steps }) => ({ address, action, remoteId, ...(replace === true ? { replace } : {}), ...(steps ? { steps } : {}) })),
     failed: result.failed.map(({ address, action, failure, madeRemoteId, superseded }) => ({
       address,
       action,

@@ -47,6 +47,11 @@ describe("other tools' flags get a did you mean", () => {
     [['apply', '--environment=dev'], "Error: unknown option '--environment=dev'; did you mean -e/--env?"],
     [['apply', '--dry-run'], "Error: unknown option '--dry-run'; did you mean agentsync plan?"],
     [['plan', '--dry-run'], "Error: unknown option '--dry-run'; did you mean agentsync plan?"],
+    // The same habits misspelled: commander's own spelling distance knows only agentsync's flags.
+    [['plan', '--enviroment', 'dev'], "Error: unknown option '--enviroment'; did you mean -e/--env?"],
+    [['apply', '--dryrun'], "Error: unknown option '--dryrun'; did you mean agentsync plan?"],
+    [['apply', '--dry_run'], "Error: unknown option '--dry_run'; did you mean agentsync plan?"],
+    [['plan', '--bogus'], "Error: unknown option '--bogus'"],
   ])('%j', async (args, line) => {
     const result = await cli(args);
     expect(result.code).toBe(1);

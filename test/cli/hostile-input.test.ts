@@ -1,7 +1,7 @@
 // Hostile local input the other suites do not reach: an API key a header cannot carry, an empty
 // value where a path or a plan file is needed, a usage error in a --json run, and --out naming a
 // file the run reads. Each must end in one line on stderr, exit 1, and leave every file as it was.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectOneLineRefusal, HOSTILE_MANIFEST, useHostileProject } from '../support/hostile-project.js';
@@ -140,5 +140,15 @@ describe('plan --out naming a file the run reads', () => {
     const beside = await cli(['plan', '--offline', '--out', 'plan.json']);
     expect(beside.code, beside.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(project.dir, 'plan.json'), 'utf8'))).toHaveProperty('savedPlan');
+  });
+
+  it('the folder the state will be made in, before the first apply: refused, so the next plan can still make it', async () => {
+    // Before: `plan --out fresh` wrote a file named fresh where the state's folder had to go, and
+    // every later plan failed with "a part of the path fresh is not a folder".
+    const out = await cli(['plan', '--offline', '--state', 'fresh/local.state.json', '--out', 'fresh']);
+    expectOneLineRefusal(out, /^Error: cannot write plan file fresh: it is the folder that holds the state \(fresh\/local\.state\.json\)/);
+    expect(existsSync(join(project.dir, 'fresh'))).toBe(false);
+    const plan = await cli(['plan', '--offline', '--state', 'fresh/local.state.json']);
+    expect(plan.code, plan.stderr).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 // `agentsync init`: a starter that validates, the lock line in .gitignore, and no overwrites.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,5 +38,17 @@ describe('agentsync init', () => {
     expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toBe('node_modules\n.agentsync/*.lock\n');
     expect(readFileSync(join(dir, 'agentsync.schema.json'), 'utf8')).toBe('{"edited":true}\n');
     expect(schemaBefore).toContain('"$id"');
+  });
+
+  it('writes nothing beside an agents.yml, which an agents.yaml would take over from whenever -f is left out', async () => {
+    const dir = fresh();
+    writeFileSync(join(dir, 'agents.yml'), 'mine\n');
+    const result = await runCli(['init'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'Error: agents.yml is here (a manifest read with -f agents.yml?); init would write agents.yaml beside it, read instead of it whenever -f is left out, so it wrote nothing\n',
+    );
+    expect(readdirSync(dir)).toEqual(['agents.yml']);
+    expect(existsSync(join(dir, 'agents.yaml'))).toBe(false);
   });
 });

@@ -63,3 +63,21 @@ describe('parseManifest: YAML mistakes in plain words', () => {
     expect(errorsOf('a: ["${y}", \'${z}\']\n')).toEqual([]);
   });
 });
+
+describe('parseManifest: an unclosed quote', () => {
+  // Before: yaml's "Missing closing "quote" at the end of the file, after a "this { is never closed"
+  // for the flow map the quote had swallowed.
+  it.each([
+    ['in a flow map', 'version: 1\nenvironments:\n  local: { appId: "local, region: us }\n', 3, 19, '"'],
+    ['single, in a block map', "tools:\n  t:\n    displayName: 'x\n    description: y\n", 3, 18, "'"],
+  ])('%s is one error, at the quote, saying what is missing', (_name, text, line, column, quote) => {
+    const errors = errorsOf(text);
+    expect(errors.map(({ line, column, message }) => ({ line, column, message }))).toEqual([{ line, column, message: `this ${quote} is never closed; add ${quote} where its text ends` }]);
+  });
+
+  it('keeps an error before the quote', () => {
+    const errors = errorsOf('a:\n\tb: 1\nc: "x\n');
+    expect(errors.map((e) => e.message)).toEqual(['tabs cannot be used for indentation in YAML; indent with spaces']);
+    expect(errorsOf('a: [1, 2\nb: "x\n').map((e) => e.message)).toContain('this " is never closed; add " where its text ends');
+  });
+});

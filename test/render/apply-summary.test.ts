@@ -85,5 +85,10 @@ describe('apply summary of a replacement', () => {
     expect(renderApplySummary(replaced, { color: false })).toBe('Apply complete: 0 created, 1 updated, 1 replaced, 0 forgotten.\n');
     expect(applyResultToJson(replaced).summary).toMatchObject({ created: 0, updated: 1, replaced: 1 });
     expect(applyResultToJson(success).summary).toMatchObject({ created: 1, updated: 1, replaced: 0 });
+    // Each done item says whether it was a replacement and what it did, as the progress line does.
+    expect(applyResultToJson(replaced).done).toEqual([
+      { address: 'agent.b', action: 'update', remoteId: 'uid-b' },
+      { address: 'website.site', action: 'update', remoteId: 'w-2', replace: true, steps: ['crawled', 'processed', 'old deleted'] },
+    ]);
   });
 });

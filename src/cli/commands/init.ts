@@ -13,7 +13,7 @@ export function registerInitCommand(program: Command, io: CliIo): void {
     .description('Write a starter agents.yaml, agentsync.schema.json and the .gitignore line for .agentsync/*.lock (never overwrites).')
     .action(async (dir: string | undefined) => {
       if (dir !== undefined) nonEmptyPath('DIR')(dir);
-      const [{ initProject, manifestFolderIn }, starter, { manifestJsonSchema }, { runsAsSingleExecutable }] = await Promise.all([
+      const [{ initProject, manifestFolderIn, ymlManifestIn }, starter, { manifestJsonSchema }, { runsAsSingleExecutable }] = await Promise.all([
         import('../../io/files/init-project.js'),
         import('../../core/starter-manifest.js'),
         import('../../core/json-schema.js'),
@@ -27,6 +27,16 @@ export function registerInitCommand(program: Command, io: CliIo): void {
         throw new UserError('file_exists', `${shown(folder)}/ is already a manifest here (read when there is no agents.yaml); init would write a second one beside it, so it wrote nothing`, {
           file: folder,
         });
+      }
+      const yml = await ymlManifestIn(pathIn(io, dir ?? '.'));
+      if (yml !== undefined) {
+        throw new UserError(
+          'file_exists',
+          `${shown(yml)} is here (a manifest read with -f ${shown(yml)}?); init would write agents.yaml beside it, read instead of it whenever -f is left out, so it wrote nothing`,
+          {
+            file: yml,
+          },
+        );
       }
       const results = await initProject(pathIn(io, dir ?? '.'), {
         manifest: starter.STARTER_MANIFEST,

@@ -3,7 +3,7 @@
 // file is linked or renamed into place), and a name that exists, even as a dangling symlink, is
 // never written through.
 import { constants } from 'node:fs';
-import { mkdir, open, realpath, stat } from 'node:fs/promises';
+import { lstat, mkdir, open, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { createFileAtomically, hasCode, replaceFileAtomically } from './atomic-file.js';
@@ -28,6 +28,21 @@ export async function manifestFolderIn(dir: string): Promise<string | undefined>
   } catch (err) {
     if (hasCode(err, 'ENOENT') || hasCode(err, 'ENOTDIR')) return undefined;
     throw fileError(err, folder, 'read');
+  }
+}
+
+/**
+ * An `agents.yml` in `dir`, when there is one: agentsync reads it only with -f, so a team that keeps
+ * its manifest there would find init's agents.yaml taking over every command run without -f.
+ */
+export async function ymlManifestIn(dir: string): Promise<string | undefined> {
+  const file = join(dir, 'agents.yml');
+  try {
+    await lstat(file);
+    return file;
+  } catch (err) {
+    if (hasCode(err, 'ENOENT') || hasCode(err, 'ENOTDIR')) return undefined;
+    throw fileError(err, file, 'read');
   }
 }
 

@@ -144,6 +144,11 @@ export async function refuseOutOverInputs(path: string, inputs: readonly RunInpu
     if (real === target || (targetId !== null && (await identityOf(real)) === targetId)) {
       throw outError(path, `it is ${input.what} (${input.path}), which this run reads or writes; give another file name`);
     }
+    // A folder that does not exist yet (`.agentsync` before the first apply): a file there would
+    // stand where the state's folder must be made, and the next plan could not read the state.
+    if (real.startsWith(target + sep)) {
+      throw outError(path, `it is the folder that holds ${input.what} (${input.path}), which this run reads or writes; give another file name`);
+    }
   }
   if (!/\.ya?ml$/i.test(path)) return;
   for (const folder of manifestFolders) {

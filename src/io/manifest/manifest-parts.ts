@@ -12,6 +12,7 @@ import { escapeControl } from '../../core/terminal-safe.js';
 import { mergeParts } from '../../core/merge-parts.js';
 import { parseManifest, parseManifestPart, type ParsedManifest } from '../../core/parse.js';
 import { decodeUtf8 } from '../files/bounded-bytes.js';
+import { hasCode } from '../files/atomic-file.js';
 import { readFolder, statPath } from '../files/descriptor.js';
 import { pathForRun } from '../files/run-path.js';
 import { manifestName, manifestPaths, type ManifestLocation } from './manifest-location.js';
@@ -143,7 +144,7 @@ export async function yamlFilesBelow(folder: string, cwd: string | undefined): P
     for (const { name, entry } of entries) {
       const path = join(dir, name);
       if (entry.isDirectory()) await visit(path);
-      else if (/\.ya?ml$/i.test(name) && (entry.isFile() || (entry.isSymbolicLink() && (await isFile(pathForRun(cwd, path)))))) out.push(path);
+      else if (/\.ya?ml$/i.test(name) && (entry.isFile() || (entry.isSymbolicLink() && (await isLinkedFile(path, cwd))))) out.push(path);
       if (out.length > MAX_MANIFEST_PARTS) return;
     }
   };
@@ -195,11 +196,17 @@ function utf8Name(bytes: Buffer): string | undefined {
   }
 }
 
-async function isFile(path: string): Promise<boolean> {
+/**
+ * Whether a link named like a part leads to a file (a link to a folder is skipped, as folder links
+ * are). A link that leads nowhere is refused: skipping it would drop that part's resources from
+ * the manifest without a word, and plan them away (a shared file not checked out, a moved target).
+ */
+async function isLinkedFile(path: string, cwd: string | undefined): Promise<boolean> {
   try {
-    return (await statPath(path)).isFile();
-  } catch {
-    return false;
+    return (await statPath(pathForRun(cwd, path))).isFile();
+  } catch (err) {
+    const why = hasCode(err, 'ENOENT') ? 'it is a link to a file that does not exist' : `it is a link that cannot be followed (${escapeControl((err as Error).message)})`;
+    throw new UserError('manifest_unreadable', `cannot read manifest ${escapeControl(path)}: ${why}; fix or remove the link`, { file: path });
   }
 }
 

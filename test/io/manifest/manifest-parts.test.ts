@@ -43,6 +43,20 @@ describe('reading a manifest folder', () => {
     expect(read).toMatchObject({ name: 'm/sub', inParts: true, text: '--- m/sub/deeper/a.yaml\nversion: 1\n\n--- m/sub/z.yaml\nversion: 1\n' });
   });
 
+  it('refuses a part linked to a file that does not exist, instead of leaving its resources out', async () => {
+    // Before: the dangling link was skipped like a link to a folder, so a shared tools file not
+    // checked out planned every tool in it away without a word.
+    await mkdir(join(dir, 'dangling'));
+    await writeFile(join(dir, 'dangling', 'env.yaml'), 'version: 1\n');
+    await symlink(join(dir, 'not-checked-out', 'tools.yaml'), join(dir, 'dangling', 'tools.yaml'));
+    const error = await manifestFiles('dangling', dir).catch((err: unknown) => err);
+    expect((error as Error).message).toBe('cannot read manifest dangling/tools.yaml: it is a link to a file that does not exist; fix or remove the link');
+    // A link that is not named as a part is none of the manifest's business.
+    await rm(join(dir, 'dangling', 'tools.yaml'));
+    await symlink(join(dir, 'not-checked-out', 'notes.txt'), join(dir, 'dangling', 'notes.txt'));
+    expect((await manifestFiles('dangling', dir)).paths).toEqual(['dangling/env.yaml']);
+  });
+
   it('refuses parts that together pass the 10 MB a manifest may hold', async () => {
     await mkdir(join(dir, 'big'));
     for (const name of ['1.yaml', '2.yaml']) await writeFile(join(dir, 'big', name), `# ${'x'.repeat(6 * 1024 * 1024)}\n`);
