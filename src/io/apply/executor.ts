@@ -60,8 +60,9 @@ export async function executePlan(input: ExecuteInput): Promise<ApplyResult> {
   const work = sortChanges(plan, input.desired);
   const ledger = new ApplyLedger(run.emit);
   await applyMovesAndForgets(plan, work.forgets, run, ledger);
-  const interrupted = await runCalls(work.queues, run, ledger);
-  const deletable = await runDeletes(work.deletes, run, ledger);
+  const callsInterrupted = await runCalls(work.queues, run, ledger);
+  const { deletable, interrupted: deletesInterrupted } = await runDeletes(work.deletes, run, ledger);
+  const interrupted = callsInterrupted || deletesInterrupted;
   const summary = summarise(plan, work, ledger, { interrupted, deletable });
   const notify = await sendNotify(input, { ...summary, interrupted, done: ledger.done, ...startedAt });
   return resultOf(plan, work, ledger, summary, notify, interrupted);
@@ -145,17 +146,21 @@ async function runTask(task: Task, run: CallRunContext, ledger: ApplyLedger): Pr
   return { after: ledger.recordWhenDurable(outcome.item, outcome.recording) };
 }
 
-/** The `--prune` deletes that may run, run; resolves to those (the others are reported as not attempted). */
-async function runDeletes(deletes: readonly DeleteChange[], input: PhaseContext, ledger: ApplyLedger): Promise<ReadonlySet<DeleteChange>> {
+/**
+ * The `--prune` deletes that may run, run. Resolves to those (the others are reported as not
+ * attempted), and to whether a stop cut the phase short.
+ */
+async function runDeletes(deletes: readonly DeleteChange[], input: PhaseContext, ledger: ApplyLedger): Promise<{ deletable: ReadonlySet<DeleteChange>; interrupted: boolean }> {
   // Deletes come last: an agent the plan updates may stop using a tool only now being deleted. So
   // a kind others depend on is not deleted when a change of a dependant kind failed.
   const failedTypes = ledger.failedTypes();
   // A superseded resource keeps serving while its replacement's change failed in this run.
   const deletable = deletes.filter((change) => ![...failedTypes].some((type) => kindOf(type).dependsOn.includes(change.type)) && !ledger.hasFailed(replacementAddressOf(change.address) ?? ''));
-  if (deletable.length > 0 && !ledger.stopped) {
-    ledger.recordDeletes(await executeDeletes(deletable, { ...input, stopped: () => ledger.stopped, stop: () => ledger.stop() }));
-  }
-  return new Set(deletable);
+  // A stop (SIGINT, SIGTERM) holds back the deletes too: no call starts after it (docs/spec/plan-and-apply.md#stopping-an-apply).
+  const stopped = (): boolean => ledger.stopped || input.stop?.aborted === true;
+  if (deletable.length === 0 || stopped()) return { deletable: new Set(deletable), interrupted: false };
+  ledger.recordDeletes(await executeDeletes(deletable, { ...input, stopped, stop: () => ledger.stop() }));
+  return { deletable: new Set(deletable), interrupted: input.stop?.aborted === true };
 }
 
 interface Summary {
