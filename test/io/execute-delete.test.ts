@@ -44,7 +44,7 @@ function manifest(tools: string[], agents: [string, string[]][], websites = ''):
 
 const statePath = (): string => join(dir, 'state.json');
 
-async function apply(text: string, options: { prune?: boolean; retries?: number; onEvent?: (e: ApplyEvent) => void; check?: (plan: Plan) => void } = {}): Promise<ApplyResult> {
+async function apply(text: string, options: { prune?: boolean; retries?: number; onEvent?: (e: ApplyEvent) => void; check?: (plan: Plan) => void; stop?: AbortSignal } = {}): Promise<ApplyResult> {
   const file = join(dir, 'agents.yaml');
   await writeFile(file, text);
   const { desired } = await loadDesired({ file, env: {}, mode: 'plan' });
@@ -53,7 +53,7 @@ async function apply(text: string, options: { prune?: boolean; retries?: number;
   try {
     const plan = planChanges({ desired, state: session.state, digest: createDigester(session.state.salt), scope: { prune: options.prune === true, targets: [] } });
     options.check?.(plan);
-    return await executePlan({ plan, desired, session, client, concurrency: 4, ...(options.onEvent ? { onEvent: options.onEvent } : {}) });
+    return await executePlan({ plan, desired, session, client, concurrency: 4, ...(options.onEvent ? { onEvent: options.onEvent } : {}), ...(options.stop ? { stop: options.stop } : {}) });
   } finally {
     await client.close();
     await session.close();
@@ -75,6 +75,53 @@ const all = (): string =>
   );
 
 describe('--prune deletes', () => {
+  it('a stop (SIGINT) during the deletes starts no further DELETE: the apply is interrupted', async () => {
+    await apply(all());
+    await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
+    const stop = new AbortController();
+    const result = await apply(manifest(['t1', 't3'], [['a1', ['t1']]]), {
+      prune: true,
+      onEvent: (event) => {
+        if (event.kind === 'start' && event.action === 'delete') stop.abort();
+      },
+      stop: stop.signal,
+    });
+    // The stop came as the first DELETE started (an agent's: agents go first): it is the only one sent.
+    const deletes = (await emu.apiWrites()).filter((r) => r.method === 'DELETE').map((r) => r.path.split('/')[3]);
+    expect(deletes).toEqual(['agents']);
+    expect(result).toMatchObject({ ok: false, interrupted: true, counts: { deleted: 1 } });
+    const notAttempted = result.notAttempted.map((item) => `${item.address}: ${item.reason}`).sort();
+    expect(notAttempted).toEqual([expect.stringMatching(/^agent\.a[23]: the apply was interrupted$/), 'tool.t2: the apply was interrupted']);
+  });
+
+  it('a stop (SIGINT) during the creates and updates sends no DELETE: the deletes are reported as not attempted', async () => {
+    await apply(all());
+    await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
+    const stop = new AbortController();
+    const result = await apply(
+      manifest(
+        ['t1', 't3', 't4'],
+        [
+          ['a1', ['t1']],
+          ['a3', ['t3']],
+        ],
+      ),
+      {
+        prune: true,
+        onEvent: (event) => {
+          if (event.kind === 'start' && event.action !== 'delete') stop.abort();
+        },
+        stop: stop.signal,
+      },
+    );
+    const writes = (await emu.apiWrites()).map((r) => r.method);
+    expect(writes).not.toContain('DELETE');
+    expect(result).toMatchObject({ ok: false, interrupted: true });
+    const deletes = result.notAttempted.filter((item) => item.action === 'delete').map((item) => `${item.address}: ${item.reason}`);
+    expect(deletes.sort()).toEqual(['agent.a2: the apply was interrupted', 'tool.t2: the apply was interrupted']);
+    expect((await state()).resources).toHaveProperty(['agent.a2']);
+  });
+
   it('run after every create and update, agents before the tools they used, each journaled as pending before it is sent', async () => {
     await apply(all());
     await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });

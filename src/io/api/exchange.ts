@@ -42,88 +42,129 @@ export class ExchangeAborted extends Error {
 
 export function exchange(dispatcher: Pick<Dispatcher, 'dispatch'>, request: ExchangeRequest): Promise<ExchangeResult> {
   return new Promise((resolve, reject) => {
-    let controller: Dispatcher.DispatchController | undefined;
-    /** Set when we abandoned the exchange before undici gave us a controller to abort with. */
-    let abandoned: ExchangeAborted | undefined;
-    let settled = false;
-    let status = 0;
-    let headers: IncomingHttpHeaders = {};
-    let limit: BodyLimit = { bytes: 0, overLimit: 'refuse' };
-    const chunks: Buffer[] = [];
-    let received = 0;
-
-    const finish = (): void => {
-      settled = true;
-      clearTimeout(timer);
-      request.signal?.removeEventListener('abort', onCancel);
-    };
-    const succeed = (result: ExchangeResult): void => {
-      if (settled) return;
-      finish();
-      resolve(result);
-    };
-    const fail = (err: unknown): void => {
-      if (settled) return;
-      finish();
-      reject(err);
-    };
-    /** Ends the exchange with `result`, and drops the connection so nothing more is read. */
-    const cutOff = (result: ExchangeResult | ExchangeAborted): void => {
-      if (result instanceof ExchangeAborted) fail(result);
-      else succeed(result);
-      if (controller) controller.abort(result instanceof ExchangeAborted ? result : new ExchangeAborted('cancelled'));
-      else abandoned = result instanceof ExchangeAborted ? result : new ExchangeAborted('cancelled');
-    };
-    const timer = setTimeout(() => cutOff(new ExchangeAborted('timeout')), request.timeoutMs);
-    const onCancel = (): void => cutOff(new ExchangeAborted('cancelled'));
-    if (request.signal?.aborted) return cutOff(new ExchangeAborted('cancelled'));
-    request.signal?.addEventListener('abort', onCancel, { once: true });
-
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(ctl) {
-        controller = ctl;
-        // Abandoned while waiting for a connection: abort before a byte of it is written.
-        if (abandoned) ctl.abort(abandoned);
-      },
-      onResponseStart(ctl, statusCode, responseHeaders) {
-        // 1xx answers are followed by the real one.
-        if (statusCode < 200) return;
-        status = statusCode;
-        headers = responseHeaders;
-        request.onHead?.(statusCode, responseHeaders);
-        limit = request.limitFor(statusCode);
-        const declared = declaredLength(responseHeaders['content-length']);
-        if (declared !== undefined && declared > limit.bytes && limit.overLimit === 'refuse') cutOff({ status, headers, tooLarge: true, declaredBytes: declared });
-      },
-      onResponseData(_ctl, chunk) {
-        if (settled) return;
-        received += chunk.length;
-        if (received <= limit.bytes) {
-          chunks.push(chunk);
-          return;
-        }
-        if (limit.overLimit === 'refuse') return cutOff({ status, headers, tooLarge: true });
-        chunks.push(chunk.subarray(0, chunk.length - (received - limit.bytes)));
-        cutOff({ status, headers, text: text(chunks), truncated: true });
-      },
-      onResponseEnd() {
-        succeed({ status, headers, text: text(chunks), truncated: false });
-      },
-      onResponseError(_ctl, err) {
-        fail(abandoned ?? err);
-      },
-    };
+    const run = new ExchangeRun(request, resolve, reject);
+    if (!run.listen()) return;
     try {
       // undici's own header and body timeouts are a backstop behind ours, so they follow a call's longer limit.
       const backstopMs = request.timeoutMs + 5_000;
       dispatcher.dispatch(
         { method: request.method, path: request.path, headers: request.headers, headersTimeout: backstopMs, bodyTimeout: backstopMs, ...(request.body !== undefined ? { body: request.body } : {}) },
-        handler,
+        handlerFor(run),
       );
     } catch (err) {
-      fail(err);
+      run.fail(err);
     }
   });
+}
+
+/** undici's callbacks, each handed to the exchange it belongs to. */
+function handlerFor(run: ExchangeRun): Dispatcher.DispatchHandler {
+  return {
+    onRequestStart: (ctl) => run.connected(ctl),
+    onResponseStart: (_ctl, statusCode, responseHeaders) => run.head(statusCode, responseHeaders),
+    onResponseData: (_ctl, chunk) => run.data(chunk),
+    onResponseEnd: () => run.succeed(run.whole()),
+    onResponseError: (_ctl, err) => run.failed(err),
+  };
+}
+
+/** One exchange under way: what has arrived so far, and its end, which happens once. */
+class ExchangeRun {
+  private controller: Dispatcher.DispatchController | undefined;
+  /** Set when we abandoned the exchange before undici gave us a controller to abort with. */
+  private abandoned: ExchangeAborted | undefined;
+  private settled = false;
+  private status = 0;
+  private headers: IncomingHttpHeaders = {};
+  private limit: BodyLimit = { bytes: 0, overLimit: 'refuse' };
+  private readonly chunks: Buffer[] = [];
+  private received = 0;
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly onCancel = (): void => this.cutOff(new ExchangeAborted('cancelled'));
+
+  constructor(
+    private readonly request: ExchangeRequest,
+    private readonly resolve: (result: ExchangeResult) => void,
+    private readonly reject: (err: unknown) => void,
+  ) {
+    this.timer = setTimeout(() => this.cutOff(new ExchangeAborted('timeout')), request.timeoutMs);
+  }
+
+  /** Follows the request's signal; false when it was aborted already (the exchange is over). */
+  listen(): boolean {
+    if (this.request.signal?.aborted) {
+      this.cutOff(new ExchangeAborted('cancelled'));
+      return false;
+    }
+    this.request.signal?.addEventListener('abort', this.onCancel, { once: true });
+    return true;
+  }
+
+  connected(ctl: Dispatcher.DispatchController): void {
+    this.controller = ctl;
+    // Abandoned while waiting for a connection: abort before a byte of it is written.
+    if (this.abandoned) ctl.abort(this.abandoned);
+  }
+
+  head(statusCode: number, responseHeaders: IncomingHttpHeaders): void {
+    // 1xx answers are followed by the real one.
+    if (statusCode < 200) return;
+    this.status = statusCode;
+    this.headers = responseHeaders;
+    this.request.onHead?.(statusCode, responseHeaders);
+    this.limit = this.request.limitFor(statusCode);
+    const declared = declaredLength(responseHeaders['content-length']);
+    if (declared !== undefined && declared > this.limit.bytes && this.limit.overLimit === 'refuse')
+      this.cutOff({ status: this.status, headers: this.headers, tooLarge: true, declaredBytes: declared });
+  }
+
+  data(chunk: Buffer): void {
+    if (this.settled) return;
+    this.received += chunk.length;
+    if (this.received <= this.limit.bytes) {
+      this.chunks.push(chunk);
+      return;
+    }
+    if (this.limit.overLimit === 'refuse') return this.cutOff({ status: this.status, headers: this.headers, tooLarge: true });
+    this.chunks.push(chunk.subarray(0, chunk.length - (this.received - this.limit.bytes)));
+    this.cutOff({ status: this.status, headers: this.headers, text: text(this.chunks), truncated: true });
+  }
+
+  /** The answer as read to its end. */
+  whole(): ExchangeResult {
+    return { status: this.status, headers: this.headers, text: text(this.chunks), truncated: false };
+  }
+
+  succeed(result: ExchangeResult): void {
+    if (this.settled) return;
+    this.finish();
+    this.resolve(result);
+  }
+
+  fail(err: unknown): void {
+    if (this.settled) return;
+    this.finish();
+    this.reject(err);
+  }
+
+  /** undici's error; when we abandoned the exchange, ours says why. */
+  failed(err: Error): void {
+    this.fail(this.abandoned ?? err);
+  }
+
+  private finish(): void {
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.request.signal?.removeEventListener('abort', this.onCancel);
+  }
+
+  /** Ends the exchange with `result`, and drops the connection so nothing more is read. */
+  private cutOff(result: ExchangeResult | ExchangeAborted): void {
+    if (result instanceof ExchangeAborted) this.fail(result);
+    else this.succeed(result);
+    if (this.controller) this.controller.abort(result instanceof ExchangeAborted ? result : new ExchangeAborted('cancelled'));
+    else this.abandoned = result instanceof ExchangeAborted ? result : new ExchangeAborted('cancelled');
+  }
 }
 
 function text(chunks: readonly Buffer[]): string {
