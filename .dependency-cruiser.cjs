@@ -59,9 +59,9 @@ module.exports = {
     {
       name: 'app-prints-nothing',
       severity: 'error',
-      comment: "app/ prints nothing: of render/ it uses only the plan's JSON form (render/plan-json.ts), which is also the saved plan's format that app/saved-plan.ts checks.",
+      comment: "app/ prints nothing: of render/ it uses only the plan's JSON form (render/plan-json.ts), which is also the saved plan's format that app/saved-plan.ts checks, and the exported manifest's YAML (render/export-text.ts), which is the file app/export.ts writes.",
       from: { path: '^src/app/' },
-      to: { path: '^src/render/', pathNot: '^src/render/plan-json\\.ts$' },
+      to: { path: '^src/render/', pathNot: '^src/render/(plan-json|export-text)\\.ts$' },
     },
     {
       name: 'app-no-node',

@@ -11,10 +11,10 @@ import type { ServerSnapshot } from '../core/refresh.js';
 import { closest } from '../core/suggest.js';
 import type { VarOverrides } from '../core/var-overrides.js';
 import { readServer } from '../io/api/read-server.js';
-import { loadDesiredForEnvironments } from '../io/manifest/load-manifest.js';
 import type { ManifestSource } from '../io/manifest/manifest-file.js';
-import { manifestHome, type ManifestLocation } from '../io/manifest/manifest-location.js';
-import { chooseStateLocation, createStateStore, type StateStore, type StateTarget, type StateWarning } from '../io/state/index.js';
+import type { ManifestLocation } from '../io/manifest/manifest-location.js';
+import type { StateWarning } from '../io/state/index.js';
+import { loadManyEnvironments, type EnvironmentLoad } from './load-many.js';
 import type { Connection } from './connection.js';
 import { planEnvironment } from './plan.js';
 
@@ -37,11 +37,7 @@ export interface DiffRequest {
   onStateWarning?: (environment: string, warning: StateWarning) => void;
 }
 
-interface LoadedSide {
-  desired: Desired;
-  store: StateStore;
-  target: StateTarget;
-}
+type LoadedSide = EnvironmentLoad;
 
 export async function diffEnvironments(request: DiffRequest): Promise<EnvironmentsDiff> {
   const sides = await loadTwoEnvironments(request);
@@ -69,7 +65,7 @@ async function loadTwoEnvironments(request: DiffRequest): Promise<[LoadedSide, L
     const got = wanted.length === 0 ? 'none' : wanted.length === 1 ? `only "${wanted[0]}"` : `${wanted.length}: ${wanted.join(', ')}`;
     throw new UserError('usage', `diff compares exactly two environments: give -e twice, as in \`agentsync diff -e us -e eu\` (got ${got})`);
   }
-  const { desired } = await loadDesiredForEnvironments({
+  const { environments } = await loadManyEnvironments({
     file: request.file,
     ...(request.source ? { source: request.source } : {}),
     env: request.env,
@@ -78,26 +74,10 @@ async function loadTwoEnvironments(request: DiffRequest): Promise<[LoadedSide, L
     ...(request.liveOnly === true ? { mode: 'validate' as const } : {}),
     ...(request.varOverrides ? { varOverrides: request.varOverrides } : {}),
     ...(request.onSensitiveValues ? { onSensitiveValues: request.onSensitiveValues } : {}),
+    ...(request.onStateWarning ? { onStateWarning: request.onStateWarning } : {}),
+    sharedState: (first, second, { location }) => new UserError('usage', `environments "${first}" and "${second}" share one state (${location}); each environment needs its own to be compared`),
   });
-  const loaded = desired.map((d): LoadedSide => {
-    const { name, appId, region } = d.environment;
-    const cwd = request.source?.cwd;
-    const { location, key, source } = chooseStateLocation({
-      flag: undefined,
-      envUrl: request.env.AGENTSYNC_STATE_URL,
-      manifest: d.state,
-      manifestFile: manifestHome(request.file),
-      environment: name,
-      ...(cwd === undefined ? {} : { cwd }),
-    });
-    const store = createStateStore(location, { key, source, ...(cwd === undefined ? {} : { cwd }), onWarning: (w) => request.onStateWarning?.(name, w) });
-    return { desired: d, store, target: { environment: name, appId, region } };
-  });
-  const [a, b] = loaded as [LoadedSide, LoadedSide];
-  if (a.store.location === b.store.location) {
-    throw new UserError('usage', `environments "${a.target.environment}" and "${b.target.environment}" share one state (${a.store.location}); each environment needs its own to be compared`);
-  }
-  return [a, b];
+  return environments as [LoadedSide, LoadedSide];
 }
 
 function selectTwo(names: readonly string[], wanted: readonly string[]): string[] {

@@ -7,8 +7,8 @@ import { changeCount, type Plan } from '../core/plan.js';
 import { applyPlan, type ExecutionWatch } from '../app/apply.js';
 import { applyVerdict } from '../app/apply-verdict.js';
 import { ownConnection } from '../app/connection.js';
-import { computePlan, type ComputedPlan } from '../app/compute-plan.js';
-import { assertSavedPlanCurrent, planFromSavedFile } from '../app/saved-plan.js';
+import { computePlan } from '../app/compute-plan.js';
+import type { SavedApply } from '../app/apply-saved.js';
 import { createProgress } from '../render/progress.js';
 import { applyResultToJson, renderApplySummary } from '../render/apply-summary.js';
 import { massRemovalJson } from '../render/mass-removal.js';
@@ -41,8 +41,8 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, io
   const timeoutMs = responseTimeoutMs(opts.timeout);
   const lockWaitMs = lockTimeoutMs(opts.lockTimeout);
   if (opts.wait === true) (await import('./apply-wait.js')).waitTimeoutSeconds(opts); // a bad value refuses before any call
-  const saved = planfile ? await (await import('../io/files/plan-file.js')).readPlanFile(planfile, io.cwd) : undefined;
-  if (saved && opts.env === undefined && typeof saved.environment === 'string') opts.env = saved.environment;
+  const saved = planfile ? await (await import('../app/apply-saved.js')).readSavedPlan(planfile, io.cwd) : undefined;
+  if (saved && opts.env === undefined && saved.environment !== undefined) opts.env = saved.environment;
 
   const loaded = await loadManifestAndStore(opts, io);
   printWarnings(io, loaded.warnings, opts);
@@ -53,9 +53,11 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, io
   if (ask && io.stdin.isTTY !== true) {
     throw new UserError('refused', 'stdin is not a terminal, so apply cannot ask for confirmation; pass --auto-approve to apply without asking');
   }
-  if (saved && planfile) {
-    refuseScopeWithPlanFile(opts, planfile);
-    await assertSavedPlanCurrent(loaded, saved, planfile, planTarget(loaded.desired.environment, io.env).baseUrl, loaded.varOverrides);
+  let replay: SavedApply | undefined;
+  if (saved) {
+    refuseScopeWithPlanFile(opts, saved.path);
+    const { prepareSavedApply } = await import('../app/apply-saved.js');
+    replay = await prepareSavedApply(loaded, saved, { maskedBaseUrl: planTarget(loaded.desired.environment, io.env).baseUrl, ...(loaded.varOverrides ? { varOverrides: loaded.varOverrides } : {}) });
   }
 
   const json = opts.json === true;
@@ -65,16 +67,11 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, io
     store: loaded.store,
     target: loaded.target,
     lockTimeoutMs: lockWaitMs,
-    ...(saved?.savedPlan.basis.salt ? { salt: saved.savedPlan.basis.salt } : {}),
+    ...(replay?.salt ? { salt: replay.salt } : {}),
     connect: () => ownConnection(connection.open()),
     plan: async (state, client) => {
-      let computed: ComputedPlan;
-      if (saved && planfile) {
-        // A saved plan is applied as it was made: its refresh is in the file, not read again.
-        computed = planFromSavedFile(loaded, state, saved, planfile);
-      } else {
-        computed = await computePlan(loaded.desired, state, { client, scope: scopeOf(opts) });
-      }
+      // A saved plan is applied as it was made: its refresh is in the file, not read again.
+      const computed = replay ? replay.plan(state) : await computePlan(loaded.desired, state, { client, scope: scopeOf(opts) });
       computed.plan.target = planTarget(loaded.desired.environment, io.env);
       return computed;
     },

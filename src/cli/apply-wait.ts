@@ -8,6 +8,7 @@ import { scrubOutside } from '../io/api/outside-text.js';
 import type { ApiClient } from '../io/api/client.js';
 import type { State } from '../core/state.js';
 import type { KbWaitOptions, KbWaitResult } from '../app/kb-wait.js';
+import { websitesToWaitFor } from '../app/kb.js';
 import type { ApplyOptions } from './apply-options.js';
 import { parseCount, useColor } from './options.js';
 import type { LoadedManifest } from './pipeline.js';
@@ -21,7 +22,7 @@ export function waitTimeoutSeconds(opts: ApplyOptions): number {
 }
 
 export async function waitAfterApply(loaded: LoadedManifest, state: State, client: ApiClient, opts: ApplyOptions, io: CliIo, signal?: AbortSignal): Promise<void> {
-  const addresses = loaded.desired.resources.filter((r) => r.type === 'website').map((r) => r.address);
+  const addresses = websitesToWaitFor(loaded.desired, state);
   if (addresses.length === 0) return;
   const { waitForIndexing } = await import('../app/kb-wait.js');
   await followIndexing(io, opts, waitTimeoutSeconds(opts), APPLY_STANDS, (options) => waitForIndexing(client, state, addresses, { ...options, ...(signal ? { signal } : {}) }));

@@ -5,11 +5,10 @@
 // share of the output.
 import type { Desired } from '../core/desired.js';
 import { isUserError, UserError } from '../core/errors.js';
-import { loadDesiredForEnvironments } from '../io/manifest/load-manifest.js';
+import { loadManyEnvironments } from '../app/load-many.js';
 import { readVarOverrides } from '../io/manifest/var-overrides.js';
-import { manifestHome } from '../io/manifest/manifest-location.js';
 import { hideInOutput, scrubOutside } from '../io/api/outside-text.js';
-import { chooseStateLocation, createStateStore, type StateStore, type StateTarget } from '../io/state/index.js';
+import type { StateStore, StateTarget } from '../io/state/index.js';
 import { createMultiProgress, type MultiProgress } from '../render/multi-env-progress.js';
 import { environmentHeader, prefixLines, type EnvironmentFailure, type EnvironmentInfo } from '../render/multi-env.js';
 import { createProgress, type Progress } from '../render/progress.js';
@@ -51,39 +50,24 @@ export type LoadedEnvironments = { single: string } | { single?: undefined; runs
  */
 export async function loadEnvironments(opts: ManyEnvironmentOptions, io: CliIo, warn: (environment: string, message: string) => void): Promise<LoadedEnvironments> {
   const varOverrides = await readVarOverrides(opts, io.cwd);
-  const { selected, desired, warnings } = await loadDesiredForEnvironments({
+  const { selected, environments, warnings } = await loadManyEnvironments({
     file: opts.file,
     source: manifestSource(io),
     env: io.env,
     select: (names) => selectEnvironments(names, opts),
+    ...(opts.state === undefined ? {} : { state: opts.state }),
     onSensitiveValues: hideInOutput,
+    onStateWarning: (environment, w) => warn(environment, w.message),
     ...(varOverrides ? { varOverrides } : {}),
+    sharedState: (other, name, { source }) =>
+      new UserError(
+        'usage',
+        `environments "${other}" and "${name}" would share one state (${source === 'the default' ? 'the same file' : `from ${source}`}); with several environments leave --state out (each gets .agentsync/<env>.state.json) or use a postgres:// URL, whose key is the environment name unless state.key says otherwise`,
+      ),
   });
   if (selected.length === 1) return { single: selected[0]! };
   printWarnings(io, warnings, opts);
-  const seen = new Map<string, string>();
-  const runs = desired.map((d): EnvironmentRun => {
-    const { name, appId, region } = d.environment;
-    const { location, key, source } = chooseStateLocation({
-      flag: opts.state,
-      envUrl: io.env.AGENTSYNC_STATE_URL,
-      manifest: d.state,
-      manifestFile: manifestHome(opts.file),
-      environment: name,
-      cwd: io.cwd,
-    });
-    const store = createStateStore(location, { key, source, cwd: io.cwd, onWarning: (w) => warn(name, w.message) });
-    const other = seen.get(store.location);
-    if (other !== undefined) {
-      throw new UserError(
-        'usage',
-        `environments "${other}" and "${name}" would share one state (${source === 'the default' ? 'the same file' : `from ${source}`}); with several environments leave --state out (each gets .agentsync/<env>.state.json) or use a postgres:// URL, whose key is the environment name unless state.key says otherwise`,
-      );
-    }
-    seen.set(store.location, name);
-    return { info: { name, appId, region }, desired: d, store, target: { environment: name, appId, region } };
-  });
-  return { runs };
+  return { runs: environments.map((loaded): EnvironmentRun => ({ ...loaded, info: { name: loaded.target.environment, appId: loaded.target.appId, region: loaded.target.region } })) };
 }
 
 /** Runs tasks at most `max` at a time, in order; `first` puts a task ahead of those waiting (an apply whose plan is done). */

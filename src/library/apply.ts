@@ -10,13 +10,13 @@ import { applyVerdict } from '../app/apply-verdict.js';
 import { computePlan, type ComputedPlan } from '../app/compute-plan.js';
 import { lentConnection, ownConnection } from '../app/connection.js';
 import type { LoadedEnvironment } from '../app/load.js';
-import { assertSavedPlanCurrent, planFromSavedFile } from '../app/saved-plan.js';
+import { prepareSavedApply, readSavedPlan } from '../app/apply-saved.js';
 import type { ApiClient } from '../io/api/index.js';
-import { readPlanFile } from '../io/files/plan-file.js';
-import { createClient, cwdOf, envOf, inCall, loadWithStore, type ClientOptions, type LoadOptions, type StateOptions } from './call.js';
+import { createClient, cwdOf, envOf, inCall, loadWithStore, type ClientOptions, type LoadOptions, type StateOptions, type VarOptions } from './call.js';
+import { scopeOf, type ScopeOptions } from './plan.js';
 import { planTarget as maskedTarget } from '../core/plan-target.js';
 
-export interface ApplyOptions extends LoadOptions, ClientOptions, StateOptions {
+export interface ApplyOptions extends LoadOptions, ClientOptions, StateOptions, VarOptions, ScopeOptions {
   /** Read the server and call it through this client instead of one made from the API key. It is not closed. */
   client?: ApiClient;
   /** Wait this long for a state lock held by another run. Default 0: refuse at once. */
@@ -56,16 +56,21 @@ export class ApplyFailedError extends UserError {
   }
 }
 
-/** `agentsync apply --auto-approve` (or with `confirm`): plan under the state lock, then execute it, through the same use case as the CLI. */
+/**
+ * `agentsync apply --auto-approve` (or with `confirm`): plan under the state lock, then execute it,
+ * through the same use case as the CLI. With `prune`, a plan that deletes most of what the state
+ * manages is refused unless `allowMassDelete` is given.
+ */
 export function apply(options: ApplyOptions = {}): Promise<ApplyOutcome> {
   return inCall(options, async () => {
     const loaded = await loadWithStore(options);
-    return applyLoaded(loaded, options, (state, reader) => computePlan(loaded.desired, state, { client: reader }));
+    const scope = scopeOf(options);
+    return applyLoaded(loaded, options, async (state, reader) => computePlan(loaded.desired, state, { client: reader, scope }));
   });
 }
 
-export interface ApplySavedPlanOptions extends ApplyOptions {
-  /** The file `agentsync plan --out FILE` (or `plan()` and `savePlan()`) wrote. */
+export interface ApplySavedPlanOptions extends Omit<ApplyOptions, keyof ScopeOptions> {
+  /** The file `savePlan({ out })` or `agentsync plan --out FILE` wrote. Its `vars` and `varFile` must be those it was made with. */
   planFile: string;
 }
 
@@ -77,11 +82,17 @@ export interface ApplySavedPlanOptions extends ApplyOptions {
  */
 export function applySavedPlan(options: ApplySavedPlanOptions): Promise<ApplyOutcome> {
   return inCall(options, async () => {
-    const saved = await readPlanFile(options.planFile, cwdOf(options));
-    const environment = options.environment ?? (typeof saved.environment === 'string' ? saved.environment : undefined);
+    const saved = await readSavedPlan(options.planFile, cwdOf(options));
+    const environment = options.environment ?? saved.environment;
     const loaded = await loadWithStore({ ...options, ...(environment === undefined ? {} : { environment }) });
-    await assertSavedPlanCurrent(loaded, saved, options.planFile, maskedTarget(loaded.desired.environment, envOf(options)).baseUrl);
-    return applyLoaded(loaded, { ...options, ...(saved.savedPlan.basis.salt ? { salt: saved.savedPlan.basis.salt } : {}) }, async (state) => planFromSavedFile(loaded, state, saved, options.planFile));
+    const replay = await prepareSavedApply(loaded, saved, {
+      maskedBaseUrl: maskedTarget(loaded.desired.environment, envOf(options)).baseUrl,
+      ...(loaded.varOverrides ? { varOverrides: loaded.varOverrides } : {}),
+      // A caller without types may still pass them; they would be ignored, so they are refused.
+      scope: scopeOf(options as ScopeOptions),
+      scopeRefusal: `prune and target belong to the plan: save it with them (\`savePlan({ prune, target, out })\`), then apply ${options.planFile} without them`,
+    });
+    return applyLoaded(loaded, { ...options, ...(replay.salt ? { salt: replay.salt } : {}) }, async (state) => replay.plan(state));
   });
 }
 

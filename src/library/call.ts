@@ -4,6 +4,7 @@
 import type { DesiredEnvironment } from '../core/desired.js';
 import { UserError } from '../core/errors.js';
 import { apiKeyProblem } from '../core/api-key.js';
+import { lentConnection, ownConnection, type Connection } from '../app/connection.js';
 import { loadForEnvironment, type LoadedEnvironment } from '../app/load.js';
 import { createApiClient, type ApiClient } from '../io/api/index.js';
 import { hideInOutput, withSecretScope } from '../io/api/outside-text.js';
@@ -11,6 +12,8 @@ import { hostCwd, hostEnv } from '../io/runtime/host.js';
 import type { StateWarning } from '../io/state/index.js';
 import { defaultManifest } from '../io/manifest/manifest-location.js';
 import { manifestName } from '../io/manifest/manifest-location.js';
+import { readVarOverrides } from '../io/manifest/var-overrides.js';
+import type { VarOverrides } from '../core/var-overrides.js';
 
 export interface LoadOptions {
   /**
@@ -39,6 +42,13 @@ export interface ClientOptions {
   retries?: number;
   /** Longest wait for one whole answer, in milliseconds. Default 30 000. */
   timeoutMs?: number;
+}
+
+export interface VarOptions {
+  /** `--var NAME=VALUE`: values that replace the environment's `vars` for this call. */
+  vars?: Readonly<Record<string, string>>;
+  /** `--var-file FILE` (relative to `cwd`): a YAML map of NAME: value, applied before `vars`. */
+  varFile?: string;
 }
 
 export interface StateOptions {
@@ -115,20 +125,26 @@ function wholeNumber(value: number | undefined, name: string, min: number, max: 
   throw new UserError('usage', `the ${name} option must be a whole number ${range}${unit} (got ${String(value)})`);
 }
 
-/** The manifest and the state store, found as the CLI finds them (app/load.ts). */
-export function loadWithStore(options: LoadOptions & StateOptions): Promise<LoadedEnvironment & { file: string }> {
+/** The manifest and the state store, found as the CLI finds them (app/load.ts), with the var overrides it was resolved with. */
+export async function loadWithStore(options: LoadOptions & StateOptions & VarOptions): Promise<LoadedEnvironment & { file: string; varOverrides?: VarOverrides }> {
   const location = manifestOf(options);
   const file = manifestName(location);
-  return loadForEnvironment({
+  const varOverrides = await readVarOverrides(
+    { var: Object.entries(options.vars ?? {}).map(([name, value]) => `${name}=${value}`), ...(options.varFile === undefined ? {} : { varFile: options.varFile }) },
+    cwdOf(options),
+  );
+  const loaded = await loadForEnvironment({
     file: location,
     source: { cwd: cwdOf(options) },
     env: envOf(options),
     ...(options.environment === undefined ? {} : { environment: options.environment }),
     ...(options.state === undefined ? {} : { state: options.state }),
     ...(options.onWarning ? { onStateWarning: options.onWarning } : {}),
+    ...(varOverrides ? { varOverrides } : {}),
     onSensitiveValues: hideInOutput,
     stateOptionName: 'the state option',
-  }).then((loaded) => ({ ...loaded, file }));
+  });
+  return { ...loaded, file, ...(varOverrides ? { varOverrides } : {}) };
 }
 
 /** The manifest a call reads: its `file`, or the default found in its `cwd`. */
@@ -145,4 +161,14 @@ export async function withClient<T>(environment: DesiredEnvironment, options: Cl
   } finally {
     await client.close();
   }
+}
+
+/**
+ * How a use case opens its client: the caller's (lent, left open) or one made from the key when it
+ * is first needed (closed when released). `concurrency` is the default for a client made here.
+ */
+export function connectorOf(environment: DesiredEnvironment, options: ClientOptions & Pick<LoadOptions, 'env'> & { client?: ApiClient }, concurrency: number): () => Promise<Connection> {
+  const lent = options.client;
+  if (lent) return async () => lentConnection(lent);
+  return () => ownConnection(Promise.resolve().then(() => createClient(environment, { ...options, concurrency: options.concurrency ?? concurrency })));
 }

@@ -1,14 +1,11 @@
 // export() and importResources(): the CLI's `export` and `import` as functions.
 import type { ResourceType } from '../core/desired.js';
-import { exportEnvironment } from '../app/export.js';
+import { exportToManifest } from '../app/export.js';
 import { importResources as importUseCase } from '../app/import.js';
 import { lentConnection } from '../app/connection.js';
-import { checkExportTarget, schemaBeside, writeExportFile } from '../io/files/export-file.js';
 import { loadEnvironment } from '../io/manifest/load-environment.js';
-import { PACKAGE_VERSION } from '../io/runtime/package-version.js';
-import { renderExport } from '../render/export-text.js';
 import type { ApiClient } from '../io/api/index.js';
-import { cwdOf, envOf, inCall, loadWithStore, manifestOf, withClient, type ClientOptions, type LoadOptions, type StateOptions } from './call.js';
+import { connectorOf, cwdOf, envOf, inCall, loadWithStore, manifestOf, withClient, type ClientOptions, type LoadOptions, type StateOptions } from './call.js';
 
 export interface ExportOptions extends LoadOptions, ClientOptions {
   /** Write the manifest to this file as well (relative to `cwd`). */
@@ -40,19 +37,15 @@ export function exportManifest(options: ExportOptions = {}): Promise<Exported> {
       env: envOf(options),
       ...(options.environment === undefined ? {} : { environment: options.environment }),
     });
-    if (options.out !== undefined) await checkExportTarget(options.out, options.force === true, cwd);
     const { environment } = loaded;
-    const exported = await withClient(environment, { ...options, concurrency: options.concurrency ?? 2 }, (client) =>
-      exportEnvironment({ environment, ...(loaded.manifestBaseUrl === undefined ? {} : { manifestBaseUrl: loaded.manifestBaseUrl }), connect: async () => lentConnection(client) }),
-    );
-    const manifest = renderExport(exported, {
-      agentsyncVersion: PACKAGE_VERSION,
-      environment: environment.name,
-      appId: environment.appId,
-      region: environment.region,
-      schemaBeside: await schemaBeside(options.out, cwd),
+    const { exported, manifest } = await exportToManifest({
+      environment,
+      ...(loaded.manifestBaseUrl === undefined ? {} : { manifestBaseUrl: loaded.manifestBaseUrl }),
+      connect: connectorOf(environment, options, 2),
+      force: options.force === true,
+      cwd,
+      ...(options.out === undefined ? {} : { out: options.out }),
     });
-    if (options.out !== undefined) await writeExportFile(options.out, manifest, options.force === true, cwd);
     return { manifest, counts: exported.counts, secrets: exported.secrets.map((s) => s.name) };
   });
 }

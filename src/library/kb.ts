@@ -1,10 +1,10 @@
 // The knowledge base as the CLI reads it: `kb status`, `kb sync` and the wait of `apply --wait`.
-import { UserError } from '../core/errors.js';
-import { readKbStatus, websitesToReport, type KbWebsiteStatus } from '../app/kb-status.js';
-import { waitForIndexing as waitUseCase, type KbCounts, type KbWaitResult } from '../app/kb-wait.js';
-import { syncFailure, syncWebsites, type KbSyncResult } from '../app/kb-sync.js';
+import { kbStatusOf, kbSyncOf, kbWaitOf } from '../app/kb.js';
+import type { KbWebsiteStatus } from '../app/kb-status.js';
+import type { KbCounts, KbWaitResult } from '../app/kb-wait.js';
+import { syncFailure, type KbSyncResult } from '../app/kb-sync.js';
 import type { ApiClient } from '../io/api/index.js';
-import { inCall, loadWithStore, withClient, type ClientOptions, type LoadOptions, type StateOptions } from './call.js';
+import { connectorOf, inCall, loadWithStore, type ClientOptions, type LoadOptions, type StateOptions } from './call.js';
 
 export type { KbCounts, KbSyncResult, KbWaitResult, KbWebsiteStatus };
 
@@ -18,10 +18,7 @@ export interface KbOptions extends LoadOptions, ClientOptions, StateOptions {
 export function kbStatus(options: KbOptions & { urls?: boolean } = {}): Promise<KbWebsiteStatus[]> {
   return inCall(options, async () => {
     const loaded = await loadWithStore(options);
-    const state = await loaded.store.read(loaded.target);
-    const addresses = websitesToReport(state, options.address);
-    if (state === null || addresses.length === 0) return [];
-    return withClient(loaded.desired.environment, { ...options, concurrency: options.concurrency ?? 8 }, (client) => readKbStatus(client, state, addresses, options.urls === true));
+    return kbStatusOf({ ...loaded, connect: connectorOf(loaded.desired.environment, options, 8), urls: options.urls === true, ...(options.address === undefined ? {} : { address: options.address }) });
   });
 }
 
@@ -42,17 +39,17 @@ export interface WaitOptions extends KbOptions {
 export function waitForIndexing(options: WaitOptions = {}): Promise<KbWaitResult> {
   return inCall(options, async () => {
     const loaded = await loadWithStore(options);
-    const state = await loaded.store.read(loaded.target);
-    if (state === null) throw new UserError('usage', `no state at ${loaded.store.location}: nothing has been applied yet`);
-    const addresses = options.address === undefined ? loaded.desired.resources.filter((r) => r.type === 'website').map((r) => r.address) : websitesToReport(state, options.address);
-    return withClient(loaded.desired.environment, { ...options, concurrency: options.concurrency ?? 8 }, (client) =>
-      waitUseCase(client, state, addresses, {
+    return kbWaitOf({
+      ...loaded,
+      connect: connectorOf(loaded.desired.environment, options, 8),
+      ...(options.address === undefined ? {} : { address: options.address }),
+      options: {
         timeoutMs: options.timeoutMs ?? 30 * 60_000,
         pollMs: options.pollMs ?? 2000,
         onProgress: options.onProgress ?? (() => undefined),
         ...(options.signal ? { signal: options.signal } : {}),
-      }),
-    );
+      },
+    });
   });
 }
 
@@ -72,17 +69,15 @@ export interface KbSyncOptions extends Omit<KbOptions, 'address'> {
 export function kbSync(options: KbSyncOptions = {}): Promise<KbSyncResult[]> {
   return inCall(options, async () => {
     const loaded = await loadWithStore(options);
-    const state = await loaded.store.read(loaded.target);
-    const wanted = options.addresses ?? [];
-    const addresses = wanted.length === 0 ? websitesToReport(state, undefined) : [...new Set(wanted.flatMap((address) => websitesToReport(state, address)))];
-    if (state === null || addresses.length === 0) return [];
-    const request = { failedOnly: options.failed === true, reindex: options.reindex === true };
-    return withClient(loaded.desired.environment, { ...options, concurrency: options.concurrency ?? 8 }, async (client) => {
-      const outcome = await syncWebsites(client, state, addresses, request);
-      // The error names the websites that failed and those that were synced (`details.synced`).
-      const failure = syncFailure(outcome);
-      if (failure) throw failure;
-      return outcome.websites;
+    const outcome = await kbSyncOf({
+      ...loaded,
+      connect: connectorOf(loaded.desired.environment, options, 8),
+      addresses: options.addresses ?? [],
+      request: { failedOnly: options.failed === true, reindex: options.reindex === true },
     });
+    // The error names the websites that failed and those that were synced (`details.synced`).
+    const failure = syncFailure(outcome);
+    if (failure) throw failure;
+    return outcome.websites;
   });
 }

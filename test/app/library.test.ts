@@ -303,7 +303,7 @@ describe('the guards of issue 40', () => {
     expect((await api.apply({ cwd: dir, env })).result.counts.created).toBe(3);
     await project('version: 1\nenvironments:\n  local: { appId: local, region: us }\n');
     expect((await api.plan({ cwd: dir, env })).massRemoval).toEqual({ removed: 3, deleted: 0, managed: 3 });
-    // The library's apply has no --prune: a saved plan made with it is how it deletes.
+    // A plan the CLI saved with --prune, applied by the library (its own prune is test/app/library-parity.test.ts).
     expect((await runCli(['plan', '--prune', '--out', 'plan.json'], { cwd: dir, env })).code).toBe(0);
     await emu.clearRequests();
     const refused = api.applySavedPlan({ planFile: 'plan.json', cwd: dir, env, confirm: () => true });

@@ -258,6 +258,39 @@ agents:
     expect(second).toMatchObject({ code: 'state_locked' });
   });
 
+  it('savePlan writes a plan file, printing nothing, that applySavedPlan carries out with the same vars', async () => {
+    const file = await manifest(
+      MANIFEST.replace("description: Today's weather", 'description: "${var.mood} weather"').replace(
+        'local: { appId: local, region: us }',
+        'local: { appId: local, region: us, vars: { mood: Fine } }',
+      ),
+    );
+    const saved = await silently(() => api.savePlan({ file, env, vars: { mood: 'Sunny' }, out: 'plan.json', cwd: dir }));
+    expect(saved.error).toBeUndefined();
+    expect(saved.printed).toBe('');
+    expect(saved.value).toMatchObject({ planFile: 'plan.json', hasChanges: true });
+    expect(await readFile(join(dir, 'plan.json'), 'utf8')).not.toContain('tok-sekrit-42');
+    await expect(api.applySavedPlan({ file, env, planFile: 'plan.json', cwd: dir })).rejects.toMatchObject({ name: 'UserError', code: 'plan_stale' });
+    const applied = await silently(() => api.applySavedPlan({ file, env, planFile: 'plan.json', cwd: dir, vars: { mood: 'Sunny' } }));
+    expect(applied.printed).toBe('');
+    expect(applied.value?.result.counts.created).toBe(3);
+    expect(JSON.stringify(await emu.get('/ai-agents/tools'))).toContain('Sunny weather');
+  });
+
+  it('plan and apply take prune and target; a mass deletion with prune needs allowMassDelete', async () => {
+    const file = await manifest();
+    const targeted = await api.apply({ file, env, target: 'agent.helper' });
+    expect(targeted.result.done.map((d) => d.address).sort()).toEqual(['agent.helper', 'tool.weather']);
+    expect((await api.apply({ file, env })).result.counts.created).toBe(1);
+    await manifest('version: 1\nenvironments:\n  local: { appId: local, region: us }\n');
+    expect((await api.plan({ file, env, prune: true })).plan.summary).toMatchObject({ delete: 3, forget: 0 });
+    await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
+    await expect(api.apply({ file, env, prune: true })).rejects.toMatchObject({ name: 'UserError', code: 'refused' });
+    expect(await emu.apiWrites()).toEqual([]);
+    expect((await api.apply({ file, env, prune: true, allowMassDelete: true })).result.counts.deleted).toBe(3);
+    expect(JSON.stringify(await emu.get('/ai-agents/agents'))).not.toContain('Helper');
+  });
+
   it('exports its version, and loading it does not load the CLI or commander', () => {
     const pkg = JSON.parse(spawnSync(process.execPath, ['-p', `JSON.stringify(require(${JSON.stringify(join(ROOT, 'package.json'))}))`], { encoding: 'utf8' }).stdout) as { version: string };
     expect(api.version).toBe(pkg.version);

@@ -26,30 +26,26 @@ export function registerKbCommand(program: Command, io: CliIo): void {
     .option('--urls', 'list every URL with its status and the exclude glob that left it out')
     .description("Counts of each website's discovered URLs by status (discovered, processing, processed, failed, skipped).");
   addManifestOptions(addResponseTimeoutOption(status)).action(async (address: string | undefined, opts: KbStatusOptions) => {
-    const [{ loadManifestAndStore }, { printWarnings }, { connectApi }, app, render] = await Promise.all([
+    const [{ loadManifestAndStore }, { printWarnings }, { connectApi }, { ownConnection }, { kbStatusOf }, render] = await Promise.all([
       import('../pipeline.js'),
       import('../render-plan.js'),
       import('../api-connect.js'),
-      import('../../app/kb-status.js'),
+      import('../../app/connection.js'),
+      import('../../app/kb.js'),
       import('../../render/kb-status.js'),
     ]);
     const timeoutMs = responseTimeoutMs(opts.timeout);
     const loaded = await loadManifestAndStore(opts, io);
     printWarnings(io, loaded.warnings, opts);
-    const state = await loaded.store.read(loaded.target);
-    // A bad address is refused before the key is needed or anything is sent.
-    const addresses = app.websitesToReport(state, address);
-    if (state === null || addresses.length === 0) {
-      io.stdout.write(opts.json === true ? render.kbStatusToJson([]) : render.renderKbStatusText([], false));
-      return;
-    }
-    const client = await connectApi(loaded.desired.environment, io.env, { concurrency: 8, retries: 5, timeoutMs }).open();
-    try {
-      const websites = await app.readKbStatus(client, state, addresses, opts.urls === true);
-      io.stdout.write(opts.json === true ? render.kbStatusToJson(websites) : render.renderKbStatusText(websites, useColor(opts, io.stdout, io.env)));
-    } finally {
-      await client.close();
-    }
+    const websites = await kbStatusOf({
+      ...loaded,
+      ...(address === undefined ? {} : { address }),
+      urls: opts.urls === true,
+      connect: () => ownConnection(connectApi(loaded.desired.environment, io.env, { concurrency: 8, retries: 5, timeoutMs }).open()),
+    });
+    // Nothing to report prints the empty report, uncoloured, as before any call.
+    const color = websites.length > 0 && useColor(opts, io.stdout, io.env);
+    io.stdout.write(opts.json === true ? render.kbStatusToJson(websites) : render.renderKbStatusText(websites, color));
   });
   registerKbSyncCommand(kb, io);
 }
@@ -64,11 +60,12 @@ function registerKbSyncCommand(kb: Command, io: CliIo): void {
     .option('--wait-timeout <seconds>', 'with --wait: give up after this long (default 1800)')
     .description("Process websites' discovered URLs again (PATCH …/discovered-urls/sync), honouring their excludes.");
   addManifestOptions(addResponseTimeoutOption(sync)).action(async (addresses: string[], opts: KbSyncOptions) => {
-    const [{ loadManifestAndStore }, { printWarnings }, { connectApi }, status, app, render] = await Promise.all([
+    const [{ loadManifestAndStore }, { printWarnings }, { connectApi }, { ownConnection }, { kbSyncOf }, { syncFailure }, render] = await Promise.all([
       import('../pipeline.js'),
       import('../render-plan.js'),
       import('../api-connect.js'),
-      import('../../app/kb-status.js'),
+      import('../../app/connection.js'),
+      import('../../app/kb.js'),
       import('../../app/kb-sync.js'),
       import('../../render/kb-sync.js'),
     ]);
@@ -78,31 +75,31 @@ function registerKbSyncCommand(kb: Command, io: CliIo): void {
     const timeoutMs = responseTimeoutMs(opts.timeout);
     const loaded = await loadManifestAndStore(opts, io);
     printWarnings(io, loaded.warnings, opts);
-    const state = await loaded.store.read(loaded.target);
-    const chosen = addresses.length === 0 ? status.websitesToReport(state, undefined) : [...new Set(addresses.flatMap((address) => status.websitesToReport(state, address)))];
-    if (state === null || chosen.length === 0) {
-      io.stdout.write(opts.json === true ? render.kbSyncToJson([]) : render.renderKbSyncText([], false));
-      return;
-    }
-    const client = await connectApi(loaded.desired.environment, io.env, { concurrency: 8, retries: 5, timeoutMs }).open();
-    try {
-      const outcome = await app.syncWebsites(client, state, chosen, { failedOnly: opts.failed === true, reindex: opts.reindex === true });
-      // What was sent is printed even when another website failed: a rerun must know what it would repeat.
-      if (opts.json === true) io.stdout.write(render.kbSyncToJson(outcome.websites, outcome.failed));
-      else if (outcome.websites.length > 0) io.stdout.write(render.renderKbSyncText(outcome.websites, opts.failed === true));
-      const failure = app.syncFailure(outcome);
-      if (failure) {
-        const message = `${failure.message}${opts.wait === true ? '; not waiting for indexing' : ''}`;
-        // The JSON above already holds the failures; a second {"error"} document would break a parser.
-        if (opts.json !== true) throw new UserError(failure.code, message, failure.details);
-        io.stderr.write(`Error: ${escapeControlKeepLines(message)}\n`);
-        throw new ExitRequest(1);
-      }
-      if (opts.wait !== true) return;
-      const [{ followIndexing }, { waitForUrls }] = await Promise.all([import('../apply-wait.js'), import('../../app/kb-wait.js')]);
-      await followIndexing(io, opts, timeoutSeconds, 'the sync itself was sent', (options) => waitForUrls(client, outcome.targets, { ...options, signal: io.signal }));
-    } finally {
-      await client.close();
-    }
+    let connected = false;
+    const outcome = await kbSyncOf({
+      ...loaded,
+      addresses,
+      request: { failedOnly: opts.failed === true, reindex: opts.reindex === true },
+      connect: () => ownConnection(connectApi(loaded.desired.environment, io.env, { concurrency: 8, retries: 5, timeoutMs }).open()),
+      afterSync: async (sent, client) => {
+        connected = true;
+        // What was sent is printed even when another website failed: a rerun must know what it would repeat.
+        if (opts.json === true) io.stdout.write(render.kbSyncToJson(sent.websites, sent.failed));
+        else if (sent.websites.length > 0) io.stdout.write(render.renderKbSyncText(sent.websites, opts.failed === true));
+        const failure = syncFailure(sent);
+        if (failure) {
+          const message = `${failure.message}${opts.wait === true ? '; not waiting for indexing' : ''}`;
+          // The JSON above already holds the failures; a second {"error"} document would break a parser.
+          if (opts.json !== true) throw new UserError(failure.code, message, failure.details);
+          io.stderr.write(`Error: ${escapeControlKeepLines(message)}\n`);
+          throw new ExitRequest(1);
+        }
+        if (opts.wait !== true) return;
+        const [{ followIndexing }, { waitForUrls }] = await Promise.all([import('../apply-wait.js'), import('../../app/kb-wait.js')]);
+        await followIndexing(io, opts, timeoutSeconds, 'the sync itself was sent', (options) => waitForUrls(client, sent.targets, { ...options, signal: io.signal }));
+      },
+    });
+    // No website to sync: the empty report, with no call made.
+    if (!connected) io.stdout.write(opts.json === true ? render.kbSyncToJson(outcome.websites) : render.renderKbSyncText(outcome.websites, false));
   });
 }

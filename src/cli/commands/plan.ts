@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { addManifestOptions, addResponseTimeoutOption, addVarOptions, responseTimeoutMs, environmentChoice, nonEmptyPath, type ManifestOptions } from '../options.js';
 import type { PlanOptions } from '../plan-options.js';
 import { addScopeOptions, scopeOf } from '../scope-options.js';
-import type * as PlanFileIo from '../../io/files/plan-file.js';
+import type * as SavePlan from '../../app/save-plan.js';
+import type { PlanOut } from '../../app/save-plan.js';
 import type { CliIo } from '../cli-io.js';
 
 /** The options of a plan of one environment. */
@@ -39,9 +40,8 @@ async function runPlan(opts: PlanOptions, formatGiven: boolean, io: CliIo): Prom
 async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo): Promise<void> {
   const output = await import('../plan-output.js');
   const { format, out: outChoice } = output.choosePlanOutput({ ...opts, formatGiven });
-  const [{ loadManifestAndStore }, { planBasisOf, savedRefreshOf }, planUseCase, { conflictsOf, hasChanges }, render, { ExitRequest }] = await Promise.all([
+  const [{ loadManifestAndStore }, planUseCase, { conflictsOf, hasChanges }, render, { ExitRequest }] = await Promise.all([
     import('../pipeline.js'),
-    import('../../app/compute-plan.js'),
     import('../../app/plan.js'),
     import('../../core/plan.js'),
     import('../render-plan.js'),
@@ -64,7 +64,6 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo)
     ...(connection ? { connect: () => ownConnection(connection.open()) } : {}),
     scope: scopeOf(opts),
   });
-  const { state } = computed;
   computed.plan.target = (await import('../../core/plan-target.js')).planTarget(loaded.desired.environment, io.env);
   const rendered = render.formatPlan(computed.plan, format, opts, io);
   // With --out - the plan file goes to stdout, so the readable plan moves to stderr (and a JSON
@@ -77,18 +76,14 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo)
   // A plan apply would refuse is not saved: a file is a promise that `apply FILE` carries it out.
   const conflicts = conflictsOf(computed.plan);
   if (out && conflicts.length === 0) {
-    const { planToJson } = await import('../../render/plan-json.js');
-    const { PACKAGE_VERSION } = await import('../../io/runtime/package-version.js');
-    const planFile = out.files.buildPlanFile(planToJson(computed.plan), {
-      agentsyncVersion: PACKAGE_VERSION,
+    const planFile = out.save.planFileOf(loaded, computed, {
+      maskedBaseUrl: computed.plan.target.baseUrl,
+      ...(loaded.varOverrides ? { varOverrides: loaded.varOverrides } : {}),
       createdAt: new Date().toISOString(),
-      ...planBasisOf(loaded.desired, state, computed.salt),
-      checks: out.files.planChecksOf(loaded.text, computed.plan.target.baseUrl, loaded.varOverrides),
-      refresh: savedRefreshOf(computed),
     });
-    if (out.toStdout) io.stdout.write(out.files.serializePlanFile(planFile));
+    if (out.toStdout) io.stdout.write((await import('../../io/files/plan-file.js')).serializePlanFile(planFile));
     else {
-      await out.files.writePlanFile(out.path, planFile, io.cwd);
+      await out.save.writeSavedPlan(out, planFile, io.cwd);
       if (format === 'text') io.stdout.write(`\nSaved the plan to ${out.path}. Apply exactly it with: agentsync apply ${out.path}\n`);
     }
   }
@@ -103,45 +98,15 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo)
   if (opts.detailedExitcode && hasChanges(computed.plan)) throw new ExitRequest(2);
 }
 
-/**
- * `--out` naming the manifest or one of its parts, the state or a file beside it (beside the state
- * as given, and beside the file a linked state names, where the store keeps them), or the var file
- * is refused before the plan is printed.
- */
-async function refuseOutOverRunInputs(out: string, opts: OnePlanOptions, stateLocation: string, io: CliIo): Promise<void> {
-  const [{ realPathOf, refuseOutOverInputs }, { manifestPaths }, { manifestFiles }, { stateFiles }] = await Promise.all([
-    import('../../io/files/plan-file.js'),
-    import('../../io/manifest/manifest-location.js'),
-    import('../../io/manifest/manifest-parts.js'),
-    import('../../io/state/paths.js'),
-  ]);
-  const manifest = manifestPaths(opts.file);
-  const parts = (await manifestFiles(opts.file, io.cwd)).paths.filter((path) => !manifest.includes(path));
-  const inputs = [
-    ...manifest.map((path) => ({ path, what: 'the manifest' })),
-    ...parts.map((path) => ({ path, what: 'a part of the manifest' })),
-    ...(opts.varFile === undefined ? [] : [{ path: opts.varFile, what: 'the var file' }]),
-  ];
-  // A postgres:// state names no file, and matches none.
-  if (!stateLocation.includes('://')) {
-    const { pathForRun } = await import('../../io/files/run-path.js');
-    for (const state of [stateFiles(stateLocation), stateFiles(await realPathOf(pathForRun(io.cwd, stateLocation)))]) {
-      inputs.push(
-        { path: state.state, what: 'the state' },
-        { path: state.backup, what: "the state's backup" },
-        { path: state.journal, what: "the state's journal" },
-        { path: state.lock, what: "the state's lock" },
-      );
-    }
-  }
-  await refuseOutOverInputs(out, inputs, manifest, io.cwd);
+/** Where --out goes; a target that cannot be written is refused before the plan is printed. */
+async function prepareOut(path: string | undefined, io: CliIo): Promise<(PlanOut & { save: typeof SavePlan }) | null> {
+  if (path === undefined) return null;
+  const save = await import('../../app/save-plan.js');
+  return { ...(await save.preparePlanOut(path, io.cwd)), save };
 }
 
-/** Where --out goes; a target that cannot be written is refused before the plan is printed. */
-async function prepareOut(path: string | undefined, io: CliIo): Promise<{ files: typeof PlanFileIo; path: string; toStdout: boolean } | null> {
-  if (path === undefined) return null;
-  const files = await import('../../io/files/plan-file.js');
-  const toStdout = files.isStdoutTarget(path);
-  if (!toStdout) await files.checkPlanOutTarget(path, io.cwd);
-  return { files, path, toStdout };
+/** `--out` over the manifest, one of its parts, the state (or a file beside it) or the var file is refused. */
+async function refuseOutOverRunInputs(out: string, opts: OnePlanOptions, stateLocation: string, io: CliIo): Promise<void> {
+  const { refuseOutOverRunInputs: refuse } = await import('../../app/save-plan.js');
+  await refuse(out, { manifest: opts.file, ...(opts.varFile === undefined ? {} : { varFile: opts.varFile }), stateLocation, cwd: io.cwd });
 }
