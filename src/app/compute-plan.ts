@@ -13,7 +13,7 @@ import type { ApiClient } from '../io/api/client.js';
 import { digestDesired, type PlanBasis } from '../io/files/plan-file.js';
 import { readServer } from '../io/api/read-server.js';
 import { readWebsites } from '../io/api/read-websites.js';
-import { resolveWebsites } from '../core/kinds/website-plan.js';
+import { resolveWebsites } from '../core/kinds/website/resolve.js';
 import { createDigester, digestAhead, newSalt } from '../io/state/digest.js';
 
 export interface ComputedPlan {

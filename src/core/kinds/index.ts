@@ -1,10 +1,10 @@
 // The registry of resource kinds. `Record<ResourceType, …>` makes a kind missing here a compile
 // error, so RESOURCE_TYPES in kind.ts is the one list to extend.
 import type { DesiredResource } from '../desired.js';
-import { agentKind } from './agent.js';
+import { agentKind } from './agent/index.js';
 import { parseAddress, RESOURCE_TYPES, type Kind, type ResourceType } from './kind.js';
-import { toolKind } from './tool.js';
-import { websiteKind } from './website.js';
+import { toolKind } from './tool/index.js';
+import { websiteKind } from './website/index.js';
 
 export * from './kind.js';
 

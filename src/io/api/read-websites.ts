@@ -4,7 +4,7 @@
 import { isUserError, UserError } from '../../core/errors.js';
 import type { KindListing } from '../../core/refresh.js';
 import type { ResourceState, State } from '../../core/state.js';
-import { readDiscoveredUrls, type DiscoveredUrl } from '../../core/kinds/website-urls.js';
+import { readDiscoveredUrls, type DiscoveredUrl } from '../../core/kinds/website/urls.js';
 import { isApiError } from './api-error.js';
 import type { ApiClient, CallOptions } from './client.js';
 

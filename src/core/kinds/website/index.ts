@@ -8,15 +8,15 @@
 // process call is harmless, so an interrupted one is simply sent again. A scrape is not: it is
 // journaled pending before it leaves, and after a lost answer the website it made is looked up
 // (website-lookup.ts) and adopted before anything is scraped again.
-import type { JsonObject } from '../api-types.js';
-import type { WebsiteSpec } from '../desired.js';
-import { isUserError } from '../errors.js';
-import { ADDRESS_KEY_PATTERN } from '../schema.js';
-import { answeredStatus, isObject, PartlyDone, sendDelete, stringField, UnexpectedAnswer, type CallContext, type CallOutcome, type Kind } from './kind.js';
-import type { FieldTable } from './fields.js';
-import { findScrapedWebsite } from './website-lookup.js';
-import { matchWebsite, showMatchedUrls } from './website-match.js';
-import { discoveredUrlsPath, readDiscoveredUrls, websitePath } from './website-urls.js';
+import type { JsonObject } from '../../api-types.js';
+import type { WebsiteSpec } from '../../desired.js';
+import { isUserError } from '../../errors.js';
+import { ADDRESS_KEY_PATTERN } from '../../schema.js';
+import { answeredStatus, isObject, PartlyDone, sendDelete, stringField, UnexpectedAnswer, type CallContext, type CallOutcome, type Kind } from '../kind.js';
+import type { FieldTable } from '../fields.js';
+import { findScrapedWebsite } from './lookup.js';
+import { matchWebsite, showMatchedUrls } from './match.js';
+import { discoveredUrlsPath, readDiscoveredUrls, websitePath } from './urls.js';
 
 /** The website's field facts (docs/spec/server.md#field-facts). A discovered-URL listing returns none of them. */
 const WEBSITE_FIELDS: FieldTable<WebsiteSpec> = {
