@@ -53,7 +53,7 @@ async function recordExample(out, file) {
   const dir = await mkdtemp(join(tmpdir(), 'agentsync-compare-'));
   const emulator = await startEmulator({ port: 0, apiKey: DEFAULT_API_KEY });
   const words = { [emulator.url]: 'EMULATOR', [dir]: 'TMP' };
-  const base = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', COMETCHAT_API_KEY: DEFAULT_API_KEY };
+  const base = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', COMETCHAT_API_KEY: DEFAULT_API_KEY, LANGGRAPH_TOKEN: 'compare-token' };
   const online = { ...base, AGENTSYNC_BASE_URL: emulator.url };
   const common = ['--file', `examples/${file}`, '--env', env, '--state', join(dir, 'state.json')];
   const steps = [

@@ -9,7 +9,7 @@ import type { DiscoveredUrl } from './urls.js';
 import { matchWebsite, type TwinExclusion } from './match.js';
 import type { WebsiteReport } from '../../plan.js';
 import type { State } from '../../state.js';
-import { effectiveMoves } from '../../moved.js';
+import { effectiveMoves } from '../../effective-moves.js';
 import { appendAll } from '../../arrays.js';
 
 export interface ResolvedWebsites {
