@@ -11,9 +11,8 @@ import { applyOverlay, refreshState, type RefreshOverlay, type UntrackedIndex } 
 import type { State } from '../core/state.js';
 import type { ApiClient } from '../io/api/client.js';
 import { digestDesired, type PlanBasis } from '../io/files/plan-file.js';
-import { readServer } from '../io/api/read-server.js';
-import { readWebsites } from '../io/api/read-websites.js';
-import { resolveWebsites } from '../core/kinds/website-plan.js';
+import { readKinds } from '../io/api/read-server.js';
+import { resolveObserved } from '../core/observed.js';
 import { createDigester, digestAhead, newSalt } from '../io/state/digest.js';
 
 export interface ComputedPlan {
@@ -23,7 +22,7 @@ export interface ComputedPlan {
   /** The state entries the refresh changed; a saved plan carries them so apply sees the same state. */
   overlay: RefreshOverlay;
   scope: PlanScope;
-  /** Each URL website's matched-URL fingerprint, for a saved plan (core/kinds/website-plan.ts). */
+  /** What each kind read resource by resource recorded in the desired specs, by address, for a saved plan (core/observed.ts). */
   matched: Record<string, string>;
   /** The server records no state entry tracks, when the server was read (`diff` compares them across environments). */
   untracked?: UntrackedIndex;
@@ -47,20 +46,19 @@ export async function computePlan(desired: Desired, state: State | null, source:
   // An unknown --target is refused before anything is read from the server.
   if (scope.targets.length > 0) selectTargets(desired, Object.keys(state?.resources ?? {}), scope.targets);
   if (!source.client) {
-    const offline = resolveWebsites(desired, state);
-    return { plan: planChanges({ desired: offline.desired, state, digest, scope }), salt, overlay: {}, scope, matched: offline.matched };
+    const offline = resolveObserved(desired, state);
+    return { plan: planChanges({ desired: offline.desired, state, digest, scope }), salt, overlay: {}, scope, matched: offline.recorded };
   }
-  // The two lists and every website's discovered URLs (docs/spec/knowledge-base.md#refresh-and-drift), all at once.
-  const [snapshot, websites] = await Promise.all([readServer(source.client), readWebsites(source.client, state)]);
-  snapshot.website = websites.listing;
+  // Every kind, the way it is read (docs/spec/server.md#refresh), all at once.
+  const read = await readKinds(source.client, state);
   const sensitive = new Map(desired.resources.map((r) => [r.address, r.sensitive]));
-  const refreshed = refreshState({ state, snapshot, digest, sensitiveOf: (address) => sensitive.get(address) ?? [] });
+  const refreshed = refreshState({ state, snapshot: read.snapshot, digest, sensitiveOf: (address) => sensitive.get(address) ?? [] });
   const gone = goneFromServer(state, refreshed.overlay);
-  const sites = resolveWebsites(desired, refreshed.state, websites.urls);
-  const refresh = { ...refreshed, warnings: [...refreshed.warnings, ...sites.warnings] };
-  const plan = planChanges({ desired: sites.desired, state: refreshed.state, digest, refresh, scope, goneFromServer: gone });
-  if (sites.reports.length > 0) plan.websites = sites.reports;
-  return { plan, salt, overlay: refreshed.overlay, scope, matched: sites.matched, untracked: refreshed.untracked };
+  const observed = resolveObserved(desired, refreshed.state, read.seen);
+  const refresh = { ...refreshed, warnings: [...refreshed.warnings, ...observed.warnings] };
+  const plan = planChanges({ desired: observed.desired, state: refreshed.state, digest, refresh, scope, goneFromServer: gone });
+  if (Object.keys(observed.reports).length > 0) plan.reports = observed.reports;
+  return { plan, salt, overlay: refreshed.overlay, scope, matched: observed.recorded, untracked: refreshed.untracked };
 }
 
 /** What a saved plan remembers of its refresh, so that applying it needs no second one. */
@@ -70,7 +68,7 @@ export interface SavedRefresh {
   adopt: Record<string, string>;
   /** Absent in plans made before --prune and --target existed: neither. */
   scope?: PlanScope;
-  /** URL websites' matched-URL fingerprints as the plan saw them; absent in older plans. */
+  /** What the kinds read resource by resource recorded, as the plan saw it; absent in older plans. */
   matched?: Record<string, string>;
 }
 
@@ -87,10 +85,10 @@ export function replanSaved(desired: Desired, state: State, saved: SavedRefresh)
   const scope = saved.scope ?? NO_SCOPE;
   const gone = goneFromServer(state, saved.overlay);
   const seen = applyOverlay(state, saved.overlay);
-  const sites = resolveWebsites(desired, seen, undefined, saved.matched);
-  const plan = planChanges({ desired: sites.desired, state: seen, digest, adopt: saved.adopt, scope, goneFromServer: gone });
+  const observed = resolveObserved(desired, seen, undefined, saved.matched);
+  const plan = planChanges({ desired: observed.desired, state: seen, digest, adopt: saved.adopt, scope, goneFromServer: gone });
   plan.refreshed = saved.refreshed;
-  return { plan, salt: state.salt, overlay: saved.overlay, scope, matched: sites.matched };
+  return { plan, salt: state.salt, overlay: saved.overlay, scope, matched: observed.recorded };
 }
 
 /**

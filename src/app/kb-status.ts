@@ -4,11 +4,11 @@
 // server), read several at a time.
 import { UserError } from '../core/errors.js';
 import { isObject, stringField, timestampMs } from '../core/kinds/kind.js';
-import { knowledgeBaseEntries } from '../core/kinds/website-lookup.js';
+import { knowledgeBaseEntries } from '../core/kinds/website/lookup.js';
 import { keyOfAddress, parseAddress } from '../core/kinds/index.js';
 import { closest } from '../core/suggest.js';
-import { matchIds, matchWebsite } from '../core/kinds/website-match.js';
-import { URL_STATUSES, type DiscoveredUrl } from '../core/kinds/website-urls.js';
+import { matchIds, matchWebsite } from '../core/kinds/website/match.js';
+import { URL_STATUSES, type DiscoveredUrl } from '../core/kinds/website/urls.js';
 import type { State } from '../core/state.js';
 import { escapeControl } from '../core/terminal-safe.js';
 import type { ApiClient } from '../io/api/client.js';

@@ -5,8 +5,8 @@
 // `uniqueIds`, and version A answers 400 to an empty list, so ids go in batches of the reference's
 // one stated size (100) and nothing is sent when nothing is left.
 import { isUserError, UserError, type ErrorCode } from '../core/errors.js';
-import { matchIds, matchWebsite } from '../core/kinds/website-match.js';
-import { discoveredUrlsPath, websitePath, type DiscoveredUrl } from '../core/kinds/website-urls.js';
+import { matchIds, matchWebsite } from '../core/kinds/website/match.js';
+import { discoveredUrlsPath, websitePath, type DiscoveredUrl } from '../core/kinds/website/urls.js';
 import type { State } from '../core/state.js';
 import { isApiError } from '../io/api/api-error.js';
 import type { ApiClient } from '../io/api/client.js';

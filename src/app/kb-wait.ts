@@ -7,8 +7,8 @@
 // "Indexing complete".
 import { UserError } from '../core/errors.js';
 import { oneSafeLine } from '../core/terminal-safe.js';
-import { matchIds, matchWebsite } from '../core/kinds/website-match.js';
-import { discoveredUrlsPath, UNFINISHED_STATUSES, type DiscoveredUrl } from '../core/kinds/website-urls.js';
+import { matchIds, matchWebsite } from '../core/kinds/website/match.js';
+import { discoveredUrlsPath, UNFINISHED_STATUSES, type DiscoveredUrl } from '../core/kinds/website/urls.js';
 import { isObject } from '../core/kinds/kind.js';
 import type { State } from '../core/state.js';
 import type { ApiClient } from '../io/api/client.js';

@@ -2,7 +2,7 @@
 // rename one, and copy the whole state to another backend. Each refusal is a UserError with one
 // line; the CLI (commands/state.ts) only parses and prints.
 import { UserError } from '../core/errors.js';
-import { addressProblem, parseAddress } from '../core/kinds/index.js';
+import { ADDRESS_FORMS, addressProblem, parseAddress } from '../core/kinds/index.js';
 import type { MigrateResult, PendingCreate, ResourceState, State } from '../core/state.js';
 // Addresses and ids typed by a user or read from a server may hold escape sequences: shown, not obeyed.
 import { escapeControl as safe } from '../core/terminal-safe.js';
@@ -96,7 +96,7 @@ export function copyState(from: StateBackend, to: StateBackend, target: Partial<
 
 function checkAddress(address: string): { type: string; key: string } {
   const parsed = parseAddress(address);
-  if (!parsed) throw new UserError('usage', `"${safe(address)}" is not an address; addresses look like tool.<name>, agent.<key> or website.<key>`);
+  if (!parsed) throw new UserError('usage', `"${safe(address)}" is not an address; addresses look like ${ADDRESS_FORMS}`);
   return parsed;
 }
 

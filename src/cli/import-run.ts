@@ -2,7 +2,7 @@
 // record them in the state as they are on the server. Nothing on the server changes.
 import { UserError } from '../core/errors.js';
 import type { ImportRequest } from '../core/import-plan.js';
-import { parseAddress } from '../core/kinds/index.js';
+import { ADDRESS_FORMS, parseAddress } from '../core/kinds/index.js';
 import { escapeControl } from '../core/terminal-safe.js';
 import { ownConnection } from '../app/connection.js';
 import { importResources } from '../app/import.js';
@@ -14,7 +14,7 @@ import type { CliIo } from './cli-io.js';
 
 export async function runImport(request: ImportRequest, opts: ManifestOptions, io: CliIo): Promise<void> {
   if (request.address !== undefined && parseAddress(request.address) === undefined) {
-    throw new UserError('usage', `"${escapeControl(request.address)}" is not an address; addresses look like tool.<name>, agent.<key> or website.<key>`);
+    throw new UserError('usage', `"${escapeControl(request.address)}" is not an address; addresses look like ${ADDRESS_FORMS}`);
   }
   const timeoutMs = responseTimeoutMs(opts.timeout);
   const loaded = await loadManifestAndStore(opts, io);

@@ -18,7 +18,7 @@ export type AgentSpec = Omit<ManifestAgent, 'environments'>;
  * A website: `url` (+ crawl settings, `exclude` as URL globs) or the seed's `parentUniqueId` +
  * `exclude` of ids. `matchedUrls` is never written in a manifest: it is a fingerprint of the
  * discovered URLs the globs matched (filled from the server at plan time, recorded by apply), so a
- * changed set of matched URLs is an update (core/kinds/website-match.ts).
+ * changed set of matched URLs is an update (core/kinds/website/match.ts).
  */
 export type WebsiteSpec = Omit<ManifestWebsite, 'environments'> & { matchedUrls?: string };
 

@@ -9,7 +9,7 @@ import { couldBeCreatedSince, kindOf, TYPE_RANK, type RemoteRecord } from './kin
 import { normalizeSpec } from './normalize.js';
 import { summarize, type Change, type CreateChange, type FieldChange, type PendingWarning, type Plan, type UnreadableResource } from './plan.js';
 import type { FieldFact } from './kinds/fields.js';
-import { effectiveMoves } from './moved.js';
+import { effectiveMoves } from './effective-moves.js';
 import { leftoverChanges, limitToTargets, NO_SCOPE, selectTargets, type PlanScope } from './plan-scope.js';
 import { redactSpecShared, type Digest } from './redact.js';
 import type { Refreshed } from './refresh.js';

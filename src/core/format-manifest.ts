@@ -10,18 +10,12 @@
 // The result is parsed again and must hold the same data, lists sorted; otherwise it is refused.
 import { isMap, isPair, isScalar, isSeq, parseDocument, Scalar, visit, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import { canonicalJson } from './canonical.js';
+import { KIND_SET_PATHS } from './kinds/index.js';
 import { appendAll } from './arrays.js';
 import { isSingleLine, writesPlain, type ScalarContext } from './plain-scalar.js';
 
-/** Where set-like lists live; `*` is any map key. */
-const SET_LIKE_PATHS: readonly (readonly string[])[] = [
-  ['agents', '*', 'tools'],
-  ['agents', '*', 'actions'],
-  ['agents', '*', 'platformTools'],
-  ['tools', '*', 'parameters', 'required'],
-  ['knowledgeBase', 'websites', '*', 'exclude'],
-  ['external', 'tools'],
-];
+/** Where set-like lists live; `*` is any map key. The kinds' own come from their field tables. */
+const SET_LIKE_PATHS: readonly (readonly string[])[] = [...KIND_SET_PATHS, ['tools', '*', 'parameters', 'required'], ['external', 'tools']];
 
 export type FormatResult = { ok: true; text: string; changed: boolean } | { ok: false; problem: string };
 

@@ -4,8 +4,10 @@
 import { SENSITIVE_PLACEHOLDER, type Action, type Change, type Plan } from './plan.js';
 import { isSensitivePath, touchesSensitive } from './redact.js';
 import type { Desired, SensitivePath, SpecJson } from './desired.js';
+import { moduleOf, type ResourceType } from './kinds/index.js';
+import type { GraphNodeKind } from './kinds/module.js';
 
-export type GraphNodeKind = 'agent' | 'tool' | 'action' | 'website' | 'external';
+export type { GraphNodeKind };
 
 export interface GraphNode {
   /** The address (`agent.support`), or the bare name for a tool the manifest does not manage. */
@@ -83,10 +85,8 @@ function recordOf(change: Change): SpecJson {
   }
 }
 
-function nodeOf(type: string, address: string, record: SpecJson): GraphNode {
-  if (type === 'agent') return { id: address, kind: 'agent', ...(typeof record.name === 'string' ? { detail: record.name } : {}) };
-  if (type === 'tool') return { id: address, kind: record.doNotExecute === true ? 'tool' : 'action' };
-  return { id: address, kind: 'website' };
+function nodeOf(type: ResourceType, address: string, record: SpecJson): GraphNode {
+  return { id: address, ...moduleOf(type).graphNode(record) };
 }
 
 /** Adds each agent's edges; a name that is not one of the graph's tools becomes a node of its own. */

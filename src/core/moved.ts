@@ -43,11 +43,6 @@ export function movedDiagnostics(tree: Record<string, unknown>, locator: Manifes
   return diagnostics;
 }
 
-/** The moves that apply to this state: its entry at `from` goes to `to`, unless `to` is taken already (a move done before). */
-export function effectiveMoves(moves: readonly Move[], recorded: Readonly<Record<string, unknown>>): Move[] {
-  return moves.filter((move) => Object.hasOwn(recorded, move.from) && !Object.hasOwn(recorded, move.to));
-}
-
 /** The `moved:` entry that turns a rename into a move, as the user would write it. */
 export function movedEntryText(move: Move): string {
   return `moved: [{ from: ${move.from}, to: ${move.to} }]`;

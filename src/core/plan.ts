@@ -116,8 +116,11 @@ export interface Plan {
   moves?: PlanMove[];
   /** Where the plan applies, for the header; set by the command that shows it. */
   target?: PlanTarget;
-  /** Websites declared by URL that the refresh read: how many URLs each exclude glob matches. */
-  websites?: WebsiteReport[];
+  /**
+   * What the refresh read of a kind beyond its changes, by kind, when there is any: for websites
+   * declared by URL, how many URLs each exclude glob matches.
+   */
+  reports?: Partial<Record<ResourceType, KindReport[]>>;
   /** Resources the refresh could not read: left out of `changes` (nothing is planned for them); absent when none. */
   unreadable?: UnreadableResource[];
 }
@@ -144,6 +147,9 @@ export interface UnreadableResource {
 }
 
 /** Per website declared by URL, what its exclude globs match among its discovered URLs. */
+/** What a plan reports of a kind beyond its changes (core/kinds/observe.ts); one kind reports today. */
+export type KindReport = WebsiteReport;
+
 export interface WebsiteReport {
   address: string;
   /** Discovered URLs read from the server. */

@@ -5,6 +5,7 @@
 import { baseUrlProblem, defaultBaseUrl, defaultHostProblem, normalizeBaseUrl } from './base-url.js';
 import { buildDesired, desiredEnvironment } from './build-desired.js';
 import type { Desired } from './desired.js';
+import { MANIFEST_SECTIONS, RESOURCE_ROOTS } from './kinds/index.js';
 import { capDiagnostics, formatPath, hasErrors, sortDiagnostics, type Diagnostic, type PathSegment } from './diagnostics.js';
 import { interpolateValue, openingOffsets, type InterpolationContext, type InterpolationProblem, type VarValue } from './interpolate.js';
 import type { InterpolationSite, ParsedManifest } from './parse.js';
@@ -51,7 +52,6 @@ export interface Resolution {
 export const DEFAULT_API_KEY_ENV = 'COMETCHAT_API_KEY';
 
 /** Resources may hold secrets; the rest of the manifest is printed freely, so it may not. */
-const SECRET_SECTIONS = new Set(['tools', 'agents', 'knowledgeBase']);
 
 export function resolveManifest(parsed: ParsedManifest, options: ResolveOptions): Resolution {
   const { locator } = parsed;
@@ -158,7 +158,7 @@ function runOnce(
         env: options.env,
         vars,
         ...(target === undefined ? {} : { environmentName: target }),
-        secretsAllowed: SECRET_SECTIONS.has(String(site.path[0])),
+        secretsAllowed: RESOURCE_ROOTS.has(String(site.path[0])),
         apiKeyVariables: keyVariables,
       }),
       { sensitive, secrets },
@@ -351,9 +351,14 @@ function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
 
 /** Every key of the manifest's named sections: a diagnostic may quote one, and a key is never masked. */
 function manifestKeys(tree: Record<string, unknown>): Set<string> {
-  const kb = tree.knowledgeBase;
-  const sections = [tree.environments, tree.tools, tree.agents, isPlainObject(kb) ? kb.websites : undefined];
+  const sections = [tree.environments, ...Object.values(MANIFEST_SECTIONS).map((path) => valueAt(tree, path))];
   return new Set(sections.flatMap((section) => (isPlainObject(section) ? Object.keys(section) : [])));
+}
+
+function valueAt(tree: Record<string, unknown>, path: readonly string[]): unknown {
+  let at: unknown = tree;
+  for (const key of path) at = isPlainObject(at) ? at[key] : undefined;
+  return at;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

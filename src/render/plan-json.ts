@@ -105,7 +105,7 @@ export function planToJson(plan: Plan): PlanJson {
     pending: plan.pending.map(({ address, type, since, action }) => ({ address, type, since, action })),
     ...(plan.moves?.length ? { moves: plan.moves.map(({ from, to, type, remoteId }) => ({ from, to, type, remoteId })) } : {}),
     ...(plan.unreadable?.length ? { unreadable: plan.unreadable.map(({ address, type, reason }) => ({ address, type, reason })) } : {}),
-    ...(plan.websites?.length ? { websites: plan.websites.map(({ address, urls, excluded, globs }) => ({ address, urls, excluded, globs: globs.map((g) => ({ ...g })) })) } : {}),
+    ...(plan.reports?.website?.length ? { websites: plan.reports.website.map(({ address, urls, excluded, globs }) => ({ address, urls, excluded, globs: globs.map((g) => ({ ...g })) })) } : {}),
     ...massRemovalJson(plan),
   };
 }

@@ -63,7 +63,7 @@ export function renderPlanText(plan: Plan, { color }: PlanTextOptions): string {
     for (const change of changed) appendAll(out, [...resourceBlock(change, paint), '']);
   }
   if (plan.moves?.length) appendAll(out, [...plan.moves.map((move) => `${RESOURCE_INDENT}${paint.yellow('→')} ${paint.bold(printableText(moveText(move)))}`), '']);
-  if (plan.websites?.length) appendAll(out, [...websiteLines(plan.websites, paint), '']);
+  if (plan.reports?.website?.length) appendAll(out, [...websiteLines(plan.reports.website, paint), '']);
   for (const pending of plan.pending) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(pendingWarningText(pending))}`), '');
   const mass = massRemovalWarning(plan);
   if (mass !== undefined) out.push(paint.yellow(`${paint.bold('Warning:')} ${printableLine(mass)}`), '');

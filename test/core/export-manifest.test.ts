@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/api-types.js';
 import { isUserError } from '../../src/core/errors.js';
 import { exportManifest, type ExportEnvironment } from '../../src/core/export-manifest.js';
-import { slugOf } from '../../src/core/kinds/agent-export.js';
+import { slugOf } from '../../src/core/kinds/agent/export.js';
 import type { RemoteRecord } from '../../src/core/kinds/index.js';
 import { parseManifest } from '../../src/core/parse.js';
 import type { ServerSnapshot } from '../../src/core/refresh.js';

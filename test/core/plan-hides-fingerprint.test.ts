@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { planChanges } from '../../src/core/diff.js';
 import type { Desired } from '../../src/core/desired.js';
-import { fingerprintOf } from '../../src/core/kinds/website-match.js';
+import { fingerprintOf } from '../../src/core/kinds/website/match.js';
 import type { Change } from '../../src/core/plan.js';
 import { desiredOf, digest, stateOf } from './diff-fixtures.js';
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileGlobSet, compileUrlGlob, MAX_URL_GLOB_LENGTH, MAX_URL_GLOB_WILDCARDS, urlGlobProblem } from '../../src/core/url-glob.js';
 import { normalizeUrl } from '../../src/core/url-normalize.js';
-import { matchWebsite } from '../../src/core/kinds/website-match.js';
+import { matchWebsite } from '../../src/core/kinds/website/match.js';
 import { parseManifest } from '../../src/core/parse.js';
 import { resolveManifest } from '../../src/core/resolve.js';
 import { MAX_EXCLUDE_GLOBS } from '../../src/core/schema.js';

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { planChanges } from '../../src/core/diff.js';
 import type { Desired } from '../../src/core/desired.js';
-import { resolveWebsites } from '../../src/core/kinds/website-plan.js';
-import type { DiscoveredUrl } from '../../src/core/kinds/website-urls.js';
+import { resolveWebsites } from '../../src/core/kinds/website/resolve.js';
+import type { DiscoveredUrl } from '../../src/core/kinds/website/urls.js';
 import { foldEntry, type State } from '../../src/core/state.js';
 import { APPLIED_AT, desiredOf, digest, stateOf } from './diff-fixtures.js';
 

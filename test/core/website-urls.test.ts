@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_DISCOVERED_URL_BYTES, MAX_DISCOVERED_URL_CHARS, MAX_DISCOVERED_URLS, readDiscoveredUrls, URL_PAGE_BYTES, type PageLimits } from '../../src/core/kinds/website-urls.js';
-import { fingerprintOf, matchWebsite } from '../../src/core/kinds/website-match.js';
+import { MAX_DISCOVERED_URL_BYTES, MAX_DISCOVERED_URL_CHARS, MAX_DISCOVERED_URLS, readDiscoveredUrls, URL_PAGE_BYTES, type PageLimits } from '../../src/core/kinds/website/urls.js';
+import { fingerprintOf, matchWebsite } from '../../src/core/kinds/website/match.js';
 
 /** A server of `total` URLs in pages of the asked limit, cursor = the last id of the page. */
 function pagedServer(total: number, shape: (i: number) => Record<string, unknown> = (i) => ({ urlId: `u${i}`, url: `https://d.com/p/${i}`, status: 'discovered' })) {

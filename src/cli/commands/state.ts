@@ -2,6 +2,7 @@
 // inspect the state, forget one entry (the resource stays on the server), rename one, or copy the
 // state to another backend. Heavy modules load inside the actions to keep start-up fast.
 import type { Command } from 'commander';
+import { ADDRESS_FORMS } from '../../core/kinds/index.js';
 import { addLockTimeoutOption, addManifestOptions, lockTimeoutMs, nonEmptyPath, type ManifestOptions } from '../options.js';
 import type { StateBackend, StateTarget, StateWarning } from '../../io/state/index.js';
 import type { CliIo } from '../cli-io.js';
@@ -23,10 +24,10 @@ export function registerStateCommand(program: Command, io: CliIo): void {
   withOptions(state.command('list').description('List the resources in the state: address, type and remote id.')).action(async (opts: ManifestOptions, cmd: Command) =>
     runList(await openStore(opts, cmd, io), opts, io),
   );
-  withOptions(state.command('show').argument('<address>', 'tool.<name>, agent.<key> or website.<key>'))
+  withOptions(state.command('show').argument('<address>', ADDRESS_FORMS))
     .description('Show what the state holds for one address.')
     .action(async (address: string, opts: ManifestOptions, cmd: Command) => runShow(await openStore(opts, cmd, io), address, opts, io));
-  withOptions(addLockTimeoutOption(state.command('rm').argument('<address>', 'tool.<name>, agent.<key> or website.<key>')))
+  withOptions(addLockTimeoutOption(state.command('rm').argument('<address>', ADDRESS_FORMS)))
     .description('Forget one address: it stays on the server, but agentsync no longer manages it.')
     .action(async (address: string, opts: LockingOptions, cmd: Command) => runRm(await openStore(opts, cmd, io), address, opts, io));
   withOptions(addLockTimeoutOption(state.command('mv').argument('<from>', 'the address in the state').argument('<to>', 'its new address (the renamed manifest key)')))

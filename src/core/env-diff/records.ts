@@ -5,7 +5,7 @@
 import type { JsonValue } from '../api-types.js';
 import type { SensitivePath } from '../desired.js';
 import { diffFields } from '../field-diff.js';
-import { CREDENTIAL_KEY } from '../kinds/agent-export.js';
+import { CREDENTIAL_KEY } from '../kinds/agent/export.js';
 import { factsOf, type SecretFacts } from '../kinds/fields.js';
 import { addressOf, kindOf, RESOURCE_TYPES, TYPE_RANK, type RemoteRecord, type ResourceType } from '../kinds/index.js';
 import { isPlainObject, normalizeSpec } from '../normalize.js';

@@ -3,7 +3,7 @@
 // whether a sparse list leaves the field out. Written from the public reference
 // (../shared/reference/public-api-versions.md: the create body's optional fields, the list entry of
 // version O, which marks no field required) and docs/spec/server.md#what-a-server-may-do, not from
-// the client's field table (core/kinds/agent-fields.ts): the two are meant to be able to disagree,
+// the client's field table (core/kinds/agent/fields.ts): the two are meant to be able to disagree,
 // so that a wrong belief in the client fails a round trip instead of moving the server double with it.
 import type { AgentRecord, JsonValue } from '../../core/api-types.js';
 

@@ -1,11 +1,13 @@
 // The server half of refresh: one list call per readable kind (two today, whatever the number of
 // resources), read through each kind's module into the shape core/refresh.ts compares.
-import { UserError } from '../../core/errors.js';
-import { isObject, kindOf, RESOURCE_TYPES, type ResourceType } from '../../core/kinds/index.js';
+import { isUserError, UserError } from '../../core/errors.js';
+import { isObject, kindOf, moduleOf, RESOURCE_TYPES, type ResourceType } from '../../core/kinds/index.js';
+import type { Observable, ObserveTarget } from '../../core/kinds/observe.js';
 import type { KindListing, ServerSnapshot } from '../../core/refresh.js';
+import type { State } from '../../core/state.js';
 import { isApiError } from './api-error.js';
 import { scrubOutside } from './outside-text.js';
-import type { ApiClient } from './client.js';
+import type { ApiClient, CallOptions } from './client.js';
 
 export async function readServer(client: ApiClient, types: readonly ResourceType[] = RESOURCE_TYPES): Promise<ServerSnapshot> {
   const readable = types.filter((type) => kindOf(type).refresh !== undefined);
@@ -18,6 +20,118 @@ export async function readServer(client: ApiClient, types: readonly ResourceType
   const snapshot: ServerSnapshot = {};
   readable.forEach((type, i) => (snapshot[type] = listings[i]));
   return snapshot;
+}
+
+/** What one refresh read: every kind's listing, and, for the kinds read resource by resource, what each read answered. */
+export interface ServerRead {
+  snapshot: ServerSnapshot;
+  /** type → address → what the kind's `observe.read` answered (resources found only). */
+  seen: Partial<Record<ResourceType, ReadonlyMap<string, unknown>>>;
+}
+
+/**
+ * The refresh's reading of the server (docs/spec/server.md#refresh): every kind the way it needs,
+ * all at once: one list call per listable kind, and each resource the state holds of a kind that
+ * is read resource by resource.
+ */
+export async function readKinds(client: ApiClient, state: State | null): Promise<ServerRead> {
+  const observed = RESOURCE_TYPES.flatMap((type) => {
+    const observe = moduleOf(type).observe;
+    return observe === undefined ? [] : [{ type, observe }];
+  });
+  const [snapshot, ...reads] = await Promise.all([readServer(client), ...observed.map(({ observe }) => readObserved(client, observe, state))]);
+  const seen: ServerRead['seen'] = {};
+  observed.forEach(({ type }, i) => {
+    const read = reads[i] as ObservedRead;
+    snapshot[type] = read.listing;
+    seen[type] = read.seen;
+  });
+  return { snapshot, seen };
+}
+
+/** Resources read at once: enough to hide latency, few enough to stay inside a rate budget. */
+export const OBSERVE_CONCURRENCY = 16;
+
+export interface ObservedRead {
+  /** For core/refresh.ts: the resources found, matched by their state remote id. */
+  listing: KindListing;
+  /** address → what its read answered (found only). */
+  seen: Map<string, unknown>;
+  /** Addresses the server answered 404 for. */
+  gone: Set<string>;
+}
+
+/**
+ * Reads every target of a kind, OBSERVE_CONCURRENCY at a time. A resource that cannot be read is
+ * named in `listing.unreadable` with the reason, and the others are still read
+ * (docs/spec/server.md#refresh): one broken read does not stop a plan of everything else.
+ */
+export async function readObserved<Seen>(client: ApiClient, observe: Observable<Seen>, state: State | null, options: CallOptions = {}): Promise<ObservedRead> {
+  const targets = observe.targets(state);
+  const result: ObservedRead = { listing: { records: [], matchable: true }, seen: new Map(), gone: new Set() };
+  const unreadable: Record<string, string> = {};
+  const found = await mapBounded(targets, OBSERVE_CONCURRENCY, async (target) => {
+    try {
+      return await readTarget(client, observe, target, options);
+    } catch (err) {
+      if (!isUserError(err)) throw err;
+      unreadable[target.address] = err.message;
+      return null;
+    }
+  });
+  if (Object.keys(unreadable).length > 0) result.listing.unreadable = unreadable;
+  targets.forEach((target, i) => {
+    const answer = found[i];
+    if (answer === null) return;
+    if (answer === undefined) {
+      result.gone.add(target.address);
+      return;
+    }
+    result.seen.set(target.address, answer.value);
+    const remoteId = state?.resources[target.address]?.remoteId;
+    if (remoteId !== undefined) result.listing.records.push({ remoteId, spec: {} });
+  });
+  return result;
+}
+
+/** One target's read, or undefined when the server says it does not exist (a 404 on the first GET). */
+export async function readTarget<Seen>(client: ApiClient, observe: Observable<Seen>, target: ObserveTarget, options: CallOptions = {}): Promise<{ value: Seen } | undefined> {
+  let firstPage = true;
+  try {
+    const value = await observe.read(async (path, limits) => {
+      const answer = await client.request({ method: 'GET', path, ...limits }, options);
+      firstPage = false;
+      return answer;
+    }, target);
+    return { value };
+  } catch (err) {
+    if (isApiError(err)) {
+      if (firstPage && err.status === 404) return undefined;
+      throw new UserError('api_error', `could not read ${observe.what} of ${target.address}: ${err.message}`, { address: target.address, status: err.status });
+    }
+    throw err;
+  }
+}
+
+/** `work` over `items`, at most `limit` at a time, results in order; every call settles before the first failure is thrown. */
+export async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let failure: { error: unknown } | undefined;
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      try {
+        results[i] = await work(items[i] as T);
+      } catch (error) {
+        failure ??= { error };
+        next = items.length; // start nothing new; the calls in flight finish
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failure) throw failure.error;
+  return results;
 }
 
 /** For commands that must see every record (export, import): an incomplete list is an error, not a guess. */

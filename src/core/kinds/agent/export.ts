@@ -1,11 +1,11 @@
 // An agent as `agentsync export` writes it: keyed by a slug of its name, defaults left out, and
 // every value that looks like a credential replaced by a `${secret:NAME}` placeholder.
-import type { JsonObject, JsonValue } from '../api-types.js';
-import { UserError } from '../errors.js';
-import { jsonEqual } from '../json-equal.js';
-import { AGENT_FIELDS } from './agent-fields.js';
-import { factsOf, isEmptyValue, type SecretFacts } from './fields.js';
-import { isObject, type RemoteRecord, type SecretNamer } from './kind.js';
+import type { JsonObject, JsonValue } from '../../api-types.js';
+import { UserError } from '../../errors.js';
+import { jsonEqual } from '../../json-equal.js';
+import { AGENT_FIELDS } from './fields.js';
+import { factsOf, isEmptyValue, type SecretFacts } from '../fields.js';
+import { isObject, type RemoteRecord, type SecretNamer } from '../kind.js';
 
 /** Keys whose string values are credentials wherever they sit in a field whose facts say so. */
 export const CREDENTIAL_KEY = /api[-_ ]?key|token|secret|passw(?:or)?d|pwd|credential|authori[sz]ation|private[-_ ]?key|cookie/i;

@@ -3,11 +3,11 @@
 // spec), so that a page newly matched by a glob, or one that no longer is, makes an update.
 // An id the server lists under several URLs (twins) is excluded when a glob matches any of them.
 // Linear: each URL is tried against each glob once (core/url-glob.ts never backtracks).
-import type { JsonValue } from '../api-types.js';
-import { compileGlobSet, type GlobSet } from '../url-glob.js';
-import type { ShownChange } from './fields.js';
-import { normalizeUrl } from '../url-normalize.js';
-import type { DiscoveredUrl } from './website-urls.js';
+import type { JsonValue } from '../../api-types.js';
+import { compileGlobSet, type GlobSet } from '../../url-glob.js';
+import type { ShownChange } from '../fields.js';
+import { normalizeUrl } from '../../url-normalize.js';
+import type { DiscoveredUrl } from './urls.js';
 
 export interface GlobCount {
   glob: string;

@@ -4,19 +4,19 @@
 //   processing starts. An update reads and processes again; --prune deletes it.
 // - the seed's `parentUniqueId` + `exclude` of ids: only "process, except these", which is both
 //   create and update, its batch id recorded.
-// Both are refreshed by reading their discovered URLs (io/api/read-websites.ts). Re-sending a
+// Both are refreshed by reading their discovered URLs (./observe.ts). Re-sending a
 // process call is harmless, so an interrupted one is simply sent again. A scrape is not: it is
 // journaled pending before it leaves, and after a lost answer the website it made is looked up
-// (website-lookup.ts) and adopted before anything is scraped again.
-import type { JsonObject } from '../api-types.js';
-import type { WebsiteSpec } from '../desired.js';
-import { isUserError } from '../errors.js';
-import { ADDRESS_KEY_PATTERN } from '../schema.js';
-import { answeredStatus, isObject, PartlyDone, sendDelete, stringField, UnexpectedAnswer, type CallContext, type CallOutcome, type Kind } from './kind.js';
-import type { FieldTable } from './fields.js';
-import { findScrapedWebsite } from './website-lookup.js';
-import { matchWebsite, showMatchedUrls } from './website-match.js';
-import { discoveredUrlsPath, readDiscoveredUrls, websitePath } from './website-urls.js';
+// (lookup.ts) and adopted before anything is scraped again.
+import type { JsonObject } from '../../api-types.js';
+import type { WebsiteSpec } from '../../desired.js';
+import { isUserError } from '../../errors.js';
+import { ADDRESS_KEY_PATTERN } from '../../schema.js';
+import { answeredStatus, isObject, PartlyDone, sendDelete, stringField, UnexpectedAnswer, type CallContext, type CallOutcome, type Kind } from '../kind.js';
+import type { FieldTable } from '../fields.js';
+import { findScrapedWebsite } from './lookup.js';
+import { matchWebsite, showMatchedUrls } from './match.js';
+import { discoveredUrlsPath, readDiscoveredUrls, websitePath } from './urls.js';
 
 /** The website's field facts (docs/spec/server.md#field-facts). A discovered-URL listing returns none of them. */
 const WEBSITE_FIELDS: FieldTable<WebsiteSpec> = {

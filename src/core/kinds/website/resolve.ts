@@ -4,13 +4,13 @@
 // and the plan reports how many URLs each glob matches, warning about a glob that matches none.
 // Without a listing (an offline plan, a website not scraped yet) the state's fingerprint stands:
 // nothing is assumed.
-import type { Desired, DesiredResource } from '../desired.js';
-import type { DiscoveredUrl } from './website-urls.js';
-import { matchWebsite, type TwinExclusion } from './website-match.js';
-import type { WebsiteReport } from '../plan.js';
-import type { State } from '../state.js';
-import { effectiveMoves } from '../moved.js';
-import { appendAll } from '../arrays.js';
+import type { Desired, DesiredResource } from '../../desired.js';
+import type { DiscoveredUrl } from './urls.js';
+import { matchWebsite, type TwinExclusion } from './match.js';
+import type { WebsiteReport } from '../../plan.js';
+import type { State } from '../../state.js';
+import { effectiveMoves } from '../../effective-moves.js';
+import { appendAll } from '../../arrays.js';
 
 export interface ResolvedWebsites {
   /** The desired manifest with each URL website's `matchedUrls` filled in (the same object when none). */

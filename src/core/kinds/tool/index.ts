@@ -1,12 +1,12 @@
 // Tools: `PUT /ai-agents/tools/{name}` first for create and update (the seed's reading); a 404 there
 // means the server is one that only creates with `POST /ai-agents/tools` (the public reference).
 // A tool is identified by its name, which is also its manifest key.
-import { TOOL_NAME_PATTERN, type JsonObject, type JsonValue, type ToolBody } from '../api-types.js';
-import type { ToolSpec } from '../desired.js';
-import { UserError } from '../errors.js';
-import { bodyOf, isEmptyValue, readFieldsOf } from './fields.js';
-import { TOOL_FIELDS } from './tool-fields.js';
-import { answeredStatus, isObject, seg, sendDelete, stringField, type CallContext, type CallOutcome, type Kind, type RemoteRecord } from './kind.js';
+import { TOOL_NAME_PATTERN, type JsonObject, type JsonValue, type ToolBody } from '../../api-types.js';
+import type { ToolSpec } from '../../desired.js';
+import { UserError } from '../../errors.js';
+import { bodyOf, isEmptyValue, readFieldsOf } from '../fields.js';
+import { TOOL_FIELDS } from './fields.js';
+import { answeredStatus, isObject, seg, sendDelete, stringField, type CallContext, type CallOutcome, type Kind, type RemoteRecord } from '../kind.js';
 
 /** Remembered for the rest of a run once a PUT answered 404: creates then go straight to POST. */
 const POST_CREATES = 'tool:post-creates';

@@ -1,8 +1,8 @@
 // The agent's field facts (docs/spec/server.md#field-facts): one line per field of the manifest's
 // agent. The client (body, reader, normalization, export) and the emulator (what it stores and
 // returns) read them.
-import type { AgentSpec } from '../desired.js';
-import type { FieldTable } from './fields.js';
+import type { AgentSpec } from '../../desired.js';
+import type { FieldTable } from '../fields.js';
 
 export const AGENT_FIELDS: FieldTable<AgentSpec> = {
   name: {},

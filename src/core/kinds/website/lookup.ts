@@ -4,8 +4,8 @@
 // (`GET …/knowledge-base`, newest first, cursor paged) is read for a website of the same URL made
 // since the pending mark: exactly one is adopted; none means the scrape never stored anything; a
 // list that cannot be read in full, or two candidates, sends nothing.
-import { UserError } from '../errors.js';
-import { couldBeCreatedSince, isObject, stringField, timestampMs, type CallContext } from './kind.js';
+import { UserError } from '../../errors.js';
+import { couldBeCreatedSince, isObject, stringField, timestampMs, type CallContext } from '../kind.js';
 
 export const KNOWLEDGE_BASE_PATH = '/ai-agents/agent-builder/knowledge-base';
 /** The reference's largest page. */

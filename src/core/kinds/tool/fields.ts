@@ -1,8 +1,8 @@
 // The tool's field facts (docs/spec/server.md#field-facts). A tool's description and parameters
 // live in the record's nested `tool` object; the reader looks there (tool.ts), the names are the
 // same.
-import type { ToolSpec } from '../desired.js';
-import type { FieldTable } from './fields.js';
+import type { ToolSpec } from '../../desired.js';
+import type { FieldTable } from '../fields.js';
 
 export const TOOL_FIELDS: FieldTable<ToolSpec> = {
   name: {},

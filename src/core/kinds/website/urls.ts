@@ -4,8 +4,8 @@
 // the status of each record are kept (a page also carries 500-character content previews), so
 // memory is about 100 bytes a URL whatever the server sends. A server that ignores `limit` or
 // never stops is bounded four ways: pages, URLs kept, characters kept, and bytes of answers read.
-import { UserError } from '../errors.js';
-import { isObject, seg, timestampMs } from './kind.js';
+import { UserError } from '../../errors.js';
+import { isObject, seg, timestampMs } from '../kind.js';
 
 export interface DiscoveredUrl {
   id: string;

@@ -1,0 +1,21 @@
+// What one kind's folder hands the registry (./registry.ts): its Kind and the facts the stages that
+// walk every kind ask of it (help wording, the graph, the refresh).
+import type { DesiredResource, SpecJson } from '../desired.js';
+import type { Kind, ResourceType } from './kind.js';
+import type { Observable } from './observe.js';
+
+/** How `agentsync graph` draws a node (core/graph.ts). */
+export type GraphNodeKind = 'agent' | 'tool' | 'action' | 'website' | 'external';
+
+export interface KindModule<Spec extends object> {
+  kind: Kind<Spec>;
+  /** How an address of the kind is written in help and errors: `tool.<name>`. */
+  addressForm: string;
+  /** How the refresh reads the kind resource by resource; absent when its list (`kind.refresh`) says everything, or nothing can be read. */
+  observe?: Observable<unknown>;
+  /** The graph node of one record (its spec as planned or stored). */
+  graphNode(record: SpecJson): { kind: GraphNodeKind; detail?: string };
+}
+
+/** The spec of a type's desired resources. */
+export type SpecOf<T extends ResourceType> = Extract<DesiredResource, { type: T }>['spec'];
