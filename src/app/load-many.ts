@@ -7,6 +7,7 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import type { UserError } from '../core/errors.js';
 import type { VarOverrides } from '../core/var-overrides.js';
 import { loadDesiredForEnvironments } from '../io/manifest/load-manifest.js';
+import type { ResolveMode } from '../core/resolve.js';
 import type { ManifestSource } from '../io/manifest/manifest-file.js';
 import { manifestHome, type ManifestLocation } from '../io/manifest/manifest-location.js';
 import { chooseStateLocation, createStateStore, type StateStore, type StateTarget, type StateWarning } from '../io/state/index.js';
@@ -21,6 +22,8 @@ export interface LoadManyRequest {
   /** The --state option, when the caller takes one. */
   state?: string;
   varOverrides?: VarOverrides;
+  /** How the resources are resolved: 'validate' asks for no secret (diff --live-only reads none of them). Default 'plan'. */
+  mode?: ResolveMode;
   onSensitiveValues?: (values: readonly string[]) => void;
   onStateWarning?: (environment: string, warning: StateWarning) => void;
   /** The refusal when two environments would share one state: the caller says what to do instead. */
@@ -47,6 +50,7 @@ export async function loadManyEnvironments(request: LoadManyRequest): Promise<Lo
     ...(request.source ? { source: request.source } : {}),
     env: request.env,
     select: request.select,
+    ...(request.mode ? { mode: request.mode } : {}),
     ...(request.varOverrides ? { varOverrides: request.varOverrides } : {}),
     ...(request.onSensitiveValues ? { onSensitiveValues: request.onSensitiveValues } : {}),
   });
