@@ -6,14 +6,10 @@ import { Faults, type FailMode } from './faults.js';
 import { DEFAULT_MODE, modeOptionProblems, type ServerMode } from './mode.js';
 import { DataFileWriter, loadDataFile } from './persistence.js';
 import { InFlightGauge, RequestLog } from './request-log.js';
-import { agentRoutes } from './resources/agents.js';
 import { EmulatorClock } from './clock.js';
 import { DEFAULT_KB_CONFIG, kbConfigProblems, type KbConfig } from './kb/config.js';
 import type { KbContext } from './kb/context.js';
-import { knowledgeBaseRoutes } from './resources/knowledge-base.js';
-import { knowledgeBaseSourceRoutes } from './resources/knowledge-base-sources.js';
-import { messageRoutes } from './resources/messages.js';
-import { toolRoutes } from './resources/tools.js';
+import { apiRoutes } from './resources/registry.js';
 import { Router } from './router.js';
 import { seedData } from './seed.js';
 import { dashboardRouter } from './dashboard/routes.js';
@@ -114,7 +110,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let origin = '';
   const stopCrawls = new AbortController();
   const kb: KbContext = { store, clock: new EmulatorClock(), config: kbConfig, webhookBaseUrl: () => `${origin}/__emulator/webhooks`, stop: stopCrawls.signal, pageOverrides: new Map() };
-  const api = new Router([...toolRoutes(store, mode), ...agentRoutes(store, mode), ...messageRoutes(store), ...knowledgeBaseRoutes(kb), ...knowledgeBaseSourceRoutes(kb)]);
+  const api = new Router(apiRoutes({ store, mode, kb }));
   const admin = adminRouter({ store, faults, mode, log, gauge, kb });
   let port = 0;
   const dashboard = {

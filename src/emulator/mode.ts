@@ -3,7 +3,7 @@
 // start-up (startEmulator options) or at runtime (`POST /__emulator/config`), so a client can be
 // tested against each.
 import { badRequest } from './errors.js';
-import type { JsonObject } from '../core/api-types.js';
+import type { JsonObject, WireTimestamp } from '../core/api-types.js';
 
 export type CreateStatus = 200 | 201;
 export type TimestampForm = 'iso' | 'epoch';
@@ -62,4 +62,13 @@ export function parseModeChanges(object: JsonObject): Partial<ServerMode> {
   if (object.agentList !== undefined) changes.agentList = object.agentList as AgentListForm;
   if (object.storeAsSent !== undefined) changes.storeAsSent = object.storeAsSent as boolean;
   return changes;
+}
+
+/**
+ * Records keep ISO 8601 timestamps (so the data file never depends on the mode); an answer writes
+ * them in the form the mode claims. Epoch timestamps are milliseconds: lossless against the ISO form,
+ * and updatedAt still moves on every write.
+ */
+export function wireTimestamp(iso: string, mode: Pick<ServerMode, 'timestamps'>): WireTimestamp {
+  return mode.timestamps === 'epoch' ? Date.parse(iso) : iso;
 }

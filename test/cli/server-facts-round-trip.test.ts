@@ -1,5 +1,5 @@
 // The emulator keeps its own facts about how a server stores an agent
-// (src/emulator/resources/agent-storage.ts, written from the public reference), apart from the
+// (src/emulator/resources/agent/storage.ts, written from the public reference), apart from the
 // client's field table (src/core/kinds/agent/fields.ts). So a wrong belief in the client fails here,
 // in a round trip, instead of moving the server double with it: if the client took `actions` (or
 // `tools`, `platformTools`) for an ordered list, the server's sorted copy would read as drift; if it

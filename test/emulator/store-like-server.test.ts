@@ -42,4 +42,22 @@ describe.each([
     if (storeAsSent) expect(tool.tool.parameters).not.toHaveProperty('required');
     else expect(tool).toMatchObject({ __v: 0, tool: { parameters: { required: [] } } });
   });
+
+  it("keeps a tool's parameters.required as a set: sorted and without repeats (src/emulator/resources/tool/storage.ts)", async () => {
+    const properties = { b: { type: 'string', description: 'B' }, a: { type: 'string', description: 'A' } };
+    const body = validTool('with_required', { parameters: { type: 'object', properties, required: ['b', 'a', 'b'] } });
+    expect((await emu.createTool(body)).status).toBe(200);
+    const tool = (await emu.call('GET', '/ai-agents/tools/with_required')).json as ToolRecord;
+    expect(tool.tool.parameters?.required).toEqual(storeAsSent ? ['b', 'a', 'b'] : ['a', 'b']);
+  });
+
+  it("keeps a tool's stored description when a PUT leaves it out, and fills none on a create (src/emulator/resources/tool/storage.ts)", async () => {
+    const bare = { name: 'no_description', displayName: 'N', executionText: 'N', doNotExecute: true };
+    expect((await emu.createTool(bare)).status).toBe(200);
+    expect(((await emu.call('GET', '/ai-agents/tools/no_description')).json as ToolRecord).tool).not.toHaveProperty('description');
+    expect((await emu.call('PUT', '/ai-agents/tools/no_description', { ...bare, description: 'Kept' })).status).toBe(200);
+    expect((await emu.call('PUT', '/ai-agents/tools/no_description', { ...bare, displayName: 'M' })).status).toBe(200);
+    const tool = (await emu.call('GET', '/ai-agents/tools/no_description')).json as ToolRecord;
+    expect(tool).toMatchObject({ displayName: 'M', type: 'tool', tool: { description: 'Kept' } });
+  });
 });

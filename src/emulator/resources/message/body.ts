@@ -1,7 +1,7 @@
 // The body rules of POST /messages: receivers, category/type, text, and the documented size limits.
-import type { JsonObject, ReceiverType } from '../../core/api-types.js';
-import { badRequest } from '../errors.js';
-import { isPlainObject, requireObject, requireStringArray } from '../validate.js';
+import type { JsonObject, ReceiverType } from '../../../core/api-types.js';
+import { badRequest } from '../../errors.js';
+import { isPlainObject, requireObject, requireStringArray } from '../../validate.js';
 
 export const MAX_MESSAGE_BYTES = 65 * 1024;
 export const MAX_DATA_BYTES = 10 * 1024;

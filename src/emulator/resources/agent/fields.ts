@@ -2,12 +2,12 @@
 // (docs/spec/emulator.md#stores-like-a-server): `null` is refused, as the public schemas allow
 // none, and a field is cleared with its type's empty value. With `storeAsSent`, the old echo: a
 // null clears an optional field.
-import type { AgentRecord, IntegrationType, JsonObject } from '../../core/api-types.js';
-import { badRequest } from '../errors.js';
-import type { ServerMode } from '../mode.js';
-import { STORED_AGENT_FIELDS, storedAgentFields } from './agent-storage.js';
-import type { EmulatorStore } from '../store.js';
-import { isHttpUrl, quoteList, rejectUnknownKeys, requireObject, requireString, requireStringArray } from '../validate.js';
+import type { AgentRecord, IntegrationType, JsonObject } from '../../../core/api-types.js';
+import { badRequest } from '../../errors.js';
+import type { ServerMode } from '../../mode.js';
+import { STORED_AGENT_FIELDS, storedAgentFields } from './storage.js';
+import type { EmulatorStore } from '../../store.js';
+import { isHttpUrl, quoteList, rejectUnknownKeys, requireObject, requireString, requireStringArray } from '../../validate.js';
 
 const REQUIRED_FIELDS = ['name', 'integrateWith', 'integrationType', 'tools', 'actions'] as const;
 const OPTIONAL_FIELDS = ['icon', 'integrationMeta', 'platformTools', 'cometchatTools', 'instruction', 'suggestions', 'metaData'] as const;

@@ -1,14 +1,14 @@
 // Messages: POST /messages. The sender is the `onBehalfOf` user, or agentsync-system without it.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { EntityRef, MessageRecord, UserEntity } from '../../core/api-types.js';
-import { ERROR_CODES } from '../error-codes.js';
-import { unixSeconds } from '../clock.js';
-import { badRequest, notFound } from '../errors.js';
-import type { ApiRequest, ApiResponse, Route } from '../router.js';
-import { DEFAULT_SENDER_UID } from '../seed.js';
-import type { EmulatorStore, StoredMessage } from '../store.js';
-import { quoteList, requireObjectBody } from '../validate.js';
-import { parseMessageBody, type ParsedMessage, type Receiver } from './message-body.js';
+import type { EntityRef, MessageRecord, UserEntity } from '../../../core/api-types.js';
+import { ERROR_CODES } from '../../error-codes.js';
+import { unixSeconds } from '../../clock.js';
+import { badRequest, notFound } from '../../errors.js';
+import type { ApiRequest, ApiResponse, Route } from '../../router.js';
+import { DEFAULT_SENDER_UID } from '../../seed.js';
+import type { EmulatorStore, StoredMessage } from '../../store.js';
+import { quoteList, requireObjectBody } from '../../validate.js';
+import { parseMessageBody, type ParsedMessage, type Receiver } from './body.js';
 
 export function messageRoutes(store: EmulatorStore): Route[] {
   return [{ pattern: '/messages', methods: { POST: (request) => sendMessage(store, request) } }];

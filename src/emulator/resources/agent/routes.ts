@@ -1,16 +1,16 @@
 // Agents: POST (create), GET list (live agents, bare array), PATCH, DELETE (soft delete). The public
 // reference has no GET of one agent, so neither does the emulator: a client cannot come to rely on it.
 import { randomUUID } from 'node:crypto';
-import type { AgentDeleteResponse, AgentRecord, AgentUpdateResponse } from '../../core/api-types.js';
-import { ERROR_CODES } from '../error-codes.js';
-import { isoAfter, isoNow } from '../clock.js';
-import { notFound } from '../errors.js';
-import type { ServerMode } from '../mode.js';
-import { agentListEntryWithoutUid, presentAgent, sparseAgent } from '../present.js';
-import type { ApiRequest, ApiResponse, Route } from '../router.js';
-import type { EmulatorStore } from '../store.js';
-import { requireObjectBody } from '../validate.js';
-import { applyAgentChanges, checkAgentRecord, checkToolReferences, parseAgentChanges, storeLikeServer } from './agent-fields.js';
+import type { AgentDeleteResponse, AgentRecord, AgentUpdateResponse } from '../../../core/api-types.js';
+import { ERROR_CODES } from '../../error-codes.js';
+import { isoAfter, isoNow } from '../../clock.js';
+import { notFound } from '../../errors.js';
+import type { ServerMode } from '../../mode.js';
+import { agentListEntryWithoutUid, presentAgent, sparseAgent } from './present.js';
+import type { ApiRequest, ApiResponse, Route } from '../../router.js';
+import type { EmulatorStore } from '../../store.js';
+import { requireObjectBody } from '../../validate.js';
+import { applyAgentChanges, checkAgentRecord, checkToolReferences, parseAgentChanges, storeLikeServer } from './fields.js';
 
 export function agentRoutes(store: EmulatorStore, mode: ServerMode): Route[] {
   return [

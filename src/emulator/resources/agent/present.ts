@@ -1,26 +1,14 @@
-// Stored records keep ISO 8601 timestamps (so the data file never depends on the mode); answers are
-// shaped here, on the way out, in the form the current mode claims.
-import type { AgentListEntryWithoutUid, AgentRecord, ToolRecord, WireTimestamp, WithWireTimestamps } from '../core/api-types.js';
-import type { ServerMode } from './mode.js';
-import { storedAgentFields } from './resources/agent-storage.js';
+// An agent as an answer carries it: stored records keep ISO 8601 timestamps, and the answer is
+// shaped here, on the way out, in the form the current mode claims (whole, sparse or version A's entry).
+import type { AgentListEntryWithoutUid, AgentRecord, WithWireTimestamps } from '../../../core/api-types.js';
+import { wireTimestamp, type ServerMode } from '../../mode.js';
+import { storedAgentFields } from './storage.js';
 
-export type WireTool = WithWireTimestamps<ToolRecord>;
 export type WireAgent = WithWireTimestamps<AgentRecord>;
-
-/** Epoch timestamps are milliseconds: lossless against the ISO form, and updatedAt still moves on every write. */
-function timestamp(iso: string, mode: ServerMode): WireTimestamp {
-  return mode.timestamps === 'epoch' ? Date.parse(iso) : iso;
-}
-
-export function presentTool(tool: ToolRecord, mode: ServerMode): WireTool {
-  // The common case answers the stored record itself, without a copy.
-  if (mode.timestamps === 'iso') return tool;
-  return { ...tool, createdAt: timestamp(tool.createdAt, mode), updatedAt: timestamp(tool.updatedAt, mode) };
-}
 
 export function presentAgent(agent: AgentRecord, mode: ServerMode): WireAgent {
   if (mode.timestamps === 'iso') return agent;
-  return { ...agent, createdAt: timestamp(agent.createdAt, mode), updatedAt: timestamp(agent.updatedAt, mode) };
+  return { ...agent, createdAt: wireTimestamp(agent.createdAt, mode), updatedAt: wireTimestamp(agent.updatedAt, mode) };
 }
 
 /** The fields a sparse list leaves out, computed once. */

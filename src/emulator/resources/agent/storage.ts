@@ -5,7 +5,7 @@
 // version O, which marks no field required) and docs/spec/server.md#what-a-server-may-do, not from
 // the client's field table (core/kinds/agent/fields.ts): the two are meant to be able to disagree,
 // so that a wrong belief in the client fails a round trip instead of moving the server double with it.
-import type { AgentRecord, JsonValue } from '../../core/api-types.js';
+import type { AgentRecord, JsonValue } from '../../../core/api-types.js';
 
 interface StoredField {
   type: 'string' | 'boolean' | 'array' | 'object';

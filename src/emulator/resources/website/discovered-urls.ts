@@ -1,19 +1,19 @@
 // Knowledge base, one website's discovered URLs: list them (cursor paging), process them except
 // some, poll their status, and re-process some (sync). Every route answers 404 for an unknown or
 // deleted website. Processing answers 404 when nothing is left after the exclusions, as version A
-// of the reference says. Scrape, delete and the knowledge-base list are in knowledge-base-sources.ts.
-import type { ProcessUrlsResponse } from '../../core/api-types.js';
-import { ERROR_CODES } from '../error-codes.js';
-import { ApiError, badRequest, notFound } from '../errors.js';
-import { findWebsite, newBatchId, type KbContext } from '../kb/context.js';
-import { locateBySeq, pageOf, paginationKey, readPageRequest } from '../kb/paging.js';
-import { presentDiscoveredUrl } from '../kb/present.js';
-import { skip, startProcessing, statusAt } from '../kb/progress.js';
-import { refetchPages } from '../kb/refetch.js';
-import { withTwins } from '../kb/twins.js';
-import type { ApiRequest, ApiResponse, Route } from '../router.js';
-import type { DiscoveredUrl, DiscoveredUrlStatus } from '../store.js';
-import { quoteList, rejectUnknownKeys, requireObjectBody, requireStringArray } from '../validate.js';
+// of the reference says. Scrape, delete and the knowledge-base list are in sources.ts.
+import type { ProcessUrlsResponse } from '../../../core/api-types.js';
+import { ERROR_CODES } from '../../error-codes.js';
+import { ApiError, badRequest, notFound } from '../../errors.js';
+import { findWebsite, newBatchId, type KbContext } from '../../kb/context.js';
+import { locateBySeq, pageOf, paginationKey, readPageRequest } from '../../kb/paging.js';
+import { presentDiscoveredUrl } from '../../kb/present.js';
+import { skip, startProcessing, statusAt } from '../../kb/progress.js';
+import { refetchPages } from '../../kb/refetch.js';
+import { withTwins } from '../../kb/twins.js';
+import type { ApiRequest, ApiResponse, Route } from '../../router.js';
+import type { DiscoveredUrl, DiscoveredUrlStatus } from '../../store.js';
+import { quoteList, rejectUnknownKeys, requireObjectBody, requireStringArray } from '../../validate.js';
 
 export const WEBSITE_PATH = '/ai-agents/agent-builder/knowledge-base/website/:parentUniqueId/discovered-urls';
 const PROCESS_KEYS = new Set(['exclude']);

@@ -3,19 +3,19 @@
 // id `crawlId` (the only id field the reference's scrape answer has); that id is the
 // `{parentUniqueId}` of the discovered-urls routes and the `{uniqueId}` of delete and of the list.
 import { randomUUID } from 'node:crypto';
-import { ApiError, badRequest, DropConnection, notFound } from '../errors.js';
-import { findWebsite, type KbContext } from '../kb/context.js';
-import { crawl, CrawlFailed, type CrawlSettings } from '../kb/crawl.js';
-import { fetcherFor } from '../kb/fetchers.js';
-import { withOverrides } from '../kb/refetch.js';
-import { pageOf, paginationKey, readPageRequest } from '../kb/paging.js';
-import { presentSource } from '../kb/present.js';
-import { websiteStatus } from '../kb/progress.js';
-import type { ApiRequest, ApiResponse, Route } from '../router.js';
-import type { DiscoveredUrl, Website } from '../store.js';
-import { optionalBoolean, rejectUnknownKeys, requireObjectBody, requireStringArray } from '../validate.js';
-import type { JsonObject } from '../../core/api-types.js';
-import { resyncWebsite, timeParameter } from './knowledge-base.js';
+import { ApiError, badRequest, DropConnection, notFound } from '../../errors.js';
+import { findWebsite, type KbContext } from '../../kb/context.js';
+import { crawl, CrawlFailed, type CrawlSettings } from '../../kb/crawl.js';
+import { fetcherFor } from '../../kb/fetchers.js';
+import { withOverrides } from '../../kb/refetch.js';
+import { pageOf, paginationKey, readPageRequest } from '../../kb/paging.js';
+import { presentSource } from '../../kb/present.js';
+import { websiteStatus } from '../../kb/progress.js';
+import type { ApiRequest, ApiResponse, Route } from '../../router.js';
+import type { DiscoveredUrl, Website } from '../../store.js';
+import { optionalBoolean, rejectUnknownKeys, requireObjectBody, requireStringArray } from '../../validate.js';
+import type { JsonObject } from '../../../core/api-types.js';
+import { resyncWebsite, timeParameter } from './discovered-urls.js';
 
 const KB_PATH = '/ai-agents/agent-builder/knowledge-base';
 const SCRAPE_KEYS = new Set(['url', 'maxDepth', 'maxPages', 'include', 'exclude', 'fetchSitemap']);

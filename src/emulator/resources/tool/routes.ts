@@ -1,17 +1,18 @@
 // Tools: POST (create), PUT (merge-update; creates too only in putCreates mode), GET one,
 // GET list (?type=action|tool), DELETE.
-import type { ToolDeleteResponse, ToolRecord } from '../../core/api-types.js';
-import { ERROR_CODES, TOOL_NAME_PATTERN } from '../error-codes.js';
-import { isoAfter } from '../clock.js';
-import { badRequest, expectedError, notFound } from '../errors.js';
-import type { ServerMode } from '../mode.js';
-import { presentTool } from '../present.js';
-import type { ApiRequest, ApiResponse, Route } from '../router.js';
-import type { EmulatorStore } from '../store.js';
-import { optionalBoolean, optionalString, rejectUnknownKeys, requireObjectBody, requireString } from '../validate.js';
-import { isEmptyParameters, validateParameters } from './tool-parameters.js';
+import type { ToolDeleteResponse, ToolRecord } from '../../../core/api-types.js';
+import { ERROR_CODES, TOOL_NAME_PATTERN } from '../../error-codes.js';
+import { isoAfter } from '../../clock.js';
+import { badRequest, expectedError, notFound } from '../../errors.js';
+import type { ServerMode } from '../../mode.js';
+import { presentTool } from './present.js';
+import type { ApiRequest, ApiResponse, Route } from '../../router.js';
+import type { EmulatorStore } from '../../store.js';
+import { optionalBoolean, optionalString, rejectUnknownKeys, requireObjectBody, requireString } from '../../validate.js';
+import { isEmptyParameters, validateParameters } from './parameters.js';
+import { MERGED_TOOL_FIELDS, STORED_PARAMETERS, STORED_TOOL_FIELDS, storedParametersOfTool, storedToolType, toolIdFor } from './storage.js';
 
-const TOOL_KEYS = new Set(['name', 'displayName', 'executionText', 'description', 'doNotExecute', 'parameters']);
+const TOOL_KEYS = new Set(Object.keys(STORED_TOOL_FIELDS));
 
 /** A validated POST or PUT body. Absent optional fields stay absent so the merge can keep stored values. */
 interface ToolUpdate {
@@ -96,15 +97,16 @@ function putTool(store: EmulatorStore, mode: ServerMode, request: ApiRequest): A
 }
 
 /**
- * A tool as a document store keeps it (docs/spec/emulator.md#stores-like-a-server): parameters get
- * `required: []` when they have none and keep it sorted, and a version counter `__v` moves on every
- * write.
+ * A tool as a document store keeps it (docs/spec/emulator.md#stores-like-a-server, the facts in
+ * storage.ts): parameters get `required: []` when they have none and keep it sorted, and a version
+ * counter `__v` moves on every write.
  */
 function storeTool(mode: ServerMode, tool: ToolRecord, previous: ToolRecord | undefined): ToolRecord {
   if (mode.storeAsSent) return tool;
   const parameters = tool.tool.parameters;
   if (parameters !== undefined && parameters.type !== undefined) {
-    tool.tool.parameters = { ...parameters, required: [...new Set(parameters.required ?? [])].sort() };
+    const required = parameters.required ?? STORED_PARAMETERS.requiredWhenNotSent();
+    tool.tool.parameters = { ...parameters, required: STORED_PARAMETERS.requiredSorted ? [...new Set(required)].sort() : required };
   }
   tool.__v = previous?.__v === undefined ? 0 : previous.__v + 1;
   return tool;
@@ -121,7 +123,7 @@ function parseToolBody(body: unknown): ToolUpdate {
     name,
     displayName: requireString(object, 'displayName'),
     executionText: requireString(object, 'executionText'),
-    doNotExecute: optionalBoolean(object, 'doNotExecute') ?? false,
+    doNotExecute: optionalBoolean(object, 'doNotExecute') ?? STORED_TOOL_FIELDS.doNotExecute.whenNotSent.default,
   };
   const description = optionalString(object, 'description');
   if (description !== undefined) update.description = description;
@@ -129,7 +131,7 @@ function parseToolBody(body: unknown): ToolUpdate {
     if (object.parameters !== undefined && !isEmptyParameters(object.parameters)) {
       throw badRequest("'parameters' must be empty or omitted when 'doNotExecute' is true.");
     }
-    if (object.parameters !== undefined) update.parameters = {};
+    if (object.parameters !== undefined) update.parameters = storedParametersOfTool();
   } else {
     if (description === undefined) throw badRequest("'description' is required when 'doNotExecute' is false.");
     if (object.parameters === undefined) throw badRequest("'parameters' is required when 'doNotExecute' is false ({} is allowed).");
@@ -146,15 +148,15 @@ function parseToolBody(body: unknown): ToolUpdate {
  */
 function mergeTool(appId: string, existing: ToolRecord | undefined, update: ToolUpdate, now: string): ToolRecord {
   const tool: ToolRecord['tool'] = { name: update.name };
-  const description = update.description ?? existing?.tool.description;
-  const parameters = update.parameters ?? existing?.tool.parameters;
-  if (description !== undefined) tool.description = description;
-  if (parameters !== undefined) tool.parameters = parameters;
+  for (const field of MERGED_TOOL_FIELDS) {
+    const value = update[field] ?? existing?.tool[field];
+    if (value !== undefined) (tool as Record<string, unknown>)[field] = value;
+  }
   return {
-    _id: `${appId}_${update.name}`,
+    _id: toolIdFor(appId, update.name),
     appId,
     name: update.name,
-    type: update.doNotExecute ? 'tool' : 'action',
+    type: storedToolType(update.doNotExecute),
     displayName: update.displayName,
     executionText: update.executionText,
     doNotExecute: update.doNotExecute,

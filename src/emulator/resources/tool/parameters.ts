@@ -1,8 +1,8 @@
 // The parameter-definition rules of PUT /ai-agents/tools/{name}: `{}` or
 // `{ type: 'object', properties, required? }`, every property with string `type` and `description`.
-import type { JsonObject, ToolParameters } from '../../core/api-types.js';
-import { badRequest } from '../errors.js';
-import { isPlainObject, quoteList, rejectUnknownKeys } from '../validate.js';
+import type { JsonObject, ToolParameters } from '../../../core/api-types.js';
+import { badRequest } from '../../errors.js';
+import { isPlainObject, quoteList, rejectUnknownKeys } from '../../validate.js';
 
 const PARAMETER_KEYS = new Set(['type', 'properties', 'required']);
 
