@@ -86,6 +86,14 @@ describe('README quickstart', () => {
     expect(commands.filter((c) => /\.\.\/agentsync\b/.test(c))).toEqual([]);
   });
 
+  it('states what its set-up costs in seconds, not placeholders', () => {
+    const start = README.indexOf('\n## Quickstart\n');
+    const section = README.slice(start, README.indexOf('\n## ', start + 1));
+    expect(section).not.toMatch(/MEASURE|TODO|TBD|\?\? s/);
+    expect(section).toMatch(/`npm ci` installs the dependencies and builds `dist\/` once: about \d+ s/);
+    expect(section).toMatch(/about \d+ s after the install/);
+  });
+
   it('shows as its test command the one CI runs on a clean clone: npm ci, then npm test', () => {
     const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
     const install = ci.search(/^npm ci\b/m);
