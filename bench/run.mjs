@@ -116,6 +116,9 @@ const durationS = (Date.now() - started) / 1000;
 const machine = machineInfo();
 const date = new Date().toISOString();
 if (!quick || flag('--write')) {
+  // Each row says which run measured it, so a partial run (--only) does not lend its date and run
+  // count to the rows it kept.
+  for (const row of rows) row.measured ??= { date, runs };
   const all = option('--only') ? inTableOrder([...keptRows(), ...rows]) : rows;
   writeResults(join(root, 'bench', 'results.json'), { machine, date, durationS: Math.round(durationS), runs, seed: ctx.seed, rssSource, rows: all });
   writeMarkdown(join(root, 'BENCHMARKS.md'), { machine, date, durationS, runs, seed: ctx.seed, rows: all, misses: readMisses(all), rssSource });
@@ -131,7 +134,8 @@ if (!quick || flag('--write')) {
 function keptRows() {
   const file = join(root, 'bench', 'results.json');
   if (!existsSync(file)) return [];
-  return JSON.parse(readFileSync(file, 'utf8')).rows.filter((row) => !only.has(row.id.split('-')[0]));
+  const saved = JSON.parse(readFileSync(file, 'utf8'));
+  return saved.rows.filter((row) => !only.has(row.id.split('-')[0])).map((row) => ({ ...row, measured: row.measured ?? { date: saved.date, runs: saved.runs } }));
 }
 
 function inTableOrder(list) {

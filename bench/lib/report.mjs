@@ -33,6 +33,22 @@ const metText = (met) => (met === true ? 'yes' : met === false ? '**no**' : '—
  * Nothing here names a row: a scenario added or renamed shows up on its own, and a miss that
  * bench/misses.md does not explain yet says so.
  */
+/** One date line, or, when the rows come from several runs (`--only`), which rows each run measured. */
+function dateLines(date, runs, durationS, rows) {
+  const byRun = new Map();
+  for (const row of rows) {
+    const measured = row.measured ?? { date, runs };
+    const key = `${measured.date} ${measured.runs}`;
+    if (!byRun.has(key)) byRun.set(key, { measured, ids: new Set() });
+    byRun.get(key).ids.add(row.id.split('-')[0]);
+  }
+  if (byRun.size <= 1) return [`- Date: ${date}; ${runs} runs per scenario unless the row says otherwise; the whole run took ${Math.round(durationS)} s`];
+  return [
+    `- Date of the last run: ${date} (it took ${Math.round(durationS)} s). The rows come from several runs (\`--only\` measures some and keeps the rest), each with its runs per scenario unless the row says otherwise:`,
+    ...[...byRun.values()].map(({ measured, ids }) => `  - ${[...ids].join(', ')}: ${measured.date}, ${measured.runs} runs`),
+  ];
+}
+
 export function writeMarkdown(path, { machine, date, durationS, runs, seed, rows, misses, rssSource }) {
   const lines = ['# Benchmarks', '', '| Scenario | Median | Floor / ideal | Ratio | Target | Met? | Notes |', '|---|---|---|---|---|---|---|'];
   for (const row of rows) {
@@ -48,7 +64,7 @@ export function writeMarkdown(path, { machine, date, durationS, runs, seed, rows
     'is in `bench/results.json`, and `node bench/run.mjs --render` rewrites this file from it.',
     '',
     `- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.ramGiB} GiB RAM (${machine.platform}); Node ${machine.node}`,
-    `- Date: ${date}; ${runs} runs per scenario unless the row says otherwise; the whole run took ${Math.round(durationS)} s`,
+    ...dateLines(date, runs, durationS, rows),
     `- Peak RSS: ${rssSource}`,
     '',
     '## What limits each miss',
