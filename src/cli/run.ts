@@ -11,6 +11,7 @@ import { isDebug, type CliIo } from './cli-io.js';
 import { buildProgram } from './program.js';
 import { ExitRequest } from './exit-request.js';
 import { oneLineUsageError } from './commander-errors.js';
+import { renderJsonError } from '../render/json-document.js';
 
 export { ExitRequest };
 
@@ -70,7 +71,7 @@ function usageMessage(message: string): string {
     .trim();
 }
 
-/** The `--json` form of an error (STYLE: `{"error": {"code", "message", …}}`), on stdout where the output would have been. */
+/** The `--json` form of an error, on stdout where the output would have been. */
 function writeJsonError(io: CliIo, code: string, message: string, details: Record<string, unknown> = {}): void {
-  io.stdout.write(JSON.stringify({ error: { code, message, ...details } }) + '\n');
+  io.stdout.write(renderJsonError(code, message, details));
 }

@@ -2,7 +2,7 @@
 // stdout, whether it succeeds or fails, and never prints JSON on stderr. The commands are found in
 // the program's own definition, so a new command with `--json` is covered here at once: its
 // failures are made from its definition, and a command without a success case fails the first test.
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -179,5 +179,21 @@ describe('every command that takes --json prints one JSON document', () => {
     const result = await runCli(line, { cwd: dir, env: { ...env, AGENTSYNC_BASE_URL: downUrl, AGENTSYNC_RETRIES: '0' } });
     // Commands that never call the server succeed; the others fail. Either way: one document.
     expectOneDocument(result, line.join(' '));
+  });
+});
+
+describe('the CLI builds no JSON itself', () => {
+  it('no file under src/cli calls JSON.stringify: every document is a view in src/render', async () => {
+    const cliDir = join(import.meta.dirname, '..', '..', 'src', 'cli');
+    const files = (await readdir(cliDir, { recursive: true })).filter((file) => file.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(20);
+    const inline: string[] = [];
+    for (const file of files) {
+      const lines = (await readFile(join(cliDir, file), 'utf8')).split('\n');
+      lines.forEach((line, i) => {
+        if (line.includes('JSON.stringify')) inline.push(`src/cli/${file}:${i + 1}`);
+      });
+    }
+    expect(inline).toEqual([]);
   });
 });
