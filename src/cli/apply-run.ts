@@ -23,7 +23,7 @@ import { watchInterrupts, type InterruptWatch } from './interrupt.js';
 import { ExitRequest } from './exit-request.js';
 import type { CliIo, OutputStream } from './cli-io.js';
 import { renderNoChangesJson } from '../render/command-json.js';
-import { jsonDocument, renderJsonError } from '../render/json-document.js';
+import { jsonDocument } from '../render/json-document.js';
 
 export async function runApply(planfile: string | undefined, opts: ApplyOptions, io: CliIo): Promise<void> {
   const interrupts = watchInterrupts(io, { say: (text) => io.stderr.write(text) });
@@ -95,7 +95,7 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, io
     stop,
     cancel,
   });
-  if (outcome.kind === 'cancelled') cancelled(json, io);
+  if (outcome.kind === 'cancelled') cancelled();
   if (outcome.kind === 'no-changes') {
     // The plan's own last line, "No changes. …", says it all; a line of zero counts would only repeat it.
     if (json) io.stdout.write(renderNoChangesJson(outcome.plan.environment, outcome.result.counts));
@@ -141,11 +141,9 @@ async function confirm(io: CliIo, output: OutputStream, plan: Plan): Promise<boo
   }
 }
 
-/** Terraform's words for a "no": one line, exit 1, and nothing was sent. */
-function cancelled(json: boolean, io: CliIo): never {
-  if (json) io.stdout.write(renderJsonError('refused', 'Apply cancelled.'));
-  io.stderr.write('Apply cancelled.\n');
-  throw new ExitRequest(1);
+/** Terraform's words for a "no": one line (with --json, also the `{"error"}` document), exit 1, and nothing was sent. */
+function cancelled(): never {
+  throw new ExitRequest(1, { stderr: 'Apply cancelled.\n', jsonError: { code: 'refused', message: 'Apply cancelled.' } });
 }
 
 /** The progress of the changes as they run; with --json it goes to stderr, as stdout carries only the result. */
