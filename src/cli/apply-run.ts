@@ -22,6 +22,8 @@ import { planTarget } from '../core/plan-target.js';
 import { watchInterrupts, type InterruptWatch } from './interrupt.js';
 import { ExitRequest } from './exit-request.js';
 import type { CliIo, OutputStream } from './cli-io.js';
+import { renderNoChangesJson } from '../render/command-json.js';
+import { jsonDocument } from '../render/json-document.js';
 
 export async function runApply(planfile: string | undefined, opts: ApplyOptions, io: CliIo): Promise<void> {
   const interrupts = watchInterrupts(io, { say: (text) => io.stderr.write(text) });
@@ -93,10 +95,10 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, io
     stop,
     cancel,
   });
-  if (outcome.kind === 'cancelled') cancelled(json, io);
+  if (outcome.kind === 'cancelled') cancelled();
   if (outcome.kind === 'no-changes') {
     // The plan's own last line, "No changes. …", says it all; a line of zero counts would only repeat it.
-    if (json) io.stdout.write(JSON.stringify({ ok: true, environment: outcome.plan.environment, summary: outcome.result.counts }) + '\n');
+    if (json) io.stdout.write(renderNoChangesJson(outcome.plan.environment, outcome.result.counts));
     if (opts.wait === true) await waitForWebsites(loaded, connection, opts, interrupts, io);
     return;
   }
@@ -139,11 +141,9 @@ async function confirm(io: CliIo, output: OutputStream, plan: Plan): Promise<boo
   }
 }
 
-/** Terraform's words for a "no": one line, exit 1, and nothing was sent. */
-function cancelled(json: boolean, io: CliIo): never {
-  if (json) io.stdout.write(JSON.stringify({ error: { code: 'refused', message: 'Apply cancelled.' } }) + '\n');
-  io.stderr.write('Apply cancelled.\n');
-  throw new ExitRequest(1);
+/** Terraform's words for a "no": one line (with --json, also the `{"error"}` document), exit 1, and nothing was sent. */
+function cancelled(): never {
+  throw new ExitRequest(1, { stderr: 'Apply cancelled.\n', jsonError: { code: 'refused', message: 'Apply cancelled.' } });
 }
 
 /** The progress of the changes as they run; with --json it goes to stderr, as stdout carries only the result. */
@@ -166,7 +166,7 @@ function report(result: ApplyResult, json: boolean, opts: ApplyOptions, io: CliI
   if (!json) io.stdout.write('\n' + renderApplySummary(result, { color: useColor(opts, io.stdout, io.env) }));
   if (result.interrupted) {
     // runApply exits 130/143 once the lock is released; --json still gets the result.
-    if (json) io.stdout.write(JSON.stringify(asJson, null, 2) + '\n');
+    if (json) io.stdout.write(jsonDocument(asJson));
     return;
   }
   const verdict = applyVerdict(result);
@@ -175,5 +175,5 @@ function report(result: ApplyResult, json: boolean, opts: ApplyOptions, io: CliI
     const message = verdict.code === 'api_error' ? `${verdict.message} (see the warning above)` : verdict.message;
     throw new UserError(verdict.code, message, json ? { result: asJson } : {});
   }
-  if (json) io.stdout.write(JSON.stringify(asJson, null, 2) + '\n');
+  if (json) io.stdout.write(jsonDocument(asJson));
 }

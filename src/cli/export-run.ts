@@ -8,6 +8,7 @@ import { loadEnvironment } from '../io/manifest/load-environment.js';
 import { connectApi } from './api-connect.js';
 import { printWarnings } from './render-plan.js';
 import { manifestSource, type CliIo } from './cli-io.js';
+import { renderExportFolderJson, renderExportManifestJson } from '../render/command-json.js';
 
 export async function runExport(opts: ExportOptions, io: CliIo): Promise<void> {
   if (opts.split !== undefined && opts.out !== undefined) throw new UserError('usage', 'use either --out or --split, not both');
@@ -30,7 +31,7 @@ export async function runExport(opts: ExportOptions, io: CliIo): Promise<void> {
     const { exported, files, removed } = await exportToFolder({ ...source, folder });
     const secrets = exported.secrets.map((s) => s.name);
     if (opts.json) {
-      io.stdout.write(JSON.stringify({ out: folder, files, removed, counts: exported.counts, secrets }, null, 2) + '\n');
+      io.stdout.write(renderExportFolderJson(folder, files, removed, exported.counts, secrets));
       return;
     }
     io.stdout.write(
@@ -42,7 +43,7 @@ export async function runExport(opts: ExportOptions, io: CliIo): Promise<void> {
   const { exported, manifest: text } = await exportToManifest({ ...source, ...(out === undefined ? {} : { out }) });
   const secrets = exported.secrets.map((s) => s.name);
   if (opts.json) {
-    io.stdout.write(JSON.stringify({ out: out ?? null, counts: exported.counts, secrets, ...(out === undefined ? { manifest: text } : {}) }, null, 2) + '\n');
+    io.stdout.write(renderExportManifestJson(out, exported.counts, secrets, text));
     return;
   }
   if (out === undefined) io.stdout.write(text);

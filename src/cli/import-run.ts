@@ -11,6 +11,7 @@ import { responseTimeoutMs, type ManifestOptions } from './options.js';
 import { loadManifestAndStore } from './pipeline.js';
 import { printWarnings } from './render-plan.js';
 import type { CliIo } from './cli-io.js';
+import { renderImportJson } from '../render/command-json.js';
 
 export async function runImport(request: ImportRequest, opts: ManifestOptions, io: CliIo): Promise<void> {
   if (request.address !== undefined && parseAddress(request.address) === undefined) {
@@ -32,7 +33,7 @@ export async function runImport(request: ImportRequest, opts: ManifestOptions, i
   const imported = found.imported.map((e) => `${e.address} (${escapeControl(e.remoteId)})`);
   const unmatched = found.unmatched;
   if (opts.json) {
-    io.stdout.write(JSON.stringify({ imported: imported.length, resources: imported, notFound: unmatched }, null, 2) + '\n');
+    io.stdout.write(renderImportJson(imported, unmatched));
     return;
   }
   for (const line of imported) io.stdout.write(`  ${line}\n`);

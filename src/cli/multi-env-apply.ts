@@ -13,7 +13,7 @@ import { applyVerdict } from '../app/apply-verdict.js';
 import { ownConnection } from '../app/connection.js';
 import { renderApplySummary } from '../render/apply-summary.js';
 import { massRemovalWarning } from '../render/mass-removal.js';
-import { multiApplyJson, renderApplyTable, renderPlanTable, type EnvironmentFailure, type EnvironmentOutcome } from '../render/multi-env.js';
+import { renderMultiApplyJson, renderApplyTable, renderPlanTable, type EnvironmentFailure, type EnvironmentOutcome } from '../render/multi-env.js';
 import { connectApi } from './api-connect.js';
 import type { ManyApplyOptions } from './apply-options.js';
 import { createLimiter, createMultiOutput, failureOf, loadEnvironments, parseParallel, type EnvironmentOutput, type EnvironmentRun } from './multi-env.js';
@@ -97,7 +97,7 @@ export async function runApplyMany(planfile: string | undefined, opts: ManyApply
 
   if (outcomes.some((o) => o === 'cancelled')) throw new UserError('refused', 'apply cancelled; nothing was changed');
   const finished = outcomes.filter((o): o is EnvironmentOutcome<ApplyResult> => o !== 'cancelled');
-  if (settings.json) io.stdout.write(JSON.stringify(multiApplyJson(finished), null, 2) + '\n');
+  if (settings.json) io.stdout.write(renderMultiApplyJson(finished));
   else output.print(`\n${renderApplyTable(finished, { color: settings.color })}`);
   if (finished.some((o) => o.failure)) throw new ExitRequest(1);
 }

@@ -6,7 +6,7 @@ import { scopeOf } from './scope-options.js';
 import type { PlanScope } from '../core/plan-scope.js';
 import { UserError } from '../core/errors.js';
 import { conflictsOf, hasChanges, type Plan } from '../core/plan.js';
-import { multiPlanJson, renderPlanTable, type EnvironmentOutcome } from '../render/multi-env.js';
+import { renderMultiPlanJson, renderPlanTable, type EnvironmentOutcome } from '../render/multi-env.js';
 import { renderMultiPlanMarkdown } from '../render/multi-env-markdown.js';
 import { connectApi } from './api-connect.js';
 import { parseFormat, type Format, type PlanOptions } from './plan-options.js';
@@ -49,7 +49,7 @@ export async function runPlanMany(opts: PlanOptions, io: CliIo, runOne: (environ
     ),
   );
 
-  if (format === 'json') io.stdout.write(JSON.stringify(multiPlanJson(outcomes), null, 2) + '\n');
+  if (format === 'json') io.stdout.write(renderMultiPlanJson(outcomes));
   else if (format === 'markdown') io.stdout.write(renderMultiPlanMarkdown(outcomes));
   else output.print(`\n${renderPlanTable(outcomes, { color })}`);
 

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { UserError } from '../core/errors.js';
 import type { ManifestLocation } from '../io/manifest/manifest-location.js';
 import { colorEnabled } from '../render/color.js';
+import { quotedInput } from '../render/json-document.js';
 
 /** The options every command that reads a manifest accepts (docs/spec/commands.md#common-options). */
 export interface ManifestOptions {
@@ -139,7 +140,7 @@ const CANONICAL_COUNT = /^(?:0|[1-9]\d*)$/;
 /** A flag's whole number from `min` to `max`; a usage error naming the flag otherwise. */
 export function parseCount(value: string, flag: string, min: number, max: number): number {
   const n = Number(value);
-  if (!CANONICAL_COUNT.test(value) || n < min || n > max) throw new UserError('usage', `${flag} must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`);
+  if (!CANONICAL_COUNT.test(value) || n < min || n > max) throw new UserError('usage', `${flag} must be a whole number from ${min} to ${max} (got ${quotedInput(value)})`);
   return n;
 }
 
@@ -152,7 +153,7 @@ export function addLockTimeoutOption(cmd: Command): Command {
 export function lockTimeoutMs(value: string | undefined): number {
   const text = value ?? '0';
   const seconds = Number(text);
-  if (!CANONICAL_COUNT.test(text) || seconds > 86_400) throw new UserError('usage', `--lock-timeout must be a whole number of seconds from 0 to 86400 (got ${JSON.stringify(text)})`);
+  if (!CANONICAL_COUNT.test(text) || seconds > 86_400) throw new UserError('usage', `--lock-timeout must be a whole number of seconds from 0 to 86400 (got ${quotedInput(text)})`);
   return seconds * 1000;
 }
 

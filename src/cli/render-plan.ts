@@ -4,7 +4,7 @@ import type { Plan } from '../core/plan.js';
 import { useColor, type ManifestOptions } from './options.js';
 import type { CliIo } from './cli-io.js';
 import { renderDiagnosticsText } from '../render/diagnostics.js';
-import { planToJson } from '../render/plan-json.js';
+import { renderPlanJson } from '../render/plan-json.js';
 import { renderPlanMarkdown } from '../render/plan-markdown.js';
 import { renderPlanText } from '../render/plan-text.js';
 import { massRemovalWarning } from '../render/mass-removal.js';
@@ -18,7 +18,7 @@ export type OutputOptions = Pick<ManifestOptions, 'color'>;
 export function formatPlan(plan: Plan, format: 'text' | 'json' | 'markdown', opts: OutputOptions, io: Pick<CliIo, 'stdout' | 'env'>): string {
   switch (format) {
     case 'json':
-      return JSON.stringify(planToJson(plan), null, 2) + '\n';
+      return renderPlanJson(plan);
     case 'markdown':
       return renderPlanMarkdown(plan);
     case 'text':

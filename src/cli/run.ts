@@ -4,13 +4,13 @@
 import { CommanderError } from 'commander';
 import { isUserError } from '../core/errors.js';
 import { hasSingleDashLongWord, programFlags, refuseSingleDashLongFlags } from './single-dash-flags.js';
-// An error message may echo what a user typed or a server said: escape sequences are shown, not obeyed.
-import { escapeControlKeepLines } from '../core/terminal-safe.js';
 import { scrubOutside, withSecretScope } from '../io/api/outside-text.js';
 import { isDebug, type CliIo } from './cli-io.js';
 import { buildProgram } from './program.js';
 import { ExitRequest } from './exit-request.js';
 import { oneLineUsageError } from './commander-errors.js';
+import { renderJsonError } from '../render/json-document.js';
+import { renderErrorLine } from '../render/error-line.js';
 
 export { ExitRequest };
 
@@ -39,7 +39,12 @@ export function runMain(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 function exitCodeFor(err: unknown, argv: readonly string[], io: CliIo): number {
-  if (err instanceof ExitRequest) return err.exitCode;
+  if (err instanceof ExitRequest) {
+    const { stderr, jsonError } = err.lastWords;
+    if (jsonError && wantsJson(argv)) io.stdout.write(renderJsonError(jsonError.code, jsonError.message));
+    if (stderr !== undefined) io.stderr.write(stderr);
+    return err.exitCode;
+  }
   if (err instanceof CommanderError) {
     // --help and --version arrive here as "errors" with exit code 0; commander already printed them.
     if (err.exitCode === 0) return 0;
@@ -50,7 +55,7 @@ function exitCodeFor(err: unknown, argv: readonly string[], io: CliIo): number {
   const debug = isDebug(io);
   if (isUserError(err)) {
     if (wantsJson(argv)) writeJsonError(io, err.code, err.message, err.details);
-    io.stderr.write(`Error: ${escapeControlKeepLines(err.message)}\n`);
+    io.stderr.write(renderErrorLine(err.message));
     // A UserError's message was made from scrubbed parts; scrubbing it again would garble addresses.
     if (debug && err.stack) io.stderr.write(err.stack + '\n');
     return 1;
@@ -58,7 +63,7 @@ function exitCodeFor(err: unknown, argv: readonly string[], io: CliIo): number {
   // A bug's message is an exception's, not ours: it may quote anything, a secret included.
   const message = scrubOutside(err instanceof Error ? err.message : String(err));
   if (wantsJson(argv)) writeJsonError(io, 'internal', `internal error: ${message}`);
-  io.stderr.write(`Error: internal error: ${escapeControlKeepLines(message)}\n`);
+  io.stderr.write(renderErrorLine(`internal error: ${message}`));
   io.stderr.write(debug && err instanceof Error && err.stack ? scrubOutside(err.stack) + '\n' : 'Run with AGENTSYNC_DEBUG=1 for a stack trace, and please report it.\n');
   return 1;
 }
@@ -70,7 +75,7 @@ function usageMessage(message: string): string {
     .trim();
 }
 
-/** The `--json` form of an error (STYLE: `{"error": {"code", "message", …}}`), on stdout where the output would have been. */
+/** The `--json` form of an error, on stdout where the output would have been. */
 function writeJsonError(io: CliIo, code: string, message: string, details: Record<string, unknown> = {}): void {
-  io.stdout.write(JSON.stringify({ error: { code, message, ...details } }) + '\n');
+  io.stdout.write(renderJsonError(code, message, details));
 }

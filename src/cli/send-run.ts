@@ -10,6 +10,7 @@ import { connectApi } from './api-connect.js';
 import { loadManifestAndStore, type LoadedManifest } from './pipeline.js';
 import { printWarnings } from './render-plan.js';
 import type { CliIo } from './cli-io.js';
+import { renderSentJson } from '../render/command-json.js';
 
 export async function runSend(opts: SendOptions, io: CliIo): Promise<void> {
   const timeoutMs = responseTimeoutMs(opts.timeout);
@@ -26,7 +27,7 @@ export async function runSend(opts: SendOptions, io: CliIo): Promise<void> {
     const message = await client.sendMessage(body, opts.onBehalfOf ? { onBehalfOf: opts.onBehalfOf } : {});
     // The id is the server's text: a secret it echoes is masked, and a control character is shown, not obeyed.
     const id = scrubOutside(message.id);
-    io.stdout.write(opts.json ? JSON.stringify({ id, muid: message.muid ?? body.muid ?? null, receiver: receiver.id, receiverType: receiver.type }) + '\n' : `${escapeControl(id)}\n`);
+    io.stdout.write(opts.json ? renderSentJson({ id, muid: message.muid ?? body.muid ?? null, receiver: receiver.id, receiverType: receiver.type }) : `${escapeControl(id)}\n`);
   } catch (err) {
     if (isApiError(err)) throw new UserError('api_error', `sending the message failed: ${err.message}`, { status: err.status, apiCode: err.code });
     throw err;

@@ -9,6 +9,7 @@ import { palette, type Palette } from './color.js';
 import { planToJson, PLAN_FORMAT_VERSION } from './plan-json.js';
 import { printableLine } from './plan-fields.js';
 import { maxOf } from '../core/arrays.js';
+import { jsonDocument } from './json-document.js';
 
 export interface EnvironmentInfo {
   name: string;
@@ -88,6 +89,16 @@ export function renderApplyTable(outcomes: readonly EnvironmentOutcome<ApplyResu
       : paint.bold(paint.red(`Apply failed in ${failed.length} of ${count(outcomes.length, 'environment')} (${failed.map((o) => printableLine(o.environment.name)).join(', ')}).`)) +
         (failed.length < outcomes.length ? ` The others completed: ${done}.` : '');
   return table(titles, rows, paint) + last + '\n';
+}
+
+/** `plan --json` over several environments, as printed. */
+export function renderMultiPlanJson(outcomes: readonly EnvironmentOutcome<Plan>[]): string {
+  return jsonDocument(multiPlanJson(outcomes));
+}
+
+/** `apply --json` over several environments, as printed. */
+export function renderMultiApplyJson(outcomes: readonly EnvironmentOutcome<ApplyResult>[]): string {
+  return jsonDocument(multiApplyJson(outcomes));
 }
 
 /** `plan --json` over several environments: each entry is the plan JSON of one, or its error. */

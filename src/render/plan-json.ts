@@ -18,6 +18,7 @@ import {
 import { isDigest, setMember } from '../core/redact.js';
 import type { MassRemoval } from '../core/mass-removal.js';
 import { massRemovalJson } from './mass-removal.js';
+import { jsonDocument } from './json-document.js';
 
 export const PLAN_FORMAT_VERSION = 1;
 
@@ -187,4 +188,14 @@ function sortKeys(value: JsonValue): JsonValue {
     else sorted[key] = sortKeys(member);
   }
   return sorted;
+}
+
+/** `plan --json`, as printed. */
+export function renderPlanJson(plan: Plan): string {
+  return jsonDocument(planToJson(plan));
+}
+
+/** `show PLANFILE --json`: the saved plan's JSON as it was written, without the file's own checks. */
+export function renderSavedPlanJson(planJson: object): string {
+  return jsonDocument(planJson);
 }

@@ -77,7 +77,7 @@ async function runDiff(opts: DiffOptions, formatGiven: boolean, io: CliIo): Prom
     onSensitiveValues: hideInOutput,
     onStateWarning: (environment, warning) => printStateWarning(io, { message: `[${environment}] ${warning.message}` }),
   });
-  if (format === 'json') io.stdout.write(JSON.stringify((await import('../../render/diff-json.js')).diffToJson(diff), null, 2) + '\n');
+  if (format === 'json') io.stdout.write((await import('../../render/diff-json.js')).renderDiffJson(diff));
   else if (format === 'markdown') io.stdout.write((await import('../../render/diff-markdown.js')).renderDiffMarkdown(diff));
   else io.stdout.write((await import('../../render/diff-text.js')).renderDiffText(diff, { color: useColor(opts, io.stdout, io.env) }));
   // What could not be read was not compared: never "no differences".

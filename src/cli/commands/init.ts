@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { UserError } from '../../core/errors.js';
 import { pathIn, type CliIo } from '../cli-io.js';
 import { nonEmptyPath } from '../options.js';
+import { renderJsonSchema } from '../../render/command-json.js';
 
 export function registerInitCommand(program: Command, io: CliIo): void {
   program
@@ -40,7 +41,7 @@ export function registerInitCommand(program: Command, io: CliIo): void {
       }
       const results = await initProject(pathIn(io, dir ?? '.'), {
         manifest: starter.STARTER_MANIFEST,
-        schema: JSON.stringify(manifestJsonSchema(), null, 2) + '\n',
+        schema: renderJsonSchema(manifestJsonSchema()),
         gitignoreLine: starter.GITIGNORE_LINE,
         schemaFile: starter.SCHEMA_FILE,
       });

@@ -22,16 +22,17 @@ export function registerShowCommand(program: Command, io: CliIo): void {
 }
 
 async function runShow(path: string, options: ShowOptions, io: CliIo): Promise<void> {
-  const [{ readPlanFile }, { planFromJson }, { renderPlanText }, { renderPlanMarkdown }, { savedPlanHeader }] = await Promise.all([
+  const [{ readPlanFile }, { planFromJson }, { renderPlanText }, { renderPlanMarkdown }, { savedPlanHeader }, { renderSavedPlanJson }] = await Promise.all([
     import('../../io/files/plan-file.js'),
     import('../../core/plan-from-json.js'),
     import('../../render/plan-text.js'),
     import('../../render/plan-markdown.js'),
     import('../../render/saved-plan.js'),
+    import('../../render/plan-json.js'),
   ]);
   const { savedPlan, ...planJson } = await readPlanFile(path, io.cwd);
   if (options.json === true || options.format === 'json') {
-    io.stdout.write(JSON.stringify(planJson, null, 2) + '\n');
+    io.stdout.write(renderSavedPlanJson(planJson));
     return;
   }
   const plan = planFromJson(planJson, path);

@@ -6,6 +6,7 @@ import { ADDRESS_FORMS } from '../../core/kinds/index.js';
 import { addLockTimeoutOption, addManifestOptions, lockTimeoutMs, nonEmptyPath, type ManifestOptions } from '../options.js';
 import type { StateBackend, StateTarget, StateWarning } from '../../io/state/index.js';
 import type { CliIo } from '../cli-io.js';
+import { renderForgottenJson, renderMigratedJson, renderMovedJson, renderStateEntryJson } from '../../render/command-json.js';
 
 interface LockingOptions extends ManifestOptions {
   lockTimeout?: string;
@@ -77,7 +78,7 @@ async function runShow({ store, target }: Located, address: string, opts: Manife
   const [{ showStateEntry }, { renderStateEntry }] = await Promise.all([import('../../app/state.js'), import('../../render/state-text.js')]);
   const entry = await showStateEntry(store, target, address);
   if (opts.json) {
-    io.stdout.write(JSON.stringify({ address, ...(entry.resource ?? {}), ...(entry.pending ? { pending: entry.pending } : {}) }, null, 2) + '\n');
+    io.stdout.write(renderStateEntryJson({ ...entry, address }));
     return;
   }
   io.stdout.write(renderStateEntry(entry));
@@ -86,18 +87,18 @@ async function runShow({ store, target }: Located, address: string, opts: Manife
 async function runRm({ store, target }: Located, address: string, opts: LockingOptions, io: CliIo): Promise<void> {
   const [{ forgetEntry }, { renderForgotten }] = await Promise.all([import('../../app/state.js'), import('../../render/state-text.js')]);
   const removed = await forgetEntry(store, target, address, lockTimeoutMs(opts.lockTimeout));
-  io.stdout.write(opts.json ? JSON.stringify({ removed }, null, 2) + '\n' : renderForgotten(removed, store.location));
+  io.stdout.write(opts.json ? renderForgottenJson(removed) : renderForgotten(removed, store.location));
 }
 
 async function runMv({ store, target }: Located, from: string, to: string, opts: LockingOptions, io: CliIo): Promise<void> {
   const [{ moveEntry }, { renderMoved }] = await Promise.all([import('../../app/state.js'), import('../../render/state-text.js')]);
   const moved = await moveEntry(store, target, from, to, lockTimeoutMs(opts.lockTimeout));
-  io.stdout.write(opts.json ? JSON.stringify({ moved }, null, 2) + '\n' : renderMoved(moved, store.location));
+  io.stdout.write(opts.json ? renderMovedJson(moved) : renderMoved(moved, store.location));
 }
 
 async function runMigrate({ store, key, target }: Located, opts: MigrateOptions, io: CliIo): Promise<void> {
   const [{ createStateStore }, { copyState }, { renderMigrated }] = await Promise.all([import('../../io/state/index.js'), import('../../app/state.js'), import('../../render/state-text.js')]);
   const destination = createStateStore(opts.to, { key, source: '--to', cwd: io.cwd, onWarning: warnOn(io) });
   const result = await copyState(store, destination, target, { force: opts.force === true, lockTimeoutMs: lockTimeoutMs(opts.lockTimeout) });
-  io.stdout.write(opts.json ? JSON.stringify({ formatVersion: 1, migrated: result }, null, 2) + '\n' : renderMigrated(result));
+  io.stdout.write(opts.json ? renderMigratedJson(result) : renderMigrated(result));
 }
