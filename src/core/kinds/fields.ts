@@ -7,7 +7,7 @@
 // field that was not sent, rename a field between request and record, keep sets in their own order
 // and add bookkeeping. The facts below are what lets every stage see through that.
 import type { JsonObject, JsonValue } from '../api-types.js';
-import type { ResourceType } from './kind.js';
+import type { ResourceType } from './resource-types.js';
 
 /** Where credentials may sit inside a field's value (export hides them; the state digests them). */
 export interface SecretFacts {
