@@ -3,8 +3,8 @@ import type { Region } from './api-types.js';
 import type { PathSegment } from './diagnostics.js';
 import { addressOf, type Desired, type DesiredAgent, type DesiredEnvironment, type DesiredResource, type DesiredTool, type DesiredWebsite, type SensitivePath } from './desired.js';
 import { existsIn } from './resource-environments.js';
-import { kindOf, MANIFEST_SECTIONS } from './kinds/index.js';
-import { emptyDefaultsLeftOut } from './kinds/fields.js';
+import { kindOf, MANIFEST_SECTIONS, RESOURCE_TYPES } from './kinds/index.js';
+import { emptyDefaultsLeftOut, factsOf } from './kinds/fields.js';
 import type { ResourceType } from './kinds/kind.js';
 import type { Manifest } from './schema.js';
 
@@ -55,13 +55,12 @@ export function buildDesired(manifest: Manifest, environment: DesiredEnvironment
     .filter((key) => here(websiteMap[key]!))
     .sort(byKey)
     .map((key) => {
-      const { environments: _only, ...written } = websiteMap[key]!;
-      // exclude is a set (kept in manifest order by the schema, so its errors point at their items).
-      const spec = written.exclude === undefined ? written : { ...written, exclude: [...new Set(written.exclude)].sort() };
+      const { environments: _only, ...spec } = websiteMap[key]!;
       return { type: 'website', key, address: addressOf('website', key), spec, sensitive: sensitive('website', key) };
     });
 
   const resources = [...tools, ...agents, ...websites];
+  for (const resource of resources) resource.spec = setsSorted(resource.type, resource.spec);
   if (written !== undefined) for (const resource of resources) markDefaulted(resource, written);
   const addresses = new Set(resources.map((resource) => resource.address));
   const desired: Desired = {
@@ -79,6 +78,26 @@ export function buildDesired(manifest: Manifest, environment: DesiredEnvironment
 export function desiredEnvironment(name: string, config: { appId: string; region: Region; apiKeyEnv: string }, baseUrl: string): DesiredEnvironment {
   return { name, appId: config.appId, region: config.region, baseUrl, apiKeyEnv: config.apiKeyEnv };
 }
+
+/**
+ * The spec with every list its kind's field table calls a set (`set: true`) sorted and without
+ * repeats: the one place set-ness is applied to a desired spec. The schema already sorts most of
+ * them (`nameSet`, so validation sees them sorted) but leaves a website's `exclude` in manifest
+ * order, so its errors point at their items (test/core/set-facts.test.ts keeps the two agreeing).
+ */
+function setsSorted<Spec extends object>(type: ResourceType, spec: Spec): Spec {
+  let sorted: Spec | undefined;
+  for (const field of SET_FIELDS.get(type) ?? []) {
+    const value: unknown = (spec as Record<string, unknown>)[field];
+    if (!Array.isArray(value)) continue;
+    sorted ??= { ...spec };
+    (sorted as Record<string, unknown>)[field] = [...new Set(value)].sort();
+  }
+  return sorted ?? spec;
+}
+
+/** Each kind's set fields, from its field table. */
+const SET_FIELDS = new Map(RESOURCE_TYPES.map((type) => [type, factsOf(kindOf(type).fields).flatMap(([field, fact]) => (fact.set === true ? [field] : []))]));
 
 /** Notes the fields the resource's manifest entry leaves out that take an empty default. */
 function markDefaulted(resource: DesiredResource, written: Readonly<Record<string, unknown>>): void {

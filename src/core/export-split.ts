@@ -1,9 +1,11 @@
 // `export --split DIR`: one exported manifest document cut into the parts of a manifest in many
 // files, the way a team would lay it out: the environments in one file, each agent in a file of
 // its own with the tools only it uses, the tools several agents share (or none uses) in one file,
-// and the websites in one. Merging the parts (core/merge-parts.ts) gives the document back.
+// and the websites in one. Each kind's module says where its entries go (`splitPart`,
+// kinds/module.ts), so a kind can never drop out of a split export. Merging the parts
+// (core/merge-parts.ts) gives the document back.
 import type { JsonObject, JsonValue } from './api-types.js';
-import { addressOf } from './kinds/index.js';
+import { addressOf, kindOf, moduleOf, RESOURCE_TYPES, type ResourceType } from './kinds/index.js';
 
 export interface ExportPart {
   /** Relative to the folder, with `/` between names. */
@@ -14,70 +16,131 @@ export interface ExportPart {
 }
 
 export const ENVIRONMENTS_PART = 'environments.yaml';
-export const SHARED_TOOLS_PART = 'tools.yaml';
-export const WEBSITES_PART = 'websites.yaml';
-export const AGENTS_FOLDER = 'agents';
+/** The folders of the kinds whose entries each get a file (`agents`): io refuses links there. */
+const EACH_FOLDERS = RESOURCE_TYPES.flatMap((type) => {
+  const placement = moduleOf(type).splitPart;
+  return 'each' in placement ? [placement.each] : [];
+});
+export const AGENTS_FOLDER = EACH_FOLDERS[0] ?? 'agents';
 
-export function splitExport(document: JsonObject): ExportPart[] {
-  const tools = objectAt(document.tools);
-  const agents = objectAt(document.agents);
-  const usersOf = toolUsers(agents);
-  const parts: ExportPart[] = [];
+type Entry = readonly [string, JsonValue];
 
-  const head: JsonObject = { version: document.version ?? 1 };
-  if (document.environments !== undefined) head.environments = document.environments;
-  parts.push({ path: ENVIRONMENTS_PART, document: head, addresses: new Set() });
+/** A part being filled: its sections' entries in the order they were added, then the top-level keys beside them. */
+class PartBuilder {
+  private readonly sections = new Map<ResourceType, Entry[]>();
+  private readonly beside: Entry[] = [];
+  readonly addresses = new Set<string>();
+  /** Written even when it holds nothing (a `file` part whose section the document has). */
+  always = false;
 
-  const fileNames = new FileNames();
-  for (const [key, agent] of Object.entries(agents)) {
-    const own = Object.entries(tools).filter(([name]) => onlyUser(usersOf.get(name)) === key);
-    const part: JsonObject = { agents: { [key]: agent } };
-    if (own.length > 0) part.tools = Object.fromEntries(own);
-    parts.push({ path: `${AGENTS_FOLDER}/${fileNames.take(key)}.yaml`, document: part, addresses: new Set([addressOf('agent', key), ...own.map(([name]) => addressOf('tool', name))]) });
+  constructor(readonly path: string) {}
+
+  add(type: ResourceType, entry: Entry): void {
+    this.section(type).push(entry);
+    this.addresses.add(addressOf(type, entry[0]));
   }
 
-  const shared = Object.entries(tools).filter(([name]) => onlyUser(usersOf.get(name)) === undefined);
-  const external = document.external;
-  if (shared.length > 0 || external !== undefined) {
-    const part: JsonObject = {};
-    if (shared.length > 0) part.tools = Object.fromEntries(shared);
-    if (external !== undefined) part.external = external;
-    parts.push({ path: SHARED_TOOLS_PART, document: part, addresses: new Set(shared.map(([name]) => addressOf('tool', name))) });
+  /** Opens the type's section, so the part writes it even when no entry follows. */
+  section(type: ResourceType): Entry[] {
+    let entries = this.sections.get(type);
+    if (entries === undefined) this.sections.set(type, (entries = []));
+    return entries;
   }
 
-  if (document.knowledgeBase !== undefined) {
-    const websites = Object.keys(objectAt(objectAt(document.knowledgeBase).websites));
-    parts.push({ path: WEBSITES_PART, document: { knowledgeBase: document.knowledgeBase }, addresses: new Set(websites.map((key) => addressOf('website', key))) });
+  addBeside(key: string, value: JsonValue): void {
+    this.beside.push([key, value]);
   }
-  return parts;
+
+  holdsSomething(): boolean {
+    return this.always || this.beside.length > 0 || [...this.sections.values()].some((entries) => entries.length > 0);
+  }
+
+  build(): ExportPart {
+    const document: JsonObject = {};
+    // fromEntries: a tool may be named `__proto__`, and must stay a key.
+    for (const [type, entries] of this.sections) setIn(document, kindOf(type).section, Object.fromEntries(entries));
+    for (const [key, value] of this.beside) document[key] = value;
+    return { path: this.path, document, addresses: this.addresses };
+  }
 }
 
-/** Which agents name each tool, in their tools or actions. */
-function toolUsers(agents: JsonObject): Map<string, Set<string>> {
-  const users = new Map<string, Set<string>>();
-  for (const [key, agent] of Object.entries(agents)) {
-    const entry = objectAt(agent);
-    for (const field of ['tools', 'actions']) {
-      const names = entry[field];
-      if (!Array.isArray(names)) continue;
-      for (const name of names) {
-        if (typeof name !== 'string') continue;
-        const set = users.get(name) ?? new Set<string>();
-        set.add(key);
-        users.set(name, set);
+export function splitExport(document: JsonObject): ExportPart[] {
+  const head: JsonObject = { version: document.version ?? 1 };
+  if (document.environments !== undefined) head.environments = document.environments;
+  const own = ownFiles(document);
+  const files = new Map<string, PartBuilder>();
+  const fileAt = (path: string): PartBuilder => {
+    const found = files.get(path);
+    if (found !== undefined) return found;
+    const part = new PartBuilder(path);
+    files.set(path, part);
+    return part;
+  };
+  for (const type of RESOURCE_TYPES) {
+    const placement = moduleOf(type).splitPart;
+    const section = sectionOf(document, type);
+    if ('withSoleReferrer' in placement) {
+      const shared = fileAt(placement.otherwise);
+      for (const entry of Object.entries(objectAt(section))) (onlyUser(own.referrers.get(entry[0])) ?? shared).add(type, entry);
+      for (const key of placement.alongside ?? []) if (document[key] !== undefined) shared.addBeside(key, document[key]);
+    } else if ('file' in placement && section !== undefined) {
+      const file = fileAt(placement.file);
+      file.always = true;
+      file.section(type);
+      for (const entry of Object.entries(objectAt(section))) file.add(type, entry);
+    }
+  }
+  const parts = [...own.parts, ...files.values()].filter((part) => part.holdsSomething()).map((part) => part.build());
+  return [{ path: ENVIRONMENTS_PART, document: head, addresses: new Set() }, ...parts];
+}
+
+/** A file per entry of the `each` kinds, and which of those files refer to each name (`export.references`). */
+function ownFiles(document: JsonObject): { parts: PartBuilder[]; referrers: Map<string, Set<PartBuilder>> } {
+  const parts: PartBuilder[] = [];
+  const referrers = new Map<string, Set<PartBuilder>>();
+  for (const type of RESOURCE_TYPES) {
+    const placement = moduleOf(type).splitPart;
+    if (!('each' in placement)) continue;
+    const fileNames = new FileNames(type);
+    for (const [key, value] of Object.entries(objectAt(sectionOf(document, type)))) {
+      const part = new PartBuilder(`${placement.each}/${fileNames.take(key)}.yaml`);
+      part.add(type, [key, value]);
+      parts.push(part);
+      for (const name of kindOf(type).export?.references?.(objectAt(value)) ?? []) {
+        const users = referrers.get(name) ?? new Set<PartBuilder>();
+        users.add(part);
+        referrers.set(name, users);
       }
     }
   }
-  return users;
+  return { parts, referrers };
 }
 
-function onlyUser(users: ReadonlySet<string> | undefined): string | undefined {
+/** The kind's map in the document (`knowledgeBase.websites`), or undefined when the document has none. */
+function sectionOf(document: JsonObject, type: ResourceType): JsonValue | undefined {
+  let value: JsonValue | undefined = document;
+  for (const segment of kindOf(type).section) {
+    const at = objectAt(value);
+    value = Object.hasOwn(at, segment) ? at[segment] : undefined;
+  }
+  return value;
+}
+
+function setIn(document: JsonObject, path: readonly string[], value: JsonObject): void {
+  let at = document;
+  path.forEach((segment, i) => {
+    if (i === path.length - 1) at[segment] = value;
+    else at = objectAt((at[segment] ??= {}));
+  });
+}
+
+function onlyUser<T>(users: ReadonlySet<T> | undefined): T | undefined {
   if (users === undefined || users.size !== 1) return undefined;
   return users.values().next().value;
 }
 
 /**
- * A file name per agent key: only letters, digits, `_`, `-` and `.` (a key may hold anything
+ * A file name per entry key: only letters, digits, `_`, `-` and `.` (a key may hold anything
  * YAML allows), never a name starting with a dot (the manifest reader skips those), never a name
  * Windows reserves for a device (`con`, `aux`, `com1`…, whatever follows the first dot: `con.yaml`
  * cannot be created there), and unique without regard to case, so the folder is the same on a
@@ -86,13 +149,16 @@ function onlyUser(users: ReadonlySet<string> | undefined): string | undefined {
 class FileNames {
   private readonly taken = new Set<string>();
 
+  /** `fallback` names a file whose key has no safe character at all. */
+  constructor(private readonly fallback: string) {}
+
   take(key: string): string {
     const safe =
       key
         .replace(/[^A-Za-z0-9_.-]/g, '_')
         .replace(/^\./, '_')
         .slice(0, 100)
-        .replace(WINDOWS_DEVICE, '$1_') || 'agent';
+        .replace(WINDOWS_DEVICE, '$1_') || this.fallback;
     let name = safe;
     for (let n = 2; this.taken.has(name.toLowerCase()); n++) name = `${safe}-${n}`;
     this.taken.add(name.toLowerCase());

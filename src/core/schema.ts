@@ -20,7 +20,11 @@ const isObjectPayload = (payload: { value: unknown }): boolean => isObject(paylo
 
 const httpUrl = z.string().check(z.refine((s) => /^https?:\/\/[^\s/]+/i.test(s) && URL.canParse(s), { message: 'must be an http(s) URL' }));
 
-/** Set-like arrays compare as sets, so they are normalized to sorted and de-duplicated. */
+/**
+ * Set-like arrays compare as sets, so they are normalized to sorted and de-duplicated. Which fields
+ * are sets is the field tables' `set: true` (core/kinds/<kind>/fields.ts); core/build-desired.ts sorts
+ * from there, and test/core/set-facts.test.ts fails when a list here disagrees with its table.
+ */
 const nameSet = z.pipe(
   z.array(z.string()),
   z.transform((list: string[]) => [...new Set(list)].sort()),
@@ -215,7 +219,7 @@ export const websiteSchema = z.lazy(() =>
           'With url: what the crawl itself follows, so maxPages is spent on wanted pages. Unlike exclude (globs that pick what is processed after the crawl), a change re-crawls.',
         ),
         parentUniqueId: described(z.optional(z.string().check(z.minLength(1))), 'The id of a website already in the knowledge base (the seed form).'),
-        // Not a nameSet: sorting here would make a glob's error point at another item. build-desired sorts it.
+        // Not a nameSet: sorting here would make a glob's error point at another item. build-desired sorts it (its table says set).
         exclude: described(z.optional(z.array(z.string())), 'With url: URL globs to leave out (** across path segments, * within one). With parentUniqueId: discovered-URL ids (required, may be []).'),
         environments: resourceEnvironments,
       })

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/api-types.js';
 import { splitExport } from '../../src/core/export-split.js';
+import { addressOf, kindOf, RESOURCE_TYPES } from '../../src/core/kinds/index.js';
 import { mergeParts } from '../../src/core/merge-parts.js';
 import { parseManifestPart } from '../../src/core/parse.js';
 import { renderManifestYaml } from '../../src/render/manifest-yaml.js';
@@ -60,5 +61,18 @@ describe('splitExport file names', () => {
       'agents/com10.yaml',
       'agents/conx.yaml',
     ]);
+  });
+});
+
+describe('splitExport placement comes from the kind registry', () => {
+  it('puts one entry of every registered kind in exactly one part, so no kind drops out of a split export', () => {
+    const document: JsonObject = { version: 1 };
+    for (const type of RESOURCE_TYPES) {
+      let at = document;
+      for (const segment of kindOf(type).section) at = (at[segment] ??= {}) as JsonObject;
+      at[`one_${type}`] = {};
+    }
+    const placed = splitExport(document).flatMap((part) => [...part.addresses]);
+    expect(placed.sort()).toEqual(RESOURCE_TYPES.map((type) => addressOf(type, `one_${type}`)).sort());
   });
 });

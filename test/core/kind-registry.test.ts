@@ -1,7 +1,7 @@
 // The lists that walk every kind are derived from core/kinds/registry.ts: these are the values the
 // code wrote out by hand before (issue 41), so a derivation that drops or adds an entry fails here.
 import { describe, expect, it } from 'vitest';
-import { ADDRESS_FORMS, KIND_SET_PATHS, MANIFEST_SECTIONS, moduleOf, RESOURCE_ROOTS, RESOURCE_TYPES, type ResourceType } from '../../src/core/kinds/index.js';
+import { ADDRESS_FORMS, KIND_SET_PATHS, MANIFEST_SECTIONS, moduleOf, REFERRING_FIELDS, RESOURCE_ROOTS, RESOURCE_TYPES, type ResourceType } from '../../src/core/kinds/index.js';
 import type { KindModule, SpecOf } from '../../src/core/kinds/module.js';
 import { agentModule } from '../../src/core/kinds/agent/module.js';
 import { toolModule } from '../../src/core/kinds/tool/module.js';
@@ -15,6 +15,13 @@ describe('the kind registry', () => {
 
   it('derives the set-like lists fmt sorts from the field tables', () => {
     expect(KIND_SET_PATHS.map((path) => path.join('.')).sort()).toEqual(['agents.*.actions', 'agents.*.platformTools', 'agents.*.tools', 'knowledgeBase.websites.*.exclude']);
+  });
+
+  it("derives the fields that name another kind's entries (lint's uses of a tool) from the field tables", () => {
+    expect(REFERRING_FIELDS).toEqual([
+      { type: 'agent', field: 'tools', refersTo: 'tool' },
+      { type: 'agent', field: 'actions', refersTo: 'tool' },
+    ]);
   });
 
   it('only websites are read resource by resource; each kind draws its own graph node', () => {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { lintManifest, type LintFinding } from '../../src/core/lint/index.js';
 import { parseManifest } from '../../src/core/parse.js';
+import { MANIFEST_SECTIONS, REFERRING_FIELDS, RESOURCE_TYPES, type ResourceType } from '../../src/core/kinds/index.js';
 
 const HEAD = `version: 1
 environments:
@@ -165,5 +166,31 @@ describe('lint: values that come from variables', () => {
     expect(findings[0]?.message).toContain('looks like a URL with a password');
     expect(JSON.stringify(findings)).not.toContain('hunter2');
     expect(only(`${CLEAN}state:\n  url: \${AGENTSYNC_STATE_URL}\n`, 'secret-literal')).toEqual([]);
+  });
+});
+
+describe('lint walks the kinds of the kind registry', () => {
+  /** A valid entry of each kind, without references: a kind missing here does not compile. */
+  const ENTRY: { readonly [T in ResourceType]: Record<string, unknown> } = {
+    tool: { displayName: 'Lookup', executionText: 'Looking up', description: 'Finds an order by its number and returns its status', doNotExecute: true },
+    agent: { name: 'Support', integrationType: 'llm', integrateWith: 'gpt-4o', instruction: 'Help.' },
+    website: { url: 'https://docs.example/' },
+  };
+  /** A manifest (JSON is YAML) with one entry of each kind, each in the section the registry gives it. */
+  const manifestWith = (extra: { type: ResourceType; field: string; value: unknown } | undefined): string => {
+    const tree: Record<string, unknown> = { version: 1, environments: { prod: { appId: 'acme', region: 'eu' } } };
+    for (const type of RESOURCE_TYPES) {
+      let at = tree;
+      for (const segment of MANIFEST_SECTIONS[type]) at = (at[segment] ??= {}) as Record<string, unknown>;
+      at[`one_${type}`] = extra?.type === type ? { ...ENTRY[type], [extra.field]: extra.value } : ENTRY[type];
+    }
+    return JSON.stringify(tree, null, 1);
+  };
+
+  it('counts a tool as used when any field the registry says names tools lists it, and only then', () => {
+    const toolFields = REFERRING_FIELDS.filter((referring) => referring.refersTo === 'tool');
+    expect(toolFields.length).toBeGreaterThan(0);
+    expect(only(manifestWith(undefined), 'unused-tool').map((f) => f.message)).toEqual([expect.stringContaining('tool "one_tool" is not used')]);
+    for (const { type, field } of toolFields) expect(only(manifestWith({ type, field, value: ['one_tool'] }), 'unused-tool'), `${type}.${field}`).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@
 // field that was not sent, rename a field between request and record, keep sets in their own order
 // and add bookkeeping. The facts below are what lets every stage see through that.
 import type { JsonObject, JsonValue } from '../api-types.js';
+import type { ResourceType } from './resource-types.js';
 
 /** Where credentials may sit inside a field's value (export hides them; the state digests them). */
 export interface SecretFacts {
@@ -31,6 +32,8 @@ export interface FieldFact {
   default?: () => JsonValue;
   /** An array whose order means nothing: compared sorted and de-duplicated. */
   set?: boolean;
+  /** A list of keys of another kind's entries (an agent's `tools` name tools): lint counts them as uses. */
+  refersTo?: ResourceType;
   /** Free-form values that may hold credentials, and where. */
   secrets?: SecretFacts;
   /** Sent only when the spec says so; e.g. a tool's `parameters` when it is executed. */

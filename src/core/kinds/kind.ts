@@ -6,10 +6,9 @@
 // handed (io/ supplies one over undici), which keeps this folder free of I/O.
 import type { HttpMethod, JsonObject } from '../api-types.js';
 import type { FieldTable } from './fields.js';
+import { RESOURCE_TYPES, type ResourceType } from './resource-types.js';
 
-/** Every kind agentsync manages, in apply order. The one list every other list derives from. */
-export const RESOURCE_TYPES = ['tool', 'agent', 'website'] as const;
-export type ResourceType = (typeof RESOURCE_TYPES)[number];
+export { RESOURCE_TYPES, type ResourceType } from './resource-types.js';
 
 export interface WireRequest {
   method: HttpMethod;

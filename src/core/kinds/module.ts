@@ -15,7 +15,19 @@ export interface KindModule<Spec extends object> {
   observe?: Observable<unknown>;
   /** The graph node of one record (its spec as planned or stored). */
   graphNode(record: SpecJson): { kind: GraphNodeKind; detail?: string };
+  /** Which part file of `export --split` holds the kind's entries (core/export-split.ts). */
+  splitPart: SplitPart;
 }
+
+/**
+ * Where `export --split` puts a kind's entries. Paths are relative to the folder, with `/`.
+ * - `each`: every entry in a file of its own, `<each>/<key>.yaml` (agents);
+ * - `withSoleReferrer`: an entry that exactly one `each` entry refers to (its `export.references`)
+ *   goes into that entry's file; the others into `otherwise`, with the top-level keys `alongside`,
+ *   a file written only when it holds something (tools, with `external`);
+ * - `file`: the whole section in one file, written whenever the document has the section (websites).
+ */
+export type SplitPart = { each: string } | { withSoleReferrer: true; otherwise: string; alongside?: readonly string[] } | { file: string };
 
 /** The spec of a type's desired resources. */
 export type SpecOf<T extends ResourceType> = Extract<DesiredResource, { type: T }>['spec'];

@@ -1,6 +1,6 @@
 // The kinds, listed once. Everything that walks the kinds (the manifest's sections, the sections
 // that may hold secrets, the set-like lists `fmt` sorts, the address wording, the graph, the
-// refresh) derives from MODULES here. `satisfies` over a mapped type makes a kind of RESOURCE_TYPES
+// refresh, lint's sections and references) derives from MODULES here. `satisfies` over a mapped type makes a kind of RESOURCE_TYPES
 // missing here (or one here that is not there) a compile error.
 import type { DesiredResource } from '../desired.js';
 import { agentModule } from './agent/module.js';
@@ -31,6 +31,11 @@ export const RESOURCE_ROOTS: ReadonlySet<string> = new Set(RESOURCE_TYPES.map((t
  */
 export const KIND_SET_PATHS: readonly (readonly string[])[] = RESOURCE_TYPES.flatMap((type) =>
   factsOf(KINDS[type].fields).flatMap(([field, fact]) => (fact.set === true ? [[...KINDS[type].section, '*', field]] : [])),
+);
+
+/** The fields whose items name another kind's entries, from the field tables' `refersTo`: an agent's `tools` and `actions`. */
+export const REFERRING_FIELDS: readonly { type: ResourceType; field: string; refersTo: ResourceType }[] = RESOURCE_TYPES.flatMap((type) =>
+  factsOf(KINDS[type].fields).flatMap(([field, fact]) => (fact.refersTo === undefined ? [] : [{ type, field, refersTo: fact.refersTo }])),
 );
 
 /** `tool.<name>, agent.<key> or website.<key>`: how addresses look, for help and errors. */

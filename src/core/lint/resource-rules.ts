@@ -1,25 +1,27 @@
 // Rules about what the manifest's resources say to each other: unused tools, agents that share a
 // name, agents without an instruction, tool descriptions too short for a model to choose by.
+// The kinds' sections and the fields that name tools come from the kind registry.
+import { REFERRING_FIELDS } from '../kinds/index.js';
 import type { TreeLintInput, RuleHit } from './types.js';
-import { entriesOf, isPlainObject } from './types.js';
+import { entriesOf, entriesOfKind, isPlainObject, pathOf } from './types.js';
 
 /** Below this a description rarely tells a model when to call the tool. */
 export const MIN_TOOL_DESCRIPTION = 20;
 
 export function unusedTools({ tree }: TreeLintInput): RuleHit[] {
   const used = new Set<string>();
-  for (const [, agent] of entriesOf(tree.agents)) {
-    for (const field of ['tools', 'actions']) for (const name of namesIn(agent[field], tree)) used.add(name);
+  for (const { type, field } of REFERRING_FIELDS.filter((referring) => referring.refersTo === 'tool')) {
+    for (const [, entry] of entriesOfKind(tree, type)) for (const name of namesIn(entry[field], tree)) used.add(name);
   }
-  return entriesOf(tree.tools)
+  return entriesOfKind(tree, 'tool')
     .filter(([name]) => !used.has(name))
-    .map(([name]) => ({ path: ['tools', name], atKey: true, message: `tool "${name}" is not used by any agent (no agent lists it in tools or actions)` }));
+    .map(([name]) => ({ path: pathOf('tool', name), atKey: true, message: `tool "${name}" is not used by any agent (no agent lists it in tools or actions)` }));
 }
 
 export function duplicateAgentNames({ tree, locator }: TreeLintInput): RuleHit[] {
   const firstByName = new Map<string, string>();
   const hits: RuleHit[] = [];
-  for (const [key, agent] of entriesOf(tree.agents)) {
+  for (const [key, agent] of entriesOfKind(tree, 'agent')) {
     const name = agent.name;
     // A name from a variable may differ per environment: only literal names can be compared.
     if (typeof name !== 'string' || name === '' || name.includes('${')) continue;
@@ -28,10 +30,10 @@ export function duplicateAgentNames({ tree, locator }: TreeLintInput): RuleHit[]
       firstByName.set(name, key);
       continue;
     }
-    const firstAt = locator.diagnostic(['agents', first, 'name'], '');
-    const here = locator.diagnostic(['agents', key, 'name'], '');
+    const firstAt = locator.diagnostic(pathOf('agent', first, 'name'), '');
+    const here = locator.diagnostic(pathOf('agent', key, 'name'), '');
     const where = firstAt.file === here.file ? `line ${firstAt.line}` : `${firstAt.file}:${firstAt.line}`;
-    hits.push({ path: ['agents', key, 'name'], message: `agents ${key} and ${first} (${where}) have the same name "${name}"; users and the dashboard cannot tell them apart` });
+    hits.push({ path: pathOf('agent', key, 'name'), message: `agents ${key} and ${first} (${where}) have the same name "${name}"; users and the dashboard cannot tell them apart` });
   }
   return hits;
 }
@@ -49,10 +51,10 @@ function namesIn(value: unknown, tree: Record<string, unknown>): string[] {
 }
 
 export function missingInstructions({ tree }: TreeLintInput): RuleHit[] {
-  return entriesOf(tree.agents)
+  return entriesOfKind(tree, 'agent')
     .filter(([, agent]) => typeof agent.instruction !== 'string' || agent.instruction.trim() === '')
     .map(([key, agent]) => ({
-      path: agent.instruction === undefined ? ['agents', key] : ['agents', key, 'instruction'],
+      path: agent.instruction === undefined ? pathOf('agent', key) : pathOf('agent', key, 'instruction'),
       atKey: true,
       message: `agent ${key} has no instruction; without one the model gets no guidance on its role`,
     }));
@@ -60,13 +62,13 @@ export function missingInstructions({ tree }: TreeLintInput): RuleHit[] {
 
 export function shortToolDescriptions({ tree }: TreeLintInput): RuleHit[] {
   const hits: RuleHit[] = [];
-  for (const [name, tool] of entriesOf(tree.tools)) {
+  for (const [name, tool] of entriesOfKind(tree, 'tool')) {
     const description = tool.description;
     if (typeof description !== 'string' || description.includes('${')) continue;
     const length = description.trim().length;
     if (length >= MIN_TOOL_DESCRIPTION) continue;
     hits.push({
-      path: ['tools', name, 'description'],
+      path: pathOf('tool', name, 'description'),
       message: `tool "${name}" has a ${length}-character description; a model chooses tools by their description, so say in ${MIN_TOOL_DESCRIPTION} characters or more what it does and when to use it`,
     });
   }

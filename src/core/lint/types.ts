@@ -3,6 +3,7 @@
 // its positions.
 import type { Document } from 'yaml';
 import type { PathSegment } from '../diagnostics.js';
+import { MANIFEST_SECTIONS, type ResourceType } from '../kinds/index.js';
 import type { ManifestLocator, YamlLocator } from '../yaml-locate.js';
 
 /** What a rule about the resources sees: the whole manifest, merged from all its files. */
@@ -43,4 +44,16 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export function entriesOf(section: unknown): [string, Record<string, unknown>][] {
   if (!isPlainObject(section)) return [];
   return Object.entries(section).filter((entry): entry is [string, Record<string, unknown>] => isPlainObject(entry[1]));
+}
+
+/** A kind's entries in the manifest, where the kind registry says its map sits (`knowledgeBase.websites`). */
+export function entriesOfKind(tree: Record<string, unknown>, type: ResourceType): [string, Record<string, unknown>][] {
+  let section: unknown = tree;
+  for (const segment of MANIFEST_SECTIONS[type]) section = isPlainObject(section) ? section[segment] : undefined;
+  return entriesOf(section);
+}
+
+/** The path of a field of a kind's entry (`['tools', 'x', 'description']`), from the kind registry. */
+export function pathOf(type: ResourceType, key: string, ...inside: readonly PathSegment[]): PathSegment[] {
+  return [...MANIFEST_SECTIONS[type], key, ...inside];
 }

@@ -10,8 +10,8 @@ export const AGENT_FIELDS: FieldTable<AgentSpec> = {
   integrateWith: {},
   // Version A requires these three in a create, so they are always sent, defaults included.
   isActive: { default: () => true },
-  tools: { default: () => [], set: true },
-  actions: { default: () => [], set: true },
+  tools: { default: () => [], set: true, refersTo: 'tool' },
+  actions: { default: () => [], set: true, refersTo: 'tool' },
   // The seed calls the list platformTools; version A records it as cometchatTools.
   platformTools: { readAs: ['cometchatTools'], empty: () => [], set: true },
   icon: { empty: () => '' },

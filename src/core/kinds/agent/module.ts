@@ -6,4 +6,5 @@ export const agentModule: KindModule<AgentSpec> = {
   kind: agentKind,
   addressForm: 'agent.<key>',
   graphNode: (record) => ({ kind: 'agent', ...(typeof record.name === 'string' ? { detail: record.name } : {}) }),
+  splitPart: { each: 'agents' },
 };

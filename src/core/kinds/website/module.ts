@@ -8,4 +8,5 @@ export const websiteModule: KindModule<WebsiteSpec> = {
   addressForm: 'website.<key>',
   observe: websiteObserver as KindModule<WebsiteSpec>['observe'],
   graphNode: () => ({ kind: 'website' }),
+  splitPart: { file: 'websites.yaml' },
 };
