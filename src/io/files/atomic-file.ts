@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { constants, unlinkSync } from 'node:fs';
 import { link, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { hasCode } from './error-code.js';
 import { fileError } from './file-errors.js';
 
 const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -148,14 +149,4 @@ export async function fsyncDir(dir: string): Promise<void> {
   } finally {
     await handle?.close();
   }
-}
-
-export function hasCode(err: unknown, ...codes: string[]): boolean {
-  return typeof err === 'object' && err !== null && codes.includes((err as { code?: unknown }).code as string);
-}
-
-export function ignoreCode(...codes: string[]): (err: unknown) => void {
-  return (err) => {
-    if (!hasCode(err, ...codes)) throw err;
-  };
 }

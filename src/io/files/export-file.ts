@@ -8,7 +8,8 @@ import { AGENTS_FOLDER } from '../../core/export-split.js';
 import { SCHEMA_FILE } from '../../core/starter-manifest.js';
 import { UserError } from '../../core/errors.js';
 import { escapeControl } from '../../core/terminal-safe.js';
-import { createFileAtomically, hasCode, replaceFileAtomically } from './atomic-file.js';
+import { createFileAtomically, replaceFileAtomically } from './atomic-file.js';
+import { hasCode } from './error-code.js';
 import { fileError } from './file-errors.js';
 
 /** Refuses before anything is read from the server, so a forgotten --force costs nothing. */

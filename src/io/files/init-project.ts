@@ -6,7 +6,8 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../../core/errors.js';
-import { createFileAtomically, hasCode, replaceFileAtomically } from './atomic-file.js';
+import { createFileAtomically, replaceFileAtomically } from './atomic-file.js';
+import { hasCode } from './error-code.js';
 import { fileError } from './file-errors.js';
 import { DEFAULT_MANIFEST_FILE, DEFAULT_MANIFEST_FOLDER } from '../manifest/manifest-location.js';
 

@@ -12,7 +12,7 @@ import { escapeControl } from '../../core/terminal-safe.js';
 import { mergeParts } from '../../core/merge-parts.js';
 import { parseManifest, parseManifestPart, type ParsedManifest } from '../../core/parse.js';
 import { decodeUtf8 } from '../files/bounded-bytes.js';
-import { hasCode } from '../files/atomic-file.js';
+import { hasCode } from '../files/error-code.js';
 import { readFolder, statPath } from '../files/descriptor.js';
 import { pathForRun } from '../files/run-path.js';
 import { manifestName, manifestPaths, type ManifestLocation } from './manifest-location.js';

@@ -3,11 +3,13 @@
 import { constants } from 'node:fs';
 import { chmod, copyFile, link, open, rename } from 'node:fs/promises';
 import path from 'node:path';
-import { discardTemp, fsyncDir, hasCode, settleTemp, tempNameFor, trackTemp, writeTemp } from '../files/atomic-file.js';
+import { discardTemp, fsyncDir, settleTemp, tempNameFor, trackTemp, writeTemp } from '../files/atomic-file.js';
+import { hasCode } from '../files/error-code.js';
 import { fileError, onFile } from '../files/file-errors.js';
 import type { StateFiles } from './paths.js';
 
-export { fsyncDir, hasCode, ignoreCode } from '../files/atomic-file.js';
+export { fsyncDir } from '../files/atomic-file.js';
+export { hasCode, ignoreCode } from '../files/error-code.js';
 
 export const STATE_FILE_MODE = 0o600;
 
