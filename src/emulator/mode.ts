@@ -18,8 +18,8 @@ export interface ServerMode {
   timestamps: TimestampForm;
   /**
    * `GET /ai-agents/agents` entries: whole records; version A's `{name, description, deploymentUrl,
-   * apiKey}`; or `sparse`, whole records without the fields the field table says a server may not
-   * return (`suggestions`, the platform tools), as docs/spec/server.md#what-a-server-may-do allows.
+   * apiKey}`; or `sparse`, whole records without the fields the emulator's own storage facts say a
+   * server may leave out (`suggestions`, the platform tools: resources/agent/storage.ts), as docs/spec/server.md#what-a-server-may-do allows.
    */
   agentList: AgentListForm;
   /**

@@ -1,6 +1,7 @@
 // What every resource kind must say about itself. The pipeline (diff, refresh, import, executor,
-// state, renderers) asks the kind and never switches on its name, so adding a kind is one new
-// module plus one line in RESOURCE_TYPES, and the compiler lists whatever is still missing.
+// state, renderers) asks the kind and never switches on its name. A kind is a folder
+// (kinds/<kind>/), one entry in RESOURCE_TYPES and one line in kinds/registry.ts, and the compiler
+// lists whatever is still missing; docs/architecture.md says what is still written per kind.
 //
 // Calls are described here but not made here: a kind's endpoints run against the `Wire` it is
 // handed (io/ supplies one over undici), which keeps this folder free of I/O.
