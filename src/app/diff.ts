@@ -8,7 +8,6 @@ import { compareLive } from '../core/env-diff/records.js';
 import type { EnvironmentInfo, EnvironmentsDiff } from '../core/env-diff/types.js';
 import { isUserError, UserError } from '../core/errors.js';
 import type { ServerSnapshot } from '../core/refresh.js';
-import { closest } from '../core/suggest.js';
 import type { VarOverrides } from '../core/var-overrides.js';
 import { readServer } from '../io/api/read-server.js';
 import type { ManifestSource } from '../io/manifest/manifest-file.js';
@@ -17,6 +16,7 @@ import type { StateWarning } from '../io/state/index.js';
 import { loadManyEnvironments, type EnvironmentLoad } from './load-many.js';
 import type { Connection } from './connection.js';
 import { planEnvironment } from './plan.js';
+import { unknownEnvironmentError } from '../core/unknown-environment.js';
 
 export interface DiffRequest {
   file: ManifestLocation;
@@ -82,13 +82,8 @@ async function loadTwoEnvironments(request: DiffRequest): Promise<[LoadedSide, L
 
 function selectTwo(names: readonly string[], wanted: readonly string[]): string[] {
   const unknown = wanted.filter((name) => !names.includes(name));
-  if (unknown.length > 0) {
-    const which = unknown.map((name) => {
-      const hint = closest(name, names);
-      return hint === undefined ? `"${name}"` : `"${name}" (did you mean "${hint}"?)`;
-    });
-    throw new UserError('environment_invalid', `unknown environment${unknown.length === 1 ? '' : 's'} ${which.join(', ')} (from -e); the manifest defines ${names.join(', ')}`);
-  }
+  // The same line every command gives a mistaken -e (core/unknown-environment.ts).
+  if (unknown.length > 0) throw unknownEnvironmentError(unknown, names);
   return [...wanted];
 }
 

@@ -396,7 +396,8 @@ agents:
     expect(one.stderr).toBe('Error: diff compares exactly two environments: give -e twice, as in `agentsync diff -e us -e eu` (got only "us")\n');
     const unknown = await cli('diff', '-e', 'us', '-e', 'ue');
     expect(unknown).toMatchObject({ code: 1, stdout: '' });
-    expect(unknown.stderr).toBe('Error: unknown environment "ue" (did you mean "us"?) (from -e); the manifest defines us, eu\n');
+    // Named as every command names a mistaken -e (issue 40, 3.5).
+    expect(unknown.stderr).toBe('Error: -e ue: unknown environment "ue"; the manifest defines us, eu; did you mean "us"?\n');
     const broken = await cli('diff', '-e', 'us', '-e', 'eu', '--detailed-exitcode');
     expect(broken.code).toBe(1);
     expect(broken.stdout).toBe('');
