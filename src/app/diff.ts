@@ -41,8 +41,21 @@ type LoadedSide = EnvironmentLoad;
 
 export async function diffEnvironments(request: DiffRequest): Promise<EnvironmentsDiff> {
   const sides = await loadTwoEnvironments(request);
-  const openers = sides.map((side) => request.connector(side.desired.environment));
   const infos = sides.map((side) => infoOf(side.desired)) as [EnvironmentInfo, EnvironmentInfo];
+  // Each opener notes the server it reached, to tell when both environments were read from one.
+  const servers: (string | undefined)[] = [];
+  const openers = sides.map((side, i) => {
+    const open = request.connector(side.desired.environment);
+    return async (): Promise<Connection> => {
+      const connection = await open();
+      servers[i] = connection.client.baseUrl;
+      return connection;
+    };
+  });
+  return withOneServerWarning(await compareBoth(request, sides, openers, infos), servers, infos);
+}
+
+async function compareBoth(request: DiffRequest, sides: readonly LoadedSide[], openers: readonly (() => Promise<Connection>)[], infos: [EnvironmentInfo, EnvironmentInfo]): Promise<EnvironmentsDiff> {
   // Both refreshes at once; every read settles before a failure is reported, so no client is left open.
   if (request.liveOnly === true) {
     const snapshots = await bothOrFail(
@@ -56,6 +69,17 @@ export async function diffEnvironments(request: DiffRequest): Promise<Environmen
     infos,
   );
   return compareEnvironments(managed[0]!, managed[1]!);
+}
+
+/**
+ * Both environments read from one server (AGENTSYNC_BASE_URL overrides each one's own, or the
+ * manifest gives both one baseUrl): the diff then compares a server with itself, and says so.
+ */
+function withOneServerWarning(diff: EnvironmentsDiff, servers: readonly (string | undefined)[], infos: readonly [EnvironmentInfo, EnvironmentInfo]): EnvironmentsDiff {
+  const [first, second] = servers;
+  if (first === undefined || first !== second) return diff;
+  const message = `"${infos[0].name}" and "${infos[1].name}" were both read from ${first}, so this compares one server with itself (AGENTSYNC_BASE_URL overrides each environment's own base URL)`;
+  return { ...diff, warnings: [...diff.warnings, { environment: infos[1].name, message }] };
 }
 
 /** The two environments as -e named them (in that order), each resolved from one reading of the manifest, each with its own state. */

@@ -389,6 +389,18 @@ agents:
     expect(result.stdout).toBe(shown);
   });
 
+  it('says when both environments were read from one server, as AGENTSYNC_BASE_URL makes them', async () => {
+    await writeManifest();
+    const oneServer = { ...env, KEY_EU: keyOf('us'), AGENTSYNC_BASE_URL: emulators.us.url };
+    const result = await runCli(['diff', '-e', 'us', '-e', 'eu'], { cwd: dir, env: oneServer });
+    expect(result.stdout + result.stderr).toContain(`"us" and "eu" were both read from ${emulators.us.url}, so this compares one server with itself`);
+    const json = await runCli(['diff', '-e', 'us', '-e', 'eu', '--json'], { cwd: dir, env: oneServer });
+    expect((JSON.parse(json.stdout) as { warnings: { message: string }[] }).warnings.map((w) => w.message)).toContainEqual(expect.stringContaining('compares one server with itself'));
+    // Each environment on its own server: no such warning.
+    const apart = await cli('diff', '-e', 'us', '-e', 'eu');
+    expect(apart.stdout + apart.stderr).not.toContain('one server with itself');
+  });
+
   it('refuses one environment, an unknown one, and a server that cannot be read, each with one line and exit 1', async () => {
     await writeManifest({ eu: failingUrl });
     const one = await cli('diff', '-e', 'us');
