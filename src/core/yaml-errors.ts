@@ -130,6 +130,12 @@ function unclosedQuote(errors: readonly YAMLError[], text: string): UnclosedQuot
     if (found !== undefined || (token?.type !== 'double-quoted-scalar' && token?.type !== 'single-quoted-scalar')) return;
     if (token.offset < missing.pos[0] && token.offset + token.source.length >= missing.pos[0]) found = { source: token.type === 'double-quoted-scalar' ? '"' : "'", offset: token.offset };
   };
+  eachToken(text, check);
+  return found;
+}
+
+/** Every node token of every document in `text` (a document's value, and each key and value in it). */
+function eachToken(text: string, check: (token: CST.Token | undefined) => void): void {
   for (const token of new Parser().parse(text)) {
     if (token.type !== 'document') continue;
     check(token.value);
@@ -138,7 +144,6 @@ function unclosedQuote(errors: readonly YAMLError[], text: string): UnclosedQuot
       check(item.value);
     });
   }
-  return found;
 }
 
 /** What yaml reports before an unclosed quote; everything from it on follows from the quote. */
@@ -160,14 +165,7 @@ function unclosedFlows(text: string): UnclosedFlow[] {
     const source = token.start.source;
     if (!closed && (source === '[' || source === '{')) found.push({ source, offset: token.start.offset });
   };
-  for (const token of new Parser().parse(text)) {
-    if (token.type !== 'document') continue;
-    check(token.value);
-    CST.visit(token, (item) => {
-      check(item.key ?? undefined);
-      check(item.value);
-    });
-  }
+  eachToken(text, check);
   return found.sort((a, b) => a.offset - b.offset);
 }
 
