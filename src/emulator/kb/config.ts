@@ -73,25 +73,22 @@ export function kbConfigProblems(values: Partial<Record<keyof KbConfig, unknown>
   if (fraction !== undefined && !(typeof fraction === 'number' && fraction >= 0 && fraction <= 1)) problems.push("'kbFailFraction' must be a number from 0 to 1");
   const forever = values.kbCursorForever;
   if (forever !== undefined && typeof forever !== 'boolean') problems.push("'kbCursorForever' must be a boolean");
-  const globs = values.kbFailUrls;
-  if (globs !== undefined) {
-    if (!Array.isArray(globs) || globs.some((glob) => typeof glob !== 'string')) problems.push("'kbFailUrls' must be an array of URL globs");
-    else
-      for (const glob of globs as string[]) {
-        const problem = urlGlobProblem(glob);
-        if (problem) problems.push(`'kbFailUrls' has ${JSON.stringify(glob)}: ${problem}`);
-      }
-  }
-  const twins = values.kbTwinUrls;
-  if (twins !== undefined) {
-    if (!Array.isArray(twins) || twins.some((entry) => typeof entry !== 'string')) problems.push('\'kbTwinUrls\' must be an array of "<listed URL> <twin URL>" strings');
-    else
-      for (const entry of twins as string[]) {
-        const problem = twinEntryProblem(entry);
-        if (problem) problems.push(`'kbTwinUrls' has ${JSON.stringify(entry)}: ${problem}`);
-      }
-  }
+  listProblems(values.kbFailUrls, 'kbFailUrls', 'an array of URL globs', urlGlobProblem, problems);
+  listProblems(values.kbTwinUrls, 'kbTwinUrls', 'an array of "<listed URL> <twin URL>" strings', twinEntryProblem, problems);
   return problems;
+}
+
+/** A knob that is a list of strings, each checked by `problemOf`: every problem goes into `problems`. */
+function listProblems(value: unknown, key: string, shape: string, problemOf: (entry: string) => string | undefined, problems: string[]): void {
+  if (value === undefined) return;
+  if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string')) {
+    problems.push(`'${key}' must be ${shape}`);
+    return;
+  }
+  for (const entry of value as string[]) {
+    const problem = problemOf(entry);
+    if (problem) problems.push(`'${key}' has ${JSON.stringify(entry)}: ${problem}`);
+  }
 }
 
 /** The KB keys of a `/__emulator/config` body; a bad value is a 400 that names the key. */
