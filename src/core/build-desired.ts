@@ -1,7 +1,8 @@
 // The validated manifest, for one environment → Desired: what the API should hold.
 import type { Region } from './api-types.js';
 import type { PathSegment } from './diagnostics.js';
-import { addressOf, type Desired, type DesiredAgent, type DesiredEnvironment, type DesiredResource, type DesiredTool, type DesiredWebsite, type SensitivePath } from './desired.js';
+import { addressOf, type Desired, type DesiredEnvironment, type DesiredResource, type SensitivePath } from './desired.js';
+import { entryOf } from './kinds/entries.js';
 import { existsIn } from './resource-environments.js';
 import { kindOf, MANIFEST_SECTIONS, RESOURCE_TYPES } from './kinds/index.js';
 import { emptyDefaultsLeftOut, factsOf } from './kinds/fields.js';
@@ -18,48 +19,20 @@ export function buildDesired(manifest: Manifest, environment: DesiredEnvironment
   // A resource with `environments:` exists only there (docs/spec/manifest.md#per-environment-resources); the key itself is never sent.
   const here = (resource: { environments?: readonly string[] | undefined }) => existsIn(resource.environments, environment.name);
 
-  const tools: DesiredTool[] = Object.keys(manifest.tools)
-    .filter((name) => here(manifest.tools[name]!))
-    .sort(byKey)
-    .map((name) => {
-      const tool = manifest.tools[name]!;
-      return {
-        type: 'tool',
-        key: name,
-        address: addressOf('tool', name),
-        spec: {
-          name,
-          displayName: tool.displayName,
-          executionText: tool.executionText,
-          description: tool.description ?? '',
-          doNotExecute: tool.doNotExecute,
-          parameters: tool.parameters ?? {},
-        },
-        sensitive: sensitive('tool', name),
-      };
-    });
-
-  const agents: DesiredAgent[] = Object.keys(manifest.agents)
-    .filter((key) => here(manifest.agents[key]!))
-    .sort(byKey)
-    .map((key) => {
-      const { environments: _only, ...spec } = manifest.agents[key]!;
-      const paths = sensitive('agent', key);
-      // integrationMeta.headers usually carries credentials even when written inline.
-      if (spec.integrationMeta?.headers !== undefined) addPath(paths, ['integrationMeta', 'headers']);
-      return { type: 'agent', key, address: addressOf('agent', key), spec, sensitive: paths };
-    });
-
-  const websiteMap = manifest.knowledgeBase?.websites ?? {};
-  const websites: DesiredWebsite[] = Object.keys(websiteMap)
-    .filter((key) => here(websiteMap[key]!))
-    .sort(byKey)
-    .map((key) => {
-      const { environments: _only, ...spec } = websiteMap[key]!;
-      return { type: 'website', key, address: addressOf('website', key), spec, sensitive: sensitive('website', key) };
-    });
-
-  const resources = [...tools, ...agents, ...websites];
+  const resources: DesiredResource[] = RESOURCE_TYPES.flatMap((type) => {
+    const entry = entryOf(type);
+    const map = sectionOf(manifest, entry.section);
+    return Object.keys(map)
+      .filter((key) => here(map[key]!))
+      .sort(byKey)
+      .map((key) => {
+        const { environments: _only, ...written } = map[key]!;
+        const spec = entry.build(written, key);
+        const paths = sensitive(type, key);
+        for (const path of entry.alwaysSensitive?.(spec) ?? []) addPath(paths, path);
+        return { type, key, address: addressOf(type, key), spec, sensitive: paths } as DesiredResource;
+      });
+  });
   for (const resource of resources) resource.spec = setsSorted(resource.type, resource.spec);
   if (written !== undefined) for (const resource of resources) markDefaulted(resource, written);
   const addresses = new Set(resources.map((resource) => resource.address));
@@ -106,6 +79,13 @@ function markDefaulted(resource: DesiredResource, written: Readonly<Record<strin
   if (!isRecord(entry)) return;
   const defaulted = emptyDefaultsLeftOut(kindOf(resource.type).fields, entry);
   if (defaulted.length > 0) resource.defaulted = defaulted;
+}
+
+/** A kind's map in the validated manifest (`knowledgeBase.websites`); empty when the manifest has none. */
+function sectionOf(manifest: Manifest, section: readonly string[]): Record<string, { environments?: readonly string[] }> {
+  let at: unknown = manifest;
+  for (const segment of section) at = isRecord(at) ? at[segment] : undefined;
+  return isRecord(at) ? (at as Record<string, { environments?: readonly string[] }>) : {};
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,33 +1,17 @@
 // The resolved, normalized manifest for one environment: what the API should hold.
 // Produced by resolveManifest (resolve.ts); consumed by the diff and by the executor.
 import type { JsonObject, Region } from './api-types.js';
-import type { ManifestAgent, ManifestTool, ManifestWebsite, NotifyConfig, StateConfig } from './schema.js';
+import type { NotifyConfig, StateConfig } from './schema.js';
+import type { KindSpecs } from './kinds/entries.js';
 
 export type { ResourceType } from './kinds/kind.js';
 import type { ResourceType } from './kinds/kind.js';
+export type { ToolSpec } from './kinds/tool/manifest.js';
+export type { AgentSpec } from './kinds/agent/manifest.js';
+export type { WebsiteSpec } from './kinds/website/manifest.js';
 
-/** What `PUT /ai-agents/tools/{name}` sends: every managed field, defaults applied (the server merges). */
-export type ToolSpec = Omit<ManifestTool, 'description' | 'parameters' | 'environments'> & {
-  name: string;
-  description: string;
-  parameters: NonNullable<ManifestTool['parameters']>;
-};
-/** What POST/PATCH `/ai-agents/agents` sends. Set-like arrays are sorted and de-duplicated. */
-export type AgentSpec = Omit<ManifestAgent, 'environments'>;
-/**
- * A website: `url` (+ crawl settings, `exclude` as URL globs) or the seed's `parentUniqueId` +
- * `exclude` of ids. `matchedUrls` is never written in a manifest: it is a fingerprint of the
- * discovered URLs the globs matched (filled from the server at plan time, recorded by apply), so a
- * changed set of matched URLs is an update (core/kinds/website/match.ts).
- */
-export type WebsiteSpec = Omit<ManifestWebsite, 'environments'> & { matchedUrls?: string };
-
-/**
- * Sensitive locations inside a spec, as key paths (e.g. ['integrationMeta', 'headers']).
- * The value at each path (a string or a whole subtree) is never printed or stored: plans show
- * "(sensitive)" and state keeps a keyed digest.
- */
-export type SensitivePath = readonly (string | number)[];
+export type { SensitivePath } from './kinds/entry.js';
+import type { SensitivePath } from './kinds/entry.js';
 
 interface DesiredBase<T extends ResourceType, S> {
   type: T;
@@ -41,10 +25,10 @@ interface DesiredBase<T extends ResourceType, S> {
   defaulted?: readonly string[];
 }
 
-export type DesiredTool = DesiredBase<'tool', ToolSpec>;
-export type DesiredAgent = DesiredBase<'agent', AgentSpec>;
-export type DesiredWebsite = DesiredBase<'website', WebsiteSpec>;
-export type DesiredResource = DesiredTool | DesiredAgent | DesiredWebsite;
+/** A desired resource of one kind. */
+export type DesiredOf<T extends ResourceType> = DesiredBase<T, KindSpecs[T]>;
+export type DesiredResource = { [T in ResourceType]: DesiredOf<T> }[ResourceType];
+export type DesiredTool = DesiredOf<'tool'>;
 
 export interface DesiredEnvironment {
   name: string;

@@ -34,13 +34,20 @@ export function desiredOf(body: ManifestBody, sensitive: SensitiveMap = {}): Des
   };
   for (const [name, tool] of Object.entries(manifest.tools)) {
     const spec = { name, displayName: tool.displayName, executionText: tool.executionText, description: tool.description ?? '', doNotExecute: tool.doNotExecute, parameters: tool.parameters ?? {} };
-    resources.push({ type: 'tool', key: name, address: `tool.${name}`, spec, sensitive: sensitive[`tool.${name}`] ?? [], ...defaulted('tool', body.tools?.[name]) });
+    resources.push({ type: 'tool', key: name, address: `tool.${name}`, spec, sensitive: sensitive[`tool.${name}`] ?? [], ...defaulted('tool', body.tools?.[name] as object | undefined) });
   }
   for (const [key, spec] of Object.entries(manifest.agents)) {
-    resources.push({ type: 'agent', key, address: `agent.${key}`, spec, sensitive: sensitive[`agent.${key}`] ?? [], ...defaulted('agent', body.agents?.[key]) });
+    resources.push({ type: 'agent', key, address: `agent.${key}`, spec, sensitive: sensitive[`agent.${key}`] ?? [], ...defaulted('agent', body.agents?.[key] as object | undefined) });
   }
   for (const [key, spec] of Object.entries(manifest.knowledgeBase?.websites ?? {})) {
-    resources.push({ type: 'website', key, address: `website.${key}`, spec, sensitive: sensitive[`website.${key}`] ?? [], ...defaulted('website', body.knowledgeBase?.websites?.[key]) });
+    resources.push({
+      type: 'website',
+      key,
+      address: `website.${key}`,
+      spec,
+      sensitive: sensitive[`website.${key}`] ?? [],
+      ...defaulted('website', body.knowledgeBase?.websites?.[key] as object | undefined),
+    });
   }
   return {
     environment: { name: 'local', appId: 'local', region: 'us', baseUrl: 'http://127.0.0.1:4010/v3', apiKeyEnv: 'COMETCHAT_API_KEY' },

@@ -7,7 +7,7 @@ import { normalizeUrl } from '../../src/core/url-normalize.js';
 import { matchWebsite } from '../../src/core/kinds/website/match.js';
 import { parseManifest } from '../../src/core/parse.js';
 import { resolveManifest } from '../../src/core/resolve.js';
-import { MAX_EXCLUDE_GLOBS } from '../../src/core/schema.js';
+import { MAX_EXCLUDE_GLOBS } from '../../src/core/kinds/website/manifest.js';
 
 function websiteManifest(exclude: string): string {
   return `version: 1

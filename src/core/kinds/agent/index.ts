@@ -1,10 +1,10 @@
 // Agents: `POST /ai-agents/agents` creates (not idempotent: a lost answer may leave an agent we do
 // not know the uid of), `PATCH /ai-agents/agents/{uid}` updates, `DELETE` removes. An agent's
 // identity for conflicts and imports is its `name`; state tracks it by uid.
+import { agentManifest } from './manifest.js';
 import type { JsonObject } from '../../api-types.js';
 import type { AgentSpec } from '../../desired.js';
 import { AGENT_FIELDS } from './fields.js';
-import { ADDRESS_KEY_PATTERN } from '../../schema.js';
 import { agentEntry, slugOf, stringsOf } from './export.js';
 import { bodyOf, factsOf, patchBodyOf, readFieldsOf } from '../fields.js';
 import { addressOf, isObject, seg, sendDelete, stringField, timestampMs, UnexpectedAnswer, type Kind, type RemoteRecord } from '../kind.js';
@@ -15,8 +15,8 @@ const ALL_FIELDS: ReadonlySet<string> = new Set(factsOf(AGENT_FIELDS).map(([fiel
 export const agentKind: Kind<AgentSpec> = {
   type: 'agent',
   remoteIdLabel: 'uid',
-  keyPattern: ADDRESS_KEY_PATTERN,
-  section: ['agents'],
+  keyPattern: agentManifest.keyPattern,
+  section: agentManifest.section,
   createIsRepeatable: false,
   dependsOn: ['tool'],
   fields: AGENT_FIELDS,

@@ -1,7 +1,8 @@
 // Tools: `PUT /ai-agents/tools/{name}` first for create and update (the seed's reading); a 404 there
 // means the server is one that only creates with `POST /ai-agents/tools` (the public reference).
 // A tool is identified by its name, which is also its manifest key.
-import { TOOL_NAME_PATTERN, type JsonObject, type JsonValue, type ToolBody } from '../../api-types.js';
+import { toolManifest } from './manifest.js';
+import { type JsonObject, type JsonValue, type ToolBody } from '../../api-types.js';
 import type { ToolSpec } from '../../desired.js';
 import { UserError } from '../../errors.js';
 import { bodyOf, isEmptyValue, readFieldsOf } from '../fields.js';
@@ -14,8 +15,8 @@ const POST_CREATES = 'tool:post-creates';
 export const toolKind: Kind<ToolSpec> = {
   type: 'tool',
   remoteIdLabel: '_id',
-  keyPattern: TOOL_NAME_PATTERN,
-  section: ['tools'],
+  keyPattern: toolManifest.keyPattern,
+  section: toolManifest.section,
   createIsRepeatable: true,
   dependsOn: [],
   fields: TOOL_FIELDS,

@@ -8,10 +8,10 @@
 // process call is harmless, so an interrupted one is simply sent again. A scrape is not: it is
 // journaled pending before it leaves, and after a lost answer the website it made is looked up
 // (lookup.ts) and adopted before anything is scraped again.
+import { websiteManifest } from './manifest.js';
 import type { JsonObject } from '../../api-types.js';
 import type { WebsiteSpec } from '../../desired.js';
 import { isUserError } from '../../errors.js';
-import { ADDRESS_KEY_PATTERN } from '../../schema.js';
 import { answeredStatus, isObject, PartlyDone, sendDelete, stringField, UnexpectedAnswer, type CallContext, type CallOutcome, type Kind } from '../kind.js';
 import type { FieldTable } from '../fields.js';
 import { findScrapedWebsite } from './lookup.js';
@@ -38,8 +38,8 @@ export const websiteKind: Kind<WebsiteSpec> = {
   type: 'website',
   // The seed form's id is the batch id; a url website's is the website id (the label stays for the seed's output).
   remoteIdLabel: 'batchId',
-  keyPattern: ADDRESS_KEY_PATTERN,
-  section: ['knowledgeBase', 'websites'],
+  keyPattern: websiteManifest.keyPattern,
+  section: websiteManifest.section,
   // The scrape is not repeatable; it marks itself pending and looks itself up (ctx.unrepeatable).
   createIsRepeatable: false,
   dependsOn: [],

@@ -1,0 +1,56 @@
+// What a kind's manifest entry is (kinds/<kind>/manifest.ts): where its map sits, the rule its keys
+// follow, the zod schema of one entry, and the spec an entry asks for. core/schema.ts builds the
+// manifest's sections from these and core/build-desired.ts the desired resources, so neither names
+// a kind. Kept apart from the Kind contract (./kind.ts) so that the schema never loads a kind's calls.
+import type * as z from 'zod/mini';
+
+/**
+ * Sensitive locations inside a spec, as key paths (e.g. ['integrationMeta', 'headers']).
+ * The value at each path (a string or a whole subtree) is never printed or stored: plans show
+ * "(sensitive)" and state keeps a keyed digest.
+ */
+export type SensitivePath = readonly (string | number)[];
+
+export interface KindEntry<Entry extends object, Spec extends object, Section extends readonly string[] = readonly string[]> {
+  /** Where the kind's map sits in a manifest (the path before an entry's key), e.g. ['tools']. */
+  section: Section;
+  /** The rule a manifest key follows; a new address (`state mv`) must too. */
+  keyPattern: RegExp;
+  /** The key's schema (its pattern, with the message validate prints). */
+  keySchema: z.ZodMiniType<string>;
+  /** One entry's schema; build it on first use (z.lazy) when most manifests have none of the kind. */
+  schema: z.ZodMiniType<Entry, unknown>;
+  /** The spec a validated entry asks for, its `environments:` already taken off. */
+  build(entry: Omit<Entry, 'environments'>, key: string): Spec;
+  /** Paths of the spec that are sensitive however they were written (an agent's integrationMeta.headers). */
+  alwaysSensitive?(spec: Spec): SensitivePath[];
+}
+
+/** Any kind's entry, for tables of them: its entry type erased. */
+export interface AnyKindEntry {
+  section: readonly string[];
+  schema: z.ZodMiniType;
+  build(entry: never, key: string): object;
+}
+
+/** The spec type a kind's entry builds. */
+export type EntrySpec<E> = E extends { build(entry: never, key: string): infer Spec } ? Spec : never;
+
+/**
+ * The manifest's maps of the kinds, typed from their entries: `{ tools: Record<string, Tool> } &
+ * { knowledgeBase?: { websites: Record<string, Website> } } & …`. `Io` picks zod's input or output.
+ */
+export type KindSections<Entries extends Record<string, AnyKindEntry>, Io extends 'input' | 'output'> = UnionToIntersection<
+  { [T in keyof Entries]: Nest<Entries[T]['section'], Record<string, Io extends 'input' ? z.input<Entries[T]['schema']> : z.output<Entries[T]['schema']>>, Io> }[keyof Entries]
+>;
+
+/** A map at a section path; maps the manifest may leave out are optional in its input, and groups in both. */
+type Nest<Path extends readonly string[], Value, Io> = Path extends readonly [infer Head extends string]
+  ? Io extends 'input'
+    ? { [K in Head]?: Value }
+    : { [K in Head]: Value }
+  : Path extends readonly [infer Head extends string, ...infer Rest extends readonly string[]]
+    ? { [K in Head]?: Nest<Rest, Value, Io> }
+    : never;
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
