@@ -4,6 +4,7 @@
 import { capDiagnostics } from '../core/diagnostics.js';
 import { lintManifest, type LintFinding } from '../core/lint/index.js';
 import { resolveManifest } from '../core/resolve.js';
+import { attachLocalFiles } from '../io/manifest/local-files.js';
 import type { ManifestSource } from '../io/manifest/manifest-file.js';
 import { parseManifestRead, readManifest } from '../io/manifest/manifest-parts.js';
 import type { ManifestLocation } from '../io/manifest/manifest-location.js';
@@ -36,6 +37,7 @@ export async function lintManifestFile(request: LintRequest): Promise<LintReport
   if (findings.some((finding) => finding.rule === 'parse')) return { findings: capDiagnostics(findings), file: read.name };
   // Every environment, as `validate` without -e checks them. Only errors: validate's warnings
   // (a secret not set here) are about the run, not the manifest.
+  await attachLocalFiles(parsed, request.source?.cwd);
   const resolution = resolveManifest(parsed, { env: request.env, mode: 'validate' });
   request.onSensitiveValues?.(resolution.sensitiveValues);
   // The `lint:` section is lint's own settings, which the rule `lint-config` already reports in lint's words.

@@ -3,6 +3,7 @@
 // manifest that is too big or not UTF-8 is a diagnostic too; one that cannot be read at all
 // (missing, a folder, no permission) still throws.
 import { hasErrors, ManifestError, type Diagnostic } from '../core/diagnostics.js';
+import { attachLocalFiles } from '../io/manifest/local-files.js';
 import { resolveManifest } from '../core/resolve.js';
 import type { VarOverrides } from '../core/var-overrides.js';
 import type { ManifestSource } from '../io/manifest/manifest-file.js';
@@ -38,7 +39,9 @@ export async function validateManifest(request: ValidateRequest): Promise<Valida
   try {
     const read = await readManifest(request.file, request.source);
     file = read.name;
-    const resolution = resolveManifest(parseManifestRead(read), {
+    const parsed = parseManifestRead(read);
+    await attachLocalFiles(parsed, request.source?.cwd);
+    const resolution = resolveManifest(parsed, {
       env: request.env,
       mode: 'validate',
       ...(request.varOverrides ? { varOverrides: request.varOverrides } : {}),

@@ -3,6 +3,8 @@ import type { Region } from './api-types.js';
 import type { PathSegment } from './diagnostics.js';
 import { addressOf, type Desired, type DesiredEnvironment, type DesiredResource, type SensitivePath } from './desired.js';
 import { entryOf } from './kinds/entries.js';
+import type { LocalFiles } from './kinds/entry.js';
+import { usableLocalFile } from './local-files.js';
 import { existsIn } from './resource-environments.js';
 import { kindOf, MANIFEST_SECTIONS, RESOURCE_TYPES } from './kinds/index.js';
 import { emptyDefaultsLeftOut, factsOf } from './kinds/fields.js';
@@ -12,7 +14,13 @@ import type { Manifest } from './schema.js';
 const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** `written` is the manifest as the user wrote it (before the schema's defaults), to tell written values from defaults. */
-export function buildDesired(manifest: Manifest, environment: DesiredEnvironment, sensitiveSites: readonly PathSegment[][], written?: Readonly<Record<string, unknown>>): Desired {
+export function buildDesired(
+  manifest: Manifest,
+  environment: DesiredEnvironment,
+  sensitiveSites: readonly PathSegment[][],
+  written?: Readonly<Record<string, unknown>>,
+  localFiles?: LocalFiles,
+): Desired {
   const byResource = groupByResource(sensitiveSites);
   const sensitive = (type: ResourceType, key: string) => sensitivePaths(byResource.get(addressOf(type, key)) ?? [], MANIFEST_SECTIONS[type].length + 1);
 
@@ -27,10 +35,12 @@ export function buildDesired(manifest: Manifest, environment: DesiredEnvironment
       .sort(byKey)
       .map((key) => {
         const { environments: _only, ...written } = map[key]!;
-        const spec = entry.build(written, key);
+        const address = addressOf(type, key);
+        const file = entry.localFile === undefined ? undefined : usableLocalFile(localFiles, address);
+        const spec = file === undefined ? entry.build(written, key) : entry.localFile!.fill(entry.build(written, key), file);
         const paths = sensitive(type, key);
         for (const path of entry.alwaysSensitive?.(spec) ?? []) addPath(paths, path);
-        return { type, key, address: addressOf(type, key), spec, sensitive: paths } as DesiredResource;
+        return { type, key, address, spec, sensitive: paths, ...(file === undefined ? {} : { localFile: file.path }) } as DesiredResource;
       });
   });
   for (const resource of resources) resource.spec = setsSorted(resource.type, resource.spec);

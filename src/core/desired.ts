@@ -23,6 +23,8 @@ interface DesiredBase<T extends ResourceType, S> {
   sensitive: SensitivePath[];
   /** Spec fields the manifest left out that hold an empty default (`tools: []`); absent when none, or unknown. */
   defaulted?: readonly string[];
+  /** The absolute path of the local file the entry names (`file:`), for the calls that send its bytes. */
+  localFile?: string;
 }
 
 /** A desired resource of one kind. */

@@ -4,6 +4,7 @@
 // checked in the same pass. Nothing here is quadratic.
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Scalar } from 'yaml';
 import type { Diagnostic, PathSegment } from './diagnostics.js';
+import type { LocalFiles } from './kinds/entry.js';
 import { hasInterpolation } from './interpolate.js';
 import { yamlErrorDiagnostics, yamlMessage } from './yaml-errors.js';
 import { YamlLocator, type ManifestLocator } from './yaml-locate.js';
@@ -30,6 +31,8 @@ export interface ParsedManifest {
   sites: InterpolationSite[];
   diagnostics: Diagnostic[];
   locator: ManifestLocator;
+  /** The local files its entries name (`file:`), once io/manifest/local-files.ts has read them. */
+  localFiles?: LocalFiles;
 }
 
 /** One YAML file as parsed: a whole manifest, or one part of a manifest in many files. */

@@ -14,6 +14,7 @@ import { manifestSchema, type EnvironmentConfig, type Manifest } from './schema.
 import { issuesToDiagnostics } from './schema-issues.js';
 import { checkManifestSchema } from './schema-check.js';
 import { referenceDiagnostics } from './references.js';
+import { localFileDiagnostics } from './local-files.js';
 import { movedDiagnostics } from './moved.js';
 import { hideQuotedSecrets, markFieldsHolding } from './sensitive-values.js';
 import { closest } from './suggest.js';
@@ -95,6 +96,7 @@ export function resolveManifest(parsed: ParsedManifest, options: ResolveOptions)
   appendAll(diagnostics, overrideDiagnostics(options.env, locator));
   if (manifest !== undefined) appendAll(diagnostics, appIdDiagnostics(manifest, selection.targets, locator));
   appendAll(diagnostics, resourceEnvironmentDiagnostics(tree, locator));
+  appendAll(diagnostics, localFileDiagnostics(tree, parsed.localFiles, locator));
 
   const sensitiveValues = [...keyValues(keyVariables), ...runs.flatMap((r) => r.secrets)];
   const keys = manifestKeys(tree);
@@ -105,7 +107,7 @@ export function resolveManifest(parsed: ParsedManifest, options: ResolveOptions)
   if (!hasErrors(result.diagnostics) && manifest !== undefined && selection.targets.length === 1 && target !== undefined) {
     const config = manifest.environments[target];
     if (config !== undefined) {
-      const desired = buildDesired(manifest, desiredEnvironment(target, config, effectiveBaseUrl(target, config, options.env)), runs[0]?.sensitive ?? [], tree);
+      const desired = buildDesired(manifest, desiredEnvironment(target, config, effectiveBaseUrl(target, config, options.env)), runs[0]?.sensitive ?? [], tree, parsed.localFiles);
       // A key or secret that reached a plain field (typed literally, say) makes that field sensitive.
       markFieldsHolding(desired.resources, sensitiveValues);
       result.desired = desired;

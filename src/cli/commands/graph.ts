@@ -20,7 +20,7 @@ export function registerGraphCommand(program: Command, io: CliIo): void {
 }
 
 async function runGraph(options: GraphOptions, io: CliIo): Promise<void> {
-  const [{ ManifestError, hasErrors }, { UserError }, { resolveManifest }, { parseManifestRead, readManifest }, { manifestGraph }, render, { hideInOutput }] = await Promise.all([
+  const [{ ManifestError, hasErrors }, { UserError }, { resolveManifest }, { parseManifestRead, readManifest }, { manifestGraph }, render, { hideInOutput }, { attachLocalFiles }] = await Promise.all([
     import('../../core/diagnostics.js'),
     import('../../core/errors.js'),
     import('../../core/resolve.js'),
@@ -28,11 +28,14 @@ async function runGraph(options: GraphOptions, io: CliIo): Promise<void> {
     import('../../core/graph.js'),
     import('../../render/graph.js'),
     import('../../io/api/outside-text.js'),
+    import('../../io/manifest/local-files.js'),
   ]);
   const read = await readManifest(options.file, manifestSource(io));
   const file = read.name;
   // Validate mode: an unset ${secret:…} is a warning there, and the graph never shows values.
-  const resolution = resolveManifest(parseManifestRead(read), { env: io.env, mode: 'validate', ...(options.env === undefined ? {} : { environment: options.env }) });
+  const parsed = parseManifestRead(read);
+  await attachLocalFiles(parsed, manifestSource(io).cwd);
+  const resolution = resolveManifest(parsed, { env: io.env, mode: 'validate', ...(options.env === undefined ? {} : { environment: options.env }) });
   hideInOutput(resolution.sensitiveValues);
   if (hasErrors(resolution.diagnostics)) throw new ManifestError(resolution.diagnostics);
   if (resolution.desired === undefined) {

@@ -24,7 +24,43 @@ export interface KindEntry<Entry extends object, Spec extends object, Section ex
   build(entry: Omit<Entry, 'environments'>, key: string): Spec;
   /** Paths of the spec that are sensitive however they were written (an agent's integrationMeta.headers). */
   alwaysSensitive?(spec: Spec): SensitivePath[];
+  /** When an entry may name a local file whose content is part of the spec (a text entry's `file`). */
+  localFile?: LocalFileRule<Spec>;
 }
+
+/**
+ * A local file an entry names (`file: kb/refunds.md`), relative to the manifest file that names it.
+ * io/manifest/local-files.ts reads it before the manifest is resolved, so that core stays pure and
+ * every problem is one diagnostic at the `file:` value.
+ */
+export interface LocalFileRule<Spec extends object> {
+  /** The entry's field that names the file. */
+  field: string;
+  /** `text`: the content, as UTF-8 text; `digest`: only its size and SHA-256, read as a stream. */
+  read: 'text' | 'digest';
+  /** Larger files are refused from their size, before any byte is read. */
+  maxBytes: number;
+  /** What is wrong with the file for this kind (its type, its length), or undefined. */
+  problem?(file: LocalFile): string | undefined;
+  /** The spec with the file's content in it. */
+  fill(spec: Spec, file: LocalFile): Spec;
+}
+
+/** A local file as read: `text` for a `text` rule, `digest` (sha256, hex) for a `digest` rule. */
+export interface LocalFile {
+  /** The path as the manifest writes it. */
+  written: string;
+  /** The absolute path, for the upload (never stored: the state compares content, not where it lies). */
+  path: string;
+  /** Its name without folders (`handbook.pdf`). */
+  name: string;
+  bytes: number;
+  text?: string;
+  digest?: string;
+}
+
+/** What reading the local files found, by address (`text.refunds`): the file, or why it could not be used. */
+export type LocalFiles = ReadonlyMap<string, LocalFile | { problem: string }>;
 
 /** Any kind's entry, for tables of them: its entry type erased. */
 export interface AnyKindEntry {

@@ -160,7 +160,7 @@ async function readListing(client: ApiClient, type: ResourceType): Promise<KindL
   let entries = 0;
   let bytes = 0;
   for (let page = 1; ; page++) {
-    const path = query === undefined ? refresh.listPath : `${refresh.listPath}?${query}`;
+    const path = query === undefined ? refresh.listPath : `${refresh.listPath}${refresh.listPath.includes('?') ? '&' : '?'}${query}`;
     const call = `GET ${path}`;
     let answer: unknown;
     try {
@@ -210,7 +210,7 @@ async function readListing(client: ApiClient, type: ResourceType): Promise<KindL
  * One answer of a list call: its entries, and the query of the next page (undefined when this is
  * the last, null when the answer says there is more but not how to read it). The reference answers
  * a bare array; `{data: [...]}` is accepted as well, paged by `meta.next` (`{cursor, affix}` as the
- * knowledge-base lists page, or a cursor string), `meta.nextCursor`/`hasMore`, or
+ * knowledge-base lists page, `{createdAt, affix}` as the Agent Builder lists do, or a cursor string), `meta.nextCursor`/`hasMore`, or
  * `meta.pagination` (`current_page` of `total_pages`).
  */
 function pageOf(answer: unknown): { list: unknown[] | undefined; next: string | null | undefined } {
@@ -223,10 +223,11 @@ function pageOf(answer: unknown): { list: unknown[] | undefined; next: string | 
 function nextQuery(meta: Record<string, unknown>): string | null | undefined {
   const next = meta.next;
   if (isObject(next)) {
-    const cursor = scalar(next.cursor);
+    // The knowledge-base list's cursor is `cursor`; the Agent Builder lists' is the last entry's `createdAt`.
+    const [name, cursor] = scalar(next.cursor) !== undefined ? ['cursor', scalar(next.cursor)] : ['createdAt', scalar(next.createdAt)];
     if (cursor === undefined) return Object.keys(next).length === 0 ? undefined : null;
     const affix = scalar(next.affix);
-    return new URLSearchParams(affix === undefined ? { cursor } : { cursor, affix }).toString();
+    return new URLSearchParams(affix === undefined ? { [name]: cursor } : { [name]: cursor, affix }).toString();
   }
   if (typeof next === 'string' && next !== '') return new URLSearchParams({ cursor: next }).toString();
   const nextCursor = scalar(meta.nextCursor);

@@ -8,6 +8,7 @@ import { mergeRuns, resolveManifest, type ResolveMode } from '../../core/resolve
 import type { ManifestSource } from './manifest-file.js';
 import { parseManifestRead, readManifest, type ManifestRead } from './manifest-parts.js';
 import { type ManifestLocation } from './manifest-location.js';
+import { attachLocalFiles } from './local-files.js';
 import type { VarValue } from '../../core/schema.js';
 
 export interface LoadOptions {
@@ -36,6 +37,7 @@ export interface LoadedManifest {
 export async function loadDesired(options: LoadOptions): Promise<LoadedManifest> {
   const read = await readManifest(options.file, options.source);
   const parsed = parseOnce(read);
+  await attachLocalFiles(parsed, options.source?.cwd);
   if (options.environment === undefined) assertOneEnvironment(parsed);
   const resolution = resolveManifest(parsed, {
     env: options.env,
@@ -82,6 +84,7 @@ export interface LoadedManifests {
 export async function loadDesiredForEnvironments(options: LoadManyOptions): Promise<LoadedManifests> {
   const read = await readManifest(options.file, options.source);
   const parsed = parseOnce(read);
+  await attachLocalFiles(parsed, options.source?.cwd);
   const envs = parsed.value?.environments;
   const names = envs !== null && typeof envs === 'object' && !Array.isArray(envs) ? Object.keys(envs) : [];
   if (names.length === 0) {
