@@ -166,7 +166,15 @@ describe('Agent Builder agents: 2,000 agents', () => {
     folder = await mkdtemp(join(tmpdir(), 'agentsync-builder-'));
     const data = seedData('local');
     // Written in shuffled order: the store orders them by createdAt whatever the file's order.
-    const agents = Array.from({ length: N }, (_, i): BuilderAgentRecord => ({ uid: `agent-${i}`, appId: 'local', name: `Agent ${i}`, files: [], websites: [], createdAt: base + i * 7, updatedAt: base + i * 7 }));
+    const agents = Array.from({ length: N }, (_, i): BuilderAgentRecord => ({
+      uid: `agent-${i}`,
+      appId: 'local',
+      name: `Agent ${i}`,
+      files: [],
+      websites: [],
+      createdAt: base + i * 7,
+      updatedAt: base + i * 7,
+    }));
     data.builderAgents = agents.sort((a, b) => ((a.createdAt * 7919) % 1009) - ((b.createdAt * 7919) % 1009));
     await writeFile(join(folder, 'data.json'), JSON.stringify(data));
     big = await startTestEmulator({ dataFile: join(folder, 'data.json') });
@@ -236,7 +244,11 @@ describe('Agent Builder agents: attaching knowledge', () => {
   it('split (the default): uploads and text entries into files, websites into websites; answers {success: true} only', async () => {
     const agent = await createAgent(emu, { name: 'A' });
     const ids = await sources();
-    for (const [type, id] of [['text', ids.text], ['uploads', ids.upload], ['website', ids.website]] as const) {
+    for (const [type, id] of [
+      ['text', ids.text],
+      ['uploads', ids.upload],
+      ['website', ids.website],
+    ] as const) {
       const reply = await attach(emu, agent.uid, type, 'add', [id]);
       expect(reply.status).toBe(200);
       expect(reply.json).toEqual({ success: true });

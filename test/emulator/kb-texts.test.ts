@@ -27,7 +27,13 @@ describe('knowledge-base text entries', () => {
     const body = reply.json as TextEntryWriteResponse;
     expect(body).toMatchObject({ success: true, message: 'Text detail created and uploaded successfully' });
     const { uniqueId } = body.data;
-    expect(body.data).toEqual({ uniqueId, title: 'Company  Policy: Document!', fileName: 'company-policy-document.md', s3Key: `local/text/${uniqueId.slice(0, 8)}/company-policy-document.md`, status: 'indexing' });
+    expect(body.data).toEqual({
+      uniqueId,
+      title: 'Company  Policy: Document!',
+      fileName: 'company-policy-document.md',
+      s3Key: `local/text/${uniqueId.slice(0, 8)}/company-policy-document.md`,
+      status: 'indexing',
+    });
     await emu.configure({ createStatus: 200 });
     expect((await emu.call('POST', TEXT, { title: 'x', text: 'y' })).status).toBe(200);
   });
@@ -38,7 +44,15 @@ describe('knowledge-base text entries', () => {
     const entries = await list();
     expect(entries.map((entry) => entry.uniqueId)).toEqual([second.uniqueId, first.uniqueId]);
     expect(Object.keys(entries[0] ?? {}).sort()).toEqual(['createdAt', 'fileName', 's3Key', 'status', 'text', 'title', 'uniqueId', 'updatedAt']);
-    expect(await getOne(first.uniqueId)).toMatchObject({ uniqueId: first.uniqueId, title: 'First', text: 'one', fileName: 'first.md', status: 'indexing', vectorizationStatus: 'processing', isActive: true });
+    expect(await getOne(first.uniqueId)).toMatchObject({
+      uniqueId: first.uniqueId,
+      title: 'First',
+      text: 'one',
+      fileName: 'first.md',
+      status: 'indexing',
+      vectorizationStatus: 'processing',
+      isActive: true,
+    });
   });
 
   it('moves indexing → indexed on the emulator clock, and at once with kbProcessingMs 0', async () => {
@@ -68,7 +82,14 @@ describe('knowledge-base text entries', () => {
     expect(reply.json).toEqual({
       success: true,
       message: 'Text detail updated successfully',
-      data: { uniqueId: entry.uniqueId, title: 'Updated Title', fileName: 'updated-title.md', s3Key: `local/text/${entry.uniqueId.slice(0, 8)}/updated-title.md`, status: 'indexing', vectorizationStatus: 'processing' },
+      data: {
+        uniqueId: entry.uniqueId,
+        title: 'Updated Title',
+        fileName: 'updated-title.md',
+        s3Key: `local/text/${entry.uniqueId.slice(0, 8)}/updated-title.md`,
+        status: 'indexing',
+        vectorizationStatus: 'processing',
+      },
     });
     const after = await getOne(entry.uniqueId);
     expect(after).toMatchObject({ text: 'new', status: 'indexing' });
@@ -120,7 +141,11 @@ describe('knowledge-base text entries', () => {
       message: 'Text detail and all associated data deleted successfully',
       data: { uniqueId: entry.uniqueId, fileName: 'gone-soon.md', deletedFromAgents: true, vectorsDeleted: true },
     });
-    for (const [method, body] of [['GET', undefined], ['PATCH', { text: 'x' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { text: 'x' }],
+      ['DELETE', undefined],
+    ] as const) {
       const missing = await emu.call(method, `${TEXT}/${entry.uniqueId}`, body);
       expect(missing.status, method).toBe(404);
       expect(agentsError(missing).message).toContain(`Text entry '${entry.uniqueId}' does not exist`);

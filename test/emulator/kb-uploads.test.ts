@@ -38,7 +38,11 @@ describe('initiate', () => {
     expect(first).toMatchObject({ fileName: 'Handbook.PDF', mimeType: PDF, fileSize: 1024, s3Key: `local/uploads/${first?.uploadId.slice(0, 8)}/Handbook.PDF` });
     expect(first?.presignedUrl).toMatch(new RegExp(`^${emu.origin}/__uploads/${first?.uploadId}\\?X-Amz-Expires=900&X-Amz-Signature=[0-9a-f]{64}$`));
     // Reached as localhost, it hands out a localhost URL.
-    const viaLocalhost = await fetch(`http://localhost:${emu.port}/v3${KB}/uploads/initiate`, { method: 'POST', headers: { apikey: emu.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ files: [files[1]] }) });
+    const viaLocalhost = await fetch(`http://localhost:${emu.port}/v3${KB}/uploads/initiate`, {
+      method: 'POST',
+      headers: { apikey: emu.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ files: [files[1]] }),
+    });
     expect(((await viaLocalhost.json()) as { uploads: KbUploadRecord[] }).uploads[0]?.presignedUrl.startsWith(`http://localhost:${emu.port}/__uploads/`)).toBe(true);
     expect(await poll(uploads.map((upload) => upload.uploadId))).toEqual(Object.fromEntries(uploads.map((upload) => [upload.uploadId, 'indexing'])));
   });
@@ -48,8 +52,16 @@ describe('initiate', () => {
     ['an empty list', { files: [] }, "'files' must hold 1 to 10 files; it has 0."],
     ['eleven files', { files: Array.from({ length: 11 }, (_, i) => ({ fileName: `${i}.txt`, mimeType: 'text/plain', fileSize: 1 })) }, "'files' must hold 1 to 10 files; it has 11."],
     ['an .exe', { files: [{ fileName: 'setup.exe', mimeType: 'application/octet-stream', fileSize: 1 }] }, 'files[0] "setup.exe": the file type must be one of .pdf, .txt, .md, .csv, .docx.'],
-    ['a MIME type that is not the extension\'s', { files: [{ fileName: 'a.pdf', mimeType: 'text/plain', fileSize: 1 }] }, 'files[0] "a.pdf": \'mimeType\' must be "application/pdf" for a .pdf file; got "text/plain".'],
-    ['a size over 50 MB', { files: [{ fileName: 'big.pdf', mimeType: PDF, fileSize: MB50 + 1 }] }, `files[0] "big.pdf": 'fileSize' must be a whole number of bytes from 1 to ${MB50} (50 MB); got ${MB50 + 1}.`],
+    [
+      "a MIME type that is not the extension's",
+      { files: [{ fileName: 'a.pdf', mimeType: 'text/plain', fileSize: 1 }] },
+      'files[0] "a.pdf": \'mimeType\' must be "application/pdf" for a .pdf file; got "text/plain".',
+    ],
+    [
+      'a size over 50 MB',
+      { files: [{ fileName: 'big.pdf', mimeType: PDF, fileSize: MB50 + 1 }] },
+      `files[0] "big.pdf": 'fileSize' must be a whole number of bytes from 1 to ${MB50} (50 MB); got ${MB50 + 1}.`,
+    ],
     ['an empty file', { files: [{ fileName: 'a.csv', mimeType: 'text/csv', fileSize: 0 }] }, "'fileSize' must be a whole number of bytes from 1"],
     ['a file name with a folder', { files: [{ fileName: 'kb/a.txt', mimeType: 'text/plain', fileSize: 1 }] }, 'must be a file name, without a folder.'],
     ['another key', { files: [{ fileName: 'a.txt', mimeType: 'text/plain', fileSize: 1, agent: 'x' }] }, "Unknown field 'files[0].agent'."],
@@ -193,7 +205,11 @@ describe('delete, and the general list over every source', () => {
     const [upload] = await initiate(emu, [{ fileName: 'a.txt', mimeType: 'text/plain', fileSize: 1 }]);
     if (!upload) throw new Error('no upload');
     const reply = await emu.call('DELETE', `${KB}/uploads/${upload.uploadId}`);
-    expect(reply.json).toEqual({ success: true, message: 'File and all associated data deleted successfully', data: { uploadId: upload.uploadId, fileName: 'a.txt', deletedFromAgents: true, vectorsDeleted: true } });
+    expect(reply.json).toEqual({
+      success: true,
+      message: 'File and all associated data deleted successfully',
+      data: { uploadId: upload.uploadId, fileName: 'a.txt', deletedFromAgents: true, vectorsDeleted: true },
+    });
     const again = await emu.call('DELETE', `${KB}/uploads/${upload.uploadId}`);
     expect(again.status).toBe(404);
     expect(agentsError(again).message).toContain(`Uploaded file '${upload.uploadId}' does not exist`);
@@ -229,7 +245,10 @@ describe('delete, and the general list over every source', () => {
     await putBytes(upload, Buffer.from('x'));
     expect(await poll([text.uniqueId, upload.uploadId, 'ghost'])).toEqual({ [text.uniqueId]: 'indexed', [upload.uploadId]: 'indexed' });
     await emu.configure({ kbProcessingMs: 1500 });
-    for (const [type, id] of [['text', text.uniqueId], ['uploads', upload.uploadId]]) {
+    for (const [type, id] of [
+      ['text', text.uniqueId],
+      ['uploads', upload.uploadId],
+    ]) {
       const reply = await emu.call('PATCH', `${KB}/${type}/${id}/sync`);
       expect(reply.status).toBe(200);
     }

@@ -58,8 +58,8 @@ describe('lost answers', () => {
     [{ loseAnswerNext: 1.5, loseAnswerOn: `POST ${TEXT}` }, "'loseAnswerNext' must be a whole number ≥ 0."],
     [{ loseAnswerNext: 1 }, "'loseAnswerNext' needs 'loseAnswerOn'"],
     [{ loseAnswerOn: 5 }, "'loseAnswerOn' must be"],
-    [{ loseAnswerOn: TEXT }, "'loseAnswerOn' must be \"METHOD /path-prefix\""],
-    [{ loseAnswerOn: `FETCH ${TEXT}` }, "'loseAnswerOn' names the method \"FETCH\""],
+    [{ loseAnswerOn: TEXT }, '\'loseAnswerOn\' must be "METHOD /path-prefix"'],
+    [{ loseAnswerOn: `FETCH ${TEXT}` }, '\'loseAnswerOn\' names the method "FETCH"'],
     [{ loseAnswerOn: `POST /v3${TEXT}` }, "'loseAnswerOn' names a path with /v3"],
     [{ loseAnswerOn: `GET ${TEXT}?x=1` }, "'loseAnswerOn' names a query"],
   ])('refuses %j with a 400 naming the key, and keeps the old config', async (body, message) => {

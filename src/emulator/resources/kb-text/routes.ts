@@ -3,7 +3,7 @@
 // name follows a new title; indexing starts again) and delete (which detaches the entry from every
 // agent). Status moves `indexing → indexed` on the emulator's clock over `kbProcessingMs`.
 import { randomUUID } from 'node:crypto';
-import type { TextEntryDeleteResponse, TextEntryRecord, TextEntrySummary, TextEntryWriteResponse } from '../../../core/agent-builder-wire.js';
+import type { TextEntryDeleteResponse, TextEntryGetResponse, TextEntryListResponse, TextEntryRecord, TextEntrySummary, TextEntryWriteResponse } from '../../../core/agent-builder-wire.js';
 import { ERROR_CODES } from '../../error-codes.js';
 import { notFound } from '../../errors.js';
 import { fileSourceStatus, startFileIndexing } from '../../kb/progress.js';
@@ -21,13 +21,20 @@ export function kbTextRoutes(context: ResourceContext): Route[] {
       pattern: TEXT_PATH,
       methods: {
         POST: (request) => createText(context, request),
-        GET: () => ({ status: 200, body: { data: newestFirst(context).map((entry) => presentText(entry, context.kb.clock.now())) } }),
+        GET: () => {
+          const now = context.kb.clock.now();
+          const answer: TextEntryListResponse = { data: newestFirst(context).map((entry) => presentText(entry, now)) };
+          return { status: 200, body: answer };
+        },
       },
     },
     {
       pattern: `${TEXT_PATH}/:uniqueId`,
       methods: {
-        GET: (request) => ({ status: 200, body: { data: presentTextWhole(findText(context, request), context.kb.clock.now()) } }),
+        GET: (request) => {
+          const answer: TextEntryGetResponse = { data: presentTextWhole(findText(context, request), context.kb.clock.now()) };
+          return { status: 200, body: answer };
+        },
         PATCH: (request) => updateText(context, request),
         DELETE: (request) => deleteText(context, request),
       },
