@@ -20,24 +20,25 @@ import { connectApi, type ApiConnection } from './api-connect.js';
 import { refuseScopeWithPlanFile, scopeOf } from './scope-options.js';
 import { planTarget } from '../core/plan-target.js';
 import { watchInterrupts, type InterruptWatch } from './interrupt.js';
-import { ExitRequest } from './exit-request.js';
+import type { Outcome } from './exit-codes.js';
 import type { CliIo, OutputStream } from './cli-io.js';
 import { renderNoChangesJson } from '../render/command-json.js';
 import { jsonDocument } from '../render/json-document.js';
 
-export async function runApply(planfile: string | undefined, opts: ApplyOptions, io: CliIo): Promise<void> {
+export async function runApply(planfile: string | undefined, opts: ApplyOptions, io: CliIo): Promise<Outcome> {
   const interrupts = watchInterrupts(io, { say: (text) => io.stderr.write(text) });
+  let ended: Outcome;
   try {
     // A signal before any change ends the run at once, whatever it was waiting for.
-    await Promise.race([applyWatched(planfile, opts, io, interrupts), interrupts.halted]);
+    ended = await Promise.race([applyWatched(planfile, opts, io, interrupts), interrupts.halted]);
   } finally {
     interrupts.dispose();
   }
   // The summary was printed; a stopped apply exits as the shell expects (130 or 143).
-  if (interrupts.received()) throw new ExitRequest(interrupts.exitCode());
+  return ended === 'done' ? (interrupts.received() ?? 'done') : ended;
 }
 
-async function applyWatched(planfile: string | undefined, opts: ApplyOptions, io: CliIo, interrupts: InterruptWatch): Promise<void> {
+async function applyWatched(planfile: string | undefined, opts: ApplyOptions, io: CliIo, interrupts: InterruptWatch): Promise<Outcome> {
   const concurrency = parseCount(opts.concurrency, '--concurrency', 1, 256);
   const retries = parseCount(opts.retries, '--retries', 0, 100);
   const timeoutMs = responseTimeoutMs(opts.timeout);
@@ -95,16 +96,18 @@ async function applyWatched(planfile: string | undefined, opts: ApplyOptions, io
     stop,
     cancel,
   });
-  if (outcome.kind === 'cancelled') cancelled();
+  // A "no" at the question: Terraform's words, and nothing was sent.
+  if (outcome.kind === 'cancelled') return 'cancelled';
   if (outcome.kind === 'no-changes') {
     // The plan's own last line, "No changes. …", says it all; a line of zero counts would only repeat it.
     if (json) io.stdout.write(renderNoChangesJson(outcome.plan.environment, outcome.result.counts));
     if (opts.wait === true) await waitForWebsites(loaded, connection, opts, interrupts, io);
-    return;
+    return 'done';
   }
   report(outcome.result, json, opts, io, massRemovalJson(outcome.plan));
   // report() threw if anything failed; an interrupted apply does not go on to wait.
   if (opts.wait === true && !interrupts.received()) await waitForWebsites(loaded, connection, opts, interrupts, io);
+  return 'done';
 }
 
 /**
@@ -139,11 +142,6 @@ async function confirm(io: CliIo, output: OutputStream, plan: Plan): Promise<boo
   } finally {
     rl.close();
   }
-}
-
-/** Terraform's words for a "no": one line (with --json, also the `{"error"}` document), exit 1, and nothing was sent. */
-function cancelled(): never {
-  throw new ExitRequest(1, { stderr: 'Apply cancelled.\n', jsonError: { code: 'refused', message: 'Apply cancelled.' } });
 }
 
 /** The progress of the changes as they run; with --json it goes to stderr, as stdout carries only the result. */

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { UserError } from '../../core/errors.js';
 import { addFileOption, addResponseTimeoutOption, addVarOptions, responseTimeoutMs, type ManifestOptions } from '../options.js';
 import type { CliIo } from '../cli-io.js';
+import { endsWith, type Outcome } from '../exit-codes.js';
 
 interface DiffOptions extends Omit<ManifestOptions, 'env' | 'state'> {
   env?: string[];
@@ -25,7 +26,7 @@ export function registerDiffCommand(program: Command, io: CliIo): void {
   addResponseTimeoutOption(cmd)
     .option('--json', 'machine-readable output on stdout')
     .option('--no-color', 'no colours')
-    .action(async (opts: DiffOptions, command: Command) => runDiff(opts, command.getOptionValueSource('format') === 'cli', io));
+    .action(endsWith(async (opts: DiffOptions, command: Command) => runDiff(opts, command.getOptionValueSource('format') === 'cli', io)));
 }
 
 function collectEnvironments(value: string, previous: string[] | undefined): string[] {
@@ -34,7 +35,7 @@ function collectEnvironments(value: string, previous: string[] | undefined): str
   return [...(previous ?? []), ...names];
 }
 
-async function runDiff(opts: DiffOptions, formatGiven: boolean, io: CliIo): Promise<void> {
+async function runDiff(opts: DiffOptions, formatGiven: boolean, io: CliIo): Promise<Outcome> {
   const [
     { choosePlanOutput },
     { diffEnvironments },
@@ -46,7 +47,6 @@ async function runDiff(opts: DiffOptions, formatGiven: boolean, io: CliIo): Prom
     { manifestSource },
     { printStateWarning },
     { useColor },
-    { ExitRequest },
   ] = await Promise.all([
     import('../plan-output.js'),
     import('../../app/diff.js'),
@@ -58,7 +58,6 @@ async function runDiff(opts: DiffOptions, formatGiven: boolean, io: CliIo): Prom
     import('../cli-io.js'),
     import('../render-plan.js'),
     import('../options.js'),
-    import('../exit-request.js'),
   ]);
   const { format } = choosePlanOutput({ ...(opts.json === undefined ? {} : { json: opts.json }), ...(opts.format === undefined ? {} : { format: opts.format }), formatGiven });
   const timeoutMs = responseTimeoutMs(opts.timeout);
@@ -81,6 +80,6 @@ async function runDiff(opts: DiffOptions, formatGiven: boolean, io: CliIo): Prom
   else if (format === 'markdown') io.stdout.write((await import('../../render/diff-markdown.js')).renderDiffMarkdown(diff));
   else io.stdout.write((await import('../../render/diff-text.js')).renderDiffText(diff, { color: useColor(opts, io.stdout, io.env) }));
   // What could not be read was not compared: never "no differences".
-  if (diff.unreadable.length > 0) throw new ExitRequest(1);
-  if (opts.detailedExitcode === true && hasDifferences(diff)) throw new ExitRequest(2);
+  if (diff.unreadable.length > 0) return 'failed';
+  return opts.detailedExitcode === true && hasDifferences(diff) ? 'changes' : 'done';
 }

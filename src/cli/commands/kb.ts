@@ -4,8 +4,7 @@ import type { Command } from 'commander';
 import { addManifestOptions, addResponseTimeoutOption, parseCount, responseTimeoutMs, useColor, type ManifestOptions } from '../options.js';
 import type { CliIo } from '../cli-io.js';
 import { UserError } from '../../core/errors.js';
-import { ExitRequest } from '../exit-request.js';
-import { renderErrorLine } from '../../render/error-line.js';
+import { ShownFailure } from '../exit-codes.js';
 
 interface KbStatusOptions extends ManifestOptions {
   urls?: boolean;
@@ -91,7 +90,7 @@ function registerKbSyncCommand(kb: Command, io: CliIo): void {
           const message = `${failure.message}${opts.wait === true ? '; not waiting for indexing' : ''}`;
           // The JSON above already holds the failures; a second {"error"} document would break a parser.
           if (opts.json !== true) throw new UserError(failure.code, message, failure.details);
-          throw new ExitRequest(1, { stderr: renderErrorLine(message) });
+          throw new ShownFailure(message);
         }
         if (opts.wait !== true) return;
         const [{ followIndexing }, { waitForUrls }] = await Promise.all([import('../apply-wait.js'), import('../../app/kb-wait.js')]);
