@@ -1,0 +1,50 @@
+// parseApply: apply's flags as a typed request, checked before anything is read (cli/apply-request.ts).
+import { describe, expect, it } from 'vitest';
+import { isUserError } from '../../src/core/errors.js';
+import { parseApply } from '../../src/cli/apply-request.js';
+import type { ApplyOptions } from '../../src/cli/apply-options.js';
+
+/** apply's flags as commander gives them with no flag typed. */
+const DEFAULTS: ApplyOptions = { file: 'agents.yaml', concurrency: '10', retries: '5', timeout: '30', lockTimeout: '0', waitTimeout: '1800' };
+
+function refusal(opts: Partial<ApplyOptions>): string {
+  try {
+    parseApply({ ...DEFAULTS, ...opts });
+  } catch (err) {
+    if (isUserError(err)) return `${err.code}: ${err.message}`;
+    throw err;
+  }
+  throw new Error('parseApply accepted it');
+}
+
+describe('parseApply', () => {
+  it('turns the defaults into numbers, the human view, and the whole manifest in scope', () => {
+    expect(parseApply(DEFAULTS)).toEqual({
+      concurrency: 10,
+      retries: 5,
+      timeoutMs: 30_000,
+      lockWaitMs: 0,
+      waitTimeoutSeconds: undefined,
+      view: 'human',
+      autoApprove: false,
+      allowMassDelete: false,
+      scope: { prune: false, targets: [] },
+    });
+  });
+
+  it('chooses the JSON view with --json, and keeps --wait, the approvals and the scope', () => {
+    const request = parseApply({ ...DEFAULTS, json: true, wait: true, waitTimeout: '60', autoApprove: true, allowMassDelete: true, prune: true, target: ['agent.a', 'agent.a', 'tool.t'] });
+    expect(request).toMatchObject({ view: 'json', waitTimeoutSeconds: 60, autoApprove: true, allowMassDelete: true, scope: { prune: true, targets: ['agent.a', 'tool.t'] } });
+  });
+
+  it('refuses a bad value with the flag it came from, the first bad one first', () => {
+    expect(refusal({ concurrency: '0' })).toBe('usage: --concurrency must be a whole number from 1 to 256 (got "0")');
+    expect(refusal({ retries: '101', concurrency: 'x' })).toBe('usage: --concurrency must be a whole number from 1 to 256 (got "x")');
+    expect(refusal({ retries: '-1' })).toBe('usage: --retries must be a whole number from 0 to 100 (got "-1")');
+    expect(refusal({ timeout: '05' })).toBe('usage: --timeout must be a whole number from 1 to 3600 (got "05")');
+    expect(refusal({ lockTimeout: '86401' })).toBe('usage: --lock-timeout must be a whole number of seconds from 0 to 86400 (got "86401")');
+    expect(refusal({ wait: true, waitTimeout: '0' })).toBe('usage: --wait-timeout must be a whole number from 1 to 86400 (got "0")');
+    // Without --wait its timeout is not looked at.
+    expect(parseApply({ ...DEFAULTS, waitTimeout: '0' }).waitTimeoutSeconds).toBeUndefined();
+  });
+});
