@@ -3,10 +3,11 @@
 import type { Command } from 'commander';
 import { UserError } from '../../core/errors.js';
 import { addFileOption, addResponseTimeoutOption, addVarOptions, responseTimeoutMs, type ManifestOptions } from '../options.js';
+import { choosePlanOutput, type PlanFormat } from '../plan-output.js';
 import type { CliIo } from '../cli-io.js';
 import { endsWith, type Outcome } from '../exit-codes.js';
 
-interface DiffOptions extends Omit<ManifestOptions, 'env' | 'state'> {
+export interface DiffOptions extends Omit<ManifestOptions, 'env' | 'state'> {
   env?: string[];
   format?: string;
   detailedExitcode?: boolean;
@@ -35,51 +36,54 @@ function collectEnvironments(value: string, previous: string[] | undefined): str
   return [...(previous ?? []), ...names];
 }
 
-async function runDiff(opts: DiffOptions, formatGiven: boolean, io: CliIo): Promise<Outcome> {
-  const [
-    { choosePlanOutput },
-    { diffEnvironments },
-    { hasDifferences },
-    { connectApi },
-    { ownConnection },
-    { readVarOverrides },
-    { hideInOutput },
-    { manifestSource },
-    { printStateWarning },
-    { useColor },
-  ] = await Promise.all([
-    import('../plan-output.js'),
-    import('../../app/diff.js'),
-    import('../../core/env-diff/types.js'),
-    import('../api-connect.js'),
-    import('../../app/connection.js'),
-    import('../../io/manifest/var-overrides.js'),
-    import('../../io/api/outside-text.js'),
-    import('../cli-io.js'),
-    import('../render-plan.js'),
-    import('../options.js'),
-  ]);
+interface DiffRequest {
+  readonly format: PlanFormat;
+  readonly environments: readonly string[];
+  /** --timeout for each response, in milliseconds. */
+  readonly timeoutMs: number;
+  readonly liveOnly: boolean;
+  readonly detailedExitcode: boolean;
+}
+
+/** `diff`'s flags, checked in this order before anything is read. */
+export function parseDiff(opts: DiffOptions, formatGiven: boolean): DiffRequest {
   const { format } = choosePlanOutput({ ...(opts.json === undefined ? {} : { json: opts.json }), ...(opts.format === undefined ? {} : { format: opts.format }), formatGiven });
-  const timeoutMs = responseTimeoutMs(opts.timeout);
+  return { format, environments: opts.env ?? [], timeoutMs: responseTimeoutMs(opts.timeout), liveOnly: opts.liveOnly === true, detailedExitcode: opts.detailedExitcode === true };
+}
+
+async function runDiff(opts: DiffOptions, formatGiven: boolean, io: CliIo): Promise<Outcome> {
+  const [{ diffEnvironments }, { hasDifferences }, { connectApi }, { ownConnection }, { readVarOverrides }, { hideInOutput }, { manifestSource }, { printStateWarning }, { useColor }, { DIFF_VIEWS }] =
+    await Promise.all([
+      import('../../app/diff.js'),
+      import('../../core/env-diff/types.js'),
+      import('../api-connect.js'),
+      import('../../app/connection.js'),
+      import('../../io/manifest/var-overrides.js'),
+      import('../../io/api/outside-text.js'),
+      import('../cli-io.js'),
+      import('../render-plan.js'),
+      import('../options.js'),
+      import('../../render/diff-view.js'),
+    ]);
+  const request = parseDiff(opts, formatGiven);
+  const view = DIFF_VIEWS[request.format];
   const varOverrides = await readVarOverrides(opts, io.cwd);
   const diff = await diffEnvironments({
     file: opts.file,
     source: manifestSource(io),
-    environments: opts.env ?? [],
+    environments: request.environments,
     env: io.env,
     ...(varOverrides ? { varOverrides } : {}),
-    liveOnly: opts.liveOnly === true,
+    liveOnly: request.liveOnly,
     connector: (environment) => {
-      const connection = connectApi(environment, io.env, { concurrency: 2, retries: 5, timeoutMs });
+      const connection = connectApi(environment, io.env, { concurrency: 2, retries: 5, timeoutMs: request.timeoutMs });
       return () => ownConnection(connection.open());
     },
     onSensitiveValues: hideInOutput,
     onStateWarning: (environment, warning) => printStateWarning(io, { message: `[${environment}] ${warning.message}` }),
   });
-  if (format === 'json') io.stdout.write((await import('../../render/diff-json.js')).renderDiffJson(diff));
-  else if (format === 'markdown') io.stdout.write((await import('../../render/diff-markdown.js')).renderDiffMarkdown(diff));
-  else io.stdout.write((await import('../../render/diff-text.js')).renderDiffText(diff, { color: useColor(opts, io.stdout, io.env) }));
+  io.stdout.write(view(diff, { color: useColor(opts, io.stdout, io.env) }));
   // What could not be read was not compared: never "no differences".
   if (diff.unreadable.length > 0) return 'failed';
-  return opts.detailedExitcode === true && hasDifferences(diff) ? 'changes' : 'done';
+  return request.detailedExitcode && hasDifferences(diff) ? 'changes' : 'done';
 }

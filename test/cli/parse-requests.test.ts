@@ -1,15 +1,19 @@
-// parseApply: apply's flags as a typed request, checked before anything is read (cli/apply-request.ts).
+// Each command's flags as a typed request, checked before anything is read or sent, and tested here
+// without running anything: parseApply (cli/apply-request.ts), parseKbStatus and parseKbSync
+// (commands/kb.ts), parseDiff (commands/diff.ts).
 import { describe, expect, it } from 'vitest';
 import { isUserError } from '../../src/core/errors.js';
 import { parseApply } from '../../src/cli/apply-request.js';
 import type { ApplyOptions } from '../../src/cli/apply-options.js';
+import { parseKbStatus, parseKbSync } from '../../src/cli/commands/kb.js';
+import { parseDiff } from '../../src/cli/commands/diff.js';
 
 /** apply's flags as commander gives them with no flag typed. */
 const DEFAULTS: ApplyOptions = { file: 'agents.yaml', concurrency: '10', retries: '5', timeout: '30', lockTimeout: '0', waitTimeout: '1800' };
 
-function refusal(opts: Partial<ApplyOptions>): string {
+function refusal(opts: Partial<ApplyOptions>, parse: (opts: ApplyOptions) => unknown = parseApply): string {
   try {
-    parseApply({ ...DEFAULTS, ...opts });
+    parse({ ...DEFAULTS, ...opts });
   } catch (err) {
     if (isUserError(err)) return `${err.code}: ${err.message}`;
     throw err;
@@ -46,5 +50,42 @@ describe('parseApply', () => {
     expect(refusal({ wait: true, waitTimeout: '0' })).toBe('usage: --wait-timeout must be a whole number from 1 to 86400 (got "0")');
     // Without --wait its timeout is not looked at.
     expect(parseApply({ ...DEFAULTS, waitTimeout: '0' }).waitTimeoutSeconds).toBeUndefined();
+  });
+});
+
+describe('parseKbStatus and parseKbSync', () => {
+  it('read --urls, --failed, --reindex, --wait and the view', () => {
+    expect(parseKbStatus({ file: 'a.yaml', urls: true, json: true })).toEqual({ urls: true, timeoutMs: 30_000, view: 'json' });
+    expect(parseKbSync({ file: 'a.yaml', failed: true, wait: true, waitTimeout: '90', timeout: '5' })).toEqual({
+      failedOnly: true,
+      reindex: false,
+      wait: true,
+      waitTimeoutSeconds: 90,
+      timeoutMs: 5000,
+      view: 'human',
+    });
+  });
+
+  it('refuses --failed with --reindex before a bad number, and a bad --wait-timeout before a bad --timeout', () => {
+    expect(refusal({ failed: true, reindex: true, timeout: 'x' } as Partial<ApplyOptions>, parseKbSync)).toMatch(/^usage: --failed and --reindex cannot be combined/);
+    expect(refusal({ waitTimeout: '86401', timeout: 'x' }, parseKbSync)).toBe('usage: --wait-timeout must be a whole number from 1 to 86400 (got "86401")');
+  });
+});
+
+describe('parseDiff', () => {
+  it('chooses the view from --format or --json, and keeps the two environments', () => {
+    expect(parseDiff({ file: 'a.yaml', env: ['us', 'eu'], format: 'markdown', liveOnly: true }, true)).toEqual({
+      format: 'markdown',
+      environments: ['us', 'eu'],
+      timeoutMs: 30_000,
+      liveOnly: true,
+      detailedExitcode: false,
+    });
+    expect(parseDiff({ file: 'a.yaml', json: true, format: 'text', detailedExitcode: true }, false)).toMatchObject({ format: 'json', environments: [], detailedExitcode: true });
+  });
+
+  it('refuses --json with another --format, and an unknown format with a suggestion', () => {
+    expect(() => parseDiff({ file: 'a.yaml', json: true, format: 'markdown' }, true)).toThrow('--json means --format json, so it cannot be combined with --format markdown; pass one of them');
+    expect(() => parseDiff({ file: 'a.yaml', format: 'jsn' }, true)).toThrow(/^--format must be one of text, json, markdown \(got "jsn"\)/);
   });
 });
