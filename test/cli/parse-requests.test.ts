@@ -1,12 +1,13 @@
 // Each command's flags as a typed request, checked before anything is read or sent, and tested here
 // without running anything: parseApply (cli/apply-request.ts), parseKbStatus and parseKbSync
-// (commands/kb.ts), parseDiff (commands/diff.ts).
+// (commands/kb.ts), parseDiff (commands/diff.ts), parsePlan (commands/plan.ts).
 import { describe, expect, it } from 'vitest';
 import { isUserError } from '../../src/core/errors.js';
 import { parseApply } from '../../src/cli/apply-request.js';
 import type { ApplyOptions } from '../../src/cli/apply-options.js';
 import { parseKbStatus, parseKbSync } from '../../src/cli/commands/kb.js';
 import { parseDiff } from '../../src/cli/commands/diff.js';
+import { parsePlan } from '../../src/cli/commands/plan.js';
 
 /** apply's flags as commander gives them with no flag typed. */
 const DEFAULTS: ApplyOptions = { file: 'agents.yaml', concurrency: '10', retries: '5', timeout: '30', lockTimeout: '0', waitTimeout: '1800' };
@@ -87,5 +88,19 @@ describe('parseDiff', () => {
   it('refuses --json with another --format, and an unknown format with a suggestion', () => {
     expect(() => parseDiff({ file: 'a.yaml', json: true, format: 'markdown' }, true)).toThrow('--json means --format json, so it cannot be combined with --format markdown; pass one of them');
     expect(() => parseDiff({ file: 'a.yaml', format: 'jsn' }, true)).toThrow(/^--format must be one of text, json, markdown \(got "jsn"\)/);
+  });
+});
+
+describe('parsePlan', () => {
+  it('reads --format, --out, --offline, the scope and --detailed-exitcode', () => {
+    expect(parsePlan({ file: 'a.yaml', parallel: '4', format: 'markdown', out: 'plan.md', offline: true, prune: true, detailedExitcode: true }, true)).toEqual({
+      format: 'markdown',
+      out: { kind: 'rendering', path: 'plan.md' },
+      offline: true,
+      timeoutMs: 30_000,
+      scope: { prune: true, targets: [] },
+      detailedExitcode: true,
+    });
+    expect(parsePlan({ file: 'a.yaml', parallel: '4', json: true, out: 'plan.json' }, false)).toMatchObject({ format: 'json', out: { kind: 'saved-plan', path: 'plan.json' }, offline: false });
   });
 });

@@ -4,6 +4,8 @@ import type { PlanOptions } from '../plan-options.js';
 import { addScopeOptions, scopeOf } from '../scope-options.js';
 import type * as SavePlan from '../../app/save-plan.js';
 import type { PlanOut } from '../../app/save-plan.js';
+import type { PlanScope } from '../../core/plan-scope.js';
+import { choosePlanOutput, type PlanFormat, type PlanOutput } from '../plan-output.js';
 import type { CliIo } from '../cli-io.js';
 import { endsWith, type Outcome } from '../exit-codes.js';
 
@@ -38,9 +40,28 @@ async function runPlan(opts: PlanOptions, formatGiven: boolean, io: CliIo): Prom
   return runPlanMany(opts, io, (env) => runPlanOne({ ...opts, env }, formatGiven, io));
 }
 
+interface PlanRequest {
+  readonly format: PlanFormat;
+  /** What --out writes, if given. */
+  readonly out: PlanOutput['out'];
+  readonly offline: boolean;
+  /** --timeout for each response, in milliseconds. */
+  readonly timeoutMs: number;
+  /** --prune and --target. */
+  readonly scope: PlanScope;
+  readonly detailedExitcode: boolean;
+}
+
+/** The flags of a plan of one environment, checked before anything is read (plan-output.ts has the rule for --format and --out). */
+export function parsePlan(opts: OnePlanOptions, formatGiven: boolean): PlanRequest {
+  const { format, out } = choosePlanOutput({ ...opts, formatGiven });
+  return { format, out, offline: opts.offline === true, timeoutMs: responseTimeoutMs(opts.timeout), scope: scopeOf(opts), detailedExitcode: opts.detailedExitcode === true };
+}
+
 async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo): Promise<Outcome> {
   const output = await import('../plan-output.js');
-  const { format, out: outChoice } = output.choosePlanOutput({ ...opts, formatGiven });
+  const request = parsePlan(opts, formatGiven);
+  const { format, out: outChoice } = request;
   const [{ loadManifestAndStore }, planUseCase, { conflictsOf, hasChanges }, render] = await Promise.all([
     import('../pipeline.js'),
     import('../../app/plan.js'),
@@ -53,16 +74,16 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo)
   const rendering = outChoice?.kind === 'rendering' ? await output.prepareRenderingOut(outChoice.path, io) : null;
   if (outChoice) await refuseOutOverRunInputs(outChoice.path, opts, loaded.store.location, io);
   // Refresh needs the key; checking it before reading the state keeps a missing key a one-line error.
-  const connection = opts.offline
+  const connection = request.offline
     ? undefined
-    : (await import('../api-connect.js')).connectApi(loaded.desired.environment, io.env, { concurrency: 2, retries: 5, timeoutMs: responseTimeoutMs(opts.timeout) }, { offlineHint: true });
+    : (await import('../api-connect.js')).connectApi(loaded.desired.environment, io.env, { concurrency: 2, retries: 5, timeoutMs: request.timeoutMs }, { offlineHint: true });
   const { ownConnection } = await import('../../app/connection.js');
   const computed = await planUseCase.planEnvironment({
     desired: loaded.desired,
     store: loaded.store,
     target: loaded.target,
     ...(connection ? { connect: () => ownConnection(connection.open()) } : {}),
-    scope: scopeOf(opts),
+    scope: request.scope,
   });
   computed.plan.target = (await import('../../core/plan-target.js')).planTarget(loaded.desired.environment, io.env);
   const rendered = render.formatPlan(computed.plan, format, opts, io);
@@ -94,7 +115,7 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo)
   }
   // What could not be read was not planned: the plan is incomplete, so the check fails (after the plan is shown).
   if ((computed.plan.unreadable?.length ?? 0) > 0) return 'failed';
-  return opts.detailedExitcode && hasChanges(computed.plan) ? 'changes' : 'done';
+  return request.detailedExitcode && hasChanges(computed.plan) ? 'changes' : 'done';
 }
 
 /** Where --out goes; a target that cannot be written is refused before the plan is printed. */
