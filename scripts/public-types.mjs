@@ -96,7 +96,20 @@ function withoutPackageTypes(source, checker) {
       dropped = true;
     }
   }
-  return [...kept.values()].join('') + '\n';
+  const text = [...kept.values()].join('') + '\n';
+  return withSharedImports(text, source);
+}
+
+/**
+ * An expanded alias may name the JSON value type (`Record<string, JsonValue>`, through a field of
+ * the kind's schema) in a file that never imported it: the import is added, from core/api-types.
+ */
+function withSharedImports(text, source) {
+  if (!/\bJsonValue\b/.test(text) || /import[^;]*\bJsonValue\b/.test(text)) return text;
+  const apiTypes = resolve(dirname(source.fileName).replace(/\/core(\/.*)?$/, '/core'), 'api-types.js');
+  let from = relative(dirname(source.fileName), apiTypes);
+  if (!from.startsWith('.')) from = `./${from}`;
+  return `import type { JsonValue } from '${from}';\n${text}`;
 }
 
 function declaredName(statement) {

@@ -4,7 +4,7 @@
 // and the API receives.
 import * as z from 'zod/mini';
 import { described, optionalSection } from './zod.js';
-import { REGIONS } from './api-types.js';
+import { REGIONS, type JsonValue } from './api-types.js';
 import { entryOf, type ENTRIES } from './kinds/entries.js';
 import type { KindSections } from './kinds/entry.js';
 import { RESOURCE_TYPES } from './kinds/resource-types.js';
@@ -18,8 +18,8 @@ import { LINT_RULE_IDS, LINT_SETTINGS, type LintRuleId, type LintSetting } from 
  * a manifest without them never builds them. A lazy can wait so only in a map or a list: under
  * z.optional, zod builds it as soon as it parses the object around it.
  */
-export const varValueSchema = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.array(jsonValue), z.record(z.string(), jsonValue)]));
-export type VarValue = z.output<typeof varValueSchema>;
+export type VarValue = string | number | boolean | JsonValue[] | Record<string, JsonValue>;
+export const varValueSchema: z.ZodMiniType<VarValue> = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.array(jsonValue), z.record(z.string(), jsonValue)]));
 
 export const regionSchema = described(z.enum(REGIONS), 'CometChat region: us, eu or in.');
 
@@ -102,7 +102,8 @@ function kindSections(): Record<string, z.ZodMiniType> {
   const groups = new Map<string, Record<string, z.ZodMiniType>>();
   for (const type of RESOURCE_TYPES) {
     const { section, keySchema, schema } = entryOf(type);
-    const map = z._default(z.record(keySchema, schema), {});
+    // The entries name their schemas without zod's types (core/kinds/entry.ts); they are zod schemas.
+    const map = z._default(z.record(keySchema as z.ZodMiniString, schema as z.ZodMiniType), {});
     const [root = '', inner] = section;
     if (inner === undefined) {
       shape[root] = map;

@@ -2,7 +2,6 @@
 // follow, the zod schema of one entry, and the spec an entry asks for. core/schema.ts builds the
 // manifest's sections from these and core/build-desired.ts the desired resources, so neither names
 // a kind. Kept apart from the Kind contract (./kind.ts) so that the schema never loads a kind's calls.
-import type * as z from 'zod/mini';
 
 /**
  * Sensitive locations inside a spec, as key paths (e.g. ['integrationMeta', 'headers']).
@@ -17,9 +16,9 @@ export interface KindEntry<Entry extends object, Spec extends object, Section ex
   /** The rule a manifest key follows; a new address (`state mv`) must too. */
   keyPattern: RegExp;
   /** The key's schema (its pattern, with the message validate prints). */
-  keySchema: z.ZodMiniType<string>;
-  /** One entry's schema; build it on first use (z.lazy) when most manifests have none of the kind. */
-  schema: z.ZodMiniType<Entry, unknown>;
+  keySchema: EntrySchema<string>;
+  /** One entry's zod schema; build it on first use (z.lazy) when most manifests have none of the kind. */
+  schema: EntrySchema<Entry>;
   /** The spec a validated entry asks for, its `environments:` already taken off. */
   build(entry: Omit<Entry, 'environments'>, key: string): Spec;
   /** Paths of the spec that are sensitive however they were written (an agent's integrationMeta.headers). */
@@ -62,10 +61,21 @@ export interface LocalFile {
 /** What reading the local files found, by address (`text.refunds`): the file, or why it could not be used. */
 export type LocalFiles = ReadonlyMap<string, LocalFile | { problem: string }>;
 
+/**
+ * A schema as the Standard Schema interface describes one, which zod's schemas are: named without
+ * importing zod, so that the package's public types (scripts/public-types.mjs) need none.
+ */
+export interface EntrySchema<Output = unknown, Input = unknown> {
+  readonly '~standard': { readonly types?: { readonly input: Input; readonly output: Output } | undefined };
+}
+
+type SchemaOutput<S> = S extends EntrySchema ? NonNullable<S['~standard']['types']>['output'] : never;
+type SchemaInput<S> = S extends EntrySchema ? NonNullable<S['~standard']['types']>['input'] : never;
+
 /** Any kind's entry, for tables of them: its entry type erased. */
 export interface AnyKindEntry {
   section: readonly string[];
-  schema: z.ZodMiniType;
+  schema: EntrySchema;
   build(entry: never, key: string): object;
 }
 
@@ -77,7 +87,7 @@ export type EntrySpec<E> = E extends { build(entry: never, key: string): infer S
  * { knowledgeBase?: { websites: Record<string, Website> } } & …`. `Io` picks zod's input or output.
  */
 export type KindSections<Entries extends Record<string, AnyKindEntry>, Io extends 'input' | 'output'> = UnionToIntersection<
-  { [T in keyof Entries]: Nest<Entries[T]['section'], Record<string, Io extends 'input' ? z.input<Entries[T]['schema']> : z.output<Entries[T]['schema']>>, Io> }[keyof Entries]
+  { [T in keyof Entries]: Nest<Entries[T]['section'], Record<string, Io extends 'input' ? SchemaInput<Entries[T]['schema']> : SchemaOutput<Entries[T]['schema']>>, Io> }[keyof Entries]
 >;
 
 /** A map at a section path; maps the manifest may leave out are optional in its input, and groups in both. */
