@@ -178,11 +178,11 @@ describe.skipIf(CHROMIUM === undefined)(TITLE, () => {
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to the view');
     const reached: string[] = [];
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 5; i++) {
       await page.keyboard.press('Tab');
       reached.push((await page.evaluate(() => document.activeElement?.textContent)) ?? '');
     }
-    expect(reached).toEqual(['Agents and tools', 'Knowledge base', 'Request log', 'Knobs']);
+    expect(reached).toEqual(['Agents and tools', 'Agent Builder', 'Knowledge base', 'Request log', 'Knobs']);
     await page.keyboard.press('Enter');
     await page.locator('#knobs-form').waitFor();
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('h-knobs');

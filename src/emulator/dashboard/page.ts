@@ -22,6 +22,7 @@ export function pageHtml(appId: string, apiUrl: string, token: string): string {
 <p class="api">API: <code>${escapeHtml(apiUrl)}</code></p>
 <nav aria-label="Views"><ul>
 <li><a href="#resources">Agents and tools</a></li>
+<li><a href="#builder">Agent Builder</a></li>
 <li><a href="#kb">Knowledge base</a></li>
 <li><a href="#requests">Request log</a></li>
 <li><a href="#knobs">Knobs</a></li>
@@ -30,6 +31,7 @@ export function pageHtml(appId: string, apiUrl: string, token: string): string {
 <main id="main" tabindex="-1">
 <p id="status" role="status" aria-live="polite"></p>
 <section id="view-resources" aria-labelledby="h-resources" hidden><h2 id="h-resources">Agents and tools</h2><div class="body"></div></section>
+<section id="view-builder" aria-labelledby="h-builder" hidden><h2 id="h-builder">Agent Builder agents</h2><div class="body"></div></section>
 <section id="view-kb" aria-labelledby="h-kb" hidden><h2 id="h-kb">Knowledge base</h2><div class="body"></div></section>
 <section id="view-requests" aria-labelledby="h-requests" hidden><h2 id="h-requests">Request log</h2>
 <form id="filters" class="filters">
@@ -76,7 +78,7 @@ button { font: inherit; padding: 0.2rem 0.6rem; }
 .help, .why { font-size: 0.85rem; opacity: 0.8; } .why { display: block; }
 .feedback:empty { display: none; } .feedback { color: #b91c1c; margin: 0.3rem 0; }
 progress { width: 16rem; vertical-align: middle; }
-.s-processed, .st-2 { color: #15803d; } .st-expected { color: inherit; } .s-failed, .st-4, .st-5 { color: #b91c1c; } .s-processing { color: #b45309; }
+.s-processed, .s-indexed, .st-2 { color: #15803d; } .st-expected { color: inherit; } .s-failed, .s-no-longer-exists, .st-4, .st-5 { color: #b91c1c; } .s-processing, .s-indexing, .s-waiting-for-bytes { color: #b45309; }
 #status:empty { display: none; }
 /* A toast that stays in view: feedback after a Save far down a long page is seen where it happens. */
 #status { position: fixed; bottom: 1rem; right: 1rem; max-width: 28rem; z-index: 10; margin: 0; padding: 0.6rem 0.8rem; background: Canvas; color: CanvasText; border: 1px solid var(--line); border-left: 4px solid var(--accent); border-radius: 0.4rem; box-shadow: 0 2px 8px #0004; }

@@ -12,6 +12,7 @@ import { Router, type ApiRequest, type ApiResponse, type Method } from '../route
 import { seedData } from '../seed.js';
 import type { EmulatorStore } from '../store.js';
 import { requireObjectBody, requireString } from '../validate.js';
+import { agentsBySource, agentsOf, builderAgentsView, textEntriesView, uploadsView, type AgentLink, type KnowledgeRecords } from './knowledge-view.js';
 
 export interface DashboardDeps {
   store: EmulatorStore;
@@ -75,7 +76,8 @@ export function dashboardRouter(deps: DashboardDeps): Router {
         DELETE: (request) => call(deps.api, 'DELETE', `/ai-agents/tools/${encodeURIComponent(request.params.name ?? '')}`),
       },
     },
-    { pattern: `${DASHBOARD_API_PREFIX}/websites`, methods: { GET: () => ({ status: 200, body: websites(deps.kb) }) } },
+    { pattern: `${DASHBOARD_API_PREFIX}/builder-agents`, methods: { GET: () => ({ status: 200, body: builderAgentsView(knowledgeRecords(deps.kb)) }) } },
+    { pattern: `${DASHBOARD_API_PREFIX}/kb`, methods: { GET: () => ({ status: 200, body: knowledgeBase(deps.kb) }) } },
     {
       pattern: `${DASHBOARD_API_PREFIX}/websites/:id/process`,
       methods: { POST: (request) => call(deps.api, 'POST', `${KB_WEBSITE}/${encodeURIComponent(request.params.id ?? '')}/discovered-urls/process`, { exclude: [] }) },
@@ -121,7 +123,19 @@ function fieldChange(request: ApiRequest): Record<string, unknown> {
   return { [field]: body.value };
 }
 
-function websites(kb: KbContext): unknown[] {
+function knowledgeRecords(kb: KbContext): KnowledgeRecords {
+  const { store } = kb;
+  return { agents: store.builderAgents.values(), texts: store.kbTexts, uploads: store.kbUploads, websites: store.websites, now: kb.clock.now() };
+}
+
+/** Every source of the knowledge base, each with the Agent Builder agents it is attached to. */
+function knowledgeBase(kb: KbContext): unknown {
+  const records = knowledgeRecords(kb);
+  const bySource = agentsBySource(records.agents);
+  return { websites: websites(kb, bySource), texts: textEntriesView(records, bySource), uploads: uploadsView(records, bySource) };
+}
+
+function websites(kb: KbContext, bySource: ReadonlyMap<string, readonly AgentLink[]>): unknown[] {
   const now = kb.clock.now();
   return [...kb.store.websites.values()].map((website) => {
     const counts: Record<string, number> = {};
@@ -133,6 +147,7 @@ function websites(kb: KbContext): unknown[] {
       status: websiteStatus(website, now),
       total: website.discoveredUrls.length,
       counts,
+      agents: agentsOf(bySource, website.parentUniqueId),
       discoveredUrls: website.discoveredUrls.slice(0, URLS_SHOWN).map((entry, index) => ({ uniqueId: entry.uniqueId, url: entry.url, title: entry.title ?? '', status: statuses[index] })),
     };
   });

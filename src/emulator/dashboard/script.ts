@@ -3,16 +3,17 @@
 // only (\u escapes for the rest): one other character makes V8 hold the whole CLI bundle as a
 // two-byte string (scripts/bundle-plugins.mjs, asciiOnly).
 import { KNOB_HELP } from './knob-help.js';
+import { BUILDER_VIEW } from './script-builder.js';
 import { RESOURCES_VIEW } from './script-resources.js';
 
 export const PAGE_SCRIPT = String.raw`
 'use strict';
-// The dashboard's script: hash routing between four views, a poll of the active view every second,
+// The dashboard's script: hash routing between five views, a poll of the active view every second,
 // and the edit forms. Everything the server sends is put in the page as text, never as HTML.
 (() => {
   const token = document.querySelector('meta[name="agentsync-token"]').content;
   const statusLine = document.getElementById('status');
-  const VIEWS = ['resources', 'kb', 'requests', 'knobs'];
+  const VIEWS = ['resources', 'builder', 'kb', 'requests', 'knobs'];
   /** Fields the server owns: shown, never offered for editing. */
   const SERVER_FIELDS = new Set(['_id', '__v', 'uid', 'appId', 'createdAt', 'updatedAt', 'deletedAt', 'type', 'tool.name']);
   /** One line per knob, shown beside it (knob-help.ts). */
@@ -69,8 +70,10 @@ export const PAGE_SCRIPT = String.raw`
   const bodyOf = (name) => document.querySelector('#view-' + name + ' .body');
 
 ${RESOURCES_VIEW}
+${BUILDER_VIEW}
   // ---- Knowledge base ----
-  function renderKb(websites) {
+  function renderKb(data) {
+    const websites = data.websites;
     const cards = websites.map((site) => {
       // Skipped (excluded) and failed URLs are finished too: an indexed website's bar is full.
       const processed = site.counts.processed || 0;
@@ -81,16 +84,19 @@ ${RESOURCES_VIEW}
       if (skipped) parts.push(skipped + ' skipped');
       if (failed) parts.push(failed + ' failed');
       const progressId = 'progress-' + site.parentUniqueId;
-      return h('article', { 'aria-labelledby': 'site-h-' + site.parentUniqueId, 'data-website': site.parentUniqueId },
+      return h('article', { id: 'source-' + site.parentUniqueId, 'aria-labelledby': 'site-h-' + site.parentUniqueId, 'data-website': site.parentUniqueId },
         h('h3', { id: 'site-h-' + site.parentUniqueId }, site.url),
         h('p', {}, 'Status ', h('strong', { class: 'site-status' }, site.status), ' \u00b7 ', h('code', {}, site.parentUniqueId)),
         h('p', {}, h('label', { for: progressId, class: 'progress-label' }, 'Done ' + done + ' of ' + site.total + ': ' + parts.join(', ') + ' '), h('progress', { id: progressId, max: site.total || 1, value: done })),
         h('p', {}, Object.entries(site.counts).map(([status, n]) => status + ': ' + n).join(' \u00b7 ')),
+        h('p', { class: 'attached' }, 'Attached to: ', agentLinks(site.agents)),
         h('button', { type: 'button', onclick: () => processSite(site.parentUniqueId), disabled: site.total === 0 }, 'Index the discovered URLs of ' + site.url),
         table('Discovered URLs of ' + site.url + (site.total > site.discoveredUrls.length ? ' (first ' + site.discoveredUrls.length + ' of ' + site.total + ')' : ''), ['URL', 'Title', 'Status'],
           site.discoveredUrls.map((entry) => h('tr', {}, h('th', { scope: 'row', class: 'value' }, entry.url), h('td', {}, entry.title), h('td', { class: 's-' + entry.status }, entry.status)))));
     });
-    bodyOf('kb').replaceChildren(h('p', {}, 'Websites: ' + websites.length + '. Indexing progress updates by itself.'), ...cards);
+    bodyOf('kb').replaceChildren(h('p', {}, 'Every source of the knowledge base, with the Agent Builder agents it is attached to. Indexing progress updates by itself.'),
+      h('h3', {}, 'Text entries'), textsTable(data.texts), h('h3', {}, 'Files'), uploadsTable(data.uploads),
+      h('h3', {}, 'Websites: ' + websites.length), ...cards);
   }
 
   async function processSite(id) {
@@ -209,7 +215,8 @@ ${RESOURCES_VIEW}
   // ---- Routing and polling ----
   const SOURCES = {
     resources: ['/resources', renderResources],
-    kb: ['/websites', renderKb],
+    builder: ['/builder-agents', renderBuilder],
+    kb: ['/kb', renderKb],
     requests: ['/requests', renderRequests],
     knobs: ['/config', renderKnobs],
   };
@@ -234,7 +241,7 @@ ${RESOURCES_VIEW}
   function route() {
     const hash = location.hash.slice(1);
     let view = VIEWS.includes(hash) ? hash : '';
-    if (!view) view = hash.startsWith('agent-') || hash.startsWith('tool-') ? 'resources' : active || 'resources';
+    if (!view) view = hash.startsWith('agent-') || hash.startsWith('tool-') ? 'resources' : hash.startsWith('builder-agent-') ? 'builder' : hash.startsWith('source-') ? 'kb' : active || 'resources';
     for (const name of VIEWS) {
       document.getElementById('view-' + name).hidden = name !== view;
       const link = document.querySelector('nav a[href="#' + name + '"]');
