@@ -91,6 +91,25 @@ describe.each([
     expect(again.stdout).toContain('No changes.');
   });
 
+  it('converges when the server keeps every attached id in files (kbAttachArrays: files)', async () => {
+    await emu.configure({ kbAttachArrays: 'files' });
+    try {
+      await write(manifest({ knowledge: ['website.docs', 'website.guides'], websites: { docs: SITE_A, guides: SITE_B } }));
+      expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+      const ids = await stateIds();
+      const [agent] = await agents();
+      expect(agent?.websites).toEqual([]);
+      expect([...(agent?.files ?? [])].sort()).toEqual([ids['website.docs'], ids['website.guides']].sort());
+      expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
+      await write(manifest({ knowledge: ['website.guides'], websites: { docs: SITE_A, guides: SITE_B } }));
+      expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+      expect((await agents())[0]?.files).toEqual([ids['website.guides']]);
+      expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
+    } finally {
+      await emu.configure({ kbAttachArrays: 'split' });
+    }
+  });
+
   it('an edit sends only the changed field; adding and removing knowledge shows item by item and sends one add and one remove', async () => {
     await write(manifest());
     expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
@@ -144,6 +163,34 @@ describe.each([
     const [agent] = await agents();
     expect([...(agent?.files ?? []), ...(agent?.websites ?? [])]).not.toContain(otherId);
     expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('a re-crawled website (-/+) is re-attached in the same apply: the agent ends on the new id only', async () => {
+    await write(manifest());
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    const before = await stateIds();
+    await write(manifest().replace(`docs: { url: "${SITE_A}" }`, `docs: { url: "${SITE_A}", maxPages: 5 }`));
+    const plan = await cli(['plan']);
+    expect(plan.stdout).toContain('-/+ website.docs');
+    expect(plan.stdout).toContain('~ builderAgent.concierge');
+    expect(plan.stdout).toContain('+ knowledge: website.docs');
+    const applied = await cli(['apply', '--auto-approve']);
+    expect(applied.code, applied.stderr + applied.stdout).toBe(0);
+    const after = await stateIds();
+    expect(after['website.docs']).not.toBe(before['website.docs']);
+    const [agent] = await agents();
+    expect([...(agent?.files ?? []), ...(agent?.websites ?? [])]).toEqual([after['website.docs']]);
+    expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('--target builderAgent.concierge brings the sources it names', async () => {
+    await write(manifest({ knowledge: ['website.docs'], websites: { docs: SITE_A, guides: SITE_B } }));
+    const plan = await cli(['plan', '--target', 'builderAgent.concierge']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('+ website.docs');
+    expect(plan.stdout).not.toContain('website.guides');
+    expect((await cli(['apply', '--auto-approve', '--target', 'builderAgent.concierge'])).code).toBe(0);
+    expect(Object.keys(await stateIds()).sort()).toEqual(['builderAgent.concierge', 'website.docs']);
   });
 });
 
