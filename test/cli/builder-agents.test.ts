@@ -208,6 +208,23 @@ describe('knowledge addresses in validate', () => {
     expect(result.stderr + result.stdout).toMatch(/agents\.yaml:\d+:\d+: .*unknown knowledge address "website\.doc".*did you mean "website\.docs"\?/);
   });
 
+  it('lint warns about a source no agent attaches (unattached-source), at its key', async () => {
+    await writeFile(join(dir, 'agents.yaml'), manifest({ knowledge: ['website.docs'], websites: { docs: SITE_A, guides: SITE_B } }));
+    const result = await runCli(['lint', '--json'], { cwd: dir, env: {} });
+    const findings = (JSON.parse(result.stdout) as { findings: { rule: string; line: number; message: string }[] }).findings;
+    expect(findings.filter((finding) => finding.rule === 'unattached-source').map((finding) => [finding.line, finding.message])).toEqual([
+      [7, 'website.guides is attached to no agent (no knowledge: names it), so no agent uses it'],
+    ]);
+  });
+
+  it('graph draws an edge from the agent to each source it attaches', async () => {
+    await writeFile(join(dir, 'agents.yaml'), manifest({ knowledge: ['website.docs'], websites: { docs: SITE_A, guides: SITE_B } }));
+    const result = await runCli(['graph', '--format', 'dot'], { cwd: dir, env: {} });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('"builderAgent.concierge" -> "website.docs" [label="knowledge"];');
+    expect(result.stdout).not.toContain('-> "website.guides"');
+  });
+
   it('an address of a kind knowledge does not take is refused', async () => {
     await writeFile(join(dir, 'agents.yaml'), manifest({ knowledge: ['builderAgent.concierge'] }));
     const result = await runCli(['validate'], { cwd: dir, env: {} });
