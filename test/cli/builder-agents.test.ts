@@ -10,6 +10,8 @@ import type { BuilderAgentListResponse, BuilderAgentRecord } from '../../src/cor
 import { API_KEY as KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
 import { runCli, type CliResult } from '../support/cli.js';
 
+/** The seed's BYO agent with headers exports a secret placeholder; import and plan need its value. */
+const DEMO_SECRET_ENV = { AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION: 'x' };
 const HEAD = ['version: 1', 'environments:', '  local: { appId: local, region: us }'];
 const SITE_A = 'https://docs.example.com';
 const SITE_B = 'https://docs.example.com/guides';
@@ -181,6 +183,27 @@ describe.each([
     const [agent] = await agents();
     expect([...(agent?.files ?? []), ...(agent?.websites ?? [])]).toEqual([after['website.docs']]);
     expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('export --split writes builder agents a folder that imports and plans No changes; an attached source it cannot name refuses the export', async () => {
+    await write([...HEAD, 'builderAgents:', '  concierge: { name: Concierge, instruction: Help., modelMetaData: { temperature: 0.2 }, tools: [gmail] }', ''].join('\n'));
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    await writeFile(join(dir, 'env.yaml'), [...HEAD, ''].join('\n'));
+    const exported = await runCli(['export', '-f', 'env.yaml', '--split', 'split'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url } });
+    expect(exported.code, exported.stderr).toBe(0);
+    const part = await readFile(join(dir, 'split', 'builder-agents', 'concierge.yaml'), 'utf8');
+    expect(part).toContain('builderAgents:\n  concierge:\n    name: Concierge\n');
+    const imported = await runCli(['import', '-f', 'split', '--state', 'split.json'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url, ...DEMO_SECRET_ENV } });
+    expect(imported.code, imported.stderr).toBe(0);
+    const plan = await runCli(['plan', '--detailed-exitcode', '-f', 'split', '--state', 'split.json'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url, ...DEMO_SECRET_ENV } });
+    expect(plan.stdout, plan.stderr).toContain('No changes.');
+
+    await write(manifest());
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    const refused = await runCli(['export', '-f', 'env.yaml'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url } });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toContain('cannot export builderAgent.concierge: its knowledge holds');
   });
 
   it('--target builderAgent.concierge brings the sources it names', async () => {
