@@ -55,9 +55,7 @@ export async function runExport(opts: ExportOptions, io: CliIo): Promise<void> {
 function countsLine(counts: Readonly<Record<string, number | undefined>>): string {
   const all = Object.entries(counts);
   const some = all.filter(([, n]) => n !== 0);
-  return (some.length > 0 ? some : all)
-    .map(([type, n]) => `${n} ${type}${n === 1 ? '' : 's'}`)
-    .join(' and ');
+  return (some.length > 0 ? some : all).map(([type, n]) => `${n} ${type}${n === 1 ? '' : 's'}`).join(' and ');
 }
 
 function secretsNote(secrets: readonly string[], where: string): string {

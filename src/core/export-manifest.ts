@@ -148,7 +148,10 @@ function namedByAddress(type: ResourceType, entry: JsonObject, exportedIds: Read
     named[field] = list.map((id) => {
       const to = typeof id === 'string' ? exportedIds.get(id) : undefined;
       if (to === undefined) {
-        throw new UserError('api_error', `cannot export ${address}: its ${field} holds ${escapeControl(String(id))}, which is not a source this export writes (a website, or one of another app), so the manifest could not name it`);
+        throw new UserError(
+          'api_error',
+          `cannot export ${address}: its ${field} holds ${escapeControl(String(id))}, which is not a source this export writes (a website, or one of another app), so the manifest could not name it`,
+        );
       }
       return to;
     });

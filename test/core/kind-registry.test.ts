@@ -14,7 +14,16 @@ describe('the kind registry', () => {
   });
 
   it('derives the set-like lists fmt sorts from the field tables', () => {
-    expect(KIND_SET_PATHS.map((path) => path.join('.')).sort()).toEqual(['agents.*.actions', 'agents.*.platformTools', 'agents.*.tools', 'builderAgents.*.apiTools', 'builderAgents.*.knowledge', 'builderAgents.*.mcpServers', 'builderAgents.*.tools', 'knowledgeBase.websites.*.exclude']);
+    expect(KIND_SET_PATHS.map((path) => path.join('.')).sort()).toEqual([
+      'agents.*.actions',
+      'agents.*.platformTools',
+      'agents.*.tools',
+      'builderAgents.*.apiTools',
+      'builderAgents.*.knowledge',
+      'builderAgents.*.mcpServers',
+      'builderAgents.*.tools',
+      'knowledgeBase.websites.*.exclude',
+    ]);
   });
 
   it("derives the fields that name another kind's entries (lint's uses of a tool) from the field tables", () => {

@@ -40,7 +40,12 @@ function listIn(type: ResourceType, field: string): { written: readonly string[]
 }
 
 function specWith(type: ResourceType, field: string, written: readonly string[]): Record<string, unknown> | undefined {
-  const tree: Record<string, unknown> = { version: 1, environments: { prod: { appId: 'acme', region: 'eu' } }, tools: { a: ENTRY.tool, b: ENTRY.tool, c: executed, d: executed }, knowledgeBase: { websites: { site_a: ENTRY.website, site_b: ENTRY.website } } };
+  const tree: Record<string, unknown> = {
+    version: 1,
+    environments: { prod: { appId: 'acme', region: 'eu' } },
+    tools: { a: ENTRY.tool, b: ENTRY.tool, c: executed, d: executed },
+    knowledgeBase: { websites: { site_a: ENTRY.website, site_b: ENTRY.website } },
+  };
   let at = tree;
   for (const segment of MANIFEST_SECTIONS[type]) at = (at[segment] ??= {}) as Record<string, unknown>;
   at[`one_${type}`] = { ...ENTRY[type], [field]: written };

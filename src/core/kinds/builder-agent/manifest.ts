@@ -39,10 +39,7 @@ export const builderAgentSchema = z.lazy(() =>
       tools: described(z.optional(nameSet), 'Composio toolkit slugs (plain strings for now).'),
       apiTools: described(z.optional(nameSet), 'Custom API tool slugs (plain strings for now).'),
       mcpServers: described(z.optional(nameSet), 'MCP server slugs (plain strings for now).'),
-      knowledge: described(
-        z.optional(nameSet),
-        'Knowledge-base sources the agent may use, as addresses: website.<key>, text.<key>, file.<key>. Only these are attached; any other is detached.',
-      ),
+      knowledge: described(z.optional(nameSet), 'Knowledge-base sources the agent may use, as addresses: website.<key>, text.<key>, file.<key>. Only these are attached; any other is detached.'),
       environments: resourceEnvironments,
     }),
     'An Agent Builder agent (/ai-agents/agent-builder/agents). The map key is its address in this manifest and is never sent.',
