@@ -112,6 +112,12 @@ describe.each([
     }
   });
 
+  it('a plan of a manifest without builder agents (and a state without any) reads no Agent Builder list', async () => {
+    await write([...HEAD, 'knowledgeBase:', '  websites:', `    docs: { url: "${SITE_A}" }`, ''].join('\n'));
+    expect((await cli(['plan'])).code).toBe(0);
+    expect((await emu.apiRequests('GET')).some((entry) => entry.path.startsWith('/v3/ai-agents/agent-builder/agents'))).toBe(false);
+  });
+
   it('an edit sends only the changed field; adding and removing knowledge shows item by item and sends one add and one remove', async () => {
     await write(manifest());
     expect((await cli(['apply', '--auto-approve'])).code).toBe(0);

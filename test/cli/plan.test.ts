@@ -164,7 +164,7 @@ describe('agentsync plan', () => {
     expect(await emu.requests()).toEqual([]);
   });
 
-  it('without --offline, reads the server with one list call per listed kind and says how to skip that when the key is missing', async () => {
+  it('without --offline, reads the server with two list calls and says how to skip that when the key is missing', async () => {
     await fetch(`${emu.origin}/__emulator/requests`, { method: 'DELETE' });
     const noKey = await runCli(['plan'], { cwd: dir, env: { AGENTSYNC_BASE_URL: emu.url } });
     expect(noKey.code).toBe(1);
@@ -172,7 +172,7 @@ describe('agentsync plan', () => {
     expect(await emu.requests()).toEqual([]);
     const result = await plan();
     expect(result.code).toBe(0);
-    expect((await emu.apiRequests()).map((r) => `${r.method} ${r.path}`).sort()).toEqual(['GET /v3/ai-agents/agent-builder/agents?limit=100', 'GET /v3/ai-agents/agents', 'GET /v3/ai-agents/tools']);
+    expect((await emu.apiRequests()).map((r) => `${r.method} ${r.path}`).sort()).toEqual(['GET /v3/ai-agents/agents', 'GET /v3/ai-agents/tools']);
   });
 
   it('reports an invalid manifest with file:line:col and changes nothing', async () => {

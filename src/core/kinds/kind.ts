@@ -172,6 +172,8 @@ export interface Refreshable {
   matchBy: MatchBy;
   /** Reads one list entry (an object); undefined when the record is not live (soft-deleted). */
   read(entry: unknown): RemoteRecord | undefined;
+  /** A plan reads the list only when the manifest declares the kind or the state holds some (a kind most apps do not use). */
+  onlyWhenUsed?: boolean;
 }
 
 export interface Kind<Spec extends object = JsonObject> {

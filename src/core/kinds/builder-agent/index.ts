@@ -27,7 +27,7 @@ export const builderAgentKind: Kind<BuilderAgentSpec> = {
   createIsRepeatable: false,
   dependsOn: SOURCE_TYPES,
   fields: BUILDER_AGENT_FIELDS,
-  refresh: { listPath: `${AGENTS_PATH}?limit=100`, matchBy: 'remoteId', read: readBuilderAgent },
+  refresh: { listPath: `${AGENTS_PATH}?limit=100`, matchBy: 'remoteId', read: readBuilderAgent, onlyWhenUsed: true },
   identityOf: (spec) => spec.name,
   create: createAgent,
   update: updateAgent,
