@@ -26,6 +26,7 @@ function kindsInUse(desired: Desired, state: State | null): ResourceType[] {
   const used = new Set<ResourceType>();
   for (const resource of desired.resources) used.add(resource.type);
   for (const entry of Object.values(state?.resources ?? {})) used.add(entry.type);
+  for (const mark of Object.values(state?.pending ?? {})) used.add(mark.type);
   return RESOURCE_TYPES.filter((type) => kindOf(type).refresh?.onlyWhenUsed !== true || used.has(type));
 }
 
