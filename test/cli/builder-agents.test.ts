@@ -118,6 +118,21 @@ describe.each([
     expect((await emu.apiRequests('GET')).some((entry) => entry.path.startsWith('/v3/ai-agents/agent-builder/agents'))).toBe(false);
   });
 
+  it('a lost answer to the create, then a rerun: exactly one agent on the server, adopted and attached', async () => {
+    await write(manifest());
+    await emu.configure({ loseAnswerNext: 1, loseAnswerOn: 'POST /ai-agents/agent-builder/agents' });
+    const lost = await cli(['apply', '--auto-approve']);
+    expect(lost.code).not.toBe(0);
+    const rerun = await cli(['apply', '--auto-approve']);
+    expect(rerun.code, rerun.stderr + rerun.stdout).toBe(0);
+    const listed = await agents();
+    expect(listed).toHaveLength(1);
+    const ids = await stateIds();
+    expect(listed[0]?.uid).toBe(ids['builderAgent.concierge']);
+    expect([...(listed[0]?.files ?? []), ...(listed[0]?.websites ?? [])]).toEqual([ids['website.docs']]);
+    expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
+  });
+
   it('an edit sends only the changed field; adding and removing knowledge shows item by item and sends one add and one remove', async () => {
     await write(manifest());
     expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
