@@ -3,6 +3,7 @@
 // application layer (issue 21): the CLI and the programmatic API (src/index.ts) both call it, and
 // it imports nothing from cli/.
 import type { Desired } from '../core/desired.js';
+import { kindOf, RESOURCE_TYPES, type ResourceType } from '../core/kinds/index.js';
 import { planChanges } from '../core/diff.js';
 import type { Plan } from '../core/plan.js';
 import { goneFromServer, NO_SCOPE, selectTargets, type PlanScope } from '../core/plan-scope.js';
@@ -14,6 +15,20 @@ import { digestDesired, type PlanBasis } from '../io/files/plan-file.js';
 import { readKinds } from '../io/api/read-server.js';
 import { resolveObserved } from '../core/observed.js';
 import { createDigester, digestAhead, newSalt } from '../io/state/digest.js';
+
+/**
+ * The kinds whose lists a plan reads: every kind, except one read only when in use
+ * (`refresh.onlyWhenUsed`) that neither the manifest declares nor the state holds: it has nothing to
+ * plan (no create to check for a conflict, nothing to find deleted), so an app without Agent Builder
+ * agents pays no request for them, and a server without the route is fine.
+ */
+function kindsInUse(desired: Desired, state: State | null): ResourceType[] {
+  const used = new Set<ResourceType>();
+  for (const resource of desired.resources) used.add(resource.type);
+  for (const entry of Object.values(state?.resources ?? {})) used.add(entry.type);
+  for (const mark of Object.values(state?.pending ?? {})) used.add(mark.type);
+  return RESOURCE_TYPES.filter((type) => kindOf(type).refresh?.onlyWhenUsed !== true || used.has(type));
+}
 
 export interface ComputedPlan {
   plan: Plan;
@@ -50,7 +65,7 @@ export async function computePlan(desired: Desired, state: State | null, source:
     return { plan: planChanges({ desired: offline.desired, state, digest, scope }), salt, overlay: {}, scope, matched: offline.recorded };
   }
   // Every kind, the way it is read (docs/spec/server.md#refresh), all at once.
-  const read = await readKinds(source.client, state);
+  const read = await readKinds(source.client, state, kindsInUse(desired, state));
   const sensitive = new Map(desired.resources.map((r) => [r.address, r.sensitive]));
   const refreshed = refreshState({ state, snapshot: read.snapshot, digest, sensitiveOf: (address) => sensitive.get(address) ?? [] });
   const gone = goneFromServer(state, refreshed.overlay);

@@ -22,7 +22,8 @@ export async function exportEnvironment(request: ExportRequest): Promise<Exporte
   const connection = await request.connect();
   let snapshot;
   try {
-    snapshot = await readServer(connection.client);
+    // A server without a kind's route (no Agent Builder) exports the others and says which it could not.
+    snapshot = await readServer(connection.client, undefined, true);
   } finally {
     await connection.release();
   }

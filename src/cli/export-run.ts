@@ -51,10 +51,11 @@ export async function runExport(opts: ExportOptions, io: CliIo): Promise<void> {
   io.stderr.write(secretsNote(secrets, 'listed at the end of the file'));
 }
 
+/** The kinds exported, in apply order; a kind with none is left out (an app without builder agents says nothing of them), unless every kind has none. */
 function countsLine(counts: Readonly<Record<string, number | undefined>>): string {
-  return Object.entries(counts)
-    .map(([type, n]) => `${n} ${type}${n === 1 ? '' : 's'}`)
-    .join(' and ');
+  const all = Object.entries(counts);
+  const some = all.filter(([, n]) => n !== 0);
+  return (some.length > 0 ? some : all).map(([type, n]) => `${n} ${type}${n === 1 ? '' : 's'}`).join(' and ');
 }
 
 function secretsNote(secrets: readonly string[], where: string): string {

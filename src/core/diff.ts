@@ -7,7 +7,8 @@ import type { Desired, DesiredResource, Move, ResourceType } from './desired.js'
 import { diffFields } from './field-diff.js';
 import { couldBeCreatedSince, kindOf, TYPE_RANK, type RemoteRecord } from './kinds/index.js';
 import { normalizeSpec } from './normalize.js';
-import { summarize, type Change, type CreateChange, type FieldChange, type PendingWarning, type Plan, type UnreadableResource } from './plan.js';
+import { ADDRESS_FIELDS, isAddressField, itemChanges, withReplacedSources } from './address-references.js';
+import { summarize, type Change, type CreateChange, type DeleteChange, type FieldChange, type PendingWarning, type Plan, type UnreadableResource } from './plan.js';
 import type { FieldFact } from './kinds/fields.js';
 import { effectiveMoves } from './effective-moves.js';
 import { leftoverChanges, limitToTargets, NO_SCOPE, selectTargets, type PlanScope } from './plan-scope.js';
@@ -41,10 +42,13 @@ export function planChanges({ desired, state: stored, digest, refresh, adopt, sc
   const changes: Change[] = [];
   const unproven: UnreadableResource[] = [];
   let matched = 0;
+  // Sources the plan replaces (-/+), by address → old id: their referrers attach the new one (they come later in plan order).
+  const replaced = new Map<string, string>();
   for (const resource of desired.resources) {
     const current = Object.hasOwn(recorded, resource.address) ? recorded[resource.address] : undefined;
     if (current !== undefined) matched++;
-    const change = changeFor(resource, current, digest);
+    const change = changeFor(resource, asAfterReplacements(resource.type, current, replaced), digest);
+    if (change.action === 'update' && change.replace === true) replaced.set(change.address, change.remoteId);
     if (change.action === 'create') {
       markServerMatch(change, resource, pendingCreate(state, resource.address), refresh, adopt);
       const why = unprovenAbsence(change, resource, refresh);
@@ -59,6 +63,7 @@ export function planChanges({ desired, state: stored, digest, refresh, adopt, sc
     for (const leftover of leftoverChanges(recorded, desired.resources, { prune: scope.prune, gone: goneFromServer, deleting })) changes.push(leftover);
   }
   markRenames(changes);
+  markDetaches(changes, recorded);
   // Desired resources arrive in plan order already; a linear check usually saves the sort.
   if (!isOrdered(changes)) changes.sort(byTypeThenAddress);
   const unreadable = unproven.length === 0 ? (refresh?.unreadable ?? []) : [...(refresh?.unreadable ?? []), ...unproven];
@@ -79,6 +84,34 @@ export function planChanges({ desired, state: stored, digest, refresh, adopt, sc
   if (moves.length > 0) plan.moves = moves.map((move) => ({ ...move, type: recorded[move.to]?.type ?? 'agent', remoteId: recorded[move.to]?.remoteId ?? '' }));
   if (scope.targets.length === 0) return plan;
   return limitToTargets(plan, selectTargets(desired, [...Object.keys(recorded), ...Object.keys(goneFromServer)], scope.targets));
+}
+
+/** A referrer's state entry as it will stand once the sources the plan replaces are replaced (core/address-references.ts). */
+function asAfterReplacements(type: ResourceType, current: ResourceState | undefined, replaced: ReadonlyMap<string, string>): ResourceState | undefined {
+  if (current === undefined || replaced.size === 0 || !ADDRESS_FIELDS.has(type)) return current;
+  const spec = withReplacedSources(type, current.spec, replaced);
+  return spec === undefined ? current : { ...current, spec };
+}
+
+/**
+ * A delete of a source that agents hold (their refreshed state names it by address) says so: the
+ * server detaches it from every agent (docs/spec/plan-and-apply.md#knowledge-attachments).
+ */
+function markDetaches(changes: readonly Change[], recorded: Readonly<Record<string, ResourceState>>): void {
+  const deletes = changes.filter((change): change is DeleteChange => change.action === 'delete' && change.gone !== true);
+  if (deletes.length === 0 || ADDRESS_FIELDS.size === 0) return;
+  const holders = new Map<string, string[]>();
+  for (const [address, entry] of Object.entries(recorded)) {
+    for (const { field } of ADDRESS_FIELDS.get(entry.type) ?? []) {
+      const list = entry.spec[field];
+      if (!Array.isArray(list)) continue;
+      for (const item of list) if (typeof item === 'string') holders.set(item, [...(holders.get(item) ?? []), address]);
+    }
+  }
+  for (const change of deletes) {
+    const from = holders.get(change.address);
+    if (from !== undefined) change.detaches = [...new Set(from)].sort();
+  }
 }
 
 /** The state as it is once the moves are made: each entry (and its pending mark) under its new address. */
@@ -204,7 +237,8 @@ function changeFor(resource: DesiredResource, current: ResourceState | undefined
 /** Field changes as people read them: a bookkeeping field shows as its kind says (FieldFact.shownAs). */
 function shownFields(type: ResourceType, fields: FieldChange[]): FieldChange[] {
   const facts = kindOf(type).fields as Readonly<Record<string, FieldFact | undefined>>;
-  return fields.map((field) => {
+  return fields.flatMap((field) => {
+    if (field.sensitive !== true && isAddressField(type, field.path)) return itemChanges(field);
     const shownAs = Object.hasOwn(facts, field.path) ? facts[field.path]?.shownAs : undefined;
     return shownAs === undefined || field.sensitive === true ? field : shownAs(field.before, field.after);
   });

@@ -5,6 +5,7 @@
 import type { JsonObject, JsonValue, Region } from './api-types.js';
 import { formatPath } from './diagnostics.js';
 import { UserError } from './errors.js';
+import { ADDRESS_FIELDS } from './address-references.js';
 import { addressOf, kindOf, RESOURCE_TYPES, type RemoteRecord, type ResourceType } from './kinds/index.js';
 import type { ServerSnapshot } from './refresh.js';
 import { scanTemplate } from './interpolate.js';
@@ -85,6 +86,8 @@ export function exportManifest(snapshot: ServerSnapshot, environment: ExportEnvi
   const sharedIdentities: SharedIdentity[] = [];
   const exported = new Map<ResourceType, Set<string>>();
   const references = new Set<string>();
+  // remote id → address of every record exported so far: a builder agent's knowledge names sources by them (kinds export in apply order, sources first).
+  const exportedIds = new Map<string, string>();
 
   for (const type of RESOURCE_TYPES) {
     const spec = kindOf(type).export;
@@ -111,8 +114,9 @@ export function exportManifest(snapshot: ServerSnapshot, environment: ExportEnvi
         secrets.push({ name, address, path: path.join('.') });
         return `\${secret:${name}}`;
       };
-      const entry = spec.entry(record, namer);
+      const entry = namedByAddress(type, spec.entry(record, namer), exportedIds, address);
       entries.push([key, entry]);
+      if (record.remoteId !== undefined) exportedIds.set(record.remoteId, address);
       for (const name of spec.references?.(entry) ?? []) references.add(name);
     }
     for (const shared of sharedOf(keys, type)) sharedIdentities.push(shared);
@@ -127,6 +131,32 @@ export function exportManifest(snapshot: ServerSnapshot, environment: ExportEnvi
   if (external.length > 0) document.external = { tools: external.map(escapeString) };
   assertWritable(document);
   return { document, secrets, counts, unreadable, sharedIdentities };
+}
+
+/**
+ * The entry with its address fields' ids (a builder agent's attached knowledge) written as the
+ * addresses of the exported records they are. An id the export holds no record of is refused: left
+ * out, the manifest would say the agent must not have it, and the next apply would detach it.
+ */
+function namedByAddress(type: ResourceType, entry: JsonObject, exportedIds: ReadonlyMap<string, string>, address: string): JsonObject {
+  const fields = ADDRESS_FIELDS.get(type);
+  if (fields === undefined) return entry;
+  const named: JsonObject = { ...entry };
+  for (const { field } of fields) {
+    const list = entry[field];
+    if (!Array.isArray(list)) continue;
+    named[field] = list.map((id) => {
+      const to = typeof id === 'string' ? exportedIds.get(id) : undefined;
+      if (to === undefined) {
+        throw new UserError(
+          'api_error',
+          `cannot export ${address}: its ${field} holds ${escapeControl(String(id))}, which is not a source this export writes (a website, or one of another app), so the manifest could not name it`,
+        );
+      }
+      return to;
+    });
+  }
+  return named;
 }
 
 /**

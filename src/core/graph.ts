@@ -4,7 +4,8 @@
 import { SENSITIVE_PLACEHOLDER, type Action, type Change, type Plan } from './plan.js';
 import { isSensitivePath, touchesSensitive } from './redact.js';
 import type { Desired, SensitivePath, SpecJson } from './desired.js';
-import { moduleOf, type ResourceType } from './kinds/index.js';
+import { ADDRESS_FIELDS } from './address-references.js';
+import { moduleOf, parseAddress, type ResourceType } from './kinds/index.js';
 import type { GraphNodeKind } from './kinds/module.js';
 
 export type { GraphNodeKind };
@@ -22,8 +23,8 @@ export interface GraphNode {
 export interface GraphEdge {
   from: string;
   to: string;
-  /** The agent's list that names it. */
-  via: 'tools' | 'actions';
+  /** The list that names it: an agent's `tools` or `actions`, or an address field (a builder agent's `knowledge`). */
+  via: string;
 }
 
 export interface Graph {
@@ -89,12 +90,24 @@ function nodeOf(type: ResourceType, address: string, record: SpecJson): GraphNod
   return { id: address, ...moduleOf(type).graphNode(record) };
 }
 
+/** The edges of a record's address fields (core/address-references.ts) to the entries of this graph they name. */
+function addressEdges(id: string, record: SpecJson, ids: ReadonlySet<string>): GraphEdge[] {
+  const type = parseAddress(id)?.type;
+  const fields = type === undefined ? undefined : ADDRESS_FIELDS.get(type);
+  if (fields === undefined) return [];
+  return fields.flatMap(({ field }) => {
+    const list = record[field];
+    return Array.isArray(list) ? list.flatMap((to) => (typeof to === 'string' && ids.has(to) ? [{ from: id, to, via: field }] : [])) : [];
+  });
+}
+
 /** Adds each agent's edges; a name that is not one of the graph's tools becomes a node of its own. */
 function withEdges(nodes: GraphNode[], records: ReadonlyMap<string, SpecJson>, addressOf: (name: string) => string | undefined): Graph {
   const edges: GraphEdge[] = [];
   const ids = new Set(nodes.map((n) => n.id));
   const extra: GraphNode[] = [];
   for (const node of nodes) {
+    for (const edge of addressEdges(node.id, records.get(node.id) ?? {}, ids)) edges.push(edge);
     if (node.kind !== 'agent') continue;
     const record = records.get(node.id) ?? {};
     for (const via of ['tools', 'actions'] as const) {

@@ -43,7 +43,7 @@ export function planFromJson(value: Json, source: string): Plan {
       case 'no-op':
         return { ...base, action: 'no-op', remoteId: remoteId() };
       case 'delete':
-        return { ...base, action: 'delete', remoteId: remoteId(), before: record(c.before), ...(c.gone === true ? { gone: true } : {}) };
+        return { ...base, action: 'delete', remoteId: remoteId(), before: record(c.before), ...(c.gone === true ? { gone: true } : {}), ...detachesFromJson(c.detaches) };
       case 'forget':
         return { ...base, action: 'forget', remoteId: remoteId(), before: record(c.before), ...(c.undeletable === true ? { undeletable: true } : {}), ...(c.gone === true ? { gone: true } : {}) };
       default:
@@ -104,7 +104,14 @@ function fieldFromJson(f: Json): FieldChange {
   if (f.before !== undefined) out.before = f.before as JsonValue;
   if (f.after !== undefined) out.after = f.after as JsonValue;
   if (f.sensitive === true) out.sensitive = true;
+  if (f.item === true) out.item = true;
   return out;
+}
+
+/** Who a deleted source is detached from; absent when nobody holds it. */
+function detachesFromJson(value: unknown): { detaches?: string[] } {
+  const from = Array.isArray(value) ? value.filter((address): address is string => typeof address === 'string') : [];
+  return from.length > 0 ? { detaches: from } : {};
 }
 
 function record(value: unknown): SpecJson {

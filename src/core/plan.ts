@@ -13,6 +13,8 @@ export interface FieldChange {
   after?: JsonValue;
   /** True when either side is sensitive; before/after then hold "(sensitive)". */
   sensitive?: boolean;
+  /** One item added to or removed from a set of addresses (`+ knowledge: file.handbook`): shown as it is, not as JSON. */
+  item?: boolean;
 }
 
 interface ChangeBase<A extends Action> {
@@ -54,6 +56,8 @@ export interface DeleteChange extends ChangeBase<'delete'> {
   before: SpecJson;
   /** The refresh found it already gone from the server: nothing is sent, the state just drops it. */
   gone?: boolean;
+  /** Resources that hold it by address (an agent's `knowledge`): the server detaches it from them as it deletes it. */
+  detaches?: string[];
 }
 export interface ForgetChange extends ChangeBase<'forget'> {
   remoteId: string;

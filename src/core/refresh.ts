@@ -5,6 +5,7 @@
 import { jsonEqual as equal } from './json-equal.js';
 import type { JsonObject, JsonValue } from './api-types.js';
 import type { SensitivePath } from './desired.js';
+import { ADDRESS_FIELDS, referenceIndex, withAddresses } from './address-references.js';
 import { diffFields } from './field-diff.js';
 import { keyOfAddress, kindOf, RESOURCE_TYPES, TYPE_RANK, type RemoteRecord, type ResourceType } from './kinds/index.js';
 import { normalizeSpec } from './normalize.js';
@@ -56,7 +57,8 @@ export interface RefreshInput {
   sensitiveOf: (address: string) => readonly SensitivePath[];
 }
 
-export function refreshState({ state, snapshot, digest, sensitiveOf }: RefreshInput): Refreshed {
+export function refreshState({ state, snapshot: read, digest, sensitiveOf }: RefreshInput): Refreshed {
+  const snapshot = withAddressesRead(read, state);
   const overlay: RefreshOverlay = {};
   const drift: DriftEntry[] = [];
   const warnings: string[] = [];
@@ -107,6 +109,24 @@ export function refreshState({ state, snapshot, digest, sensitiveOf }: RefreshIn
 
   drift.sort((a, b) => TYPE_RANK[a.type] - TYPE_RANK[b.type] || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   return { state: state && applyOverlay(state, overlay), overlay, drift, warnings, untracked: untrackedIndex(snapshot, tracked), unreadable, incomplete };
+}
+
+/**
+ * The snapshot with the ids an address field holds (a builder agent's attached knowledge) written
+ * as the addresses the state knows them by (core/address-references.ts); the same snapshot when no
+ * kind read has such a field.
+ */
+function withAddressesRead(snapshot: ServerSnapshot, state: State | null): ServerSnapshot {
+  let index: Map<string, string> | undefined;
+  const lazyIndex = (): Map<string, string> => (index ??= referenceIndex(state));
+  let mapped: ServerSnapshot | undefined;
+  for (const type of ADDRESS_FIELDS.keys()) {
+    const listing = snapshot[type];
+    if (listing === undefined) continue;
+    mapped ??= { ...snapshot };
+    mapped[type] = { ...listing, records: listing.records.map((record) => ({ ...record, spec: withAddresses(type, record.spec, lazyIndex) })) };
+  }
+  return mapped ?? snapshot;
 }
 
 /** The state as the refresh saw it. Used again by `apply PLANFILE`, whose plan file carries the overlay. */

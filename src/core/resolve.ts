@@ -14,6 +14,7 @@ import { manifestSchema, type EnvironmentConfig, type Manifest } from './schema.
 import { issuesToDiagnostics } from './schema-issues.js';
 import { checkManifestSchema } from './schema-check.js';
 import { referenceDiagnostics } from './references.js';
+import { addressFieldDiagnostics } from './address-diagnostics.js';
 import { localFileDiagnostics } from './local-files.js';
 import { movedDiagnostics } from './moved.js';
 import { hideQuotedSecrets, markFieldsHolding } from './sensitive-values.js';
@@ -181,6 +182,7 @@ function runOnce(
     if (target !== undefined && !hasErrors(issues) && !hasErrors(diagnostics)) parsed = manifestSchema.safeParse(withoutResourcesOutside(tree, target));
   }
   appendAll(diagnostics, referenceDiagnostics(tree, locator));
+  appendAll(diagnostics, addressFieldDiagnostics(tree, target, locator));
   appendAll(diagnostics, movedDiagnostics(tree, locator));
   if (target !== undefined) appendAll(diagnostics, agentToolsDiagnostics(tree, target, locator));
   return parsed.success ? { manifest: parsed.data, diagnostics, sensitive, secrets } : { diagnostics, sensitive, secrets };

@@ -28,7 +28,7 @@ export function renderGraphMermaid(graph: Graph): string {
     const text = [node.action ? `${ACTION_SIGN[node.action]} ${node.id}` : node.id, node.detail, node.kind === 'external' ? '(external)' : undefined].filter((s) => s !== undefined);
     lines.push(`  ${id(node.id)}${open}"${text.map(mermaidText).join('<br/>')}"${close}`);
   }
-  for (const edge of graph.edges) lines.push(`  ${id(edge.from)} -->|${edge.via === 'tools' ? 'tool' : 'action'}| ${id(edge.to)}`);
+  for (const edge of graph.edges) lines.push(`  ${id(edge.from)} -->|${edgeLabel(edge.via)}| ${id(edge.to)}`);
   const used = new Set(graph.nodes.flatMap((n) => (n.action ? [n.action] : [])));
   for (const action of Object.keys(ACTION_STYLE) as (keyof typeof ACTION_STYLE)[]) {
     if (!used.has(action)) continue;
@@ -57,7 +57,7 @@ export function renderGraphDot(graph: Graph): string {
     const style = node.kind === 'external' ? ', style=dashed' : '';
     lines.push(`  "${dotText(node.id)}" [label="${label}", shape=${DOT_SHAPE[node.kind]}${color}${style}];`);
   }
-  for (const edge of graph.edges) lines.push(`  "${dotText(edge.from)}" -> "${dotText(edge.to)}" [label="${edge.via === 'tools' ? 'tool' : 'action'}"];`);
+  for (const edge of graph.edges) lines.push(`  "${dotText(edge.from)}" -> "${dotText(edge.to)}" [label="${edgeLabel(edge.via)}"];`);
   lines.push('}');
   return lines.join('\n') + '\n';
 }
@@ -76,4 +76,9 @@ function mermaidText(text: string): string {
 function dotText(text: string): string {
   // eslint-disable-next-line no-control-regex -- control characters (C1 too) have no place in a label
   return text.replace(/[\\"]/g, (ch) => `\\${ch}`).replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+}
+
+/** An agent's `tools` and `actions` read as one tool or action; an address field by its name (`knowledge`). */
+function edgeLabel(via: string): string {
+  return via === 'tools' ? 'tool' : via === 'actions' ? 'action' : via;
 }

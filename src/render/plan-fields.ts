@@ -29,6 +29,7 @@ export function viewField(field: FieldChange): FieldView {
     if (after === undefined && oldText !== undefined) return { kind: 'lines', sign: '-', path, lines: allLines('removed', oldText) };
   }
   const sensitive = field.sensitive === true;
+  if (field.item === true) return { kind: before === undefined ? 'added' : 'removed', path, value: printableText(String(before ?? after)) };
   if (before === undefined) return { kind: 'added', path, value: formatValue(after, sensitive) };
   if (after === undefined) return { kind: 'removed', path, value: formatValue(before, sensitive) };
   return { kind: 'changed', path, before: formatValue(before, sensitive), after: formatValue(after, sensitive) };
@@ -71,7 +72,9 @@ export function pendingWarningText(pending: PendingWarning, quote: (text: string
 
 /** What happens to a resource `--prune` removes, after its address and remote id. */
 export function deleteText(change: DeleteChange): string {
-  return change.gone ? 'already deleted on the server; only dropped from the state' : 'will be deleted from the server';
+  if (change.gone === true) return 'already deleted on the server; only dropped from the state';
+  const detaches = change.detaches?.length ? ` (detaches it from ${change.detaches.map(printableText).join(', ')})` : '';
+  return `will be deleted from the server${detaches}`;
 }
 
 /** Why `--prune` forgets a resource instead of deleting it. */

@@ -116,7 +116,7 @@ describe.concurrent('agentsync lint', () => {
   it('a clean manifest says so and exits 0; the examples have no errors', async () => {
     const clean = await lint(['-f', join(ROOT, 'examples', 'minimal.yaml')]);
     expect(clean.code).toBe(0);
-    expect(clean.stdout).toMatch(/minimal\.yaml: no lint findings \(7 rules\)\.\n$/);
+    expect(clean.stdout).toMatch(/minimal\.yaml: no lint findings \(8 rules\)\.\n$/);
     for (const example of ['external-agent.yaml', 'knowledge-base.yaml', 'multi-region.yaml']) {
       const result = await lint(['-f', join(ROOT, 'examples', example), '--json']);
       expect(result.code, result.stdout).toBe(0);

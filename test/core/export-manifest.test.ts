@@ -137,7 +137,7 @@ describe('exportManifest', () => {
 
   it('says what it cannot export, and refuses what it cannot export faithfully', () => {
     const exported = exportManifest(snapshotOf([], []), environment);
-    expect(exported.unreadable).toEqual(['website']);
+    expect(exported.unreadable).toEqual(['website', 'builderAgent']);
     expect(exported.counts).toEqual({ tool: 0, agent: 0 });
     const refusal = (snapshot: ServerSnapshot): string => {
       try {

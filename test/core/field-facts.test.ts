@@ -17,13 +17,14 @@ import { agentSchema } from '../../src/core/kinds/agent/manifest.js';
 import { toolSchema } from '../../src/core/kinds/tool/manifest.js';
 import { websiteSchema } from '../../src/core/kinds/website/manifest.js';
 import type { AgentSpec, ToolSpec } from '../../src/core/desired.js';
+import { builderAgentSchema } from '../../src/core/kinds/builder-agent/manifest.js';
 import { renderManifestYaml } from '../../src/render/manifest-yaml.js';
 import { parseManifest } from '../../src/core/parse.js';
 import { resolveManifest } from '../../src/core/resolve.js';
 import { baseBody, desiredOf, digest, stateOf } from './diff-fixtures.js';
 
 // websiteSchema is built on first use (z.lazy); its object is the inner type.
-const SCHEMAS = { tool: toolSchema, agent: agentSchema, website: websiteSchema._zod.innerType } as const;
+const SCHEMAS = { tool: toolSchema, agent: agentSchema, website: websiteSchema._zod.innerType, builderAgent: builderAgentSchema._zod.innerType } as const;
 /** Manifest keys that are about the manifest, not the resource: never sent, never in a table. */
 const MANIFEST_ONLY = new Set(['environments']);
 

@@ -8,13 +8,22 @@ import { toolModule } from '../../src/core/kinds/tool/module.js';
 
 describe('the kind registry', () => {
   it('derives the address wording, the secret sections and the manifest sections from the kinds', () => {
-    expect(ADDRESS_FORMS).toBe('tool.<name>, agent.<key> or website.<key>');
-    expect([...RESOURCE_ROOTS].sort()).toEqual(['agents', 'knowledgeBase', 'tools']);
-    expect(MANIFEST_SECTIONS).toEqual({ tool: ['tools'], agent: ['agents'], website: ['knowledgeBase', 'websites'] });
+    expect(ADDRESS_FORMS).toBe('tool.<name>, agent.<key>, website.<key> or builderAgent.<key>');
+    expect([...RESOURCE_ROOTS].sort()).toEqual(['agents', 'builderAgents', 'knowledgeBase', 'tools']);
+    expect(MANIFEST_SECTIONS).toEqual({ tool: ['tools'], agent: ['agents'], website: ['knowledgeBase', 'websites'], builderAgent: ['builderAgents'] });
   });
 
   it('derives the set-like lists fmt sorts from the field tables', () => {
-    expect(KIND_SET_PATHS.map((path) => path.join('.')).sort()).toEqual(['agents.*.actions', 'agents.*.platformTools', 'agents.*.tools', 'knowledgeBase.websites.*.exclude']);
+    expect(KIND_SET_PATHS.map((path) => path.join('.')).sort()).toEqual([
+      'agents.*.actions',
+      'agents.*.platformTools',
+      'agents.*.tools',
+      'builderAgents.*.apiTools',
+      'builderAgents.*.knowledge',
+      'builderAgents.*.mcpServers',
+      'builderAgents.*.tools',
+      'knowledgeBase.websites.*.exclude',
+    ]);
   });
 
   it("derives the fields that name another kind's entries (lint's uses of a tool) from the field tables", () => {

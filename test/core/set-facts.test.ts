@@ -13,6 +13,7 @@ const ENTRY: { readonly [T in ResourceType]: Record<string, unknown> } = {
   tool: { displayName: 'Lookup', executionText: 'Looking up', doNotExecute: true },
   agent: { name: 'Support', integrationType: 'llm', integrateWith: 'gpt-4o' },
   website: { url: 'https://docs.example/' },
+  builderAgent: { name: 'Concierge' },
 };
 
 /**
@@ -24,6 +25,8 @@ const LISTS: readonly (readonly string[])[] = [
   ['b', 'a', 'b'],
   ['d', 'c', 'd'],
   ['https://docs.example/b/**', 'https://docs.example/a/**', 'https://docs.example/b/**'],
+  // Addresses of the manifest's websites (a builder agent's knowledge).
+  ['website.site_b', 'website.site_a', 'website.site_b'],
 ];
 const executed = { displayName: 'Run', executionText: 'Running', description: 'Runs it', parameters: {} };
 
@@ -37,7 +40,12 @@ function listIn(type: ResourceType, field: string): { written: readonly string[]
 }
 
 function specWith(type: ResourceType, field: string, written: readonly string[]): Record<string, unknown> | undefined {
-  const tree: Record<string, unknown> = { version: 1, environments: { prod: { appId: 'acme', region: 'eu' } }, tools: { a: ENTRY.tool, b: ENTRY.tool, c: executed, d: executed } };
+  const tree: Record<string, unknown> = {
+    version: 1,
+    environments: { prod: { appId: 'acme', region: 'eu' } },
+    tools: { a: ENTRY.tool, b: ENTRY.tool, c: executed, d: executed },
+    knowledgeBase: { websites: { site_a: ENTRY.website, site_b: ENTRY.website } },
+  };
   let at = tree;
   for (const segment of MANIFEST_SECTIONS[type]) at = (at[segment] ??= {}) as Record<string, unknown>;
   at[`one_${type}`] = { ...ENTRY[type], [field]: written };

@@ -34,6 +34,14 @@ export interface FieldFact {
   set?: boolean;
   /** A list of keys of another kind's entries (an agent's `tools` name tools): lint counts them as uses. */
   refersTo?: ResourceType;
+  /**
+   * A set of addresses of other kinds' entries (a builder agent's `knowledge`: `website.docs`,
+   * `text.refunds`), which the server holds as their remote ids (core/address-references.ts):
+   * validate checks each names an entry of one of these kinds in the environment, the refresh reads
+   * ids back as addresses through the state, the plan lists items added and removed, and deleting
+   * such an entry says it detaches it. Kinds this build does not have are ignored.
+   */
+  refersToAddresses?: readonly string[];
   /** Free-form values that may hold credentials, and where. */
   secrets?: SecretFacts;
   /** Sent only when the spec says so; e.g. a tool's `parameters` when it is executed. */

@@ -55,6 +55,20 @@ export interface CallContext {
   unrepeatable?: UnrepeatableStep;
   /** For a change that replaces the resource with a new one (a re-crawl); absent where no state is kept. */
   replacement?: ReplacementSteps;
+  /** For an update: the spec as the plan found it (the refreshed state's), e.g. which sources an agent holds now. */
+  before?: JsonObject;
+  /** The remote ids of other resources, for a kind whose fields name them by address (FieldFact.refersToAddresses). */
+  references?: ReferenceIds;
+}
+
+/**
+ * Other resources' remote ids, by address. `now` is what to send: an id made or replaced earlier in
+ * this run, else the state's. `planned` is the one the address had when the plan was made, which is
+ * what the refresh read a reference to it as (so what to take away). Undefined when none is known.
+ */
+export interface ReferenceIds {
+  now(address: string): string | undefined;
+  planned(address: string): string | undefined;
 }
 
 /**
@@ -158,6 +172,8 @@ export interface Refreshable {
   matchBy: MatchBy;
   /** Reads one list entry (an object); undefined when the record is not live (soft-deleted). */
   read(entry: unknown): RemoteRecord | undefined;
+  /** A plan reads the list only when the manifest declares the kind or the state holds some (a kind most apps do not use). */
+  onlyWhenUsed?: boolean;
 }
 
 export interface Kind<Spec extends object = JsonObject> {
@@ -193,6 +209,11 @@ export interface Kind<Spec extends object = JsonObject> {
    * its remote id. Only right where sending the call again is harmless, so "as declared" is safe.
    */
   importedRemoteId?: string;
+  /**
+   * The id other resources name this one by on the server (an agent's attached knowledge), when it
+   * is not the remote id (a seed-form website's parentUniqueId); undefined when it has none.
+   */
+  referenceIdOf?(spec: JsonObject, remoteId: string): string | undefined;
   /** What a desired spec is matched on against untracked server records, for conflicts and import. */
   identityOf?(spec: Spec, key: string): string;
   create(ctx: CallContext, spec: Spec, key: string): Promise<CallOutcome>;

@@ -9,8 +9,9 @@ import { parseAddress, RESOURCE_TYPES, type Kind, type ResourceType } from './ki
 import type { KindModule, SpecOf } from './module.js';
 import { toolModule } from './tool/module.js';
 import { websiteModule } from './website/module.js';
+import { builderAgentModule } from './builder-agent/module.js';
 
-const MODULES = { tool: toolModule, agent: agentModule, website: websiteModule } satisfies { readonly [T in ResourceType]: KindModule<SpecOf<T>> };
+const MODULES = { tool: toolModule, agent: agentModule, website: websiteModule, builderAgent: builderAgentModule } satisfies { readonly [T in ResourceType]: KindModule<SpecOf<T>> };
 
 /** A type's module, with its spec type erased: for code that handles every kind alike. */
 export function moduleOf(type: ResourceType): KindModule<object> {

@@ -6,7 +6,7 @@ import type { ParsedManifest } from '../parse.js';
 import { readLintConfig } from './config.js';
 import { commaSplitFlowMaps } from './flow-map-comma.js';
 import { insecureUrls } from './insecure-url.js';
-import { duplicateAgentNames, missingInstructions, shortToolDescriptions, unusedTools } from './resource-rules.js';
+import { duplicateAgentNames, missingInstructions, shortToolDescriptions, unattachedSources, unusedTools } from './resource-rules.js';
 import type { LintRuleId } from './rule-ids.js';
 import { secretLiterals } from './secret-literal.js';
 import type { ManifestLocator, YamlLocator } from '../yaml-locate.js';
@@ -18,6 +18,7 @@ export { LINT_RULE_IDS } from './rule-ids.js';
 /** Rules about the resources: they read the whole manifest, merged from all its files. */
 const TREE_RULES: Partial<Record<LintRuleId, TreeLintRule>> = {
   'unused-tool': unusedTools,
+  'unattached-source': unattachedSources,
   'duplicate-agent-name': duplicateAgentNames,
   'missing-instruction': missingInstructions,
   'short-tool-description': shortToolDescriptions,

@@ -1,7 +1,8 @@
 // Rules about what the manifest's resources say to each other: unused tools, agents that share a
 // name, agents without an instruction, tool descriptions too short for a model to choose by.
 // The kinds' sections and the fields that name tools come from the kind registry.
-import { REFERRING_FIELDS } from '../kinds/index.js';
+import { ADDRESS_FIELDS } from '../address-references.js';
+import { REFERRING_FIELDS, type ResourceType } from '../kinds/index.js';
 import type { TreeLintInput, RuleHit } from './types.js';
 import { entriesOf, entriesOfKind, isPlainObject, pathOf } from './types.js';
 
@@ -16,6 +17,26 @@ export function unusedTools({ tree }: TreeLintInput): RuleHit[] {
   return entriesOfKind(tree, 'tool')
     .filter(([name]) => !used.has(name))
     .map(([name]) => ({ path: pathOf('tool', name), atKey: true, message: `tool "${name}" is not used by any agent (no agent lists it in tools or actions)` }));
+}
+
+/**
+ * A knowledge-base source no agent attaches (no address field of any entry names it) answers no
+ * one: only attached sources are used in an agent's retrieval (cometchat-kb-text-files.md §4.1).
+ */
+export function unattachedSources({ tree }: TreeLintInput): RuleHit[] {
+  const attached = new Set<string>();
+  const sources = new Set<ResourceType>();
+  for (const [type, fields] of ADDRESS_FIELDS) {
+    for (const { field, kinds } of fields) {
+      for (const kind of kinds) sources.add(kind);
+      for (const [, entry] of entriesOfKind(tree, type)) for (const item of namesIn(entry[field], tree)) attached.add(item);
+    }
+  }
+  return [...sources].flatMap((type) =>
+    entriesOfKind(tree, type)
+      .filter(([key]) => !attached.has(`${type}.${key}`))
+      .map(([key]) => ({ path: pathOf(type, key), atKey: true, message: `${type}.${key} is attached to no agent (no knowledge: names it), so no agent uses it` })),
+  );
 }
 
 export function duplicateAgentNames({ tree, locator }: TreeLintInput): RuleHit[] {

@@ -3,6 +3,7 @@
 
 export const LINT_RULES = {
   'unused-tool': 'warning',
+  'unattached-source': 'warning',
   'duplicate-agent-name': 'error',
   'missing-instruction': 'warning',
   'short-tool-description': 'warning',

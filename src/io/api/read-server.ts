@@ -9,16 +9,24 @@ import { isApiError } from './api-error.js';
 import { scrubOutside } from './outside-text.js';
 import type { ApiClient, CallOptions } from './client.js';
 
-export async function readServer(client: ApiClient, types: readonly ResourceType[] = RESOURCE_TYPES): Promise<ServerSnapshot> {
+/**
+ * `absentWhenNotFound`: a kind whose list route answers 404 is left out of the snapshot (the server
+ * does not have that kind), as a kind that cannot be listed is; for `export`, which reads every kind
+ * whatever the manifest holds. Plans read only the kinds in use, and there a 404 is an error.
+ */
+export async function readServer(client: ApiClient, types: readonly ResourceType[] = RESOURCE_TYPES, absentWhenNotFound = false): Promise<ServerSnapshot> {
   const readable = types.filter((type) => kindOf(type).refresh !== undefined);
   // Every list call settles before a failure is reported, so none is left running (and retrying)
   // while the caller closes the client.
   const settled = await Promise.allSettled(readable.map((type) => readListing(client, type)));
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  const notFound = (s: PromiseSettledResult<KindListing>): boolean => absentWhenNotFound && s.status === 'rejected' && isUserError(s.reason) && s.reason.details.status === 404;
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected' && !notFound(s));
   if (failed) throw failed.reason;
-  const listings = settled.map((s) => (s as PromiseFulfilledResult<KindListing>).value);
   const snapshot: ServerSnapshot = {};
-  readable.forEach((type, i) => (snapshot[type] = listings[i]));
+  readable.forEach((type, i) => {
+    const read = settled[i];
+    if (read?.status === 'fulfilled') snapshot[type] = read.value;
+  });
   return snapshot;
 }
 
@@ -34,12 +42,12 @@ export interface ServerRead {
  * all at once: one list call per listable kind, and each resource the state holds of a kind that
  * is read resource by resource.
  */
-export async function readKinds(client: ApiClient, state: State | null): Promise<ServerRead> {
+export async function readKinds(client: ApiClient, state: State | null, listed: readonly ResourceType[] = RESOURCE_TYPES): Promise<ServerRead> {
   const observed = RESOURCE_TYPES.flatMap((type) => {
     const observe = moduleOf(type).observe;
     return observe === undefined ? [] : [{ type, observe }];
   });
-  const [snapshot, ...reads] = await Promise.all([readServer(client), ...observed.map(({ observe }) => readObserved(client, observe, state))]);
+  const [snapshot, ...reads] = await Promise.all([readServer(client, listed), ...observed.map(({ observe }) => readObserved(client, observe, state))]);
   const seen: ServerRead['seen'] = {};
   observed.forEach(({ type }, i) => {
     const read = reads[i] as ObservedRead;

@@ -6,7 +6,7 @@ import type { DesiredResource } from '../../core/desired.js';
 import { isUserError } from '../../core/errors.js';
 import { jsonEqual } from '../../core/json-equal.js';
 import { changedFieldsOf } from '../../core/kinds/fields.js';
-import { PartlyDone, supersededAddress, type CallContext, type CallOutcome, type Kind, type ReplacementSteps, type UnrepeatableStep } from '../../core/kinds/kind.js';
+import { PartlyDone, supersededAddress, type CallContext, type CallOutcome, type Kind, type ReferenceIds, type ReplacementSteps, type UnrepeatableStep } from '../../core/kinds/kind.js';
 import { kindFor, kindOf, type ResourceType, type RunMemory } from '../../core/kinds/index.js';
 import type { CreateChange, Plan, UpdateChange } from '../../core/plan.js';
 import type { ApplyEvent, DoneItem, FailedItem } from '../../core/apply-types.js';
@@ -41,6 +41,8 @@ export interface CallRunContext {
   marks: PendingMarksAhead;
   /** Remote ids of a kind the state held when the run began: never adopted by another address. */
   taken: (type: ResourceType) => ReadonlySet<string>;
+  /** Other resources' ids, now and as planned, for kinds whose fields name them by address. */
+  references: ReferenceIds;
 }
 
 /** One call on its way: what it is, and what its steps have left behind so far. */
@@ -68,7 +70,14 @@ export async function runOne(task: Task, run: CallRunContext): Promise<TaskOutco
   if ('refused' in adoption) return adoption.refused;
   const call = await startCall(task, adoption.adoptId, run);
   const wire = wireFor(call, run);
-  const ctx: CallContext = { wire, memory: run.memory, unrepeatable: unrepeatableStep(call, run), replacement: replacementSteps(call, run) };
+  const ctx: CallContext = {
+    wire,
+    memory: run.memory,
+    unrepeatable: unrepeatableStep(call, run),
+    replacement: replacementSteps(call, run),
+    references: run.references,
+    ...(task.change.action === 'update' ? { before: task.change.before } : {}),
+  };
   try {
     const outcome = await sendCall(call, ctx);
     return succeeded(call, outcome, wire, run);

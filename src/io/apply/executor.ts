@@ -10,6 +10,7 @@
 // was done, what failed and what was never attempted. What happened is written in one ledger
 // (ledger.ts) that every phase reports to and the summary reads.
 import type { Desired } from '../../core/desired.js';
+import { referenceIds } from '../../core/address-references.js';
 import { replacementAddressOf } from '../../core/kinds/kind.js';
 import { kindFor, kindOf, newRunMemory, type ResourceType } from '../../core/kinds/index.js';
 import type { State } from '../../core/state.js';
@@ -109,7 +110,14 @@ async function runCalls(queues: Queues<Task>, input: PhaseContext, ledger: Apply
   const concurrency = Math.max(1, input.concurrency);
   const marks = new PendingMarksAhead(session, marksAheadFor(queues), Math.max(2 * concurrency, MIN_MARKS_AHEAD), input.now);
   // Made after the moves and forgets: what the state holds now is what an adoption may not take.
-  const run: CallRunContext = { ...input, adopter: createPendingAdopter(input.client, session.state), memory: newRunMemory(), marks, taken: takenIdsOf(session.state) };
+  const run: CallRunContext = {
+    ...input,
+    adopter: createPendingAdopter(input.client, session.state),
+    memory: newRunMemory(),
+    marks,
+    taken: takenIdsOf(session.state),
+    references: referenceIds(session.state),
+  };
   await runScheduled(
     queues,
     concurrency,

@@ -48,6 +48,8 @@ export const websiteKind: Kind<WebsiteSpec> = {
   normalizeMore: normalizeCrawl,
   // The batch id of an earlier processing cannot be read back; the next change processes again.
   importedRemoteId: '(imported)',
+  // An agent attaches the website by its id: the seed form names it; an imported one has none known.
+  referenceIdOf: (spec, remoteId) => (typeof spec.parentUniqueId === 'string' ? spec.parentUniqueId : remoteId === '(imported)' ? undefined : remoteId),
   create: (ctx, spec, key) => (spec.url === undefined ? processSeed(ctx, spec, key) : scrapeAndProcess(ctx, spec, key)),
   update: (ctx, spec, key, remoteId, changed) => {
     if (spec.url === undefined) return processSeed(ctx, spec, key);
