@@ -41,10 +41,13 @@ function reachableDeclarations(program, entry) {
   return [...seen];
 }
 
+/** What a declaration file imports: its import and export declarations, and the `import("./x.js")` types tsc writes for inferred types. */
 function moduleSpecifiers(source) {
-  return source.statements.flatMap((statement) =>
+  const declared = source.statements.flatMap((statement) =>
     (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? [statement.moduleSpecifier.text] : [],
   );
+  const inline = [...source.text.matchAll(/\bimport\("(\.[^"]+)"\)/g)].map((match) => match[1]);
+  return [...declared, ...inline];
 }
 
 const isPackage = (specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:');

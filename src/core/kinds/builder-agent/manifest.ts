@@ -3,19 +3,23 @@
 import * as z from 'zod/mini';
 import { described } from '../../zod.js';
 import type { KindEntry } from '../entry.js';
-import { ADDRESS_KEY_PATTERN, addressKey, freeObject, httpUrl, jsonValue, nameSet, resourceEnvironments } from '../schema-parts.js';
+import { ADDRESS_KEY_PATTERN, addressKey, freeObject, httpUrl, nameSet, resourceEnvironments } from '../schema-parts.js';
 
 /** The reference's limits (properties-and-constraints): name ≤ 100, instruction ≤ 32,000 characters. */
 export const MAX_NAME_LENGTH = 100;
 export const MAX_INSTRUCTION_LENGTH = 32_000;
 
-/** Typed keys of modelMetaData; any other key is kept as written (the DTO allows extra keys). */
-const modelMetaData = z.catchall(
-  z.strictObject({
-    temperature: described(z.optional(z.number()), 'Sampling temperature (a number, e.g. 0.2).'),
-    maxTokens: described(z.optional(z.number()), 'Largest answer in tokens (a number, e.g. 1024).'),
+/**
+ * Model settings: `temperature` and `maxTokens` are numbers; any other key is kept as written (the
+ * DTO allows extra keys). A map of JSON values with those two checked, rather than an object with a
+ * catch-all, so its type stays a plain JSON object.
+ */
+const modelMetaData = freeObject.check(
+  z.superRefine((settings, ctx) => {
+    for (const key of ['temperature', 'maxTokens']) {
+      if (Object.hasOwn(settings, key) && typeof settings[key] !== 'number') ctx.addIssue({ code: 'custom', path: [key], message: `${key} must be a number` });
+    }
   }),
-  jsonValue,
 );
 
 /** Built on first use (most manifests have no builder agents). */
