@@ -5,7 +5,7 @@ import type { Kind, ResourceType } from './kind.js';
 import type { Observable } from './observe.js';
 
 /** How `agentsync graph` draws a node (core/graph.ts). */
-export type GraphNodeKind = 'agent' | 'tool' | 'action' | 'website' | 'external';
+export type GraphNodeKind = 'agent' | 'tool' | 'action' | 'website' | 'text' | 'external';
 
 export interface KindModule<Spec extends object> {
   kind: Kind<Spec>;

@@ -1,0 +1,10 @@
+import type { KindModule } from '../module.js';
+import { textKind } from './index.js';
+import type { TextSpec } from './manifest.js';
+
+export const textModule: KindModule<TextSpec> = {
+  kind: textKind,
+  addressForm: 'text.<key>',
+  graphNode: (record) => ({ kind: 'text', ...(typeof record.title === 'string' ? { detail: record.title } : {}) }),
+  splitPart: { file: 'texts.yaml' },
+};
