@@ -2,7 +2,7 @@
 // emulator: inline and file texts apply and then plan "No changes" under both storages; editing the
 // file is one PATCH of that entry; the reference's limits are one line at file:line:col before any
 // call; a lost create answer, then a rerun, leaves exactly one entry; a CRLF checkout plans nothing.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -194,5 +194,36 @@ describe('knowledge-base text entries', () => {
     expect(refundsId).toMatch(new RegExp(`^${TEXT_PATH}/[0-9a-f-]{36}$`));
     expect((await texts()).map((t) => t.title)).toEqual(['Opening hours']);
     expect((await state()).resources['text.refunds']).toBeUndefined();
+  });
+  it('export writes texts inline; export --split writes each in kb/<key>.md, which imports and plans "No changes"', async () => {
+    // A file is not interpolated: `${price}` is text, sent as it is, and must come back as it is.
+    const priced = `${REFUNDS}Fees: $\{price} per item.\n`;
+    await write('agents.yaml', BOTH);
+    await write('kb/refunds.md', priced);
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    expect((await texts()).find((t) => t.title === 'Refund policy')?.text).toBe(priced);
+    await write('env.yaml', 'version: 1\nenvironments:\n  local: { appId: local, region: us }\n');
+
+    const single = await cli(['export', '-f', 'env.yaml']);
+    expect(single.code, single.stderr).toBe(0);
+    expect(single.stdout).toContain('  texts:\n    opening_hours:\n      title: Opening hours\n      text: Mon-Fri 9-17\n');
+    expect(single.stdout).toContain('Fees: $$' + '{price} per item.');
+
+    const split = await cli(['export', '-f', 'env.yaml', '--split', 'split']);
+    expect(split.code, split.stderr).toBe(0);
+    // (The emulator's seed tools are exported too, into tools.yaml.)
+    const files = (await readdir(join(dir, 'split'), { recursive: true })).filter((f) => f.includes('.')).sort();
+    expect(files.filter((f) => f.startsWith('kb') || f.startsWith('texts'))).toEqual(['kb/opening_hours.md', 'kb/refund_policy.md', 'texts.yaml']);
+    const part = await readFile(join(dir, 'split', 'texts.yaml'), 'utf8');
+    expect(part).toContain('    refund_policy:\n      title: Refund policy\n      file: kb/refund_policy.md\n');
+    expect(part).not.toContain('Refunds are paid');
+    expect(await readFile(join(dir, 'split', 'kb', 'refund_policy.md'), 'utf8')).toBe(priced);
+    expect(await readFile(join(dir, 'split', 'kb', 'opening_hours.md'), 'utf8')).toBe('Mon-Fri 9-17');
+
+    const imported = await runCli(['import', '-f', 'split', '--state', 'split.json'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url } });
+    expect(imported.code, imported.stderr).toBe(0);
+    const plan = await runCli(['plan', '--detailed-exitcode', '-f', 'split', '--state', 'split.json'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url } });
+    expect(plan.stdout, plan.stderr).toContain('No changes.');
+    expect(plan.code).toBe(0);
   });
 });

@@ -17,6 +17,21 @@ export interface KindModule<Spec extends object> {
   graphNode(record: SpecJson): { kind: GraphNodeKind; detail?: string };
   /** Which part file of `export --split` holds the kind's entries (core/export-split.ts). */
   splitPart: SplitPart;
+  /** A string field `export --split` writes as a file of its own; absent when none is. */
+  splitFile?: SplitFile;
+}
+
+/**
+ * A field that `export --split` writes into a file of its own, `<folder>/<key><extension>`, the
+ * entry naming that file in `fileField` instead (a text entry's `text` as `kb/<key>.md`, named by
+ * `file:`). Only right for a kind whose manifest entry reads `fileField` back into `field`
+ * (its LocalFileRule), so that planning the export changes nothing.
+ */
+export interface SplitFile {
+  field: string;
+  fileField: string;
+  folder: string;
+  extension: string;
 }
 
 /**

@@ -7,4 +7,6 @@ export const textModule: KindModule<TextSpec> = {
   addressForm: 'text.<key>',
   graphNode: (record) => ({ kind: 'text', ...(typeof record.title === 'string' ? { detail: record.title } : {}) }),
   splitPart: { file: 'texts.yaml' },
+  // Each text in a markdown file of its own, as a team would keep it: kb/<key>.md.
+  splitFile: { field: 'text', fileField: 'file', folder: 'kb', extension: '.md' },
 };
