@@ -226,4 +226,31 @@ describe('knowledge-base text entries', () => {
     expect(plan.stdout, plan.stderr).toContain('No changes.');
     expect(plan.code).toBe(0);
   });
+  it('apply --wait follows the texts to indexed; kb status reports each one, alone or with the rest', async () => {
+    await emu.configure({ kbProcessingMs: 300 });
+    await write('agents.yaml', BOTH);
+    await write('kb/refunds.md', REFUNDS);
+    const before = await cli(['kb', 'status']);
+    expect(before).toMatchObject({ code: 0, stdout: 'No websites in the state.\n' });
+
+    const applied = await runCli(['apply', '--auto-approve', '--wait', '--state', 'state.json'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url, AGENTSYNC_KB_POLL_MS: '50' } });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toMatch(/Indexing complete: 2 processed, 0 failed/);
+    const polls = (await emu.apiRequests('POST')).filter((r) => below(r.path) === '/ai-agents/agent-builder/knowledge-base/status/poll');
+    expect(polls.length).toBeGreaterThan(0);
+    // One request a round for every text, whatever their number.
+    expect((polls[0]?.body as { uniqueId: string[] }).uniqueId).toHaveLength(2);
+
+    const status = await cli(['kb', 'status']);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toBe('text.hours    indexed\ntext.refunds  indexed\n');
+    await emu.configure({ kbProcessingMs: 60_000 });
+    await write('kb/refunds.md', `${REFUNDS}More.\n`);
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    const one = JSON.parse((await cli(['kb', 'status', 'text.refunds', '--json'])).stdout) as unknown;
+    const id = (await state()).resources['text.refunds']?.remoteId;
+    expect(one).toEqual({ websites: [], sources: [{ address: 'text.refunds', type: 'text', uniqueId: id, status: 'indexing' }] });
+    const typo = await cli(['kb', 'status', 'text.refund']);
+    expect(typo).toMatchObject({ code: 1, stderr: expect.stringContaining('text.refund is not in the state: the state has text.hours, text.refunds; did you mean "text.refunds"?') });
+  });
 });

@@ -19,6 +19,12 @@ export interface KindModule<Spec extends object> {
   splitPart: SplitPart;
   /** A string field `export --split` writes as a file of its own; absent when none is. */
   splitFile?: SplitFile;
+  /**
+   * Its resources are knowledge-base sources the server indexes one by one (text entries,
+   * uploads): `kb status` and `apply --wait` follow their status (`indexing` → `indexed` or
+   * `failed`) through `POST …/knowledge-base/status/poll`, by remote id (app/kb-sources.ts).
+   */
+  indexed?: boolean;
 }
 
 /**

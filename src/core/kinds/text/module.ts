@@ -9,4 +9,5 @@ export const textModule: KindModule<TextSpec> = {
   splitPart: { file: 'texts.yaml' },
   // Each text in a markdown file of its own, as a team would keep it: kb/<key>.md.
   splitFile: { field: 'text', fileField: 'file', folder: 'kb', extension: '.md' },
+  indexed: true,
 };
