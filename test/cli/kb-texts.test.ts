@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_KEY as KEY, startTestEmulator, type TestEmulator } from '../support/emulator.js';
 import { runCli, type CliResult } from '../support/cli.js';
+import * as api from '../../src/index.js';
 
 const TEXT_PATH = '/ai-agents/agent-builder/knowledge-base/text';
 
@@ -33,7 +34,7 @@ describe('knowledge-base text entries', () => {
   let emu: TestEmulator;
   let dir: string;
   const cli = (args: string[]): Promise<CliResult> =>
-    runCli(args[0] === 'validate' ? args : [...args, '--state', 'state.json'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url } });
+    runCli(args[0] === 'validate' || args[0] === 'graph' ? args : [...args, '--state', 'state.json'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url } });
   const texts = async (): Promise<TextRecord[]> => (await emu.get<{ data: TextRecord[] }>(TEXT_PATH)).data;
   const textWrites = async (): Promise<{ method: string; path: string; body?: unknown }[]> => (await emu.apiWrites()).map((r) => ({ ...r, path: below(r.path) })).filter((r) => r.path.startsWith(TEXT_PATH));
   const state = async (): Promise<{ resources: Record<string, { remoteId: string; spec: Record<string, unknown> }> }> => JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
@@ -252,5 +253,57 @@ describe('knowledge-base text entries', () => {
     expect(one).toEqual({ websites: [], sources: [{ address: 'text.refunds', type: 'text', uniqueId: id, status: 'indexing' }] });
     const typo = await cli(['kb', 'status', 'text.refund']);
     expect(typo).toMatchObject({ code: 1, stderr: expect.stringContaining('text.refund is not in the state: the state has text.hours, text.refunds; did you mean "text.refunds"?') });
+  });
+  it('graph, moved:, --target, state list, markdown plans and the library treat texts as every kind', async () => {
+    await write('agents.yaml', BOTH);
+    await write('kb/refunds.md', REFUNDS);
+    const graph = await cli(['graph']);
+    expect(graph.code, graph.stderr).toBe(0);
+    expect(graph.stdout).toMatch(/>"text\.refunds<br\/>Refund policy"\]/);
+    expect(graph.stdout).toMatch(/>"text\.hours<br\/>Opening hours"\]/);
+    expect((await cli(['graph', '--format', 'dot'])).stdout).toMatch(/"text\.refunds" \[label="text\.refunds\\nRefund policy", shape=note/);
+
+    const env = { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url };
+    const applied = await api.apply({ cwd: dir, env, state: 'state.json' });
+    expect(applied.result.ok).toBe(true);
+    const listed = await cli(['state', 'list']);
+    expect(listed.stdout).toMatch(/text\.refunds\s+text\s+[0-9a-f-]{36}/);
+    const refundsId = (await state()).resources['text.refunds']?.remoteId;
+
+    // moved: a renamed key keeps its entry on the server.
+    await write('agents.yaml', `${BOTH.replace('    refunds:', '    policy:')}moved:\n  - { from: text.refunds, to: text.policy }\n`);
+    const moved = await cli(['plan']);
+    expect(moved.stdout).toContain('text.refunds → text.policy (moved)');
+    expect(moved.stdout).toContain('0 to create, 0 to update');
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    expect((await state()).resources['text.policy']?.remoteId).toBe(refundsId);
+
+    // --target: only that entry's change; the markdown plan names it.
+    await write('kb/refunds.md', `${REFUNDS}Changed.\n`);
+    await write('agents.yaml', (await readFile(join(dir, 'agents.yaml'), 'utf8')).replace('Mon-Fri 9-17', 'Mon-Sat 9-17'));
+    const targeted = JSON.parse((await cli(['plan', '--json', '--target', 'text.hours'])).stdout) as { changes: { address: string; action: string }[] };
+    expect(targeted.changes.filter((c) => c.action !== 'no-op').map((c) => c.address)).toEqual(['text.hours']);
+    const markdown = await cli(['plan', '--format', 'markdown']);
+    expect(markdown.stdout).toContain('text.policy');
+    expect(markdown.stdout).toContain('text.hours');
+
+    // The library plans the edited file as one update, and applies it as one PATCH.
+    const planned = await api.plan({ cwd: dir, env, state: 'state.json', target: 'text.policy' });
+    expect(planned.plan.changes.filter((c) => c.action !== 'no-op').map((c) => `${c.action} ${c.address}`)).toEqual(['update text.policy']);
+    await emu.clearRequests();
+    expect((await api.apply({ cwd: dir, env, state: 'state.json', target: 'text.policy' })).result.ok).toBe(true);
+    expect((await textWrites()).map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH ${TEXT_PATH}/${refundsId}`]);
+  });
+
+  it('a saved plan is stale once the text file it read has changed', async () => {
+    await write('agents.yaml', BOTH);
+    await write('kb/refunds.md', REFUNDS);
+    expect((await cli(['plan', '--out', 'plan.json'])).code).toBe(0);
+    await write('kb/refunds.md', `${REFUNDS}Changed after the plan.\n`);
+    await emu.clearRequests();
+    const applied = await runCli(['apply', 'plan.json', '--state', 'state.json'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url } });
+    expect(applied.code).toBe(1);
+    expect(applied.stderr).toContain('saved plan plan.json is stale');
+    expect(await textWrites()).toEqual([]);
   });
 });
