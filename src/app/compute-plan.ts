@@ -3,6 +3,7 @@
 // application layer (issue 21): the CLI and the programmatic API (src/index.ts) both call it, and
 // it imports nothing from cli/.
 import type { Desired } from '../core/desired.js';
+import { RESOURCE_TYPES, type ResourceType } from '../core/kinds/index.js';
 import { planChanges } from '../core/diff.js';
 import type { Plan } from '../core/plan.js';
 import { goneFromServer, NO_SCOPE, selectTargets, type PlanScope } from '../core/plan-scope.js';
@@ -49,8 +50,8 @@ export async function computePlan(desired: Desired, state: State | null, source:
     const offline = resolveObserved(desired, state);
     return { plan: planChanges({ desired: offline.desired, state, digest, scope }), salt, overlay: {}, scope, matched: offline.recorded };
   }
-  // Every kind, the way it is read (docs/spec/server.md#refresh), all at once.
-  const read = await readKinds(source.client, state);
+  // Every kind in use, the way it is read (docs/spec/server.md#refresh), all at once.
+  const read = await readKinds(source.client, state, kindsInUse(desired, state));
   const sensitive = new Map(desired.resources.map((r) => [r.address, r.sensitive]));
   const refreshed = refreshState({ state, snapshot: read.snapshot, digest, sensitiveOf: (address) => sensitive.get(address) ?? [] });
   const gone = goneFromServer(state, refreshed.overlay);
@@ -99,4 +100,16 @@ export function replanSaved(desired: Desired, state: State, saved: SavedRefresh)
 export function planBasisOf(desired: Desired, state: State | null, salt: string): { basis: PlanBasis; manifestDigest: string } {
   const basis: PlanBasis = state ? { lineage: state.lineage, serial: state.serial } : { lineage: null, serial: 0, salt };
   return { basis, manifestDigest: digestDesired(desired, createDigester(salt)) };
+}
+
+/**
+ * The kinds the manifest or the state has: only they are read. A kind with neither has nothing to
+ * compare, update or conflict with (a manifest without text entries never reads the text list);
+ * import, export and diff's live reads still read every kind.
+ */
+function kindsInUse(desired: Desired, state: State | null): ResourceType[] {
+  const used = new Set<string>(desired.resources.map((r) => r.type));
+  for (const entry of Object.values(state?.resources ?? {})) used.add(entry.type);
+  for (const mark of Object.values(state?.pending ?? {})) used.add(mark.type);
+  return RESOURCE_TYPES.filter((type) => used.has(type));
 }

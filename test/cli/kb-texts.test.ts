@@ -77,9 +77,9 @@ describe('knowledge-base text entries', () => {
     const plan = await cli(['plan', '--detailed-exitcode']);
     expect(plan.stdout).toContain('No changes.');
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-    // Only the routes the references name: the kinds' lists (the refresh reads every kind) and the text create.
+    // Only the routes the reference names: the text list (the refresh reads only the kinds in use) and the text create.
     const routes = new Set((await emu.apiRequests()).map((r) => `${r.method} ${below(r.path)}`));
-    expect([...routes].sort()).toEqual([`GET ${TEXT_PATH}`, 'GET /ai-agents/agents', 'GET /ai-agents/tools', `POST ${TEXT_PATH}`]);
+    expect([...routes].sort()).toEqual([`GET ${TEXT_PATH}`, `POST ${TEXT_PATH}`]);
   });
 
   it('editing kb/refunds.md plans one update of text.refunds, shown as a line diff, and apply sends one PATCH with the text only', async () => {
@@ -303,7 +303,7 @@ describe('knowledge-base text entries', () => {
     await emu.clearRequests();
     const applied = await runCli(['apply', 'plan.json', '--state', 'state.json'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url } });
     expect(applied.code).toBe(1);
-    expect(applied.stderr).toContain('saved plan plan.json is stale');
+    expect(applied.stderr).toBe('Error: saved plan plan.json is stale: the local file of text.refunds changed after the plan was made; run `agentsync plan --out plan.json` again\n');
     expect(await textWrites()).toEqual([]);
   });
 });

@@ -30,16 +30,16 @@ export interface ServerRead {
 }
 
 /**
- * The refresh's reading of the server (docs/spec/server.md#refresh): every kind the way it needs,
- * all at once: one list call per listable kind, and each resource the state holds of a kind that
- * is read resource by resource.
+ * The refresh's reading of the server (docs/spec/server.md#refresh): every kind of `types` the way it
+ * needs, all at once: one list call per listable kind, and each resource the state holds of a kind
+ * that is read resource by resource.
  */
-export async function readKinds(client: ApiClient, state: State | null): Promise<ServerRead> {
-  const observed = RESOURCE_TYPES.flatMap((type) => {
+export async function readKinds(client: ApiClient, state: State | null, types: readonly ResourceType[] = RESOURCE_TYPES): Promise<ServerRead> {
+  const observed = types.flatMap((type) => {
     const observe = moduleOf(type).observe;
     return observe === undefined ? [] : [{ type, observe }];
   });
-  const [snapshot, ...reads] = await Promise.all([readServer(client), ...observed.map(({ observe }) => readObserved(client, observe, state))]);
+  const [snapshot, ...reads] = await Promise.all([readServer(client, types), ...observed.map(({ observe }) => readObserved(client, observe, state))]);
   const seen: ServerRead['seen'] = {};
   observed.forEach(({ type }, i) => {
     const read = reads[i] as ObservedRead;
