@@ -313,4 +313,22 @@ describe('knowledge-base text entries', () => {
     expect(applied.stderr).toBe('Error: saved plan plan.json is stale: the local file of text.refunds changed after the plan was made; run `agentsync plan --out plan.json` again\n');
     expect(await textWrites()).toEqual([]);
   });
+  it('after a lost create, an entry of the same title with another text is somebody else’s: the rerun adopts its own and leaves that one alone', async () => {
+    await write('agents.yaml', manifest('    refunds: { title: Refund policy, file: kb/refunds.md }'));
+    await write('kb/refunds.md', REFUNDS);
+    await emu.configure({ loseAnswerNext: 1, loseAnswerOn: `POST ${TEXT_PATH}` });
+    expect((await cli(['apply', '--auto-approve'])).code).not.toBe(0);
+    const theirs = await emu.call('POST', TEXT_PATH, { title: 'Refund policy', text: 'Somebody else’s policy.' });
+    const theirId = (theirs.json as { data: { uniqueId: string } }).data.uniqueId;
+    const rerun = await cli(['apply', '--auto-approve']);
+    expect(rerun.code, rerun.stdout + rerun.stderr).toBe(0);
+    const onServer = await texts();
+    expect(onServer).toHaveLength(2);
+    const ours = (await state()).resources['text.refunds']?.remoteId;
+    expect(ours).not.toBe(theirId);
+    expect(onServer.find((t) => t.uniqueId === ours)?.text).toBe(REFUNDS);
+    expect(onServer.find((t) => t.uniqueId === theirId)?.text).toBe('Somebody else’s policy.');
+    // (Adopting sends its spec once to the entry it made; nothing is sent to the other one.)
+    expect((await textWrites()).filter((r) => r.path.endsWith(theirId) && r.method !== 'POST')).toEqual([]);
+  });
 });

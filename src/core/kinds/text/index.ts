@@ -1,7 +1,7 @@
 // Knowledge-base text entries (docs/spec/knowledge-base.md#text-entries):
 // `POST …/knowledge-base/text` creates (not repeatable: a lost answer may leave an entry whose id
-// we never learned, so it is journaled pending and, on the rerun, the entry of the same title made
-// since the mark is adopted), `PATCH …/text/{uniqueId}` sends only the changed fields (editing the
+// we never learned, so it is journaled pending and, on the rerun, the entry of the same title and
+// text made since the mark is adopted), `PATCH …/text/{uniqueId}` sends only the changed fields (editing the
 // file is one PATCH, never a re-create), `DELETE` removes it (and the server detaches it from every
 // agent). The text list (`GET …/knowledge-base/text`, one request whatever the number of entries)
 // is the refresh; entries are matched by their id, and by their title for import and conflicts.
@@ -31,6 +31,9 @@ export const textKind: Kind<TextSpec> = {
   // Titles need not be unique on the server; a second entry of the same title is a conflict to
   // resolve by id (`agentsync import text.<key> <uniqueId>`), as agents' names are.
   identityOf: (spec) => spec.title,
+  // The entry a lost create made holds the text it sent (line ends aside); one of the same title
+  // with another text is somebody else's, never adopted and overwritten.
+  madeBy: (spec, record) => typeof record.spec.text === 'string' && sameText(record.spec.text, spec.text),
   async create(ctx, spec) {
     const answer = await ctx.wire.send({ method: 'POST', path: TEXT_PATH, body: bodyOf(TEXT_FIELDS, spec as unknown as JsonObject) });
     const data = isObject(answer) && isObject(answer.data) ? answer.data : undefined;
@@ -66,6 +69,10 @@ function normalizeLineEnds(spec: JsonObject): JsonObject {
   const text = spec.text;
   if (typeof text !== 'string' || !text.includes('\r')) return spec;
   return { ...spec, text: text.replace(/\r\n?/g, '\n') };
+}
+
+function sameText(a: string, b: string): boolean {
+  return a === b || a.replace(/\r\n?/g, '\n') === b.replace(/\r\n?/g, '\n');
 }
 
 /** One entry of `GET …/knowledge-base/text` (`{data: [...]}`): its id, title and text. */
