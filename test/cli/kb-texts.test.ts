@@ -258,6 +258,12 @@ describe('knowledge-base text entries', () => {
     const one = JSON.parse((await cli(['kb', 'status', 'text.refunds', '--json'])).stdout) as unknown;
     const id = (await state()).resources['text.refunds']?.remoteId;
     expect(one).toEqual({ websites: [], sources: [{ address: 'text.refunds', type: 'text', uniqueId: id, status: 'indexing' }] });
+    // The library reports the same, and waits for texts too.
+    const env = { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url };
+    expect((await api.kbReport({ cwd: dir, env, state: 'state.json', address: 'text.refunds' })).sources).toEqual([{ address: 'text.refunds', type: 'text', uniqueId: id, status: 'indexing' }]);
+    // text.refunds indexes for a minute: the wait gives up with it remaining, text.hours indexed.
+    const waited = await api.waitForIndexing({ cwd: dir, env, state: 'state.json', pollMs: 20, timeoutMs: 300 });
+    expect(waited).toMatchObject({ timedOut: true, counts: { processed: 1, failed: 0, remaining: 1 } });
     const typo = await cli(['kb', 'status', 'text.refund']);
     expect(typo).toMatchObject({ code: 1, stderr: expect.stringContaining('text.refund is not in the state: the state has text.hours, text.refunds; did you mean "text.refunds"?') });
   });
