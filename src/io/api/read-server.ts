@@ -1,5 +1,6 @@
-// The server half of refresh: one list call per readable kind (two today, whatever the number of
-// resources), read through each kind's module into the shape core/refresh.ts compares.
+// The server half of refresh: one list call per readable kind (tools, agents, text entries; the
+// plan reads only the kinds in use), whatever the number of resources, read through each kind's
+// module into the shape core/refresh.ts compares.
 import { isUserError, UserError } from '../../core/errors.js';
 import { isObject, kindOf, moduleOf, RESOURCE_TYPES, type ResourceType } from '../../core/kinds/index.js';
 import type { Observable, ObserveTarget } from '../../core/kinds/observe.js';
