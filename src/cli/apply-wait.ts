@@ -10,22 +10,19 @@ import type { State } from '../core/state.js';
 import type { KbWaitOptions, KbWaitResult } from '../app/kb-wait.js';
 import { websitesToWaitFor } from '../app/kb.js';
 import type { ApplyOptions } from './apply-options.js';
-import { parseCount, useColor } from './options.js';
+import { useColor } from './options.js';
+import { parseWaitTimeout } from './apply-request.js';
 import type { LoadedManifest } from './pipeline.js';
 import type { CliIo } from './cli-io.js';
 
 /** Poll interval; AGENTSYNC_KB_POLL_MS exists for tests (a real server needs no faster polling). */
 const DEFAULT_POLL_MS = 2000;
 
-export function waitTimeoutSeconds(opts: ApplyOptions): number {
-  return parseCount(opts.waitTimeout ?? '1800', '--wait-timeout', 1, 86_400);
-}
-
 export async function waitAfterApply(loaded: LoadedManifest, state: State, client: ApiClient, opts: ApplyOptions, io: CliIo, signal?: AbortSignal): Promise<void> {
   const addresses = websitesToWaitFor(loaded.desired, state);
   if (addresses.length === 0) return;
   const { waitForIndexing } = await import('../app/kb-wait.js');
-  await followIndexing(io, opts, waitTimeoutSeconds(opts), APPLY_STANDS, (options) => waitForIndexing(client, state, addresses, { ...options, ...(signal ? { signal } : {}) }));
+  await followIndexing(io, opts, parseWaitTimeout(opts.waitTimeout), APPLY_STANDS, (options) => waitForIndexing(client, state, addresses, { ...options, ...(signal ? { signal } : {}) }));
 }
 
 const APPLY_STANDS = 'the apply itself is complete and recorded';

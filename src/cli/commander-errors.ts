@@ -1,5 +1,5 @@
-// Commander's own usage errors, in the house style: one line that starts with "Error:", with the
-// "did you mean" on the same line, for commands, flags and fixed-choice values alike.
+// Commander's own usage errors, in the house style: one line (exit-codes.ts puts "Error:" before
+// it), with the "did you mean" on the same line, for commands, flags and fixed-choice values alike.
 import { closest } from '../core/suggest.js';
 
 /** Flags people bring from other tools, which commander's spelling distance cannot guess. */
@@ -24,7 +24,8 @@ function habitFrom(message: string): string | undefined {
   return near === undefined ? undefined : HABITS[near];
 }
 
-export function oneLineUsageError(text: string): string {
+/** The message of commander's error text, its hint on the same line, ending in a newline. */
+export function usageErrorText(text: string): string {
   const lines = text
     .trim()
     .split('\n')
@@ -37,5 +38,5 @@ export function oneLineUsageError(text: string): string {
   const guess = hint ?? (choice ? closest(choice[1] ?? '', (choice[2] ?? '').split(', ')) : undefined) ?? habitFrom(message);
   if (guess !== undefined) message = `${message.replace(/\.$/, '')}; did you mean ${guess}?`;
   const others = rest.filter((line) => !/^\(Did you mean/.test(line));
-  return [`Error: ${message}`, ...others].join('\n') + '\n';
+  return [message, ...others].join('\n') + '\n';
 }

@@ -7,12 +7,11 @@
 import { outputThatOutlivesItsReader } from './closed-output.js';
 import type { CliIo, OutputStream, StopSignal } from './cli-io.js';
 import { runMain } from './run.js';
+import { exitCodeOf } from './exit-codes.js';
 import { buildStartupSnapshot } from './snapshot.js';
 
 /** true only in the single-file binary's bundle (scripts/sea.mjs); false in the npm bundle; undeclared under tsc. */
 declare const __AGENTSYNC_SEA_SNAPSHOT__: boolean | undefined;
-
-const EXIT_CODES: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143 };
 
 if (typeof __AGENTSYNC_SEA_SNAPSHOT__ === 'boolean' && __AGENTSYNC_SEA_SNAPSHOT__) buildStartupSnapshot(main);
 else main();
@@ -63,7 +62,7 @@ function watchStopSignals(output: { readonly stderr: OutputStream }) {
   const onSignal = (signal: StopSignal): void => {
     if (first !== undefined) {
       output.stderr.write(`\nInterrupted again (${signal}): exiting now.${lastWords ? ` ${lastWords}` : ''}\n`);
-      process.exit(EXIT_CODES[first]);
+      process.exit(exitCodeOf(first));
     }
     if (trapped === 0) {
       dispose();

@@ -9,21 +9,21 @@ import { readManifestFile } from '../io/manifest/manifest-file.js';
 import { manifestFiles } from '../io/manifest/manifest-parts.js';
 import { type ManifestLocation } from '../io/manifest/manifest-location.js';
 import { rewriteFile } from '../io/files/rewrite-file.js';
-import { ExitRequest } from './exit-request.js';
+import { reportError, type Outcome } from './exit-codes.js';
 import { manifestSource, type CliIo } from './cli-io.js';
 
-type Outcome = 'unchanged' | 'changed' | 'failed';
+type FileOutcome = 'unchanged' | 'changed' | 'failed';
 
 /** Formats each file given, and every part of each folder given, each on its own. */
-export async function runFmt(locations: readonly string[], opts: FmtOptions, io: CliIo): Promise<void> {
-  const outcomes: Outcome[] = [];
+export async function runFmt(locations: readonly string[], opts: FmtOptions, io: CliIo): Promise<Outcome> {
+  const outcomes: FileOutcome[] = [];
   for (const location of locations) {
     let found: { paths: string[]; inParts: boolean; listed: ReadonlySet<string> };
     try {
       found = await manifestFiles(location, io.cwd);
     } catch (err) {
       if (!isUserError(err)) throw err;
-      io.stderr.write(`Error: ${err.message}\n`);
+      reportError(io.stderr, err.message);
       outcomes.push('failed');
       continue;
     }
@@ -32,19 +32,20 @@ export async function runFmt(locations: readonly string[], opts: FmtOptions, io:
   const changed = outcomes.filter((o) => o === 'changed').length;
   const failed = outcomes.filter((o) => o === 'failed').length;
   if (opts.check && changed > 0) {
-    io.stderr.write(`${countOf(changed, 'file')} would be reformatted; run \`npx --no-install agentsync fmt\` to fix ${changed === 1 ? 'it' : 'them'}.\n`);
+    return { ending: 'failed', stderr: `${countOf(changed, 'file')} would be reformatted; run \`npx --no-install agentsync fmt\` to fix ${changed === 1 ? 'it' : 'them'}.\n` };
   }
-  if (failed > 0 || (opts.check && changed > 0)) throw new ExitRequest(1);
+  // Each file that failed has its error line above.
+  return failed > 0 ? 'failed' : 'done';
 }
 
-async function formatOne(file: string, found: { inParts: boolean; listed: ReadonlySet<string> }, check: boolean, io: CliIo): Promise<Outcome> {
+async function formatOne(file: string, found: { inParts: boolean; listed: ReadonlySet<string> }, check: boolean, io: CliIo): Promise<FileOutcome> {
   const isPart = found.inParts;
   let text: string;
   try {
     ({ text } = await readManifestFile(file, manifestSource(io), { listed: found.listed.has(file) }));
   } catch (err) {
     if (!isUserError(err)) throw err;
-    io.stderr.write(`Error: ${err.message}\n`);
+    reportError(io.stderr, err.message);
     return 'failed';
   }
   // The parser validate uses decides what "does not parse" means; such a file is never written.
@@ -54,7 +55,7 @@ async function formatOne(file: string, found: { inParts: boolean; listed: Readon
   if (isPart && firstError === undefined && (parsed.locator.doc?.contents ?? null) === null) return 'unchanged';
   const result = firstError === undefined ? formatManifest(text, parsed.locator.doc) : ({ ok: false, problem: `${firstError.line}:${firstError.column}: ${firstError.message}` } as const);
   if (!result.ok) {
-    io.stderr.write(`Error: cannot format ${escapeControl(file)}: ${escapeControl(result.problem)}; it was left unchanged\n`);
+    reportError(io.stderr, `cannot format ${escapeControl(file)}: ${escapeControl(result.problem)}; it was left unchanged`);
     return 'failed';
   }
   if (!result.changed) return 'unchanged';

@@ -2,27 +2,22 @@
 // store is built for that), so the run ends at once and the lock is released. Once changes run, the
 // first signal stops cleanly: no new call starts, the calls in flight get a few seconds to finish
 // and be recorded, then they are abandoned; the summary says what remains. A second signal exits
-// at once (cli/entry.ts). Exit codes follow the shell's convention: 128 + the signal number. The
+// at once (cli/entry.ts). Exit codes follow the shell's convention (exit-codes.ts). The
 // signals arrive as the run's abort signal (CliIo.signal), so a test stops a run the same way.
 import { setMaxListeners } from 'node:events';
 import type { CliIo, StopSignal } from './cli-io.js';
-import { ExitRequest } from './exit-request.js';
 
 export const STOP_GRACE_MS = 5_000;
-
-const EXIT_CODES: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143 };
 
 export interface InterruptWatch {
   /** Aborted at the first signal: start nothing new. */
   readonly stop: AbortSignal;
   /** Aborted STOP_GRACE_MS after it: abandon what is still in flight. */
   readonly cancel: AbortSignal;
-  /** Rejects with the exit code's ExitRequest when a signal arrives before changes start. */
-  readonly halted: Promise<never>;
+  /** Resolves to the signal when one arrives before changes start: the run ends at once. */
+  readonly halted: Promise<StopSignal>;
   /** The first signal received, if any. */
   received(): StopSignal | undefined;
-  /** 130 for SIGINT, 143 for SIGTERM. */
-  exitCode(): number;
   /** From now on the first signal stops cleanly instead of ending the run at once. */
   enterGracefulPhase(): void;
   dispose(): void;
@@ -43,10 +38,8 @@ export function watchInterrupts(io: Pick<CliIo, 'signal' | 'trapStops'>, options
   let graceful = false;
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
   const graceMs = options.graceMs ?? STOP_GRACE_MS;
-  let halt!: (err: ExitRequest) => void;
-  const halted = new Promise<never>((_resolve, reject) => (halt = reject));
-  // Nobody awaits `halted` once the apply is over; its rejection then means nothing.
-  halted.catch(() => undefined);
+  let halt!: (signal: StopSignal) => void;
+  const halted = new Promise<StopSignal>((resolve) => (halt = resolve));
   const release = io.trapStops?.('Calls that were in flight may have reached the server; the next plan shows where things stand.');
 
   const onAbort = (): void => {
@@ -57,7 +50,7 @@ export function watchInterrupts(io: Pick<CliIo, 'signal' | 'trapStops'>, options
       // Whatever was in flight (a read, the lock) is abandoned; the lock is released on the way out.
       cancel.abort();
       stop.abort();
-      halt(new ExitRequest(EXIT_CODES[signal]));
+      halt(signal);
       return;
     }
     options.say(`\nInterrupted (${signal}): no new change will start; waiting up to ${Math.round(graceMs / 1000)} s for the calls in flight. Press Ctrl-C again to exit at once.\n`);
@@ -72,7 +65,6 @@ export function watchInterrupts(io: Pick<CliIo, 'signal' | 'trapStops'>, options
     cancel: cancel.signal,
     halted,
     received: () => first,
-    exitCode: () => (first === undefined ? 0 : EXIT_CODES[first]),
     enterGracefulPhase() {
       graceful = true;
     },

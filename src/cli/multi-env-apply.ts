@@ -20,7 +20,7 @@ import { createLimiter, createMultiOutput, failureOf, loadEnvironments, parsePar
 import { lockTimeoutMs, parseCount, responseTimeoutMs, useColor } from './options.js';
 import { computePlan } from '../app/compute-plan.js';
 import { ALLOW_MASS_DELETE, formatPlan, massDeletionClause } from './render-plan.js';
-import { ExitRequest } from './exit-request.js';
+import type { Outcome } from './exit-codes.js';
 import type { CliIo } from './cli-io.js';
 
 interface ApplySettings {
@@ -42,7 +42,7 @@ interface ApplySettings {
 /** What an environment reports once it has planned (and holds its lock), or why it could not. */
 type Planned = { plan: Plan } | { failure: EnvironmentFailure };
 
-export async function runApplyMany(planfile: string | undefined, opts: ManyApplyOptions, io: CliIo, runOne: (environment: string) => Promise<void>): Promise<void> {
+export async function runApplyMany(planfile: string | undefined, opts: ManyApplyOptions, io: CliIo, runOne: (environment: string) => Promise<Outcome>): Promise<Outcome> {
   const settings: ApplySettings = {
     io,
     concurrency: parseCount(opts.concurrency, '--concurrency', 1, 256),
@@ -99,7 +99,8 @@ export async function runApplyMany(planfile: string | undefined, opts: ManyApply
   const finished = outcomes.filter((o): o is EnvironmentOutcome<ApplyResult> => o !== 'cancelled');
   if (settings.json) io.stdout.write(renderMultiApplyJson(finished));
   else output.print(`\n${renderApplyTable(finished, { color: settings.color })}`);
-  if (finished.some((o) => o.failure)) throw new ExitRequest(1);
+  // Each failed environment's row says why.
+  return finished.some((o) => o.failure) ? 'failed' : 'done';
 }
 
 /**

@@ -16,10 +16,10 @@ import { ownConnection } from '../app/connection.js';
 import { planEnvironment } from '../app/plan.js';
 import { planTarget } from '../core/plan-target.js';
 import { formatPlan } from './render-plan.js';
-import { ExitRequest } from './exit-request.js';
+import type { Outcome } from './exit-codes.js';
 import type { CliIo } from './cli-io.js';
 
-export async function runPlanMany(opts: PlanOptions, io: CliIo, runOne: (environment: string) => Promise<void>): Promise<void> {
+export async function runPlanMany(opts: PlanOptions, io: CliIo, runOne: (environment: string) => Promise<Outcome>): Promise<Outcome> {
   const format: Format = opts.json ? 'json' : parseFormat(opts.format ?? 'text');
   const parallel = parseParallel(opts.parallel);
   const color = useColor(opts, io.stdout, io.env);
@@ -53,15 +53,12 @@ export async function runPlanMany(opts: PlanOptions, io: CliIo, runOne: (environ
   else if (format === 'markdown') io.stdout.write(renderMultiPlanMarkdown(outcomes));
   else output.print(`\n${renderPlanTable(outcomes, { color })}`);
 
-  if (outcomes.some((o) => o.failure)) throw new ExitRequest(1);
+  if (outcomes.some((o) => o.failure)) return 'failed';
   // A plan apply would refuse fails the run, as for one environment (commands/plan.ts).
   const conflicts = outcomes.flatMap((o) => (o.value ? conflictsOf(o.value) : []));
-  if (conflicts.length > 0) {
-    io.stderr.write((await import('../render/plan-conflicts.js')).conflictRefusalLine(conflicts));
-    throw new ExitRequest(1);
-  }
-  if (outcomes.some((o) => (o.value?.unreadable?.length ?? 0) > 0)) throw new ExitRequest(1);
-  if (opts.detailedExitcode && outcomes.some((o) => o.value && hasChanges(o.value))) throw new ExitRequest(2);
+  if (conflicts.length > 0) return { ending: 'failed', stderr: (await import('../render/plan-conflicts.js')).conflictRefusalLine(conflicts) };
+  if (outcomes.some((o) => (o.value?.unreadable?.length ?? 0) > 0)) return 'failed';
+  return opts.detailedExitcode && outcomes.some((o) => o.value && hasChanges(o.value)) ? 'changes' : 'done';
 }
 
 interface PlanSettings {

@@ -10,7 +10,7 @@ import { readVarOverrides } from '../io/manifest/var-overrides.js';
 import { hideInOutput, scrubOutside } from '../io/api/outside-text.js';
 import type { StateStore, StateTarget } from '../io/state/index.js';
 import { createMultiProgress, type MultiProgress } from '../render/multi-env-progress.js';
-import { environmentHeader, prefixLines, type EnvironmentFailure, type EnvironmentInfo } from '../render/multi-env.js';
+import { environmentHeader, environmentNotice, prefixLines, type EnvironmentFailure, type EnvironmentInfo } from '../render/multi-env.js';
 import { createProgress, type Progress } from '../render/progress.js';
 import { parseCount, type ManyEnvironmentOptions } from './options.js';
 import { printWarnings } from './render-plan.js';
@@ -136,8 +136,8 @@ export function createMultiOutput(settings: { stream: OutputStream; stderr: Outp
       return {
         // A blank line between sections, as between the blocks of one plan.
         section: (text) => print(`${sections++ > 0 ? '\n' : ''}${tagged(`${environmentHeader(info, { color })}\n\n${text}`)}`),
-        warning: (message) => print(terminal ? `Warning: [${name}] ${message}\n` : prefixLines(`Warning: ${message}`, name), toStderr),
-        error: (message) => print(terminal ? `Error: [${name}] ${message}\n` : prefixLines(`Error: ${message}`, name), toStderr),
+        warning: (message) => print(environmentNotice('Warning', name, message, terminal), toStderr),
+        error: (message) => print(environmentNotice('Error', name, message, terminal), toStderr),
         progress: (total) => live?.environment(name, total) ?? createProgress({ tty: false, color, total, write: (text) => stream.write(prefixLines(text, name)) }),
       };
     },

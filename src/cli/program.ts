@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { PACKAGE_VERSION } from '../io/runtime/package-version.js';
 import { defaultManifest } from '../io/manifest/manifest-location.js';
-import { oneLineUsageError } from './commander-errors.js';
+import { usageErrorLine } from './exit-codes.js';
 import { useColor } from './options.js';
 import type { CliIo } from './cli-io.js';
 import { registerInitCommand } from './commands/init.js';
@@ -65,7 +65,7 @@ export function buildProgram(io: CliIo, argv?: readonly string[]): Command {
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
-      outputError: (s, write) => write(oneLineUsageError(s)),
+      outputError: (s, write) => write(usageErrorLine(s)),
       // commander would ask the process's streams and environment.
       getOutHelpWidth: () => io.stdout.columns ?? 80,
       getErrHelpWidth: () => io.stderr.columns ?? 80,

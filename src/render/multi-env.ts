@@ -36,6 +36,11 @@ export function environmentHeader(environment: EnvironmentInfo, options: { color
   return paint.bold(`=== Environment "${printableLine(environment.name)}" (app ${printableLine(environment.appId)}, region ${environment.region}) ===`);
 }
 
+/** An environment's warning or error: `Error: [env] …` on a terminal, elsewhere every line `[env] `-prefixed. */
+export function environmentNotice(level: 'Warning' | 'Error', environment: string, message: string, terminal: boolean): string {
+  return terminal ? `${level}: [${environment}] ${message}\n` : prefixLines(`${level}: ${message}`, environment);
+}
+
 /** Every line starts with `[env] `, so interleaved CI logs stay readable (an empty line gets just `[env]`). */
 export function prefixLines(text: string, environment: string): string {
   const tag = `[${printableLine(environment)}]`;

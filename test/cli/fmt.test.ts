@@ -158,6 +158,23 @@ describe('agentsync fmt', () => {
     expect(missing.stderr).toMatch(/^Error: cannot read manifest nope\.yaml: no such file.*\n$/);
   });
 
+  it("escapes a file name's control characters in its error lines, as every command's error line does", async () => {
+    const hostile = 'x\u001b[2J\n::warning::pwned.yaml';
+    // Not UTF-8: the error names the file, in a message made before fmt sees it.
+    writeFileSync(file(hostile), Buffer.from([0x76, 0x3a, 0x20, 0xff, 0x0a]));
+    const result = await fmt(hostile);
+    expect(result.code).toBe(1);
+    // The error line keeps the message's own line breaks (render/error-line.ts), never a workflow command.
+    expect(result.stderr.startsWith('Error: x\\u001b[2J\n\\u003a:warning::pwned.yaml is not valid (1 error):\n')).toBe(true);
+    expect(result.stderr).not.toContain('\u001b');
+    expect(result.stderr.split('\n').filter((line) => line.trimStart().startsWith('::'))).toEqual([]);
+    const unparsable = 'y\u001b]0;title\u0007.yaml';
+    writeFileSync(file(unparsable), 'version: 1\nagents:\n  bot: { name: [unclosed\n');
+    const cannot = await fmt(unparsable);
+    expect(cannot.code).toBe(1);
+    expect(cannot.stderr).toMatch(/^Error: cannot format y\\u001b\]0;title\\u0007\.yaml: \d+:\d+: .+; it was left unchanged\n$/);
+  });
+
   it('-f names the file, and a symlinked manifest is written through, the link kept', async () => {
     writeFileSync(file('real.yaml'), MESSY);
     symlinkSync('real.yaml', file('link.yaml'));

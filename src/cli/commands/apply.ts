@@ -3,6 +3,7 @@ import type { ManyApplyOptions } from '../apply-options.js';
 import { addLockTimeoutOption, addManifestOptions, addResponseTimeoutOption, addVarOptions, environmentChoice, nonEmptyPath } from '../options.js';
 import { addScopeOptions } from '../scope-options.js';
 import type { CliIo } from '../cli-io.js';
+import { endsWith } from '../exit-codes.js';
 
 export function registerApplyCommand(program: Command, io: CliIo): void {
   const cmd = program
@@ -18,13 +19,15 @@ export function registerApplyCommand(program: Command, io: CliIo): void {
   addLockTimeoutOption(cmd);
   addScopeOptions(cmd);
   addVarOptions(cmd);
-  addManifestOptions(cmd, { manyEnvironments: true }).action(async (planfile: string | undefined, opts: ManyApplyOptions) => {
-    if (planfile !== undefined) nonEmptyPath('PLANFILE')(planfile);
-    const { runApply } = await import('../apply-run.js');
-    const choice = environmentChoice(opts);
-    if (choice.kind === 'one') return runApply(planfile, { ...opts, env: choice.env }, io);
-    // Several environments (docs/spec/state.md#many-environments); a selection that comes down to one is the apply above.
-    const { runApplyMany } = await import('../multi-env-apply.js');
-    await runApplyMany(planfile, opts, io, (env) => runApply(planfile, { ...opts, env }, io));
-  });
+  addManifestOptions(cmd, { manyEnvironments: true }).action(
+    endsWith(async (planfile: string | undefined, opts: ManyApplyOptions) => {
+      if (planfile !== undefined) nonEmptyPath('PLANFILE')(planfile);
+      const { runApply } = await import('../apply-run.js');
+      const choice = environmentChoice(opts);
+      if (choice.kind === 'one') return runApply(planfile, { ...opts, env: choice.env }, io);
+      // Several environments (docs/spec/state.md#many-environments); a selection that comes down to one is the apply above.
+      const { runApplyMany } = await import('../multi-env-apply.js');
+      return runApplyMany(planfile, opts, io, (env) => runApply(planfile, { ...opts, env }, io));
+    }),
+  );
 }

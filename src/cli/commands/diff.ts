@@ -3,9 +3,11 @@
 import type { Command } from 'commander';
 import { UserError } from '../../core/errors.js';
 import { addFileOption, addResponseTimeoutOption, addVarOptions, responseTimeoutMs, type ManifestOptions } from '../options.js';
+import { choosePlanOutput, type PlanFormat } from '../plan-output.js';
 import type { CliIo } from '../cli-io.js';
+import { endsWith, type Outcome } from '../exit-codes.js';
 
-interface DiffOptions extends Omit<ManifestOptions, 'env' | 'state'> {
+export interface DiffOptions extends Omit<ManifestOptions, 'env' | 'state'> {
   env?: string[];
   format?: string;
   detailedExitcode?: boolean;
@@ -25,7 +27,7 @@ export function registerDiffCommand(program: Command, io: CliIo): void {
   addResponseTimeoutOption(cmd)
     .option('--json', 'machine-readable output on stdout')
     .option('--no-color', 'no colours')
-    .action(async (opts: DiffOptions, command: Command) => runDiff(opts, command.getOptionValueSource('format') === 'cli', io));
+    .action(endsWith(async (opts: DiffOptions, command: Command) => runDiff(opts, command.getOptionValueSource('format') === 'cli', io)));
 }
 
 function collectEnvironments(value: string, previous: string[] | undefined): string[] {
@@ -34,53 +36,54 @@ function collectEnvironments(value: string, previous: string[] | undefined): str
   return [...(previous ?? []), ...names];
 }
 
-async function runDiff(opts: DiffOptions, formatGiven: boolean, io: CliIo): Promise<void> {
-  const [
-    { choosePlanOutput },
-    { diffEnvironments },
-    { hasDifferences },
-    { connectApi },
-    { ownConnection },
-    { readVarOverrides },
-    { hideInOutput },
-    { manifestSource },
-    { printStateWarning },
-    { useColor },
-    { ExitRequest },
-  ] = await Promise.all([
-    import('../plan-output.js'),
-    import('../../app/diff.js'),
-    import('../../core/env-diff/types.js'),
-    import('../api-connect.js'),
-    import('../../app/connection.js'),
-    import('../../io/manifest/var-overrides.js'),
-    import('../../io/api/outside-text.js'),
-    import('../cli-io.js'),
-    import('../render-plan.js'),
-    import('../options.js'),
-    import('../exit-request.js'),
-  ]);
+interface DiffRequest {
+  readonly format: PlanFormat;
+  readonly environments: readonly string[];
+  /** --timeout for each response, in milliseconds. */
+  readonly timeoutMs: number;
+  readonly liveOnly: boolean;
+  readonly detailedExitcode: boolean;
+}
+
+/** `diff`'s flags, checked in this order before anything is read. */
+export function parseDiff(opts: DiffOptions, formatGiven: boolean): DiffRequest {
   const { format } = choosePlanOutput({ ...(opts.json === undefined ? {} : { json: opts.json }), ...(opts.format === undefined ? {} : { format: opts.format }), formatGiven });
-  const timeoutMs = responseTimeoutMs(opts.timeout);
+  return { format, environments: opts.env ?? [], timeoutMs: responseTimeoutMs(opts.timeout), liveOnly: opts.liveOnly === true, detailedExitcode: opts.detailedExitcode === true };
+}
+
+async function runDiff(opts: DiffOptions, formatGiven: boolean, io: CliIo): Promise<Outcome> {
+  const [{ diffEnvironments }, { hasDifferences }, { connectApi }, { ownConnection }, { readVarOverrides }, { hideInOutput }, { manifestSource }, { printStateWarning }, { useColor }, { DIFF_VIEWS }] =
+    await Promise.all([
+      import('../../app/diff.js'),
+      import('../../core/env-diff/types.js'),
+      import('../api-connect.js'),
+      import('../../app/connection.js'),
+      import('../../io/manifest/var-overrides.js'),
+      import('../../io/api/outside-text.js'),
+      import('../cli-io.js'),
+      import('../render-plan.js'),
+      import('../options.js'),
+      import('../../render/diff-view.js'),
+    ]);
+  const request = parseDiff(opts, formatGiven);
+  const view = DIFF_VIEWS[request.format];
   const varOverrides = await readVarOverrides(opts, io.cwd);
   const diff = await diffEnvironments({
     file: opts.file,
     source: manifestSource(io),
-    environments: opts.env ?? [],
+    environments: request.environments,
     env: io.env,
     ...(varOverrides ? { varOverrides } : {}),
-    liveOnly: opts.liveOnly === true,
+    liveOnly: request.liveOnly,
     connector: (environment) => {
-      const connection = connectApi(environment, io.env, { concurrency: 2, retries: 5, timeoutMs });
+      const connection = connectApi(environment, io.env, { concurrency: 2, retries: 5, timeoutMs: request.timeoutMs });
       return () => ownConnection(connection.open());
     },
     onSensitiveValues: hideInOutput,
     onStateWarning: (environment, warning) => printStateWarning(io, { message: `[${environment}] ${warning.message}` }),
   });
-  if (format === 'json') io.stdout.write((await import('../../render/diff-json.js')).renderDiffJson(diff));
-  else if (format === 'markdown') io.stdout.write((await import('../../render/diff-markdown.js')).renderDiffMarkdown(diff));
-  else io.stdout.write((await import('../../render/diff-text.js')).renderDiffText(diff, { color: useColor(opts, io.stdout, io.env) }));
+  io.stdout.write(view(diff, { color: useColor(opts, io.stdout, io.env) }));
   // What could not be read was not compared: never "no differences".
-  if (diff.unreadable.length > 0) throw new ExitRequest(1);
-  if (opts.detailedExitcode === true && hasDifferences(diff)) throw new ExitRequest(2);
+  if (diff.unreadable.length > 0) return 'failed';
+  return request.detailedExitcode && hasDifferences(diff) ? 'changes' : 'done';
 }

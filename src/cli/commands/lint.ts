@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import { addFileOption, useColor } from '../options.js';
 import type { ManifestLocation } from '../../io/manifest/manifest-location.js';
 import { manifestSource, type CliIo } from '../cli-io.js';
+import { endsWith, type Outcome } from '../exit-codes.js';
 
 export interface LintOptions {
   file: ManifestLocation;
@@ -17,16 +18,15 @@ export function registerLintCommand(program: Command, io: CliIo): void {
     .addOption(new Option('--format <format>', 'text or json').choices(['text', 'json']).default('text'))
     .option('--json', 'the same as --format json')
     .option('--no-color', 'no colours')
-    .action(async (options: LintOptions) => runLint(options, io));
+    .action(endsWith(async (options: LintOptions) => runLint(options, io)));
 }
 
-async function runLint(options: LintOptions, io: CliIo): Promise<void> {
-  const [{ lintManifestFile }, { lintHasErrors, LINT_RULE_IDS }, render, annotations, { ExitRequest }, { hideInOutput }] = await Promise.all([
+async function runLint(options: LintOptions, io: CliIo): Promise<Outcome> {
+  const [{ lintManifestFile }, { lintHasErrors, LINT_RULE_IDS }, render, annotations, { hideInOutput }] = await Promise.all([
     import('../../app/lint.js'),
     import('../../core/lint/index.js'),
     import('../../render/lint.js'),
     import('../../render/annotations.js'),
-    import('../exit-request.js'),
     import('../../io/api/outside-text.js'),
   ]);
   const { findings, file } = await lintManifestFile({ file: options.file, source: manifestSource(io), env: io.env, onSensitiveValues: hideInOutput });
@@ -37,5 +37,5 @@ async function runLint(options: LintOptions, io: CliIo): Promise<void> {
   io.stdout.write(output);
   // Annotations go beside the report: on stdout for text, on stderr when stdout is JSON (the runner reads both).
   if (annotations.isGithubActions(io.env)) (json ? io.stderr : io.stdout).write(annotations.renderGithubAnnotations(findings, 'lint'));
-  if (lintHasErrors(findings)) throw new ExitRequest(1);
+  return lintHasErrors(findings) ? 'failed' : 'done';
 }

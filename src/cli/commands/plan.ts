@@ -4,7 +4,10 @@ import type { PlanOptions } from '../plan-options.js';
 import { addScopeOptions, scopeOf } from '../scope-options.js';
 import type * as SavePlan from '../../app/save-plan.js';
 import type { PlanOut } from '../../app/save-plan.js';
+import type { PlanScope } from '../../core/plan-scope.js';
+import { choosePlanOutput, type PlanFormat, type PlanOutput } from '../plan-output.js';
 import type { CliIo } from '../cli-io.js';
+import { endsWith, type Outcome } from '../exit-codes.js';
 
 /** The options of a plan of one environment. */
 type OnePlanOptions = Omit<PlanOptions, 'env'> & Pick<ManifestOptions, 'env'>;
@@ -23,29 +26,47 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
     .option('--offline', 'do not read the server: compare the manifest with the state only (needs no API key)');
   addScopeOptions(cmd);
   addVarOptions(cmd);
-  addManifestOptions(addResponseTimeoutOption(cmd), { manyEnvironments: true }).action(async (opts: PlanOptions, command: Command) =>
-    runPlan(opts, command.getOptionValueSource('format') === 'cli', io),
+  addManifestOptions(addResponseTimeoutOption(cmd), { manyEnvironments: true }).action(
+    endsWith(async (opts: PlanOptions, command: Command) => runPlan(opts, command.getOptionValueSource('format') === 'cli', io)),
   );
 }
 
-async function runPlan(opts: PlanOptions, formatGiven: boolean, io: CliIo): Promise<void> {
+async function runPlan(opts: PlanOptions, formatGiven: boolean, io: CliIo): Promise<Outcome> {
   responseTimeoutMs(opts.timeout); // a bad value is refused before anything is read
   const choice = environmentChoice(opts);
   if (choice.kind === 'one') return runPlanOne({ ...opts, env: choice.env }, formatGiven, io);
   // Several environments (docs/spec/state.md#many-environments); a selection that comes down to one runs the plan below.
   const { runPlanMany } = await import('../multi-env-plan.js');
-  await runPlanMany(opts, io, (env) => runPlanOne({ ...opts, env }, formatGiven, io));
+  return runPlanMany(opts, io, (env) => runPlanOne({ ...opts, env }, formatGiven, io));
 }
 
-async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo): Promise<void> {
+interface PlanRequest {
+  readonly format: PlanFormat;
+  /** What --out writes, if given. */
+  readonly out: PlanOutput['out'];
+  readonly offline: boolean;
+  /** --timeout for each response, in milliseconds. */
+  readonly timeoutMs: number;
+  /** --prune and --target. */
+  readonly scope: PlanScope;
+  readonly detailedExitcode: boolean;
+}
+
+/** The flags of a plan of one environment, checked before anything is read (plan-output.ts has the rule for --format and --out). */
+export function parsePlan(opts: OnePlanOptions, formatGiven: boolean): PlanRequest {
+  const { format, out } = choosePlanOutput({ ...opts, formatGiven });
+  return { format, out, offline: opts.offline === true, timeoutMs: responseTimeoutMs(opts.timeout), scope: scopeOf(opts), detailedExitcode: opts.detailedExitcode === true };
+}
+
+async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo): Promise<Outcome> {
   const output = await import('../plan-output.js');
-  const { format, out: outChoice } = output.choosePlanOutput({ ...opts, formatGiven });
-  const [{ loadManifestAndStore }, planUseCase, { conflictsOf, hasChanges }, render, { ExitRequest }] = await Promise.all([
+  const request = parsePlan(opts, formatGiven);
+  const { format, out: outChoice } = request;
+  const [{ loadManifestAndStore }, planUseCase, { conflictsOf, hasChanges }, render] = await Promise.all([
     import('../pipeline.js'),
     import('../../app/plan.js'),
     import('../../core/plan.js'),
     import('../render-plan.js'),
-    import('../exit-request.js'),
   ]);
   const loaded = await loadManifestAndStore(opts, io);
   render.printWarnings(io, loaded.warnings, opts);
@@ -53,16 +74,16 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo)
   const rendering = outChoice?.kind === 'rendering' ? await output.prepareRenderingOut(outChoice.path, io) : null;
   if (outChoice) await refuseOutOverRunInputs(outChoice.path, opts, loaded.store.location, io);
   // Refresh needs the key; checking it before reading the state keeps a missing key a one-line error.
-  const connection = opts.offline
+  const connection = request.offline
     ? undefined
-    : (await import('../api-connect.js')).connectApi(loaded.desired.environment, io.env, { concurrency: 2, retries: 5, timeoutMs: responseTimeoutMs(opts.timeout) }, { offlineHint: true });
+    : (await import('../api-connect.js')).connectApi(loaded.desired.environment, io.env, { concurrency: 2, retries: 5, timeoutMs: request.timeoutMs }, { offlineHint: true });
   const { ownConnection } = await import('../../app/connection.js');
   const computed = await planUseCase.planEnvironment({
     desired: loaded.desired,
     store: loaded.store,
     target: loaded.target,
     ...(connection ? { connect: () => ownConnection(connection.open()) } : {}),
-    scope: scopeOf(opts),
+    scope: request.scope,
   });
   computed.plan.target = (await import('../../core/plan-target.js')).planTarget(loaded.desired.environment, io.env);
   const rendered = render.formatPlan(computed.plan, format, opts, io);
@@ -89,13 +110,12 @@ async function runPlanOne(opts: OnePlanOptions, formatGiven: boolean, io: CliIo)
   }
   // A plan apply would refuse fails, with or without --detailed-exitcode: a PR check must turn red.
   if (conflicts.length > 0) {
-    io.stderr.write((await import('../../render/plan-conflicts.js')).conflictRefusalLine(conflicts));
-    if (out) io.stderr.write(`The plan was not saved to ${out.path}.\n`);
-    throw new ExitRequest(1);
+    const refusal = (await import('../../render/plan-conflicts.js')).conflictRefusalLine(conflicts);
+    return { ending: 'failed', stderr: refusal + (out ? `The plan was not saved to ${out.path}.\n` : '') };
   }
   // What could not be read was not planned: the plan is incomplete, so the check fails (after the plan is shown).
-  if ((computed.plan.unreadable?.length ?? 0) > 0) throw new ExitRequest(1);
-  if (opts.detailedExitcode && hasChanges(computed.plan)) throw new ExitRequest(2);
+  if ((computed.plan.unreadable?.length ?? 0) > 0) return 'failed';
+  return request.detailedExitcode && hasChanges(computed.plan) ? 'changes' : 'done';
 }
 
 /** Where --out goes; a target that cannot be written is refused before the plan is printed. */

@@ -2,29 +2,22 @@
 import type { Command } from 'commander';
 import { addManifestOptions, addVarOptions, useColor, type ManifestOptions } from '../options.js';
 import { manifestSource, type CliIo } from '../cli-io.js';
+import { endsWith, type Outcome } from '../exit-codes.js';
 
 export function registerValidateCommand(program: Command, io: CliIo): void {
   addManifestOptions(addVarOptions(program.command('validate').description('Parse and validate the manifest, and print every problem found.')), {
     state: false,
     envHelp: 'check only this environment (default: every environment)',
-  }).action(async (options: ManifestOptions) => {
-    await runValidate(options, io);
-  });
+  }).action(endsWith(async (options: ManifestOptions) => runValidate(options, io)));
 }
 
 /** What `validate` loads when it runs (the single-file binary's snapshot runs it once, cli/snapshot.ts). */
 function loadValidateModules() {
-  return Promise.all([
-    import('../../app/validate.js'),
-    import('../../render/diagnostics.js'),
-    import('../exit-request.js'),
-    import('../../io/api/outside-text.js'),
-    import('../../io/manifest/var-overrides.js'),
-  ]);
+  return Promise.all([import('../../app/validate.js'), import('../../render/diagnostics.js'), import('../../io/api/outside-text.js'), import('../../io/manifest/var-overrides.js')]);
 }
 
-async function runValidate(options: ManifestOptions, io: CliIo): Promise<void> {
-  const [{ validateManifest }, render, { ExitRequest }, { hideInOutput }, { readVarOverrides }] = await loadValidateModules();
+async function runValidate(options: ManifestOptions, io: CliIo): Promise<Outcome> {
+  const [{ validateManifest }, render, { hideInOutput }, { readVarOverrides }] = await loadValidateModules();
   const varOverrides = await readVarOverrides(options, io.cwd);
   const annotations = io.env.GITHUB_ACTIONS === 'true' ? await import('../../render/annotations.js') : undefined;
   const { valid, diagnostics, environments, file } = await validateManifest({
@@ -51,5 +44,6 @@ async function runValidate(options: ManifestOptions, io: CliIo): Promise<void> {
   }
   // On a GitHub runner the same diagnostics become annotations on the PR's lines (stderr when stdout is JSON).
   if (annotations) (options.json ? io.stderr : io.stdout).write(annotations.renderGithubAnnotations(diagnostics, 'validate'));
-  if (!valid) throw new ExitRequest(1);
+  // The diagnostics above say why.
+  return valid ? 'done' : 'failed';
 }

@@ -1,5 +1,6 @@
 // Agent Builder agents (`/ai-agents/agent-builder/agents`): the routes (routes.ts), the body and
-// what a record stores (fields.ts), the paged list (list.ts) and attaching knowledge (knowledge.ts).
+// what a record stores (fields.ts), the paged list (list.ts), attaching knowledge (knowledge.ts) and
+// finding one by uid (lookup.ts).
 import type { EmulatorResource } from '../context.js';
 import { builderAgentRoutes } from './routes.js';
 

@@ -2,7 +2,9 @@
 // `{uniqueIds}` (../shared/reference/cometchat-kb-text-files.md §4.4–4.5). What the reference leaves
 // open, chosen cautiously: an add of an id that is unknown, or of another source type, is a 400
 // naming it; an id already attached is a no-op, and so is removing one not attached. Which of the
-// agent's arrays an id goes into is the `kbAttachArrays` mode (mode.ts). Answers `{success: true}` only.
+// agent's arrays an id goes into is the `kbAttachArrays` mode (mode.ts); a remove takes the ids off
+// both arrays (ids are unique across source types, and the mode may have changed since the add).
+// Answers `{success: true}` only.
 import type { BuilderAgentRecord, KbSourceType, SuccessOnlyResponse } from '../../../core/agent-builder-wire.js';
 import { apiNotFound, badRequest } from '../../errors.js';
 import type { KbAttachArrays } from '../../mode.js';
