@@ -42,9 +42,12 @@ function reachableDeclarations(program, entry) {
 }
 
 function moduleSpecifiers(source) {
-  return source.statements.flatMap((statement) =>
+  const declared = source.statements.flatMap((statement) =>
     (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? [statement.moduleSpecifier.text] : [],
   );
+  // tsc also writes types inline, `import("./text/manifest.js").TextSpec`: a kind's spec reached only so.
+  const inline = [...source.text.matchAll(/\bimport\("(\.[^"]+)"\)/g)].map((match) => match[1]);
+  return [...declared, ...inline];
 }
 
 const isPackage = (specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:');
