@@ -224,6 +224,8 @@ describe('knowledge-base text entries', () => {
     expect(part).not.toContain('Refunds are paid');
     expect(await readFile(join(dir, 'split', 'kb', 'refund_policy.md'), 'utf8')).toBe(priced);
     expect(await readFile(join(dir, 'split', 'kb', 'opening_hours.md'), 'utf8')).toBe('Mon-Fri 9-17');
+    // What export writes is already formatted.
+    expect(await runCli(['fmt', '--check', '-f', 'split'], { cwd: dir })).toMatchObject({ code: 0, stdout: '' });
 
     const imported = await runCli(['import', '-f', 'split', '--state', 'split.json'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url } });
     expect(imported.code, imported.stderr).toBe(0);
