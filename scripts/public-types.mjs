@@ -46,6 +46,7 @@ function moduleSpecifiers(source) {
   const declared = source.statements.flatMap((statement) =>
     (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? [statement.moduleSpecifier.text] : [],
   );
+  // tsc also writes types inline, `import("./text/manifest.js").TextSpec`: a kind's spec reached only so.
   const inline = [...source.text.matchAll(/\bimport\("(\.[^"]+)"\)/g)].map((match) => match[1]);
   return [...declared, ...inline];
 }

@@ -45,7 +45,21 @@ export { lint, type LintFinding, type LintResult } from './library/lint.js';
 export { diff, type DiffOptions } from './library/diff.js';
 export type { DiffJson } from './render/diff-json.js';
 export type { DiffSummary, EnvironmentsDiff, FieldGroup, FieldRow, FieldSide, ResourceDiff, ResourceGroup, ResourceSide } from './core/env-diff/types.js';
-export { kbStatus, kbSync, waitForIndexing, type KbCounts, type KbOptions, type KbSyncOptions, type KbSyncResult, type KbWaitResult, type KbWebsiteStatus, type WaitOptions } from './library/kb.js';
+export {
+  kbReport,
+  kbStatus,
+  kbSync,
+  waitForIndexing,
+  type KbCounts,
+  type KbOptions,
+  type KbReport,
+  type KbSourceStatus,
+  type KbSyncOptions,
+  type KbSyncResult,
+  type KbWaitResult,
+  type KbWebsiteStatus,
+  type WaitOptions,
+} from './library/kb.js';
 
 /** Manifest → desired resources for one environment. Throws `ManifestError` listing every problem. */
 export function load(options: LoadOptions = {}): Promise<Loaded> {

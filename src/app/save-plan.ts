@@ -74,7 +74,7 @@ export function planFileOf(loaded: Pick<LoadedEnvironment, 'desired' | 'text'>, 
     agentsyncVersion: PACKAGE_VERSION,
     createdAt: facts.createdAt,
     ...planBasisOf(loaded.desired, planned.state, planned.salt),
-    checks: planChecksOf(loaded.text, facts.maskedBaseUrl, facts.varOverrides),
+    checks: planChecksOf(loaded.text, facts.maskedBaseUrl, facts.varOverrides, { desired: loaded.desired, salt: planned.salt }),
     refresh: savedRefreshOf(planned),
   });
 }

@@ -26,7 +26,7 @@ export async function assertSavedPlanCurrent(loaded: LoadedEnvironment, saved: P
   // No state and no salt in the plan: the plan came from a state that is gone, which
   // assertPlanCurrent reports; any salt will do for the digest it will not get to compare.
   const salt = state?.salt ?? saved.savedPlan.basis.salt ?? newSalt();
-  assertPlanCurrent(saved, { ...planBasisOf(loaded.desired, state, salt), checks: planChecksOf(loaded.text, maskedBaseUrl, varOverrides) }, path);
+  assertPlanCurrent(saved, { ...planBasisOf(loaded.desired, state, salt), checks: planChecksOf(loaded.text, maskedBaseUrl, varOverrides, { desired: loaded.desired, salt }) }, path);
 }
 
 /**

@@ -184,7 +184,7 @@ function markServerMatch(change: CreateChange, resource: DesiredResource, pendin
   const same = refresh.untracked[resource.type]?.get(kind.identityOf(resource.spec, resource.key)) ?? [];
   if (same.length === 0) return;
   if (pending !== undefined) {
-    const fits = same.filter((record) => couldBeCreatedSince(record, pending.since));
+    const fits = same.filter((record) => couldBeCreatedSince(record, pending.since) && (kind.madeBy?.(resource.spec, record) ?? true));
     const remoteId = fits.length === 1 ? remoteIdOf(fits[0] as RemoteRecord, resource) : undefined;
     if (remoteId !== undefined) {
       change.adopt = { remoteId };

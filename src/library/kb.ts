@@ -1,12 +1,13 @@
 // The knowledge base as the CLI reads it: `kb status`, `kb sync` and the wait of `apply --wait`.
-import { kbStatusOf, kbSyncOf, kbWaitOf } from '../app/kb.js';
+import { kbReportOf, kbStatusOf, kbSyncOf, kbWaitOf, type KbReport } from '../app/kb.js';
+import type { KbSourceStatus } from '../app/kb-sources.js';
 import type { KbWebsiteStatus } from '../app/kb-status.js';
 import type { KbCounts, KbWaitResult } from '../app/kb-wait.js';
 import { syncFailure, type KbSyncResult } from '../app/kb-sync.js';
 import type { ApiClient } from '../io/api/index.js';
 import { connectorOf, inCall, loadWithStore, type ClientOptions, type LoadOptions, type StateOptions } from './call.js';
 
-export type { KbCounts, KbSyncResult, KbWaitResult, KbWebsiteStatus };
+export type { KbCounts, KbReport, KbSourceStatus, KbSyncResult, KbWaitResult, KbWebsiteStatus };
 
 export interface KbOptions extends LoadOptions, ClientOptions, StateOptions {
   /** One website (`website.<key>`, or just the key); default: every website in the state. */
@@ -19,6 +20,17 @@ export function kbStatus(options: KbOptions & { urls?: boolean } = {}): Promise<
   return inCall(options, async () => {
     const loaded = await loadWithStore(options);
     return kbStatusOf({ ...loaded, connect: connectorOf(loaded.desired.environment, options, 8), urls: options.urls === true, ...(options.address === undefined ? {} : { address: options.address }) });
+  });
+}
+
+/**
+ * `agentsync kb status` whole: the websites (as `kbStatus` gives them) and each text entry's
+ * indexing status (`sources`). `address` may name a text entry (`text.<key>`) too.
+ */
+export function kbReport(options: KbOptions & { urls?: boolean } = {}): Promise<KbReport> {
+  return inCall(options, async () => {
+    const loaded = await loadWithStore(options);
+    return kbReportOf({ ...loaded, connect: connectorOf(loaded.desired.environment, options, 8), urls: options.urls === true, ...(options.address === undefined ? {} : { address: options.address }) });
   });
 }
 

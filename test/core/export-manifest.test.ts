@@ -23,7 +23,11 @@ const agent = (uid: string, name: string, spec: JsonObject = {}): RemoteRecord =
   identity: name,
   spec: { name, isActive: true, integrateWith: 'gpt-4o', integrationType: 'llm', tools: [], actions: [], ...spec },
 });
-const snapshotOf = (tools: RemoteRecord[], agents: RemoteRecord[]): ServerSnapshot => ({ tool: { records: tools, matchable: true }, agent: { records: agents, matchable: true } });
+const snapshotOf = (tools: RemoteRecord[], agents: RemoteRecord[]): ServerSnapshot => ({
+  tool: { records: tools, matchable: true },
+  agent: { records: agents, matchable: true },
+  text: { records: [], matchable: true },
+});
 
 /** The exported document as a manifest file, resolved with the secrets it asks for. */
 function resolveExported(document: JsonObject, secrets: Record<string, string> = {}) {

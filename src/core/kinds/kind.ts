@@ -216,6 +216,13 @@ export interface Kind<Spec extends object = JsonObject> {
   referenceIdOf?(spec: JsonObject, remoteId: string): string | undefined;
   /** What a desired spec is matched on against untracked server records, for conflicts and import. */
   identityOf?(spec: Spec, key: string): string;
+  /**
+   * Whether an untracked record of the same identity, made since an interrupted create's pending
+   * mark, holds what that create sent (a text entry: the same text), so it may be adopted as the
+   * create's. Absent: the identity and the time alone decide. A record that fails it is not adopted
+   * (it is somebody else's, a conflict), so nobody's entry is overwritten by a rerun.
+   */
+  madeBy?(spec: Spec, record: RemoteRecord): boolean;
   create(ctx: CallContext, spec: Spec, key: string): Promise<CallOutcome>;
   /**
    * `changed` names the spec fields that differ from what the server holds (a PATCH sends only

@@ -1,5 +1,6 @@
-// The server half of refresh: one list call per readable kind (two today, whatever the number of
-// resources), read through each kind's module into the shape core/refresh.ts compares.
+// The server half of refresh: one list call per readable kind (tools, agents, text entries; the
+// plan reads only the kinds in use), whatever the number of resources, read through each kind's
+// module into the shape core/refresh.ts compares.
 import { isUserError, UserError } from '../../core/errors.js';
 import { isObject, kindOf, moduleOf, RESOURCE_TYPES, type ResourceType } from '../../core/kinds/index.js';
 import type { Observable, ObserveTarget } from '../../core/kinds/observe.js';
@@ -38,9 +39,9 @@ export interface ServerRead {
 }
 
 /**
- * The refresh's reading of the server (docs/spec/server.md#refresh): every kind the way it needs,
- * all at once: one list call per listable kind, and each resource the state holds of a kind that
- * is read resource by resource.
+ * The refresh's reading of the server (docs/spec/server.md#refresh): every kind of `types` the way it
+ * needs, all at once: one list call per listable kind, and each resource the state holds of a kind
+ * that is read resource by resource.
  */
 export async function readKinds(client: ApiClient, state: State | null, listed: readonly ResourceType[] = RESOURCE_TYPES): Promise<ServerRead> {
   const observed = RESOURCE_TYPES.flatMap((type) => {

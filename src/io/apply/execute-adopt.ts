@@ -45,7 +45,9 @@ export function createPendingAdopter(client: ApiClient, state: State): PendingAd
         );
       }
       const identity = kind.identityOf(resource.spec, resource.key);
-      const candidates = records.filter((r) => r.identity === identity && r.remoteId !== undefined && !taken.has(`${resource.type}:${r.remoteId}`) && couldBeCreatedSince(r, since));
+      const candidates = records.filter(
+        (r) => r.identity === identity && r.remoteId !== undefined && !taken.has(`${resource.type}:${r.remoteId}`) && couldBeCreatedSince(r, since) && (kind.madeBy?.(resource.spec, r) ?? true),
+      );
       if (candidates.length === 0 && incomplete !== undefined) {
         // Not on the pages that could be read is not "not created": sending again could duplicate it.
         throw new UserError(

@@ -17,7 +17,7 @@ import { replaceFileAtomically } from './atomic-file.js';
 import { hasCode } from './error-code.js';
 import { fileError } from './file-errors.js';
 import { MAX_STATE_FILE_BYTES, sizeText } from './bounded-bytes.js';
-import type { Digester } from '../state/digest.js';
+import { createDigester, type Digester } from '../state/digest.js';
 
 export const PLAN_FILE_KIND = 'agentsync-plan';
 
@@ -37,6 +37,12 @@ export interface PlanChecks {
   baseUrl: string;
   /** name → sha256 of each `--var`/`--var-file` value the plan was made with, so a stale plan names the var. */
   vars?: Record<string, string>;
+  /**
+   * address → digest of the spec of each resource whose content a local file gives (a text
+   * entry's `file:`), sensitive values keyed as in manifestDigest: a stale plan names the entry
+   * whose file changed, rather than blaming a variable.
+   */
+  localFiles?: Record<string, string>;
 }
 
 /** What a saved plan adds to the JSON plan (docs/spec/plan-and-apply.md#json-plan), under one extra key. */
@@ -72,9 +78,14 @@ export function digestDesired(desired: Desired, digest: Digester): string {
   return sha256(canonicalJson({ environment: { name, appId, region, baseUrl }, resources, notify: desired.notify ?? null }));
 }
 
-export function planChecksOf(manifestText: string, maskedBaseUrl: string, varOverrides?: Readonly<Record<string, unknown>>): PlanChecks {
+export function planChecksOf(manifestText: string, maskedBaseUrl: string, varOverrides?: Readonly<Record<string, unknown>>, files?: { desired: Desired; salt: string }): PlanChecks {
   const vars = Object.fromEntries(Object.entries(varOverrides ?? {}).map(([name, value]) => [name, sha256(canonicalJson(value))]));
-  return { manifestFile: sha256(manifestText), baseUrl: maskedBaseUrl, ...(Object.keys(vars).length > 0 ? { vars } : {}) };
+  const localFiles = files === undefined ? {} : localFileDigests(files.desired, createDigester(files.salt));
+  return { manifestFile: sha256(manifestText), baseUrl: maskedBaseUrl, ...(Object.keys(vars).length > 0 ? { vars } : {}), ...(Object.keys(localFiles).length > 0 ? { localFiles } : {}) };
+}
+
+function localFileDigests(desired: Desired, digest: Digester): Record<string, string> {
+  return Object.fromEntries(desired.resources.flatMap((r) => (r.localFile === undefined ? [] : [[r.address, sha256(canonicalJson(redactSpec(r, digest)))]])));
 }
 
 function fileDigest(planJson: object, info: Omit<SavedPlanInfo, 'digest'>): string {
@@ -310,6 +321,8 @@ export function assertPlanCurrent(planFile: PlanFile, now: { manifestDigest: str
     const named = changedVars.map((name) => `var.${name}`).join(', ');
     stale(`${named} ${changedVars.length === 1 ? 'is' : 'are'} not what the plan was made with; pass apply the same --var and --var-file as plan`);
   }
+  const changedFiles = Object.keys(after.localFiles ?? {}).filter((address) => before.localFiles?.[address] !== after.localFiles?.[address]);
+  if (changedFiles.length > 0) stale(`the local file of ${changedFiles.join(', ')} changed after the plan was made`);
   stale('a variable changed: the manifest file is the same, but a value it reads from the environment (${NAME} or ${secret:NAME}) is different');
 }
 

@@ -53,6 +53,8 @@ class FakeApp {
     const toolName = url.startsWith('/v3/ai-agents/tools/') ? decodeURIComponent(url.slice('/v3/ai-agents/tools/'.length)) : undefined;
     if (req.method === 'GET' && url === '/v3/ai-agents/tools') return send(res, 200, JSON.stringify([...this.tools.values()]));
     if (req.method === 'GET' && url === '/v3/ai-agents/agents') return send(res, 200, JSON.stringify([...this.agents.values()]));
+    // No text entries (export reads every kind's list).
+    if (req.method === 'GET' && url === '/v3/ai-agents/agent-builder/knowledge-base/text') return send(res, 200, JSON.stringify({ data: [] }));
     if ((req.method === 'PUT' && toolName !== undefined) || (req.method === 'POST' && url === '/v3/ai-agents/tools')) {
       const name = toolName ?? String(body.name);
       const { description, parameters, ...top } = body;
