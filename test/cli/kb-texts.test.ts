@@ -78,9 +78,10 @@ describe('knowledge-base text entries', () => {
     const plan = await cli(['plan', '--detailed-exitcode']);
     expect(plan.stdout).toContain('No changes.');
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-    // Only the routes the reference names: the text list (the refresh reads only the kinds in use) and the text create.
+    // Only the routes the references name: the text list and create, and the BYO lists every plan reads
+    // (the Agent Builder lists are read only when their kinds are in use).
     const routes = new Set((await emu.apiRequests()).map((r) => `${r.method} ${below(r.path)}`));
-    expect([...routes].sort()).toEqual([`GET ${TEXT_PATH}`, `POST ${TEXT_PATH}`]);
+    expect([...routes].sort()).toEqual([`GET ${TEXT_PATH}`, 'GET /ai-agents/agents', 'GET /ai-agents/tools', `POST ${TEXT_PATH}`]);
   });
 
   it('editing kb/refunds.md plans one update of text.refunds, shown as a line diff, and apply sends one PATCH with the text only', async () => {
