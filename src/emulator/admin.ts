@@ -5,7 +5,7 @@ import { badRequest, notFound } from './errors.js';
 import { kbAdminRoutes } from './kb/admin-routes.js';
 import { KB_CONFIG_KEYS, parseKbChanges } from './kb/config.js';
 import type { KbContext } from './kb/context.js';
-import type { FailMode, FaultConfig, Faults } from './faults.js';
+import { lostAnswerRuleProblem, type FailMode, type FaultConfig, type Faults, type LostAnswers } from './faults.js';
 import { MODE_KEYS, parseModeChanges, type ServerMode } from './mode.js';
 import { LOG_LIST_BOUNDS, REQUEST_LOG_CAPACITY, type InFlightGauge, type RequestLog, type RequestLogEntry } from './request-log.js';
 import { Router, type ApiResponse } from './router.js';
@@ -24,7 +24,7 @@ export interface AdminDeps {
   kb: KbContext;
 }
 
-const FAULT_KEYS = ['latencyMs', 'rateLimitPerMinute', 'failRate', 'failMode', 'failNext'];
+const FAULT_KEYS = ['latencyMs', 'rateLimitPerMinute', 'failRate', 'failMode', 'failNext', 'loseAnswerNext', 'loseAnswerOn'];
 const CONFIG_KEYS = new Set([...FAULT_KEYS, ...MODE_KEYS, ...KB_CONFIG_KEYS]);
 const FAIL_MODES: readonly FailMode[] = ['mixed', '503', 'drop'];
 
@@ -60,7 +60,7 @@ export function adminRouter({ store, faults, mode, log, gauge, kb }: AdminDeps):
           // Everything is validated before anything changes, so a 400 keeps the old config.
           const object = requireObjectBody(request.body);
           rejectUnknownKeys(object, CONFIG_KEYS, '');
-          const faultChanges = parseFaultChanges(object);
+          const faultChanges = { ...parseFaultChanges(object), ...parseLostAnswers(object, faults.current.loseAnswerOn) };
           const modeChanges = parseModeChanges(object);
           const kbChanges = parseKbChanges(object);
           faults.update(faultChanges);
@@ -110,6 +110,22 @@ function parseFaultChanges(object: JsonObject): Partial<FaultConfig> & { failNex
     changes.failMode = failMode as FailMode;
   }
   if (failNext !== undefined) changes.failNext = nonNegativeInteger(failNext, 'failNext');
+  return changes;
+}
+
+/** `loseAnswerNext` (whole number ≥ 0) and `loseAnswerOn` ("METHOD /path-prefix", or null to clear); a count needs a rule. */
+function parseLostAnswers(object: JsonObject, currentRule: string | null): Partial<LostAnswers> {
+  const changes: Partial<LostAnswers> = {};
+  const { loseAnswerNext, loseAnswerOn } = object;
+  if (loseAnswerOn !== undefined) {
+    if (loseAnswerOn !== null && typeof loseAnswerOn !== 'string') throw badRequest('\'loseAnswerOn\' must be "METHOD /path-prefix" (the path below /v3), or null.');
+    const problem = loseAnswerOn === null ? undefined : lostAnswerRuleProblem(loseAnswerOn);
+    if (problem !== undefined) throw badRequest(`'loseAnswerOn' ${problem}.`);
+    changes.loseAnswerOn = loseAnswerOn;
+  }
+  if (loseAnswerNext !== undefined) changes.loseAnswerNext = nonNegativeInteger(loseAnswerNext, 'loseAnswerNext');
+  const rule = changes.loseAnswerOn === undefined ? currentRule : changes.loseAnswerOn;
+  if ((changes.loseAnswerNext ?? 0) > 0 && rule === null) throw badRequest("'loseAnswerNext' needs 'loseAnswerOn': which requests' answers to lose (\"METHOD /path-prefix\").");
   return changes;
 }
 

@@ -69,10 +69,20 @@ export class TokenBucket {
   }
 }
 
+/**
+ * Lost answers: the next `loseAnswerNext` requests matching `loseAnswerOn` ("METHOD /path-prefix",
+ * the path below /v3) are handled, then their connection is dropped without an answer.
+ */
+export interface LostAnswers {
+  loseAnswerNext: number;
+  loseAnswerOn: string | null;
+}
+
 export class Faults {
   private readonly buckets = new Map<string, TokenBucket>();
   /** Fail exactly this many upcoming requests, before the random fail-rate applies. */
   private failNext = 0;
+  private lost: LostAnswers = { loseAnswerNext: 0, loseAnswerOn: null };
 
   constructor(private config: FaultConfig) {}
 
@@ -81,13 +91,15 @@ export class Faults {
     return this.config.latencyMs;
   }
 
-  get current(): Readonly<FaultConfig> & { failNext: number } {
-    return { ...this.config, failNext: this.failNext };
+  get current(): Readonly<FaultConfig> & { failNext: number } & LostAnswers {
+    return { ...this.config, failNext: this.failNext, ...this.lost };
   }
 
-  update(changes: Partial<FaultConfig> & { failNext?: number }): void {
-    const { failNext, ...config } = changes;
+  update(changes: Partial<FaultConfig> & { failNext?: number } & Partial<LostAnswers>): void {
+    const { failNext, loseAnswerNext, loseAnswerOn, ...config } = changes;
     if (failNext !== undefined) this.failNext = failNext;
+    if (loseAnswerNext !== undefined) this.lost.loseAnswerNext = loseAnswerNext;
+    if (loseAnswerOn !== undefined) this.lost.loseAnswerOn = loseAnswerOn;
     if (config.rateLimitPerMinute !== undefined) this.buckets.clear();
     this.config = { ...this.config, ...config };
   }
@@ -109,6 +121,16 @@ export class Faults {
       return this.pickMode();
     }
     return this.config.failRate > 0 && Math.random() < this.config.failRate ? this.pickMode() : 'none';
+  }
+
+  /** True when this handled request's answer is to be lost (and counts it): its method matches and its path starts with the prefix. */
+  takeLostAnswer(method: string, path: string): boolean {
+    const on = this.lost.loseAnswerOn;
+    if (this.lost.loseAnswerNext === 0 || on === null) return false;
+    const space = on.indexOf(' ');
+    if (on.slice(0, space) !== method || !path.startsWith(on.slice(space + 1))) return false;
+    this.lost.loseAnswerNext--;
+    return true;
   }
 
   private pickMode(): FaultDecision {
@@ -152,3 +174,16 @@ function buildRateLimitHeaders(state: RateLimitState, now: number): Record<strin
 
 /** Built once: without a limit every response carries the same nominal values. */
 const UNLIMITED_HEADERS = Object.freeze(buildRateLimitHeaders(UNLIMITED, 0));
+
+const LOSABLE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** Why a `loseAnswerOn` value is not "METHOD /path-prefix" (the path below /v3, no query), or undefined when it is. */
+export function lostAnswerRuleProblem(value: string): string | undefined {
+  const match = /^(\S+) (\/\S*)$/.exec(value);
+  if (!match) return 'must be "METHOD /path-prefix", e.g. "POST /ai-agents/agent-builder/knowledge-base/text"';
+  const [, method = '', path = ''] = match;
+  if (!LOSABLE_METHODS.includes(method)) return `names the method "${method}"; use one of ${LOSABLE_METHODS.join(', ')}`;
+  if (path === '/v3' || path.startsWith('/v3/')) return 'names a path with /v3; give the path below /v3';
+  if (path.includes('?')) return 'names a query; give the path only';
+  return undefined;
+}

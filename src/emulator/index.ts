@@ -13,14 +13,14 @@ import { apiRoutes } from './resources/registry.js';
 import { Router } from './router.js';
 import { seedData } from './seed.js';
 import { dashboardRouter } from './dashboard/routes.js';
-import { newToken } from './dashboard/guard.js';
+import { newToken, ownOrigin } from './dashboard/guard.js';
 import { createRequestListener } from './server.js';
 import { EmulatorStore } from './store.js';
 
 export { DataFileError } from './persistence.js';
 export { DEFAULT_SENDER_UID } from './seed.js';
 export type { RequestLogEntry } from './request-log.js';
-export type { AgentListForm, CreateStatus, ServerMode, TimestampForm } from './mode.js';
+export type { AgentListForm, CreateStatus, KbAttachArrays, ServerMode, TimestampForm } from './mode.js';
 export type { KbConfig } from './kb/config.js';
 
 export interface EmulatorOptions {
@@ -54,6 +54,8 @@ export interface EmulatorOptions {
   agentList?: ServerMode['agentList'];
   /** Default false: records are stored like a real server stores them (docs/spec/emulator.md#stores-like-a-server). True echoes what was sent. */
   storeAsSent?: boolean;
+  /** Default `split`: attached uploads and text entries go to an agent's `files`, websites to `websites`; `files` puts all in `files`. */
+  kbAttachArrays?: ServerMode['kbAttachArrays'];
   /** Knowledge-base knobs (kb/config.ts), e.g. `{ kbProcessingMs: 0 }` for instant indexing; default 1500 ms. */
   kb?: Partial<KbConfig>;
 }
@@ -97,6 +99,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     timestamps: options.timestamps ?? DEFAULT_MODE.timestamps,
     agentList: options.agentList ?? DEFAULT_MODE.agentList,
     storeAsSent: options.storeAsSent ?? DEFAULT_MODE.storeAsSent,
+    kbAttachArrays: options.kbAttachArrays ?? DEFAULT_MODE.kbAttachArrays,
   };
   const faults = new Faults({
     latencyMs: options.latencyMs ?? 0,
@@ -110,7 +113,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let origin = '';
   const stopCrawls = new AbortController();
   const kb: KbContext = { store, clock: new EmulatorClock(), config: kbConfig, webhookBaseUrl: () => `${origin}/__emulator/webhooks`, stop: stopCrawls.signal, pageOverrides: new Map() };
-  const api = new Router(apiRoutes({ store, mode, kb }));
+  const originFor = (hostHeader: string | undefined): string => (hostHeader === undefined ? undefined : ownOrigin(hostHeader, { host, port })) ?? origin;
+  const api = new Router(apiRoutes({ store, mode, kb, originFor }));
   const admin = adminRouter({ store, faults, mode, log, gauge, kb });
   let port = 0;
   const dashboard = {
@@ -119,7 +123,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     appId,
     listening: () => ({ host, port, apiUrl: `${origin}/v3` }),
   };
-  const server = createServer({ keepAliveTimeout: 5_000 }, createRequestListener({ appId, apiKey, api, admin, faults, log, gauge, dashboard, logLine }));
+  const server = createServer({ keepAliveTimeout: 5_000 }, createRequestListener({ appId, apiKey, api, admin, faults, log, gauge, dashboard, kb, logLine }));
   server.on('clientError', (_err, socket) => {
     // Unparseable HTTP: answer 400 if the socket still can, and carry on serving others.
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');

@@ -8,6 +8,8 @@ import type { JsonObject, WireTimestamp } from '../core/api-types.js';
 export type CreateStatus = 200 | 201;
 export type TimestampForm = 'iso' | 'epoch';
 export type AgentListForm = 'full' | 'no-uid' | 'sparse';
+/** Which of an Agent Builder agent's arrays an attached knowledge-base id goes into. */
+export type KbAttachArrays = 'split' | 'files';
 
 export interface ServerMode {
   /** The seed's reading: `PUT /ai-agents/tools/{name}` creates an unknown tool instead of 404. */
@@ -28,26 +30,34 @@ export interface ServerMode {
    * sets sorted, `_id`/`__v` added, `null` refused with 400.
    */
   storeAsSent: boolean;
+  /**
+   * Where `…/knowledge-base/{sourceType}/add` puts the ids, which the reference leaves open: `split`
+   * puts uploads and text entries in the agent's `files` and websites in `websites`; `files` puts
+   * every id in `files`.
+   */
+  kbAttachArrays: KbAttachArrays;
 }
 
 /** Version A of the public reference (the one with every operation), with full agent lists. */
-export const DEFAULT_MODE: Readonly<ServerMode> = Object.freeze({ putCreates: false, createStatus: 200, timestamps: 'iso', agentList: 'full', storeAsSent: false });
+export const DEFAULT_MODE: Readonly<ServerMode> = Object.freeze({ putCreates: false, createStatus: 200, timestamps: 'iso', agentList: 'full', storeAsSent: false, kbAttachArrays: 'split' });
 
 export const MODE_KEYS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_MODE));
 
 const CREATE_STATUSES: readonly CreateStatus[] = [200, 201];
 const TIMESTAMP_FORMS: readonly TimestampForm[] = ['iso', 'epoch'];
 const AGENT_LIST_FORMS: readonly AgentListForm[] = ['full', 'no-uid', 'sparse'];
+const KB_ATTACH_ARRAYS: readonly KbAttachArrays[] = ['split', 'files'];
 
 /** Problems with mode values given to startEmulator, as short phrases; empty when all are valid. */
 export function modeOptionProblems(options: Partial<Record<keyof ServerMode, unknown>>): string[] {
   const problems: string[] = [];
-  const { putCreates, createStatus, timestamps, agentList, storeAsSent } = options;
+  const { putCreates, createStatus, timestamps, agentList, storeAsSent, kbAttachArrays } = options;
   if (putCreates !== undefined && typeof putCreates !== 'boolean') problems.push("'putCreates' must be a boolean");
   if (storeAsSent !== undefined && typeof storeAsSent !== 'boolean') problems.push("'storeAsSent' must be a boolean");
   if (createStatus !== undefined && !CREATE_STATUSES.includes(createStatus as CreateStatus)) problems.push("'createStatus' must be 200 or 201");
   if (timestamps !== undefined && !TIMESTAMP_FORMS.includes(timestamps as TimestampForm)) problems.push(`'timestamps' must be "iso" or "epoch"`);
   if (agentList !== undefined && !AGENT_LIST_FORMS.includes(agentList as AgentListForm)) problems.push(`'agentList' must be "full", "no-uid" or "sparse"`);
+  if (kbAttachArrays !== undefined && !KB_ATTACH_ARRAYS.includes(kbAttachArrays as KbAttachArrays)) problems.push(`'kbAttachArrays' must be "split" or "files"`);
   return problems;
 }
 
@@ -61,6 +71,7 @@ export function parseModeChanges(object: JsonObject): Partial<ServerMode> {
   if (object.timestamps !== undefined) changes.timestamps = object.timestamps as TimestampForm;
   if (object.agentList !== undefined) changes.agentList = object.agentList as AgentListForm;
   if (object.storeAsSent !== undefined) changes.storeAsSent = object.storeAsSent as boolean;
+  if (object.kbAttachArrays !== undefined) changes.kbAttachArrays = object.kbAttachArrays as KbAttachArrays;
   return changes;
 }
 

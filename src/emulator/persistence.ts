@@ -32,7 +32,10 @@ function parseDataFile(file: string, text: string, appId: string): EmulatorData 
   }
   const candidate = data as Partial<EmulatorData> | null;
   const lists = ['users', 'groups', 'websites', 'tools', 'agents', 'messages'] as const;
-  if (!candidate || candidate.version !== 1 || typeof candidate.nextMessageId !== 'number' || lists.some((key) => !Array.isArray(candidate[key]))) {
+  // Collections added later: a file written before them has none, which reads as empty.
+  const laterLists = ['builderAgents', 'kbTexts', 'kbUploads'] as const;
+  const malformed = (c: Partial<EmulatorData>): boolean => lists.some((key) => !Array.isArray(c[key])) || laterLists.some((key) => c[key] !== undefined && !Array.isArray(c[key]));
+  if (!candidate || candidate.version !== 1 || typeof candidate.nextMessageId !== 'number' || malformed(candidate)) {
     throw new DataFileError(`The data file ${file} is not an agentsync emulator data file (version 1).`);
   }
   if (candidate.appId !== appId) {

@@ -13,6 +13,8 @@ import { isDashboardPath, serveDashboard, type DashboardServing } from './dashbo
 import { DEMO_SITE_PATH_PREFIX, serveDemoSite } from './kb/demo-site.js';
 import type { InFlightGauge, LoggedRequest, RequestLog } from './request-log.js';
 import type { Router } from './router.js';
+import type { KbContext } from './kb/context.js';
+import { serveUpload, UPLOAD_PATH_PREFIX } from './resources/kb-upload/put.js';
 
 export interface PipelineDeps {
   appId: string;
@@ -24,6 +26,8 @@ export interface PipelineDeps {
   gauge: InFlightGauge;
   /** The page at `/` and its endpoints; it also guards `/__emulator/*` against other web pages. */
   dashboard: DashboardServing;
+  /** The knowledge base: the presigned upload URLs write to its store on its clock. */
+  kb: KbContext;
   /** Receives one line per request and internal errors; undefined when quiet. */
   logLine: ((line: string) => void) | undefined;
 }
@@ -45,6 +49,10 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
     const adminPath = pathname.startsWith(`${API_PREFIX}${ADMIN_PREFIX}`) ? pathname.slice(API_PREFIX.length) : pathname;
     if (adminPath === DEMO_SITE_PATH_PREFIX || adminPath.startsWith(`${DEMO_SITE_PATH_PREFIX}/`)) {
       serveDemoSiteGuarded(deps.dashboard, req, res, adminPath);
+      return;
+    }
+    if (pathname.startsWith(UPLOAD_PATH_PREFIX)) {
+      void serveUploadGuarded(deps, req, res, pathname, query);
       return;
     }
     if (isDashboardPath(pathname)) {
@@ -80,6 +88,23 @@ function serveDemoSiteGuarded(dashboard: DashboardServing, req: IncomingMessage,
   const page = serveDemoSite(req.method ?? 'GET', origin, path);
   res.writeHead(page.status, { 'Content-Type': page.contentType, 'Content-Length': String(Buffer.byteLength(page.body)) });
   res.end(req.method === 'HEAD' ? undefined : page.body);
+}
+
+/**
+ * A PUT to a presigned upload URL (resources/kb-upload/put.ts): guarded like every route, logged
+ * without its query (the signature), and outside the API's key, rate limit and faults, as S3 is.
+ */
+async function serveUploadGuarded(deps: PipelineDeps, req: IncomingMessage, res: ServerResponse, pathname: string, query: URLSearchParams): Promise<void> {
+  const refused = refusal(req.headers, deps.dashboard.listening());
+  if (refused !== undefined) {
+    sendJson(res, 403, errorBody(new ApiError(403, 'ERR_FORBIDDEN', refused), pathname), {});
+    return;
+  }
+  const started = performance.now();
+  const entry = deps.log.open(req.method ?? 'PUT', pathname, undefined);
+  const status = await serveUpload(deps.kb, req, res, pathname, query);
+  entry.status = status;
+  entry.durationMs = Math.round(performance.now() - started);
 }
 
 interface ApiCall {
@@ -128,7 +153,10 @@ async function serveApi(deps: PipelineDeps, expectedKey: Buffer, punctual: Punct
       deps.log.setBody(call.entry, text, true);
     }
     try {
-      return await match.handler({ params: match.params, query: call.query, body: requestBody, headers: req.headers });
+      const handled = await match.handler({ params: match.params, query: call.query, body: requestBody, headers: req.headers });
+      // The lost-answer fault: the request did its work (the data changed); its answer never leaves.
+      if (deps.faults.takeLostAnswer(method, call.pathname.slice(API_PREFIX.length))) throw new DropConnection('loseAnswerNext');
+      return handled;
     } catch (err) {
       if (!(err instanceof DropConnection)) throw err;
       call.entry.fault = 'drop';

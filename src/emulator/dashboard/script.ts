@@ -17,7 +17,9 @@ export const PAGE_SCRIPT = String.raw`
   const SERVER_FIELDS = new Set(['_id', '__v', 'uid', 'appId', 'createdAt', 'updatedAt', 'deletedAt', 'type', 'tool.name']);
   /** One line per knob, shown beside it (knob-help.ts). */
   const KNOB_HELP = ${JSON.stringify(KNOB_HELP)};
-  const ENUMS = { failMode: ['mixed', '503', 'drop'], createStatus: [200, 201], timestamps: ['iso', 'epoch'], agentList: ['full', 'no-uid', 'sparse'] };
+  const ENUMS = { failMode: ['mixed', '503', 'drop'], createStatus: [200, 201], timestamps: ['iso', 'epoch'], agentList: ['full', 'no-uid', 'sparse'], kbAttachArrays: ['split', 'files'] };
+  /** Knobs that are text, or null when off. */
+  const TEXTS = new Set(['loseAnswerOn']);
   let active = '';
   let shown = '';
   let editing = false;
@@ -173,6 +175,7 @@ ${RESOURCES_VIEW}
       let input;
       if (ENUMS[key]) input = h('select', { id, name: key }, ENUMS[key].map((option) => h('option', { value: option, selected: option === value }, String(option))));
       else if (typeof value === 'boolean') input = h('input', { id, name: key, type: 'checkbox', checked: value });
+      else if (TEXTS.has(key)) input = h('input', { id, name: key, value: value ?? '', placeholder: 'off' });
       else if (Array.isArray(value)) input = h('input', { id, name: key, value: value.join(', '), placeholder: 'comma-separated' });
       else input = h('input', { id, name: key, type: 'number', step: 'any', min: 0, value: value === null ? '' : value, placeholder: value === null ? 'off' : '' });
       const helpId = id + '-help';
@@ -188,6 +191,7 @@ ${RESOURCES_VIEW}
         let next;
         if (ENUMS[key]) next = typeof value === 'number' ? Number(input.value) : input.value;
         else if (typeof value === 'boolean') next = input.checked;
+        else if (TEXTS.has(key)) next = input.value.trim() === '' ? null : input.value.trim();
         else if (Array.isArray(value)) next = input.value.split(',').map((s) => s.trim()).filter((s) => s !== '');
         else next = input.value === '' ? null : Number(input.value);
         if (JSON.stringify(next) !== JSON.stringify(value)) changes[key] = next;

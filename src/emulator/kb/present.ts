@@ -1,6 +1,6 @@
 // The answer shapes of knowledge-base records, as version A of the reference lists their fields.
-import type { DiscoveredUrl, DiscoveredUrlStatus, Website } from '../store.js';
-import { statusAt, vectorFields, websiteStatus } from './progress.js';
+import type { DiscoveredUrl, DiscoveredUrlStatus } from '../store.js';
+import { statusAt, vectorFields } from './progress.js';
 
 /**
  * A discovered-URL record. The reference calls its id `urlId`; the emulator sends the same value as
@@ -22,19 +22,5 @@ export function presentDiscoveredUrl(entry: DiscoveredUrl, now: number): Record<
     // A URL that finished on its own changed at its finishing time, not when it was last written.
     updatedAt: status !== entry.status && entry.finishesAt !== undefined ? entry.finishesAt : (entry.updatedAt ?? 0),
     ...vectorFields(entry, status),
-  };
-}
-
-/** A knowledge-base list record for a website (`_id`, `__v` and `paginationKey` left out, as the reference says). */
-export function presentSource(website: Website, appId: string, now: number): Record<string, unknown> {
-  return {
-    uniqueId: website.parentUniqueId,
-    appId,
-    sourceName: website.url,
-    type: 'website',
-    status: websiteStatus(website, now),
-    lastSynced: website.lastSyncedAt ?? 0,
-    createdAt: website.createdAt ?? 0,
-    updatedAt: website.updatedAt ?? 0,
   };
 }

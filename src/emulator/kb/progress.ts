@@ -57,3 +57,14 @@ export function vectorFields(entry: DiscoveredUrl, status: DiscoveredUrlStatus):
   const vectorizationStatus = status === 'processed' ? 'completed' : status === 'processing' ? 'processing' : status === 'failed' ? 'failed' : 'pending';
   return { vectorizationStatus, chunksCreated: chunks, embeddingsGenerated: chunks };
 }
+
+/** A text entry's or an upload's indexing, worked out from the clock as a URL's is. */
+export function fileSourceStatus(source: { indexedAt?: number }, now: number): 'indexing' | 'indexed' {
+  return source.indexedAt !== undefined && now >= source.indexedAt ? 'indexed' : 'indexing';
+}
+
+/** (Re)starts a text entry's or an upload's indexing: it ends `kbProcessingMs` from now (at once with 0). */
+export function startFileIndexing(source: { indexedAt?: number; lastSyncedAt?: number }, now: number, config: Readonly<KbConfig>): void {
+  source.indexedAt = now + config.kbProcessingMs;
+  source.lastSyncedAt = now;
+}

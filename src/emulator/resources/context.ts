@@ -9,6 +9,8 @@ export interface ResourceContext {
   store: EmulatorStore;
   mode: ServerMode;
   kb: KbContext;
+  /** The emulator's origin as a request's Host header names it (an address it listens on), for URLs it hands out. */
+  originFor: (host: string | undefined) => string;
 }
 
 /** One kind of the emulator, as its folder's index.ts exports it and registry.ts lists it. */

@@ -4,13 +4,16 @@
 // name, does not compile; a folder that no line names is an unused file to `npm run lint` (knip).
 import type { Route } from '../router.js';
 import { agentResource } from './agent/index.js';
+import { builderAgentResource } from './builder-agent/index.js';
 import type { EmulatorResource, ResourceContext } from './context.js';
+import { kbTextResource } from './kb-text/index.js';
+import { kbUploadResource } from './kb-upload/index.js';
 import { messageResource } from './message/index.js';
 import { toolResource } from './tool/index.js';
 import { websiteResource } from './website/index.js';
 
 /** The emulator's own names for its kinds: the names of the folders beside this file. */
-export type EmulatorKind = 'tool' | 'agent' | 'message' | 'website';
+export type EmulatorKind = 'tool' | 'agent' | 'message' | 'website' | 'builder-agent' | 'kb-text' | 'kb-upload';
 
 /** In the order the router tries them (their paths do not overlap, so the order is only stable). */
 const RESOURCES: { readonly [K in EmulatorKind]: EmulatorResource } = {
@@ -18,6 +21,9 @@ const RESOURCES: { readonly [K in EmulatorKind]: EmulatorResource } = {
   agent: agentResource,
   message: messageResource,
   website: websiteResource,
+  'builder-agent': builderAgentResource,
+  'kb-text': kbTextResource,
+  'kb-upload': kbUploadResource,
 };
 
 /** The kinds' names, in the router's order. */

@@ -8,9 +8,9 @@ import { findWebsite, type KbContext } from '../../kb/context.js';
 import { crawl, CrawlFailed, type CrawlSettings } from '../../kb/crawl.js';
 import { fetcherFor } from '../../kb/fetchers.js';
 import { withOverrides } from '../../kb/refetch.js';
-import { pageOf, paginationKey, readPageRequest } from '../../kb/paging.js';
-import { presentSource } from '../../kb/present.js';
-import { websiteStatus } from '../../kb/progress.js';
+import { pageOf, readPageRequest } from '../../kb/paging.js';
+import { startFileIndexing } from '../../kb/progress.js';
+import { locateSource, presentSource, sourceKey, sourcesNewestFirst, sourceStatus, type SourceEntry } from '../../kb/source-list.js';
 import type { ApiRequest, ApiResponse, Route } from '../../router.js';
 import type { DiscoveredUrl, Website } from '../../store.js';
 import { optionalBoolean, rejectUnknownKeys, requireObjectBody, requireStringArray } from '../../validate.js';
@@ -125,18 +125,20 @@ function deleteWebsite(kb: KbContext, request: ApiRequest): ApiResponse {
     throw new ApiError(500, 'ERR_INTERNAL', `Failed to delete website '${id}' (injected by kbDeleteFailNext).`);
   }
   if (!kb.store.deleteWebsite(id)) throw notFound('ERR_KB_NOT_FOUND', `Website '${id}' does not exist in this app's knowledge base.`);
+  // The website leaves every Agent Builder agent too; `deletedFromAgents` says whether one held it.
+  const deletedFromAgents = kb.store.detachEverywhere(new Set([id]), kb.clock.now());
   kb.store.changed();
   return {
     status: 200,
-    // No agent refers to a website in the emulator, so there is never an agent to remove it from.
-    body: { success: true, message: 'Website and all associated data deleted successfully', data: { uniqueId: id, deletedFromAgents: false, vectorsDeleted: true } },
+    body: { success: true, message: 'Website and all associated data deleted successfully', data: { uniqueId: id, deletedFromAgents, vectorsDeleted: true } },
   };
 }
 
 /**
- * `GET /ai-agents/agent-builder/knowledge-base`: websites, newest first, cursor paged. The reference
- * marks `start` and `end` required without saying what they mean, so they are checked to be
- * numbers and otherwise not used; `startTime`/`endTime` filter on createdAt.
+ * `GET /ai-agents/agent-builder/knowledge-base`: every source (websites, text entries, uploads),
+ * newest first, cursor paged (kb/source-list.ts). The reference marks `start` and `end` required
+ * without saying what they mean, so they are checked to be numbers and otherwise not used;
+ * `startTime`/`endTime` filter on createdAt.
  */
 function listSources(kb: KbContext, request: ApiRequest): ApiResponse {
   if (kb.config.kbListFailNext > 0) {
@@ -150,14 +152,17 @@ function listSources(kb: KbContext, request: ApiRequest): ApiResponse {
   const startTime = timeParameter(request.query, 'startTime');
   const endTime = timeParameter(request.query, 'endTime');
   const page = readPageRequest(request.query);
-  const websites = [...kb.store.websites.values()].sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0) || (b.seq ?? 0) - (a.seq ?? 0));
-  const keep = (website: Website): boolean => (startTime === undefined || (website.createdAt ?? 0) > startTime) && (endTime === undefined || (website.createdAt ?? 0) < endTime);
-  const { data, meta } = pageOf(websites, (website) => paginationKey(website.createdAt, website.seq), keep, page);
+  const sources = sourcesNewestFirst(kb.store);
+  const keep = (entry: SourceEntry): boolean => {
+    const createdAt = entry.record.createdAt ?? 0;
+    return (startTime === undefined || createdAt > startTime) && (endTime === undefined || createdAt < endTime);
+  };
+  const { data, meta } = pageOf(sources, sourceKey, keep, page, (cursor) => locateSource(sources, cursor));
   const now = kb.clock.now();
-  return { status: 200, body: { data: data.map((website) => presentSource(website, kb.store.appId, now)), meta } };
+  return { status: 200, body: { data: data.map((entry) => presentSource(entry, kb.store.appId, now)), meta } };
 }
 
-/** `{uniqueId: [...]}` → `{success, data: {id: inSync|indexing|indexed|failed}}`; unknown ids left out. */
+/** `{uniqueId: [...]}` → `{success, data: {id: inSync|indexing|indexed|failed}}` for websites, text entries and uploads; unknown ids left out. */
 function pollSources(kb: KbContext, request: ApiRequest): ApiResponse {
   const body = requireObjectBody(request.body);
   rejectUnknownKeys(body, POLL_KEYS, '');
@@ -165,18 +170,32 @@ function pollSources(kb: KbContext, request: ApiRequest): ApiResponse {
   const now = kb.clock.now();
   const data: Record<string, string> = {};
   for (const id of requireStringArray(body.uniqueId, 'uniqueId')) {
-    const website = kb.store.websites.get(id);
-    if (website) data[id] = websiteStatus(website, now);
+    const status = sourceStatus(kb.store, id, now);
+    if (status !== undefined) data[id] = status;
   }
   return { status: 200, body: { success: true, data } };
 }
 
-/** The emulator holds only websites, so any other source type is a 404. */
+/**
+ * Re-indexes one source: a website's URLs are fetched and processed again; a text entry, or an
+ * upload whose bytes have arrived, is indexed again over `kbProcessingMs` (an upload without bytes
+ * has nothing to index and stays `indexing`). A source of another type, or none, is a 404.
+ */
 async function resyncSource(kb: KbContext, request: ApiRequest): Promise<ApiResponse> {
   const sourceType = request.params.sourceType ?? '';
   const id = request.params.uniqueId ?? '';
-  if (sourceType !== 'website') throw notFound('ERR_KB_NOT_FOUND', `No ${sourceType} source '${id}' in this app's knowledge base (the emulator holds websites only).`);
-  findWebsite(kb.store, id);
-  await resyncWebsite(kb, id);
+  if (sourceType === 'website') {
+    findWebsite(kb.store, id);
+    await resyncWebsite(kb, id);
+  } else {
+    const file = sourceType === 'text' ? kb.store.kbTexts.get(id) : sourceType === 'uploads' ? kb.store.kbUploads.get(id) : undefined;
+    if (!file) throw notFound('ERR_KB_NOT_FOUND', `No ${sourceType} source '${id}' in this app's knowledge base (source types: website, text, uploads).`);
+    const now = kb.clock.now();
+    if (!('uploadId' in file) || file.content !== undefined) {
+      startFileIndexing(file, now, kb.config);
+      file.updatedAt = Math.max(now, file.updatedAt + 1);
+      kb.store.changed();
+    }
+  }
   return { status: 200, body: { success: true, message: 'Re-indexing started' } };
 }
