@@ -17,13 +17,14 @@ import { agentSchema } from '../../src/core/kinds/agent/manifest.js';
 import { toolSchema } from '../../src/core/kinds/tool/manifest.js';
 import { websiteSchema } from '../../src/core/kinds/website/manifest.js';
 import type { AgentSpec, ToolSpec } from '../../src/core/desired.js';
+import { fileSchema } from '../../src/core/kinds/file/manifest.js';
 import { renderManifestYaml } from '../../src/render/manifest-yaml.js';
 import { parseManifest } from '../../src/core/parse.js';
 import { resolveManifest } from '../../src/core/resolve.js';
 import { baseBody, desiredOf, digest, stateOf } from './diff-fixtures.js';
 
 // websiteSchema is built on first use (z.lazy); its object is the inner type.
-const SCHEMAS = { tool: toolSchema, agent: agentSchema, website: websiteSchema._zod.innerType } as const;
+const SCHEMAS = { tool: toolSchema, agent: agentSchema, website: websiteSchema._zod.innerType, file: fileSchema._zod.innerType } as const;
 /** Manifest keys that are about the manifest, not the resource: never sent, never in a table. */
 const MANIFEST_ONLY = new Set(['environments']);
 
@@ -33,7 +34,8 @@ describe('the field tables', () => {
     const tableKeys = factsOf(KINDS[type].fields).map(([field]) => field);
     // Tools are named by their manifest key; the spec carries it as `name`.
     // A website records the URLs its globs matched (never written in a manifest).
-    const expected = type === 'tool' ? [...schemaKeys, 'name'] : type === 'website' ? [...schemaKeys, 'matchedUrls'] : schemaKeys;
+    // A file entry names a local file; the spec holds what was read of it, not where it lies.
+    const expected = type === 'tool' ? [...schemaKeys, 'name'] : type === 'website' ? [...schemaKeys, 'matchedUrls'] : type === 'file' ? ['fileName', 'mimeType', 'bytes', 'digest'] : schemaKeys;
     expect(tableKeys.sort()).toEqual(expected.sort());
   });
 

@@ -29,9 +29,26 @@ export interface WireRequest {
   onAnswerBytes?: (bytes: number) => void;
 }
 
+/**
+ * A local file's bytes sent to a URL the server handed out (a presigned storage URL): a PUT,
+ * streamed, outside the API, so without the API key. The URL's query is a credential (its
+ * signature): it is never shown, in progress lines, errors or logs.
+ */
+export interface UploadRequest {
+  url: string;
+  /** The absolute path of the local file. */
+  path: string;
+  contentType: string;
+  bytes: number;
+  /** The SHA-256 (hex) the file had when it was planned: a file changed since is not sent whole. */
+  digest: string;
+}
+
 /** The transport a kind's endpoints run on. A failed call rejects with an error carrying `status` (0 when nothing came back). */
 export interface Wire {
   send(request: WireRequest): Promise<unknown>;
+  /** Absent on a transport that cannot send files (a client made before uploads existed). */
+  upload?(request: UploadRequest): Promise<void>;
 }
 
 /**
@@ -55,6 +72,8 @@ export interface CallContext {
   unrepeatable?: UnrepeatableStep;
   /** For a change that replaces the resource with a new one (a re-crawl); absent where no state is kept. */
   replacement?: ReplacementSteps;
+  /** The absolute path of the local file the entry names (`file:`), for a call that sends its bytes. */
+  localFile?: string;
 }
 
 /**

@@ -68,7 +68,13 @@ export async function runOne(task: Task, run: CallRunContext): Promise<TaskOutco
   if ('refused' in adoption) return adoption.refused;
   const call = await startCall(task, adoption.adoptId, run);
   const wire = wireFor(call, run);
-  const ctx: CallContext = { wire, memory: run.memory, unrepeatable: unrepeatableStep(call, run), replacement: replacementSteps(call, run) };
+  const ctx: CallContext = {
+    wire,
+    memory: run.memory,
+    unrepeatable: unrepeatableStep(call, run),
+    replacement: replacementSteps(call, run),
+    ...(task.resource.localFile === undefined ? {} : { localFile: task.resource.localFile }),
+  };
   try {
     const outcome = await sendCall(call, ctx);
     return succeeded(call, outcome, wire, run);
