@@ -63,6 +63,8 @@ async function startProxy(target: URL): Promise<Proxy> {
         res.end(body);
       });
     });
+    // The emulator dropped the connection (a lost answer): so does the proxy.
+    upstream.on('error', () => req.socket.destroy());
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -180,5 +182,60 @@ describe('knowledge-base files', () => {
       expect(run.stderr).not.toMatch(/\n\s+at /);
     }
     expect(await emu.requests()).toEqual([]);
+  });
+
+  it('a lost initiate answer, then a rerun: exactly one upload on the server, with its bytes', async () => {
+    await writeFile(join(dir, 'kb', 'handbook.pdf'), '%PDF-1.4 handbook\n');
+    await writeFile(join(dir, 'agents.yaml'), manifest({ handbook: 'kb/handbook.pdf' }));
+    await emu.configure({ loseAnswerNext: 1, loseAnswerOn: `POST ${INITIATE}` });
+    const lost = await cli(['apply', '--auto-approve']);
+    expect(lost.code).toBe(1);
+    expect(lost.stdout + lost.stderr).toMatch(/file\.handbook/);
+    expect(await uploads()).toHaveLength(1);
+    expect(Object.keys((await state()).pending)).toEqual(['file.handbook']);
+
+    const plan = await cli(['plan']);
+    expect(plan.stdout).toMatch(/file\.handbook/);
+    const rerun = await cli(['apply', '--auto-approve']);
+    expect(rerun.code, rerun.stdout + rerun.stderr).toBe(0);
+    const [upload, ...others] = await uploads();
+    expect(others).toEqual([]);
+    expect(upload).toMatchObject({ sourceName: 'handbook.pdf', status: 'indexed' });
+    const after = await state();
+    expect(after.resources['file.handbook']?.remoteId).toBe(upload?.uniqueId);
+    expect(after.pending).toEqual({});
+    expect(Object.keys(after.resources)).toEqual(['file.handbook']);
+    expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('a PUT answer lost once is retried (the same bytes to the same URL); lost every time, the id is kept and the rerun replaces it', async () => {
+    await writeFile(join(dir, 'kb', 'notes.md'), '# Notes\n');
+    await writeFile(join(dir, 'agents.yaml'), manifest({ notes: 'kb/notes.md' }));
+    proxy.dropPuts = 1;
+    const retried = await cli(['apply', '--auto-approve']);
+    expect(retried.code, retried.stdout + retried.stderr).toBe(0);
+    expect(proxy.seen.filter((r) => r.method === 'PUT')).toHaveLength(2);
+    expect(await uploads()).toEqual([expect.objectContaining({ sourceName: 'notes.md', status: 'indexed' })]);
+
+    await writeFile(join(dir, 'kb', 'notes.md'), '# Notes, edited\n');
+    proxy.dropPuts = 100;
+    const failed = await cli(['apply', '--auto-approve', '--retries', '1']);
+    expect(failed.code).toBe(1);
+    const kept = (await state()).resources['file.notes'];
+    expect(kept?.spec.digest).toBe('not uploaded');
+    // The old file's pending delete was not reached; both are known to the state.
+    expect(await uploads()).toHaveLength(2);
+
+    proxy.dropPuts = 0;
+    const plan = await cli(['plan']);
+    expect(plan.stdout).toMatch(/-\/\+ file\.notes/);
+    expect(plan.stdout).toContain('"not uploaded" → "sha256:');
+    const rerun = await cli(['apply', '--auto-approve']);
+    expect(rerun.code, rerun.stdout + rerun.stderr).toBe(0);
+    const [upload, ...others] = await uploads();
+    expect(others).toEqual([]);
+    expect(upload?.status).toBe('indexed');
+    expect(Object.keys((await state()).resources)).toEqual(['file.notes']);
+    expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
   });
 });
