@@ -238,4 +238,50 @@ describe('knowledge-base files', () => {
     expect(Object.keys((await state()).resources)).toEqual(['file.notes']);
     expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
   });
+
+  it('import adopts a file by its name (the manifest digest recorded as applied); export leaves files out with a warning; --prune deletes one', async () => {
+    await writeFile(join(dir, 'kb', 'faq.txt'), 'Q: A?\n');
+    await writeFile(join(dir, 'agents.yaml'), manifest({ faq: 'kb/faq.txt' }));
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    const uploadId = (await state()).resources['file.faq']?.remoteId;
+
+    // A fresh state: import finds it by its name, and the plan has nothing to do.
+    await rm(join(dir, 'state.json'));
+    const imported = await cli(['import']);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect((await state()).resources['file.faq']).toMatchObject({ remoteId: uploadId, spec: { fileName: 'faq.txt', mimeType: 'text/plain', bytes: 6 } });
+    expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
+
+    // Export cannot download it: left out, one warning naming it; the export round-trips to No changes.
+    const exported = await cli(['export', '--split', 'exported']);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr).toContain('Warning: file "faq.txt" is not exported: an uploaded file cannot be downloaded.\n');
+    expect(exported.stderr.match(/faq\.txt/g)).toHaveLength(1);
+    const fresh = (args: string[]): Promise<CliResult> => runCli([...args, '-f', 'exported', '--state', 'fresh.json'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: `${proxy.url}/v3` } });
+    expect((await fresh(['import'])).code).toBe(0);
+    const roundTrip = await fresh(['plan', '--detailed-exitcode']);
+    expect(roundTrip.code, roundTrip.stdout).toBe(0);
+
+    // Out of the manifest: a plain plan forgets nothing silently; --prune deletes it on the server.
+    await writeFile(join(dir, 'agents.yaml'), manifest({}).replace('  files:\n', '  files: {}\n'));
+    const pruned = await cli(['apply', '--auto-approve', '--prune']);
+    expect(pruned.code, pruned.stdout + pruned.stderr).toBe(0);
+    expect(pruned.stdout).toContain('file.faq');
+    expect(await uploads()).toEqual([]);
+    expect((await state()).resources).toEqual({});
+  });
+
+  it('a saved plan uploads only the bytes it saw: a file changed since is refused in one line, before any call', async () => {
+    await writeFile(join(dir, 'kb', 'guide.md'), '# Guide\n');
+    await writeFile(join(dir, 'agents.yaml'), manifest({ guide: 'kb/guide.md' }));
+    expect((await cli(['plan', '--out', 'plan.json'])).code).toBe(0);
+    await writeFile(join(dir, 'kb', 'guide.md'), '# Guide, edited after the plan\n');
+    await emu.clearRequests();
+    const applied = await cli(['apply', 'plan.json', '--auto-approve']);
+    expect(applied.code).toBe(1);
+    expect(applied.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(applied.stderr).toMatch(/saved plan plan\.json is stale: .*or a local file it names \(file:\), is different/);
+    expect(await writes()).toEqual([]);
+    expect(await uploads()).toEqual([]);
+  });
 });

@@ -226,6 +226,16 @@ export interface Kind<Spec extends object = JsonObject> {
   needs?(spec: Spec): string[];
   /** How `agentsync export` writes the kind's server records into a manifest; absent when it cannot be read. */
   export?: Exportable;
+  /**
+   * Why records the server lists cannot be written into a manifest (uploaded files cannot be
+   * downloaded): export leaves each out, with a warning naming it. Only for a kind without `export`.
+   */
+  notExported?: string;
+  /**
+   * Spec fields no server record shows (a file's content digest): `import` records the manifest's
+   * value for them, as applied, so that the next plan compares the manifest with itself there.
+   */
+  declaredOnImport?: readonly string[];
   /** The call a create or update will make, for progress lines before it is sent. */
   describe(action: 'create' | 'update', spec: Spec, key: string, remoteId?: string): string;
 }

@@ -50,6 +50,9 @@ export const fileKind: Kind<FileSpec> = {
   replacedBy: ['fileName', 'mimeType', 'bytes', 'digest'],
   refresh: { listPath: FILE_LIST_PATH, matchBy: 'remoteId', read: readUpload },
   identityOf: (spec) => spec.fileName,
+  // The list shows only the name; what was uploaded under it cannot be read back.
+  declaredOnImport: ['mimeType', 'bytes', 'digest'],
+  notExported: 'an uploaded file cannot be downloaded',
   create: async (ctx, spec, key) => ({ remoteId: await initiateAndUpload(ctx, spec, key) }),
   update: (ctx, spec, key, remoteId) => replaceUpload(ctx, spec, key, remoteId),
   remove: {
