@@ -257,7 +257,8 @@ describe('knowledge-base files', () => {
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stderr).toContain('Warning: file "faq.txt" is not exported: an uploaded file cannot be downloaded.\n');
     expect(exported.stderr.match(/faq\.txt/g)).toHaveLength(1);
-    const fresh = (args: string[]): Promise<CliResult> => runCli([...args, '-f', 'exported', '--state', 'fresh.json'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: `${proxy.url}/v3` } });
+    const fresh = (args: string[]): Promise<CliResult> =>
+      runCli([...args, '-f', 'exported', '--state', 'fresh.json'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: `${proxy.url}/v3` } });
     expect((await fresh(['import'])).code).toBe(0);
     const roundTrip = await fresh(['plan', '--detailed-exitcode']);
     expect(roundTrip.code, roundTrip.stdout).toBe(0);

@@ -119,9 +119,13 @@ describe('uploading a file to a presigned URL', () => {
     const storage = await startStorage(() => ({ status: 200 }));
     const path = join(dir, 'notes.md');
     await writeFile(path, '# Notes, edited');
-    const err = await client
-      .upload!({ url: `${storage.origin}/bucket/notes.md?X-Amz-Signature=${SIGNATURE}`, path, contentType: 'text/markdown', bytes: 15, digest: sha256Of('# Notes, plan!!') })
-      .catch((e: unknown) => e);
+    const err = await client.upload!({
+      url: `${storage.origin}/bucket/notes.md?X-Amz-Signature=${SIGNATURE}`,
+      path,
+      contentType: 'text/markdown',
+      bytes: 15,
+      digest: sha256Of('# Notes, plan!!'),
+    }).catch((e: unknown) => e);
     await storage.close();
     expect(isApiError(err) && err.code).toBe('FILE_CHANGED');
     expect((err as Error).message).toContain('the local file changed since it was planned');
@@ -134,7 +138,9 @@ describe('uploading a file to a presigned URL', () => {
     const storage = await startStorage(() => ({ status: 403, body: echo }));
     const path = join(dir, 'faq.txt');
     await writeFile(path, 'Q?');
-    const err = await client.upload!({ url: `${storage.origin}/bucket/faq.txt?X-Amz-Signature=${SIGNATURE}`, path, contentType: 'text/plain', bytes: 2, digest: sha256Of('Q?') }).catch((e: unknown) => e);
+    const err = await client.upload!({ url: `${storage.origin}/bucket/faq.txt?X-Amz-Signature=${SIGNATURE}`, path, contentType: 'text/plain', bytes: 2, digest: sha256Of('Q?') }).catch(
+      (e: unknown) => e,
+    );
     await storage.close();
     expect((err as Error).message).toBe(`PUT ${storage.origin}/bucket/faq.txt answered 403 SignatureDoesNotMatch: The signature does not match.`);
     expect(JSON.stringify(err)).not.toContain(SIGNATURE);
@@ -157,7 +163,9 @@ describe('uploading a file to a presigned URL', () => {
   it('refuses an upload URL over plain http to another host, before a byte leaves', async () => {
     const path = join(dir, 'faq.txt');
     await writeFile(path, 'Q?');
-    const err = await client.upload!({ url: `http://storage.example/bucket/faq.txt?X-Amz-Signature=${SIGNATURE}`, path, contentType: 'text/plain', bytes: 2, digest: sha256Of('Q?') }).catch((e: unknown) => e);
+    const err = await client.upload!({ url: `http://storage.example/bucket/faq.txt?X-Amz-Signature=${SIGNATURE}`, path, contentType: 'text/plain', bytes: 2, digest: sha256Of('Q?') }).catch(
+      (e: unknown) => e,
+    );
     expect((err as Error).message).toBe('PUT http://storage.example/bucket/faq.txt answered 200 BAD_RESPONSE: the upload URL the server answered is not an https URL');
   });
 });

@@ -310,9 +310,7 @@ export function assertPlanCurrent(planFile: PlanFile, now: { manifestDigest: str
     const named = changedVars.map((name) => `var.${name}`).join(', ');
     stale(`${named} ${changedVars.length === 1 ? 'is' : 'are'} not what the plan was made with; pass apply the same --var and --var-file as plan`);
   }
-  stale(
-    'a variable changed: the manifest file is the same, but a value it reads from the environment (${NAME} or ${secret:NAME}), or a local file it names (file:), is different',
-  );
+  stale('a variable changed: the manifest file is the same, but a value it reads from the environment (${NAME} or ${secret:NAME}), or a local file it names (file:), is different');
 }
 
 /** The --var names given to one run and not the other, or with another value, in name order. */
