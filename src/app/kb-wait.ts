@@ -12,6 +12,7 @@ import { discoveredUrlsPath, UNFINISHED_STATUSES, type DiscoveredUrl } from '../
 import { isObject } from '../core/kinds/kind.js';
 import type { State } from '../core/state.js';
 import type { ApiClient } from '../io/api/client.js';
+import { isSourceAddress, KB_STATUS_POLL_PATH, SOURCE_DONE, SOURCE_UNFINISHED } from './kb-sources.js';
 import { mapBounded, readOne, WEBSITE_READ_CONCURRENCY, websiteIdOf } from '../io/api/read-websites.js';
 
 /** Ids per status-poll request: the body stays small (about 40 KB) whatever the website's size. */
@@ -62,6 +63,11 @@ export interface WaitTarget {
   address: string;
   websiteId: string;
   urls: ReadonlyMap<string, string>;
+  /**
+   * Indexed sources (text entries, uploads) instead of a website's URLs: all of them in one target,
+   * polled through `…/knowledge-base/status/poll`; id → the source's address.
+   */
+  sources?: ReadonlyMap<string, string>;
 }
 
 interface Tracked extends WaitTarget {
@@ -74,7 +80,8 @@ export async function waitForIndexing(client: ApiClient, state: State, addresses
   const deadline = deadlineOf(options);
   let targets: WaitTarget[];
   try {
-    targets = await trackedWebsites(client, state, addresses, deadline.signal);
+    const sources = sourcesTarget(state, addresses.filter(isSourceAddress));
+    targets = [...(await trackedWebsites(client, state, addresses, deadline.signal)), ...(sources === undefined ? [] : [sources])];
   } catch (err) {
     if (!deadline.signal.aborted) throw err;
     // No count is known yet, so "N remaining" would be made up: the reason is said instead.
@@ -174,16 +181,32 @@ async function trackedWebsites(client: ApiClient, state: State, addresses: reado
   });
 }
 
+/** The indexed sources of `addresses` the state holds, as one target; undefined when there are none. */
+function sourcesTarget(state: State, addresses: readonly string[]): WaitTarget | undefined {
+  const sources = new Map<string, string>();
+  for (const address of addresses) {
+    const entry = state.resources[address];
+    if (entry !== undefined) sources.set(entry.remoteId, address);
+  }
+  return sources.size === 0 ? undefined : { address: 'knowledge base', websiteId: '', urls: sources, sources };
+}
+
 function trackedOf(address: string, websiteId: string, urls: readonly DiscoveredUrl[], processIds: ReadonlySet<string>): WaitTarget {
   const byId = new Map<string, string>();
   for (const entry of urls) if (processIds.has(entry.id)) byId.set(entry.id, entry.url);
   return { address, websiteId, urls: byId };
 }
 
-/** Asks about the website's unfinished URLs; every URL sent ends up counted under exactly one heading. */
+/** How a target is polled: a website's URLs, or the indexed sources (SOURCE_UNFINISHED, SOURCE_DONE). */
+function pollRules(site: Tracked): { path: string; unfinished: ReadonlySet<string>; done: ReadonlySet<string> } {
+  if (site.sources !== undefined) return { path: KB_STATUS_POLL_PATH, unfinished: SOURCE_UNFINISHED, done: SOURCE_DONE };
+  return { path: `${discoveredUrlsPath(site.websiteId)}/status/poll`, unfinished: UNFINISHED_STATUSES, done: FINAL_STATUSES };
+}
+
+/** Asks about the target's unfinished URLs (or sources); every one sent ends up counted under exactly one heading. */
 async function pollOnce(client: ApiClient, site: Tracked, counts: KbCounts, seen: Seen, signal: AbortSignal): Promise<void> {
   const ids = [...site.unfinished];
-  const path = `${discoveredUrlsPath(site.websiteId)}/status/poll`;
+  const { path, unfinished, done } = pollRules(site);
   for (let from = 0; from < ids.length; from += POLL_CHUNK) {
     const chunk = ids.slice(from, from + POLL_CHUNK);
     const answer = await client.request({ method: 'POST', path, body: { uniqueId: chunk }, repeatable: true }, { signal });
@@ -191,18 +214,20 @@ async function pollOnce(client: ApiClient, site: Tracked, counts: KbCounts, seen
     if (statuses === undefined) throw new UserError('api_error', `${site.address}: POST ${path} did not answer {data: {id: status}}`);
     for (const id of chunk) {
       const status = Object.hasOwn(statuses, id) ? statuses[id] : undefined;
-      if (typeof status === 'string' && UNFINISHED_STATUSES.has(status)) continue;
+      if (typeof status === 'string' && unfinished.has(status)) continue;
       site.unfinished.delete(id);
       counts.remaining--;
-      const url = site.urls.get(id) ?? id;
+      // A source is named by its address; a URL by the website's address and the URL.
+      const address = site.sources?.get(id) ?? site.address;
+      const url = site.sources === undefined ? (site.urls.get(id) ?? id) : id;
       if (status === 'failed') {
         counts.failed++;
-        seen.failed.push({ address: site.address, url });
-      } else if (typeof status === 'string' && FINAL_STATUSES.has(status)) {
+        seen.failed.push({ address, url });
+      } else if (typeof status === 'string' && done.has(status)) {
         counts.processed++;
       } else {
         counts.unknown++;
-        seen.unknown.push({ address: site.address, url, said: status === undefined ? undefined : describe(status) });
+        seen.unknown.push({ address, url, said: status === undefined ? undefined : describe(status) });
       }
     }
   }

@@ -8,6 +8,7 @@ import type { State } from '../core/state.js';
 import type { ApiClient } from '../io/api/client.js';
 import type { StateStore, StateTarget } from '../io/state/index.js';
 import type { Connection } from './connection.js';
+import { isSourceAddress, readSourceStatuses, sourcesToReport, sourcesToWaitFor, type KbSourceStatus } from './kb-sources.js';
 import { readKbStatus, websitesToReport, type KbWebsiteStatus } from './kb-status.js';
 import { syncWebsites, type KbSyncOutcome, type KbSyncRequest } from './kb-sync.js';
 import { waitForIndexing, type KbWaitOptions, type KbWaitResult } from './kb-wait.js';
@@ -21,10 +22,29 @@ export interface KbRequest {
 
 /** `kb status [ADDRESS]`: no website in the state (or no state) is an empty report, with no call. */
 export async function kbStatusOf(request: KbRequest & { address?: string; urls: boolean }): Promise<KbWebsiteStatus[]> {
+  return (await kbReportOf(request)).websites;
+}
+
+/** What `kb status` reports: the websites' URLs, and the indexed sources (text entries, uploads). */
+export interface KbReport {
+  websites: KbWebsiteStatus[];
+  sources: KbSourceStatus[];
+}
+
+/**
+ * `kb status [ADDRESS]` with the indexed sources: ADDRESS is a website (its URLs) or a source
+ * (`text.refunds`, its status alone). Nothing in the state is an empty report, with no call.
+ */
+export async function kbReportOf(request: KbRequest & { address?: string; urls: boolean }): Promise<KbReport> {
   const state = await request.store.read(request.target);
-  const addresses = websitesToReport(state, request.address);
-  if (state === null || addresses.length === 0) return [];
-  return connected(request, (client) => readKbStatus(client, state, addresses, request.urls));
+  const oneSource = request.address !== undefined && isSourceAddress(request.address);
+  const websites = oneSource ? [] : websitesToReport(state, request.address);
+  const sources = oneSource || request.address === undefined ? sourcesToReport(state, request.address) : [];
+  if (state === null || websites.length + sources.length === 0) return { websites: [], sources: [] };
+  return connected(request, async (client) => {
+    const [sites, indexed] = await Promise.all([websites.length === 0 ? [] : readKbStatus(client, state, websites, request.urls), readSourceStatuses(client, state, sources)]);
+    return { websites: sites, sources: indexed };
+  });
 }
 
 export interface KbSyncRun extends KbRequest {
@@ -47,9 +67,13 @@ export async function kbSyncOf(run: KbSyncRun): Promise<KbSyncOutcome> {
   });
 }
 
-/** The websites a wait follows: ADDRESS (a website in the state), or every website of the manifest. */
+/**
+ * What a wait follows: ADDRESS (a website or an indexed source in the state), or every website of
+ * the manifest and every indexed source (text entry, upload) of it that the state holds.
+ */
 export function websitesToWaitFor(desired: Desired, state: State | null, address?: string): string[] {
-  return address === undefined ? desired.resources.filter((r) => r.type === 'website').map((r) => r.address) : websitesToReport(state, address);
+  if (address !== undefined) return isSourceAddress(address) ? sourcesToReport(state, address) : websitesToReport(state, address);
+  return [...desired.resources.filter((r) => r.type === 'website').map((r) => r.address), ...sourcesToWaitFor(desired, state)];
 }
 
 /** `waitForIndexing`: the websites the state records finish indexing; no state is a usage error. */

@@ -2,7 +2,8 @@
 // files, the way a team would lay it out: the environments in one file, each agent in a file of
 // its own with the tools only it uses, the tools several agents share (or none uses) in one file,
 // and the websites in one. Each kind's module says where its entries go (`splitPart`,
-// kinds/module.ts), so a kind can never drop out of a split export. Merging the parts
+// kinds/module.ts), so a kind can never drop out of a split export, and which field, if any, is a
+// file of its own (`splitFile`: a text entry's text, as kb/<key>.md). Merging the parts
 // (core/merge-parts.ts) gives the document back.
 import type { JsonObject, JsonValue } from './api-types.js';
 import { addressOf, kindOf, moduleOf, RESOURCE_TYPES, type ResourceType } from './kinds/index.js';
@@ -11,6 +12,8 @@ export interface ExportPart {
   /** Relative to the folder, with `/` between names. */
   path: string;
   document: JsonObject;
+  /** A file written as it is, not as YAML (a text entry's text, kb/<key>.md); `document` is then empty. */
+  content?: string;
   /** The resources it holds (for the secrets and shared identities its comments list). */
   addresses: ReadonlySet<string>;
 }
@@ -33,10 +36,13 @@ class PartBuilder {
   /** Written even when it holds nothing (a `file` part whose section the document has). */
   always = false;
 
-  constructor(readonly path: string) {}
+  constructor(
+    readonly path: string,
+    private readonly ownFiles: FieldFiles,
+  ) {}
 
   add(type: ResourceType, entry: Entry): void {
-    this.section(type).push(entry);
+    this.section(type).push(this.ownFiles.take(type, entry, this.path));
     this.addresses.add(addressOf(type, entry[0]));
   }
 
@@ -67,12 +73,13 @@ class PartBuilder {
 export function splitExport(document: JsonObject): ExportPart[] {
   const head: JsonObject = { version: document.version ?? 1 };
   if (document.environments !== undefined) head.environments = document.environments;
-  const own = ownFiles(document);
+  const fieldFiles = new FieldFiles();
+  const own = ownFiles(document, fieldFiles);
   const files = new Map<string, PartBuilder>();
   const fileAt = (path: string): PartBuilder => {
     const found = files.get(path);
     if (found !== undefined) return found;
-    const part = new PartBuilder(path);
+    const part = new PartBuilder(path, fieldFiles);
     files.set(path, part);
     return part;
   };
@@ -91,11 +98,49 @@ export function splitExport(document: JsonObject): ExportPart[] {
     }
   }
   const parts = [...own.parts, ...files.values()].filter((part) => part.holdsSomething()).map((part) => part.build());
-  return [{ path: ENVIRONMENTS_PART, document: head, addresses: new Set() }, ...parts];
+  return [{ path: ENVIRONMENTS_PART, document: head, addresses: new Set() }, ...parts, ...fieldFiles.parts];
+}
+
+/**
+ * The fields written as files of their own (a kind's `splitFile`): each entry's value goes into
+ * `<folder>/<key><extension>` and the entry names that file instead, relative to the part that
+ * holds the entry. The value arrives escaped for the manifest (`$${` for a literal `${`); a file is
+ * not interpolated, so it gets the text itself. A value that holds a `${secret:…}` placeholder
+ * stays inline: the file could only hold the placeholder, never the secret.
+ */
+class FieldFiles {
+  readonly parts: ExportPart[] = [];
+  private readonly names = new Map<string, FileNames>();
+
+  take(type: ResourceType, entry: Entry, partPath: string): Entry {
+    const rule = moduleOf(type).splitFile;
+    const [key, value] = entry;
+    if (rule === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) return entry;
+    const text = value[rule.field];
+    if (typeof text !== 'string' || hasPlaceholder(text)) return entry;
+    let names = this.names.get(rule.folder);
+    if (names === undefined) this.names.set(rule.folder, (names = new FileNames(type)));
+    const path = `${rule.folder}/${names.take(key)}${rule.extension}`;
+    this.parts.push({ path, document: {}, content: text.replaceAll('$${', () => '${'), addresses: new Set() });
+    const written: JsonObject = {};
+    // The file takes the field's place, so the entry's keys keep their order.
+    for (const [name, member] of Object.entries(value)) written[name === rule.field ? rule.fileField : name] = name === rule.field ? relativeTo(partPath, path) : member;
+    return [key, written];
+  }
+}
+
+/** A `${` that is not an escaped `$${`: a placeholder export wrote. */
+function hasPlaceholder(escaped: string): boolean {
+  return escaped.split('${').length - 1 > escaped.split('$${').length - 1;
+}
+
+/** `path` (relative to the folder) as the part at `partPath` names it: relative to that part's folder. */
+function relativeTo(partPath: string, path: string): string {
+  return '../'.repeat(partPath.split('/').length - 1) + path;
 }
 
 /** A file per entry of the `each` kinds, and which of those files refer to each name (`export.references`). */
-function ownFiles(document: JsonObject): { parts: PartBuilder[]; referrers: Map<string, Set<PartBuilder>> } {
+function ownFiles(document: JsonObject, fieldFiles: FieldFiles): { parts: PartBuilder[]; referrers: Map<string, Set<PartBuilder>> } {
   const parts: PartBuilder[] = [];
   const referrers = new Map<string, Set<PartBuilder>>();
   for (const type of RESOURCE_TYPES) {
@@ -103,7 +148,7 @@ function ownFiles(document: JsonObject): { parts: PartBuilder[]; referrers: Map<
     if (!('each' in placement)) continue;
     const fileNames = new FileNames(type);
     for (const [key, value] of Object.entries(objectAt(sectionOf(document, type)))) {
-      const part = new PartBuilder(`${placement.each}/${fileNames.take(key)}.yaml`);
+      const part = new PartBuilder(`${placement.each}/${fileNames.take(key)}.yaml`, fieldFiles);
       part.add(type, [key, value]);
       parts.push(part);
       for (const name of kindOf(type).export?.references?.(objectAt(value)) ?? []) {

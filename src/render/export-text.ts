@@ -43,6 +43,7 @@ export interface ExportFile {
 export function renderExportParts(exported: ExportedManifest, origin: Omit<ExportOrigin, 'schemaBeside'>): ExportFile[] {
   const counted = Object.entries(exported.counts).map(([type, n]) => plural(n, type));
   return splitExport(exported.document).map((part) => {
+    if (part.content !== undefined) return { path: part.path, text: part.content };
     const header =
       part.path === ENVIRONMENTS_PART
         ? [

@@ -8,6 +8,7 @@ const MERMAID_SHAPE: Record<GraphNode['kind'], [string, string]> = {
   tool: ['([', '])'],
   action: ['[[', ']]'],
   website: ['[/', '/]'],
+  text: ['>', ']'],
   external: ['{{', '}}'],
 };
 
@@ -43,7 +44,7 @@ export function renderGraphMermaid(graph: Graph): string {
   return lines.join('\n') + '\n';
 }
 
-const DOT_SHAPE: Record<GraphNode['kind'], string> = { agent: 'box', tool: 'ellipse', action: 'component', website: 'parallelogram', external: 'hexagon' };
+const DOT_SHAPE: Record<GraphNode['kind'], string> = { agent: 'box', tool: 'ellipse', action: 'component', website: 'parallelogram', text: 'note', external: 'hexagon' };
 const DOT_COLOR = { create: 'darkgreen', update: 'darkgoldenrod', delete: 'red', forget: 'red' } as const;
 
 export function renderGraphDot(graph: Graph): string {

@@ -1,12 +1,13 @@
 // `agentsync kb status`: per website its URL counts by status; with --urls every URL, its status
 // and what excluded it. JSON is the same data.
+import type { KbSourceStatus } from '../app/kb-sources.js';
 import type { KbWebsiteStatus } from '../app/kb-status.js';
 import { palette } from './color.js';
 import { printableText } from './plan-fields.js';
 
-export function renderKbStatusText(websites: readonly KbWebsiteStatus[], color: boolean): string {
+export function renderKbStatusText(websites: readonly KbWebsiteStatus[], color: boolean, sources: readonly KbSourceStatus[] = []): string {
   const paint = palette(color);
-  if (websites.length === 0) return 'No websites in the state.\n';
+  if (websites.length === 0 && sources.length === 0) return 'No websites in the state.\n';
   const out: string[] = [];
   for (const site of websites) {
     if (!site.found) {
@@ -29,9 +30,22 @@ export function renderKbStatusText(websites: readonly KbWebsiteStatus[], color: 
     }
     out.push('');
   }
+  appendSources(out, sources, paint);
   return out.join('\n');
 }
 
-export function kbStatusToJson(websites: readonly KbWebsiteStatus[]): string {
-  return JSON.stringify({ websites }, null, 2) + '\n';
+/** One line per indexed source (text entries, uploads): its address and its status in the server's word. */
+function appendSources(out: string[], sources: readonly KbSourceStatus[], paint: ReturnType<typeof palette>): void {
+  if (sources.length === 0) return;
+  const width = Math.max(...sources.map((s) => printableText(s.address).length));
+  for (const source of sources) {
+    const status = source.status === undefined ? paint.yellow('not reported by the server (deleted?)') : source.status === 'failed' ? paint.red('failed') : printableText(source.status);
+    out.push(`${paint.bold(printableText(source.address).padEnd(width))}  ${status}`);
+  }
+  out.push('');
+}
+
+/** `{websites}`, with `sources` only when there are any (a manifest of websites alone reads as it always did). */
+export function kbStatusToJson(websites: readonly KbWebsiteStatus[], sources: readonly KbSourceStatus[] = []): string {
+  return JSON.stringify(sources.length === 0 ? { websites } : { websites, sources }, null, 2) + '\n';
 }

@@ -175,6 +175,7 @@ describe('lint walks the kinds of the kind registry', () => {
     tool: { displayName: 'Lookup', executionText: 'Looking up', description: 'Finds an order by its number and returns its status', doNotExecute: true },
     agent: { name: 'Support', integrationType: 'llm', integrateWith: 'gpt-4o', instruction: 'Help.' },
     website: { url: 'https://docs.example/' },
+    text: { title: 'Refunds', text: 'Refunds take 5 days.' },
     file: { file: 'handbook.pdf' },
   };
   /** A manifest (JSON is YAML) with one entry of each kind, each in the section the registry gives it. */

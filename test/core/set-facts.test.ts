@@ -13,6 +13,7 @@ const ENTRY: { readonly [T in ResourceType]: Record<string, unknown> } = {
   tool: { displayName: 'Lookup', executionText: 'Looking up', doNotExecute: true },
   agent: { name: 'Support', integrationType: 'llm', integrateWith: 'gpt-4o' },
   website: { url: 'https://docs.example/' },
+  text: { title: 'Refunds', text: 'Refunds take 5 days.' },
   file: { file: 'handbook.pdf' },
 };
 

@@ -22,11 +22,11 @@ export function registerKbCommand(program: Command, io: CliIo): void {
   const kb = program.command('kb').description('The knowledge base: websites and their discovered URLs.');
   const status = kb
     .command('status')
-    .argument('[address]', 'one website (website.<key>, or just <key>); default: every website in the state')
+    .argument('[address]', 'one website (website.<key>, or just <key>) or text entry (text.<key>); default: everything in the state')
     .option('--urls', 'list every URL with its status and the exclude glob that left it out')
-    .description("Counts of each website's discovered URLs by status (discovered, processing, processed, failed, skipped).");
+    .description("Counts of each website's discovered URLs by status (discovered, processing, processed, failed, skipped), and each text entry's indexing status.");
   addManifestOptions(addResponseTimeoutOption(status)).action(async (address: string | undefined, opts: KbStatusOptions) => {
-    const [{ loadManifestAndStore }, { printWarnings }, { connectApi }, { ownConnection }, { kbStatusOf }, render] = await Promise.all([
+    const [{ loadManifestAndStore }, { printWarnings }, { connectApi }, { ownConnection }, { kbReportOf }, render] = await Promise.all([
       import('../pipeline.js'),
       import('../render-plan.js'),
       import('../api-connect.js'),
@@ -37,15 +37,15 @@ export function registerKbCommand(program: Command, io: CliIo): void {
     const timeoutMs = responseTimeoutMs(opts.timeout);
     const loaded = await loadManifestAndStore(opts, io);
     printWarnings(io, loaded.warnings, opts);
-    const websites = await kbStatusOf({
+    const { websites, sources } = await kbReportOf({
       ...loaded,
       ...(address === undefined ? {} : { address }),
       urls: opts.urls === true,
       connect: () => ownConnection(connectApi(loaded.desired.environment, io.env, { concurrency: 8, retries: 5, timeoutMs }).open()),
     });
     // Nothing to report prints the empty report, uncoloured, as before any call.
-    const color = websites.length > 0 && useColor(opts, io.stdout, io.env);
-    io.stdout.write(opts.json === true ? render.kbStatusToJson(websites) : render.renderKbStatusText(websites, color));
+    const color = websites.length + sources.length > 0 && useColor(opts, io.stdout, io.env);
+    io.stdout.write(opts.json === true ? render.kbStatusToJson(websites, sources) : render.renderKbStatusText(websites, color, sources));
   });
   registerKbSyncCommand(kb, io);
 }

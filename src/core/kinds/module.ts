@@ -5,7 +5,7 @@ import type { Kind, ResourceType } from './kind.js';
 import type { Observable } from './observe.js';
 
 /** How `agentsync graph` draws a node (core/graph.ts). */
-export type GraphNodeKind = 'agent' | 'tool' | 'action' | 'website' | 'external';
+export type GraphNodeKind = 'agent' | 'tool' | 'action' | 'website' | 'text' | 'external';
 
 export interface KindModule<Spec extends object> {
   kind: Kind<Spec>;
@@ -17,6 +17,27 @@ export interface KindModule<Spec extends object> {
   graphNode(record: SpecJson): { kind: GraphNodeKind; detail?: string };
   /** Which part file of `export --split` holds the kind's entries (core/export-split.ts). */
   splitPart: SplitPart;
+  /** A string field `export --split` writes as a file of its own; absent when none is. */
+  splitFile?: SplitFile;
+  /**
+   * Its resources are knowledge-base sources the server indexes one by one (text entries,
+   * uploads): `kb status` and `apply --wait` follow their status (`indexing` → `indexed` or
+   * `failed`) through `POST …/knowledge-base/status/poll`, by remote id (app/kb-sources.ts).
+   */
+  indexed?: boolean;
+}
+
+/**
+ * A field that `export --split` writes into a file of its own, `<folder>/<key><extension>`, the
+ * entry naming that file in `fileField` instead (a text entry's `text` as `kb/<key>.md`, named by
+ * `file:`). Only right for a kind whose manifest entry reads `fileField` back into `field`
+ * (its LocalFileRule), so that planning the export changes nothing.
+ */
+export interface SplitFile {
+  field: string;
+  fileField: string;
+  folder: string;
+  extension: string;
 }
 
 /**

@@ -8,10 +8,11 @@ import { fileModule } from './file/module.js';
 import { factsOf } from './fields.js';
 import { parseAddress, RESOURCE_TYPES, type Kind, type ResourceType } from './kind.js';
 import type { KindModule, SpecOf } from './module.js';
+import { textModule } from './text/module.js';
 import { toolModule } from './tool/module.js';
 import { websiteModule } from './website/module.js';
 
-const MODULES = { tool: toolModule, agent: agentModule, website: websiteModule, file: fileModule } satisfies { readonly [T in ResourceType]: KindModule<SpecOf<T>> };
+const MODULES = { tool: toolModule, agent: agentModule, website: websiteModule, text: textModule, file: fileModule } satisfies { readonly [T in ResourceType]: KindModule<SpecOf<T>> };
 
 /** A type's module, with its spec type erased: for code that handles every kind alike. */
 export function moduleOf(type: ResourceType): KindModule<object> {

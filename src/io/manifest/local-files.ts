@@ -15,9 +15,14 @@ import { STDIN_NAME } from './manifest-file.js';
 /** Files read at once: enough to overlap the disk's waits, few enough never to run out of descriptors. */
 const AT_ONCE = 8;
 
-/** Reads every file the manifest's entries name, and attaches what it found to `parsed`. */
+/**
+ * Reads every file the manifest's entries name, and attaches what it found to `parsed`. Read again
+ * on every call, even for a parse reused from an earlier load of the same manifest text
+ * (load-manifest.ts `parseOnce`): the files may have changed since (an edited kb/refunds.md must
+ * plan an update in a process that planned before, such as the library's).
+ */
 export async function attachLocalFiles(parsed: ParsedManifest, cwd: string = process.cwd()): Promise<void> {
-  if (parsed.value === undefined || parsed.localFiles !== undefined) return;
+  if (parsed.value === undefined) return;
   const sites = localFileSites(parsed.value);
   const files = new Map<string, LocalFile | { problem: string }>();
   let next = 0;

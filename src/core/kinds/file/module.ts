@@ -8,4 +8,6 @@ export const fileModule: KindModule<FileSpec> = {
   // Drawn as a knowledge source, the shape websites have.
   graphNode: (record) => ({ kind: 'website', ...(typeof record.fileName === 'string' ? { detail: record.fileName } : {}) }),
   splitPart: { file: 'files.yaml' },
+  // Indexed once its bytes arrive: kb status and apply --wait follow it (app/kb-sources.ts).
+  indexed: true,
 };
