@@ -285,4 +285,34 @@ describe('knowledge-base files', () => {
     expect(await writes()).toEqual([]);
     expect(await uploads()).toEqual([]);
   });
+
+  it('apply --wait follows a file to indexed; kb status reports it; moved:, --target, graph and --json treat it as every kind', async () => {
+    await emu.configure({ kbProcessingMs: 300 });
+    await writeFile(join(dir, 'kb', 'handbook.pdf'), '%PDF-1.4 handbook\n');
+    await writeFile(join(dir, 'kb', 'faq.md'), '# FAQ\n');
+    await writeFile(join(dir, 'agents.yaml'), manifest({ handbook: 'kb/handbook.pdf', faq: 'kb/faq.md' }));
+    const targeted = await cli(['apply', '--auto-approve', '--target', 'file.faq']);
+    expect(targeted.code, targeted.stderr).toBe(0);
+    expect(Object.keys((await state()).resources)).toEqual(['file.faq']);
+
+    const applied = await cli(['apply', '--auto-approve', '--wait'], { AGENTSYNC_KB_POLL_MS: '50' });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toMatch(/Indexing complete: 2 processed, 0 failed/);
+    const status = await cli(['kb', 'status']);
+    expect(status).toMatchObject({ code: 0, stdout: 'file.faq       indexed\nfile.handbook  indexed\n' });
+
+    const graph = await runCli(['graph'], { cwd: dir });
+    expect(graph.code, graph.stderr).toBe(0);
+    expect(graph.stdout).toMatch(/file\.handbook<br\/>handbook\.pdf/);
+
+    // A renamed key moves the state entry: nothing is uploaded again.
+    await writeFile(join(dir, 'agents.yaml'), manifest({ guide: 'kb/handbook.pdf', faq: 'kb/faq.md' }, 'moved:\n  - { from: file.handbook, to: file.guide }'));
+    await emu.clearRequests();
+    const plan = JSON.parse((await cli(['plan', '--json'])).stdout) as { changes: { address: string; action: string }[]; moves: unknown[] };
+    expect(plan.moves).toEqual([expect.objectContaining({ from: 'file.handbook', to: 'file.guide' })]);
+    expect(plan.changes.filter((c) => c.action !== 'no-op')).toEqual([]);
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    expect(await writes()).toEqual([]);
+    expect(Object.keys((await state()).resources).sort()).toEqual(['file.faq', 'file.guide']);
+  });
 });

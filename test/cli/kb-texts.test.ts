@@ -36,7 +36,8 @@ describe('knowledge-base text entries', () => {
   const cli = (args: string[]): Promise<CliResult> =>
     runCli(args[0] === 'validate' || args[0] === 'graph' ? args : [...args, '--state', 'state.json'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url } });
   const texts = async (): Promise<TextRecord[]> => (await emu.get<{ data: TextRecord[] }>(TEXT_PATH)).data;
-  const textWrites = async (): Promise<{ method: string; path: string; body?: unknown }[]> => (await emu.apiWrites()).map((r) => ({ ...r, path: below(r.path) })).filter((r) => r.path.startsWith(TEXT_PATH));
+  const textWrites = async (): Promise<{ method: string; path: string; body?: unknown }[]> =>
+    (await emu.apiWrites()).map((r) => ({ ...r, path: below(r.path) })).filter((r) => r.path.startsWith(TEXT_PATH));
   const state = async (): Promise<{ resources: Record<string, { remoteId: string; spec: Record<string, unknown> }> }> => JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
   const write = async (path: string, text: string): Promise<void> => {
     await mkdir(join(dir, path, '..'), { recursive: true });
@@ -125,7 +126,10 @@ describe('knowledge-base text entries', () => {
 
   it('a 6,000-character text, inline or in a file, and a missing file are one line at file:line:col, exit 1, before any call', async () => {
     const long = 'x'.repeat(6000);
-    await write('agents.yaml', manifest(['    refunds: { title: Refund policy, file: kb/refunds.md }', '    inline:', '      title: Inline', `      text: ${long}`, '    gone: { title: Gone, file: kb/gone.md }'].join('\n')));
+    await write(
+      'agents.yaml',
+      manifest(['    refunds: { title: Refund policy, file: kb/refunds.md }', '    inline:', '      title: Inline', `      text: ${long}`, '    gone: { title: Gone, file: kb/gone.md }'].join('\n')),
+    );
     await write('kb/refunds.md', long);
     await emu.clearRequests();
     for (const command of [['validate'], ['plan'], ['apply', '--auto-approve']]) {
@@ -234,7 +238,10 @@ describe('knowledge-base text entries', () => {
     const before = await cli(['kb', 'status']);
     expect(before).toMatchObject({ code: 0, stdout: 'No websites in the state.\n' });
 
-    const applied = await runCli(['apply', '--auto-approve', '--wait', '--state', 'state.json'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url, AGENTSYNC_KB_POLL_MS: '50' } });
+    const applied = await runCli(['apply', '--auto-approve', '--wait', '--state', 'state.json'], {
+      cwd: dir,
+      env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url, AGENTSYNC_KB_POLL_MS: '50' },
+    });
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toMatch(/Indexing complete: 2 processed, 0 failed/);
     const polls = (await emu.apiRequests('POST')).filter((r) => below(r.path) === '/ai-agents/agent-builder/knowledge-base/status/poll');

@@ -23,7 +23,10 @@ describe('the kinds’ manifest entries', () => {
       const result = manifestSchema.safeParse({ ...manifest, ...(nested as object) });
       expect(result.success, type).toBe(false);
       const paths = result.success ? [] : result.error.issues.map((issue) => issue.path.join('.'));
-      expect(paths.some((path) => path.startsWith([...section, 'x-1'].join('.'))), `${type}: ${paths.join(', ')}`).toBe(true);
+      expect(
+        paths.some((path) => path.startsWith([...section, 'x-1'].join('.'))),
+        `${type}: ${paths.join(', ')}`,
+      ).toBe(true);
     }
   });
 

@@ -48,7 +48,16 @@ describe('the text kind', () => {
   });
 
   it('reads a list entry: its id, its title as identity, its title and text, and when it was made', () => {
-    const read = textKind.refresh?.read({ uniqueId: 'u1', title: 'Refunds', text: 'Paid.', fileName: 'refunds.md', s3Key: 'a/text/u1/refunds.md', status: 'indexed', createdAt: 1700000000000, updatedAt: 1 });
+    const read = textKind.refresh?.read({
+      uniqueId: 'u1',
+      title: 'Refunds',
+      text: 'Paid.',
+      fileName: 'refunds.md',
+      s3Key: 'a/text/u1/refunds.md',
+      status: 'indexed',
+      createdAt: 1700000000000,
+      updatedAt: 1,
+    });
     expect(read).toEqual({ remoteId: 'u1', identity: 'Refunds', spec: { title: 'Refunds', text: 'Paid.' }, createdAtMs: 1700000000000 });
     expect(textKind.refresh?.read('not an entry')).toBeUndefined();
   });
