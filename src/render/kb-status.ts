@@ -2,6 +2,7 @@
 // and what excluded it. JSON is the same data.
 import type { KbSourceStatus } from '../app/kb-sources.js';
 import type { KbWebsiteStatus } from '../app/kb-status.js';
+import { maxOf } from '../core/arrays.js';
 import { palette } from './color.js';
 import { printableText } from './plan-fields.js';
 
@@ -37,7 +38,7 @@ export function renderKbStatusText(websites: readonly KbWebsiteStatus[], color: 
 /** One line per indexed source (text entries, uploads): its address and its status in the server's word. */
 function appendSources(out: string[], sources: readonly KbSourceStatus[], paint: ReturnType<typeof palette>): void {
   if (sources.length === 0) return;
-  const width = Math.max(...sources.map((s) => printableText(s.address).length));
+  const width = maxOf(sources.map((s) => printableText(s.address).length));
   for (const source of sources) {
     const status = source.status === undefined ? paint.yellow('not reported by the server (deleted?)') : source.status === 'failed' ? paint.red('failed') : printableText(source.status);
     out.push(`${paint.bold(printableText(source.address).padEnd(width))}  ${status}`);
