@@ -111,8 +111,9 @@ describe('uploading a file to a presigned URL', () => {
     expect(storage.received[0]).toMatchObject({ bytes, sha256: digest, complete: true });
     expect(storage.received[0]?.headers).toMatchObject({ 'content-type': 'application/pdf', 'content-length': String(bytes) });
     expect(storage.received[0]?.headers.apikey).toBeUndefined();
-    // Whole in memory would be 32 MB more; a stream holds a few of its 64 KB chunks.
-    expect(peak - before).toBeLessThan(8 * 1024 * 1024);
+    // Whole in memory would be 32 MB more; a stream holds a few of its 64 KB chunks (measured: about
+    // 3 MB alone; the bound leaves room for what other test files running in this process hold).
+    expect(peak - before).toBeLessThan(16 * 1024 * 1024);
   });
 
   it('refuses a file that changed since it was planned: its last bytes are never sent, and nothing is retried', async () => {
