@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Transform, type TransformCallback } from 'node:stream';
-import { Client } from 'undici';
+import { Pool } from 'undici';
 import type { UploadRequest } from '../../core/kinds/kind.js';
 import { isLoopbackHost } from '../../core/base-url.js';
 import { ApiError, errorFromTransport, RETRYABLE_STATUSES, serverAddress } from './api-error.js';
@@ -70,7 +70,8 @@ function checkUploadUrl(raw: string, call: string): URL {
 
 /** One attempt: undefined when the storage took the bytes, else why not. */
 async function putOnce(url: URL, request: UploadRequest, call: string, attemptMs: number, ctx: UploadContext, signal: AbortSignal | undefined): Promise<ApiError | undefined> {
-  const client = new Client(url.origin, { connectTimeout: ctx.timeouts.connectMs, headersTimeout: attemptMs, bodyTimeout: attemptMs });
+  // A pool of one: the vendored undici (scripts/bundle.mjs) exports Pool alone.
+  const client = new Pool(url.origin, { connections: 1, connectTimeout: ctx.timeouts.connectMs, headersTimeout: attemptMs, bodyTimeout: attemptMs });
   const body = new DigestCheck(request.digest, request.bytes, call);
   createReadStream(request.path)
     .on('error', (err) => body.destroy(body.unreadable(err)))
