@@ -9,8 +9,6 @@ import type { ResourceType } from './kinds/kind.js';
 export type { ToolSpec } from './kinds/tool/manifest.js';
 export type { AgentSpec } from './kinds/agent/manifest.js';
 export type { WebsiteSpec } from './kinds/website/manifest.js';
-export type { TextSpec } from './kinds/text/manifest.js';
-export type { FileSpec } from './kinds/file/manifest.js';
 
 export type { SensitivePath } from './kinds/entry.js';
 import type { SensitivePath } from './kinds/entry.js';
