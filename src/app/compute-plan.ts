@@ -50,7 +50,7 @@ export async function computePlan(desired: Desired, state: State | null, source:
     return { plan: planChanges({ desired: offline.desired, state, digest, scope }), salt, overlay: {}, scope, matched: offline.recorded };
   }
   // Every kind, the way it is read (docs/spec/server.md#refresh), all at once.
-  const read = await readKinds(source.client, state);
+  const read = await readKinds(source.client, state, new Set(desired.resources.map((r) => r.type)));
   const sensitive = new Map(desired.resources.map((r) => [r.address, r.sensitive]));
   const refreshed = refreshState({ state, snapshot: read.snapshot, digest, sensitiveOf: (address) => sensitive.get(address) ?? [] });
   const gone = goneFromServer(state, refreshed.overlay);

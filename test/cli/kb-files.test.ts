@@ -315,4 +315,14 @@ describe('knowledge-base files', () => {
     expect(await writes()).toEqual([]);
     expect(Object.keys((await state()).resources).sort()).toEqual(['file.faq', 'file.guide']);
   });
+
+  it('a plan of an app without files does not read the knowledge-base list for them', async () => {
+    await writeFile(join(dir, 'agents.yaml'), manifest({}).replace('  files:\n', '  files: {}\n'));
+    await emu.clearRequests();
+    const plan = await cli(['plan']);
+    expect(plan.code, plan.stderr).toBe(0);
+    const reads = (await emu.apiRequests('GET')).map((r) => r.path);
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.filter((path) => path.startsWith('/v3/ai-agents/agent-builder/knowledge-base?'))).toEqual([]);
+  });
 });

@@ -177,6 +177,11 @@ export interface Refreshable {
   matchBy: MatchBy;
   /** Reads one list entry (an object); undefined when the record is not live (soft-deleted). */
   read(entry: unknown): RemoteRecord | undefined;
+  /**
+   * Read by a plan only when the manifest or the state holds one of the kind: its list is shared
+   * with other kinds (the knowledge base's general list), so an app without any pays no request.
+   */
+  onlyWhenUsed?: boolean;
 }
 
 export interface Kind<Spec extends object = JsonObject> {

@@ -31,15 +31,18 @@ export interface ServerRead {
 
 /**
  * The refresh's reading of the server (docs/spec/server.md#refresh): every kind the way it needs,
- * all at once: one list call per listable kind, and each resource the state holds of a kind that
- * is read resource by resource.
+ * all at once: one list call per listable kind (one the manifest, `declared`, and the state do not
+ * use is skipped when its refresh says `onlyWhenUsed`), and each resource the state holds of a kind
+ * that is read resource by resource.
  */
-export async function readKinds(client: ApiClient, state: State | null): Promise<ServerRead> {
+export async function readKinds(client: ApiClient, state: State | null, declared: ReadonlySet<ResourceType> = new Set(RESOURCE_TYPES)): Promise<ServerRead> {
   const observed = RESOURCE_TYPES.flatMap((type) => {
     const observe = moduleOf(type).observe;
     return observe === undefined ? [] : [{ type, observe }];
   });
-  const [snapshot, ...reads] = await Promise.all([readServer(client), ...observed.map(({ observe }) => readObserved(client, observe, state))]);
+  const held = new Set(Object.values(state?.resources ?? {}).map((entry) => entry.type));
+  const listed = RESOURCE_TYPES.filter((type) => kindOf(type).refresh?.onlyWhenUsed !== true || declared.has(type) || held.has(type));
+  const [snapshot, ...reads] = await Promise.all([readServer(client, listed), ...observed.map(({ observe }) => readObserved(client, observe, state))]);
   const seen: ServerRead['seen'] = {};
   observed.forEach(({ type }, i) => {
     const read = reads[i] as ObservedRead;

@@ -48,7 +48,7 @@ export const fileKind: Kind<FileSpec> = {
   fields: FILE_FIELDS,
   // No update route: any change is a new upload.
   replacedBy: ['fileName', 'mimeType', 'bytes', 'digest'],
-  refresh: { listPath: FILE_LIST_PATH, matchBy: 'remoteId', read: readUpload },
+  refresh: { listPath: FILE_LIST_PATH, matchBy: 'remoteId', read: readUpload, onlyWhenUsed: true },
   identityOf: (spec) => spec.fileName,
   // The list shows only the name; what was uploaded under it cannot be read back.
   declaredOnImport: ['mimeType', 'bytes', 'digest'],
