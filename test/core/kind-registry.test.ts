@@ -8,9 +8,9 @@ import { toolModule } from '../../src/core/kinds/tool/module.js';
 
 describe('the kind registry', () => {
   it('derives the address wording, the secret sections and the manifest sections from the kinds', () => {
-    expect(ADDRESS_FORMS).toBe('tool.<name>, agent.<key> or website.<key>');
+    expect(ADDRESS_FORMS).toBe('tool.<name>, agent.<key>, website.<key>, text.<key> or file.<key>');
     expect([...RESOURCE_ROOTS].sort()).toEqual(['agents', 'knowledgeBase', 'tools']);
-    expect(MANIFEST_SECTIONS).toEqual({ tool: ['tools'], agent: ['agents'], website: ['knowledgeBase', 'websites'] });
+    expect(MANIFEST_SECTIONS).toEqual({ tool: ['tools'], agent: ['agents'], website: ['knowledgeBase', 'websites'], text: ['knowledgeBase', 'texts'], file: ['knowledgeBase', 'files'] });
   });
 
   it('derives the set-like lists fmt sorts from the field tables', () => {
