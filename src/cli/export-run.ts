@@ -9,6 +9,7 @@ import { connectApi } from './api-connect.js';
 import { printWarnings } from './render-plan.js';
 import { manifestSource, type CliIo } from './cli-io.js';
 import { renderExportFolderJson, renderExportManifestJson } from '../render/command-json.js';
+import { leftOutWarnings } from '../render/export-text.js';
 
 export async function runExport(opts: ExportOptions, io: CliIo): Promise<void> {
   if (opts.split !== undefined && opts.out !== undefined) throw new UserError('usage', 'use either --out or --split, not both');
@@ -29,6 +30,7 @@ export async function runExport(opts: ExportOptions, io: CliIo): Promise<void> {
   if (opts.split !== undefined) {
     const folder = opts.split;
     const { exported, files, removed } = await exportToFolder({ ...source, folder });
+    io.stderr.write(leftOutWarnings(exported.leftOut));
     const secrets = exported.secrets.map((s) => s.name);
     if (opts.json) {
       io.stdout.write(renderExportFolderJson(folder, files, removed, exported.counts, secrets));
@@ -41,6 +43,7 @@ export async function runExport(opts: ExportOptions, io: CliIo): Promise<void> {
     return;
   }
   const { exported, manifest: text } = await exportToManifest({ ...source, ...(out === undefined ? {} : { out }) });
+  io.stderr.write(leftOutWarnings(exported.leftOut));
   const secrets = exported.secrets.map((s) => s.name);
   if (opts.json) {
     io.stdout.write(renderExportManifestJson(out, exported.counts, secrets, text));

@@ -228,9 +228,11 @@ function changeFor(resource: DesiredResource, current: ResourceState | undefined
   }
   const before = normalizeSpec(type, current.spec);
   if (equal(before, after)) return { action: 'no-op', type, address, key, remoteId: current.remoteId };
-  const fields = shownFields(type, diffFields(before, after, resource.sensitive));
+  const changed = diffFields(before, after, resource.sensitive);
   const replacedBy = kindOf(type).replacedBy ?? [];
-  const replace = fields.some((field) => replacedBy.includes(field.path.split('.')[0] ?? ''));
+  // Decided on the spec's own paths: a field shown under another name (FieldFact.shownAs) still replaces.
+  const replace = changed.some((field) => replacedBy.includes(field.path.split('.')[0] ?? ''));
+  const fields = shownFields(type, changed);
   return { action: 'update', type, address, key, remoteId: current.remoteId, before, after, fields, ...(replace ? { replace: true } : {}) };
 }
 

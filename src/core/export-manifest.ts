@@ -56,6 +56,13 @@ export function manifestSecretsOf(sites: readonly InterpolationSite[], env: Read
   return [...found].map(([name, value]) => ({ name, value }));
 }
 
+/** A server record export leaves out: its kind, its name (or id) and why. */
+export interface LeftOut {
+  type: ResourceType;
+  name: string;
+  why: string;
+}
+
 /** Resources whose identity the server does not keep unique: `import` needs their remote id. */
 export interface SharedIdentity {
   address: string;
@@ -70,6 +77,8 @@ export interface ExportedManifest {
   counts: Partial<Record<ResourceType, number>>;
   /** Kinds the server cannot list, so nothing of them was exported. */
   unreadable: ResourceType[];
+  /** Records the server lists that a manifest cannot hold (Kind.notExported), each with why. */
+  leftOut: LeftOut[];
   sharedIdentities: SharedIdentity[];
 }
 
@@ -83,6 +92,7 @@ export function exportManifest(snapshot: ServerSnapshot, environment: ExportEnvi
   const usedManifestSecrets = new Set<string>();
   const counts: ExportedManifest['counts'] = {};
   const unreadable: ResourceType[] = [];
+  const leftOut: LeftOut[] = [];
   const sharedIdentities: SharedIdentity[] = [];
   const exported = new Map<ResourceType, Set<string>>();
   const references = new Set<string>();
@@ -92,6 +102,11 @@ export function exportManifest(snapshot: ServerSnapshot, environment: ExportEnvi
   for (const type of RESOURCE_TYPES) {
     const spec = kindOf(type).export;
     const listing = snapshot[type];
+    const why = kindOf(type).notExported;
+    if (!spec && listing && why !== undefined) {
+      for (const record of listing.records) leftOut.push({ type, name: record.identity ?? record.remoteId ?? '?', why });
+      continue;
+    }
     if (!spec || !listing) {
       unreadable.push(type);
       continue;
@@ -133,7 +148,7 @@ export function exportManifest(snapshot: ServerSnapshot, environment: ExportEnvi
   const external = [...references].filter((name) => !tools.has(name)).sort();
   if (external.length > 0) document.external = { tools: external.map(escapeString) };
   assertWritable(document);
-  return { document, secrets, counts, unreadable, sharedIdentities };
+  return { document, secrets, counts, unreadable, leftOut, sharedIdentities };
 }
 
 /**

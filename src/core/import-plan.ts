@@ -134,6 +134,10 @@ function declaredEntry(resource: DesiredResource, input: ImportInput): ImportPla
 /** The server's values become the state's, so the next plan shows exactly how the manifest differs. */
 function entryFor(resource: DesiredResource, record: RemoteRecord, input: ImportInput): ImportPlan['entries'][number] {
   const spec: JsonObject = {};
+  for (const field of kindOf(resource.type).declaredOnImport ?? []) {
+    const declared = (resource.spec as JsonObject)[field];
+    if (declared !== undefined) spec[field] = declared;
+  }
   for (const [field, value] of Object.entries(record.spec)) if (value !== null) spec[field] = value;
   const redacted = redactSpecShared({ spec, sensitive: resource.sensitive.filter((path) => Object.hasOwn(spec, String(path[0]))) }, input.digest);
   return {

@@ -24,7 +24,7 @@ export function renderExport(exported: ExportedManifest, origin: ExportOrigin): 
     ...(origin.schemaBeside ? [`yaml-language-server: $schema=./${SCHEMA_FILE}`] : []),
     `Exported by agentsync ${origin.agentsyncVersion} from app "${origin.appId}" (region ${origin.region}, environment "${origin.environment}").`,
     // No time: the same server gives the same bytes, so a nightly export can be compared with git diff.
-    `It holds everything the server listed: ${counted.join(', ') || 'nothing'}.${unreadableNote(exported.unreadable)}`,
+    `It holds everything the server listed: ${counted.join(', ') || 'nothing'}.${unreadableNote(exported.unreadable)}${leftOutNote(exported.leftOut)}`,
     'Adopt it into the state with `agentsync import`; `agentsync plan` then shows no changes.',
   ];
   return renderManifestYaml(exported.document, { header, trailer: trailerLines(exported), keyOrder: exportKeyOrder });
@@ -48,7 +48,7 @@ export function renderExportParts(exported: ExportedManifest, origin: Omit<Expor
       part.path === ENVIRONMENTS_PART
         ? [
             `Exported by agentsync ${origin.agentsyncVersion} from app "${origin.appId}" (region ${origin.region}, environment "${origin.environment}"), as a folder of files.`,
-            `The folder holds everything the server listed: ${counted.join(', ') || 'nothing'}.${unreadableNote(exported.unreadable)}`,
+            `The folder holds everything the server listed: ${counted.join(', ') || 'nothing'}.${unreadableNote(exported.unreadable)}${leftOutNote(exported.leftOut)}`,
             'Plan the whole folder with `agentsync plan -f <folder>`; adopt it into the state with `agentsync import -f <folder>`.',
           ]
         : [`Part of the manifest exported by agentsync ${origin.agentsyncVersion} from app "${origin.appId}"; the folder is the manifest.`];
@@ -77,6 +77,17 @@ function trailerLines(exported: Pick<ExportedManifest, 'secrets' | 'sharedIdenti
     );
   }
   return lines;
+}
+
+/** Records listed but not written (Kind.notExported): named, so the header still says what the file holds. */
+function leftOutNote(leftOut: ExportedManifest['leftOut']): string {
+  if (leftOut.length === 0) return '';
+  return ` Left out: ${leftOut.map((record) => `${record.type} ${JSON.stringify(record.name)}`).join(', ')}.`;
+}
+
+/** One warning line per record the export left out, and why. */
+export function leftOutWarnings(leftOut: ExportedManifest['leftOut']): string {
+  return leftOut.map((record) => `Warning: ${record.type} ${JSON.stringify(record.name)} is not exported: ${record.why}.\n`).join('');
 }
 
 function unreadableNote(types: readonly ResourceType[]): string {

@@ -19,13 +19,21 @@ import { websiteSchema } from '../../src/core/kinds/website/manifest.js';
 import { textSchema } from '../../src/core/kinds/text/manifest.js';
 import type { AgentSpec, ToolSpec } from '../../src/core/desired.js';
 import { builderAgentSchema } from '../../src/core/kinds/builder-agent/manifest.js';
+import { fileSchema } from '../../src/core/kinds/file/manifest.js';
 import { renderManifestYaml } from '../../src/render/manifest-yaml.js';
 import { parseManifest } from '../../src/core/parse.js';
 import { resolveManifest } from '../../src/core/resolve.js';
 import { baseBody, desiredOf, digest, stateOf } from './diff-fixtures.js';
 
 // websiteSchema is built on first use (z.lazy); its object is the inner type.
-const SCHEMAS = { tool: toolSchema, agent: agentSchema, website: websiteSchema._zod.innerType, text: textSchema._zod.innerType, builderAgent: builderAgentSchema._zod.innerType } as const;
+const SCHEMAS = {
+  tool: toolSchema,
+  agent: agentSchema,
+  website: websiteSchema._zod.innerType,
+  text: textSchema._zod.innerType,
+  file: fileSchema._zod.innerType,
+  builderAgent: builderAgentSchema._zod.innerType,
+} as const;
 /** Manifest keys that are about the manifest, not the resource: never sent, never in a table. */
 const MANIFEST_ONLY = new Set(['environments']);
 
@@ -36,7 +44,17 @@ describe('the field tables', () => {
     // Tools are named by their manifest key; the spec carries it as `name`.
     // A website records the URLs its globs matched (never written in a manifest).
     // A text entry's `file` is where its text comes from; the spec holds the text itself.
-    const expected = type === 'tool' ? [...schemaKeys, 'name'] : type === 'website' ? [...schemaKeys, 'matchedUrls'] : type === 'text' ? schemaKeys.filter((key) => key !== 'file') : schemaKeys;
+    // A file entry names a local file; the spec holds what was read of it, not where it lies.
+    const expected =
+      type === 'tool'
+        ? [...schemaKeys, 'name']
+        : type === 'website'
+          ? [...schemaKeys, 'matchedUrls']
+          : type === 'text'
+            ? schemaKeys.filter((key) => key !== 'file')
+            : type === 'file'
+              ? ['fileName', 'mimeType', 'bytes', 'digest']
+              : schemaKeys;
     expect(tableKeys.sort()).toEqual(expected.sort());
   });
 

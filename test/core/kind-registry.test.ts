@@ -8,9 +8,16 @@ import { toolModule } from '../../src/core/kinds/tool/module.js';
 
 describe('the kind registry', () => {
   it('derives the address wording, the secret sections and the manifest sections from the kinds', () => {
-    expect(ADDRESS_FORMS).toBe('tool.<name>, agent.<key>, website.<key>, text.<key> or builderAgent.<key>');
+    expect(ADDRESS_FORMS).toBe('tool.<name>, agent.<key>, website.<key>, text.<key>, file.<key> or builderAgent.<key>');
     expect([...RESOURCE_ROOTS].sort()).toEqual(['agents', 'builderAgents', 'knowledgeBase', 'tools']);
-    expect(MANIFEST_SECTIONS).toEqual({ tool: ['tools'], agent: ['agents'], website: ['knowledgeBase', 'websites'], text: ['knowledgeBase', 'texts'], builderAgent: ['builderAgents'] });
+    expect(MANIFEST_SECTIONS).toEqual({
+      tool: ['tools'],
+      agent: ['agents'],
+      website: ['knowledgeBase', 'websites'],
+      text: ['knowledgeBase', 'texts'],
+      file: ['knowledgeBase', 'files'],
+      builderAgent: ['builderAgents'],
+    });
   });
 
   it('derives the set-like lists fmt sorts from the field tables', () => {

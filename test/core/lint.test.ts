@@ -176,6 +176,7 @@ describe('lint walks the kinds of the kind registry', () => {
     agent: { name: 'Support', integrationType: 'llm', integrateWith: 'gpt-4o', instruction: 'Help.' },
     website: { url: 'https://docs.example/' },
     text: { title: 'Refunds', text: 'Refunds take 5 days.' },
+    file: { file: 'handbook.pdf' },
     builderAgent: { name: 'Concierge', instruction: 'Help.' },
   };
   /** A manifest (JSON is YAML) with one entry of each kind, each in the section the registry gives it. */

@@ -14,6 +14,7 @@ const ENTRY: { readonly [T in ResourceType]: Record<string, unknown> } = {
   agent: { name: 'Support', integrationType: 'llm', integrateWith: 'gpt-4o' },
   website: { url: 'https://docs.example/' },
   text: { title: 'Refunds', text: 'Refunds take 5 days.' },
+  file: { file: 'handbook.pdf' },
   builderAgent: { name: 'Concierge' },
 };
 

@@ -5,14 +5,20 @@
 import { agentManifest } from './agent/manifest.js';
 import type { AnyKindEntry, EntrySpec, KindEntry } from './entry.js';
 import type { ResourceType } from './resource-types.js';
+import { fileManifest } from './file/manifest.js';
 import { textManifest } from './text/manifest.js';
 import { toolManifest } from './tool/manifest.js';
 import { websiteManifest } from './website/manifest.js';
 import { builderAgentManifest } from './builder-agent/manifest.js';
 
-export const ENTRIES = { tool: toolManifest, agent: agentManifest, website: websiteManifest, text: textManifest, builderAgent: builderAgentManifest } satisfies {
-  readonly [T in ResourceType]: AnyKindEntry;
-};
+export const ENTRIES = {
+  tool: toolManifest,
+  agent: agentManifest,
+  website: websiteManifest,
+  text: textManifest,
+  file: fileManifest,
+  builderAgent: builderAgentManifest,
+} satisfies { readonly [T in ResourceType]: AnyKindEntry };
 
 /** Each kind's spec: what its entry builds, what the diff compares and the API receives. */
 export type KindSpecs = { [T in ResourceType]: EntrySpec<(typeof ENTRIES)[T]> };

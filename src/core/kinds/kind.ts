@@ -29,9 +29,26 @@ export interface WireRequest {
   onAnswerBytes?: (bytes: number) => void;
 }
 
+/**
+ * A local file's bytes sent to a URL the server handed out (a presigned storage URL): a PUT,
+ * streamed, outside the API, so without the API key. The URL's query is a credential (its
+ * signature): it is never shown, in progress lines, errors or logs.
+ */
+export interface UploadRequest {
+  url: string;
+  /** The absolute path of the local file. */
+  path: string;
+  contentType: string;
+  bytes: number;
+  /** The SHA-256 (hex) the file had when it was planned: a file changed since is not sent whole. */
+  digest: string;
+}
+
 /** The transport a kind's endpoints run on. A failed call rejects with an error carrying `status` (0 when nothing came back). */
 export interface Wire {
   send(request: WireRequest): Promise<unknown>;
+  /** Absent on a transport that cannot send files (a client made before uploads existed). */
+  upload?(request: UploadRequest): Promise<void>;
 }
 
 /**
@@ -59,6 +76,8 @@ export interface CallContext {
   before?: JsonObject;
   /** The remote ids of other resources, for a kind whose fields name them by address (FieldFact.refersToAddresses). */
   references?: ReferenceIds;
+  /** The absolute path of the local file the entry names (`file:`), for a call that sends its bytes. */
+  localFile?: string;
 }
 
 /**
@@ -172,7 +191,10 @@ export interface Refreshable {
   matchBy: MatchBy;
   /** Reads one list entry (an object); undefined when the record is not live (soft-deleted). */
   read(entry: unknown): RemoteRecord | undefined;
-  /** A plan reads the list only when the manifest declares the kind or the state holds some (a kind most apps do not use). */
+  /**
+   * Read by a plan only when the manifest or the state holds one of the kind: its list is shared
+   * with other kinds (the knowledge base's general list), so an app without any pays no request.
+   */
   onlyWhenUsed?: boolean;
 }
 
@@ -235,6 +257,16 @@ export interface Kind<Spec extends object = JsonObject> {
   needs?(spec: Spec): string[];
   /** How `agentsync export` writes the kind's server records into a manifest; absent when it cannot be read. */
   export?: Exportable;
+  /**
+   * Why records the server lists cannot be written into a manifest (uploaded files cannot be
+   * downloaded): export leaves each out, with a warning naming it. Only for a kind without `export`.
+   */
+  notExported?: string;
+  /**
+   * Spec fields no server record shows (a file's content digest): `import` records the manifest's
+   * value for them, as applied, so that the next plan compares the manifest with itself there.
+   */
+  declaredOnImport?: readonly string[];
   /** The call a create or update will make, for progress lines before it is sent. */
   describe(action: 'create' | 'update', spec: Spec, key: string, remoteId?: string): string;
 }

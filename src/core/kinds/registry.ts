@@ -4,6 +4,7 @@
 // missing here (or one here that is not there) a compile error.
 import type { DesiredResource } from '../desired.js';
 import { agentModule } from './agent/module.js';
+import { fileModule } from './file/module.js';
 import { factsOf } from './fields.js';
 import { parseAddress, RESOURCE_TYPES, type Kind, type ResourceType } from './kind.js';
 import type { KindModule, SpecOf } from './module.js';
@@ -12,7 +13,14 @@ import { toolModule } from './tool/module.js';
 import { websiteModule } from './website/module.js';
 import { builderAgentModule } from './builder-agent/module.js';
 
-const MODULES = { tool: toolModule, agent: agentModule, website: websiteModule, text: textModule, builderAgent: builderAgentModule } satisfies { readonly [T in ResourceType]: KindModule<SpecOf<T>> };
+const MODULES = {
+  tool: toolModule,
+  agent: agentModule,
+  website: websiteModule,
+  text: textModule,
+  file: fileModule,
+  builderAgent: builderAgentModule,
+} satisfies { readonly [T in ResourceType]: KindModule<SpecOf<T>> };
 
 /** A type's module, with its spec type erased: for code that handles every kind alike. */
 export function moduleOf(type: ResourceType): KindModule<object> {

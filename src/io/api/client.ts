@@ -3,13 +3,14 @@
 // rate-governor.ts; this file only knows paths, bodies and answer shapes.
 import { Pool } from 'undici';
 import type { MessageBody, MessageRecord } from '../../core/api-types.js';
-import type { WireRequest } from '../../core/kinds/kind.js';
+import type { UploadRequest, WireRequest } from '../../core/kinds/kind.js';
 import { baseUrlProblem } from '../../core/base-url.js';
 import { UserError } from '../../core/errors.js';
 import { ApiError, serverAddress } from './api-error.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { RateGovernor, type GovernorStats } from './rate-governor.js';
 import { sendRequest, type CallSpec, type RequestContext, type RetryClock, type RetryInfo } from './send-request.js';
+import { uploadFile } from './upload.js';
 import { USER_AGENT } from './user-agent.js';
 
 export interface ApiTimeouts {
@@ -49,6 +50,11 @@ export interface ApiClient {
   /** One call to any endpoint: the resource kinds (core/kinds) know the paths and answer shapes. */
   request(request: WireRequest, options?: CallOptions): Promise<unknown>;
   sendMessage(body: MessageBody, options?: CallOptions & { onBehalfOf?: string }): Promise<MessageRecord>;
+  /**
+   * A local file PUT, streamed, to a URL the server handed out (io/api/upload.ts): never with the
+   * API key. Optional so that a library caller's own client need not have it (files then cannot be uploaded).
+   */
+  upload?(request: UploadRequest, options?: CallOptions): Promise<void>;
   stats(): GovernorStats;
   close(): Promise<void>;
 }
@@ -100,6 +106,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const answer = await sendRequest(ctx, { method: 'POST', path, body, headers, ...(opts?.onRetry ? { onRetry: opts.onRetry } : {}) });
       return expectObject<MessageRecord>(field(answer.body, 'data'), answer.status, `POST ${path}`, 'id');
     },
+    upload: (request, opts) => uploadFile({ timeouts, retries: ctx.retries, backoff: ctx.backoff, clock }, request, opts),
     stats: () => governor.stats(),
     async close() {
       governor.close();

@@ -77,6 +77,7 @@ export async function runOne(task: Task, run: CallRunContext): Promise<TaskOutco
     replacement: replacementSteps(call, run),
     references: run.references,
     ...(task.change.action === 'update' ? { before: task.change.before } : {}),
+    ...(task.resource.localFile === undefined ? {} : { localFile: task.resource.localFile }),
   };
   try {
     const outcome = await sendCall(call, ctx);

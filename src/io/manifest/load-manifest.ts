@@ -125,10 +125,17 @@ export async function loadDesiredForEnvironments(options: LoadManyOptions): Prom
 let lastParse: { name: string; text: string; parsed: ParsedManifest } | undefined;
 
 function parseOnce(read: ManifestRead): ParsedManifest {
-  if (lastParse?.name === read.name && lastParse.text === read.text) return lastParse.parsed;
+  // The local files it names are read again by each load: the same text may name other content
+  // (a file edited since, or another folder's file of the same name).
+  if (lastParse?.name === read.name && lastParse.text === read.text) return withoutLocalFiles(lastParse.parsed);
   const parsed = parseManifestRead(read);
   lastParse = { name: read.name, text: read.text, parsed };
-  return parsed;
+  return withoutLocalFiles(parsed);
+}
+
+function withoutLocalFiles(parsed: ParsedManifest): ParsedManifest {
+  const { localFiles: _read, ...copy } = parsed;
+  return copy;
 }
 
 /** Without -e, a well-formed manifest with several environments is a question to answer, not an invalid manifest. */
