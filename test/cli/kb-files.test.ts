@@ -281,7 +281,7 @@ describe('knowledge-base files', () => {
     const applied = await cli(['apply', 'plan.json', '--auto-approve']);
     expect(applied.code).toBe(1);
     expect(applied.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(applied.stderr).toMatch(/saved plan plan\.json is stale: .*or a local file it names \(file:\), is different/);
+    expect(applied.stderr).toMatch(/saved plan plan\.json is stale: the local file of file\.guide changed after the plan was made/);
     expect(await writes()).toEqual([]);
     expect(await uploads()).toEqual([]);
   });

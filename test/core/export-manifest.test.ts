@@ -142,7 +142,7 @@ describe('exportManifest', () => {
   it('says what it cannot export, and refuses what it cannot export faithfully', () => {
     const exported = exportManifest(snapshotOf([], []), environment);
     // Files are listed but never exportable: without their listing they are unreadable like websites.
-    expect(exported.unreadable).toEqual(['website', 'text', 'file', 'builderAgent']);
+    expect(exported.unreadable).toEqual(['website', 'file', 'builderAgent']);
     expect(exported.counts).toEqual({ tool: 0, agent: 0 });
     const refusal = (snapshot: ServerSnapshot): string => {
       try {
