@@ -5,7 +5,7 @@
 // demo` (scripts/demo.mjs), which runs the built bin against the root agents.yaml.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +53,15 @@ describe('the built bin, one run per command, in order', () => {
     expect(ok(await bin(['export', '--out', 'exported.yaml'])).stdout).toContain('to exported.yaml');
     expect(await readFile(join(dir, 'exported.yaml'), 'utf8')).toContain('agents:');
     expect(ok(await bin(['send', '--to', 'agent:assistant', '--text', 'hello'])).stdout).toMatch(/^\S+\n$/);
+  });
+
+  it('examples/agent-builder applies through the bin (a file uploaded through the vendored undici) and then plans No changes', async () => {
+    await cp(join(ROOT, 'examples', 'agent-builder'), join(dir, 'agent-builder'), { recursive: true });
+    const applied = ok(await bin(['apply', '-f', 'agent-builder', '--auto-approve', '--state', 'ab.state.json']));
+    expect(applied.stdout).toMatch(/created file\.handbook/);
+    expect(applied.stdout).toContain('Apply complete: 5 created');
+    const plan = ok(await bin(['plan', '-f', 'agent-builder', '--state', 'ab.state.json', '--detailed-exitcode']));
+    expect(plan.stdout).toContain('No changes.');
   });
 
   it('a usage error and a manifest error exit 1 with one line; -f - reads the real stdin', async () => {

@@ -7,6 +7,7 @@
 // a byte is read; a body without one is cut off as soon as it passes the limit. Aborting is the
 // only way to stop a server that keeps sending, and it drops the connection.
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 
 /** How much of an answer with this status may be read, and what happens past it. */
@@ -20,7 +21,8 @@ export interface ExchangeRequest {
   method: Dispatcher.HttpMethod;
   path: string;
   headers: Readonly<Record<string, string>>;
-  body?: string;
+  /** Text, or a stream of bytes (an upload), sent as it is read. */
+  body?: string | Readable;
   limitFor(status: number): BodyLimit;
   /** Sees the status and headers before the body is read (the rate headers are read here). */
   onHead?(status: number, headers: IncomingHttpHeaders): void;

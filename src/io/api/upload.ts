@@ -19,6 +19,7 @@ import { MAX_TIMER_MS, retryDelay, type BackoffOptions } from './backoff.js';
 import { hideInOutput } from './outside-text.js';
 import type { RetryClock, RetryInfo } from './send-request.js';
 import { USER_AGENT } from './user-agent.js';
+import { exchange } from './exchange.js';
 
 export interface UploadContext {
   timeouts: { connectMs: number; responseMs: number };
@@ -70,26 +71,25 @@ function checkUploadUrl(raw: string, call: string): URL {
 
 /** One attempt: undefined when the storage took the bytes, else why not. */
 async function putOnce(url: URL, request: UploadRequest, call: string, attemptMs: number, ctx: UploadContext, signal: AbortSignal | undefined): Promise<ApiError | undefined> {
-  // A pool of one: the vendored undici (scripts/bundle.mjs) exports Pool alone.
+  // A pool of one, driven through the one exchange every call uses (the vendored undici, scripts/bundle.mjs, is its Pool alone).
   const client = new Pool(url.origin, { connections: 1, connectTimeout: ctx.timeouts.connectMs, headersTimeout: attemptMs, bodyTimeout: attemptMs });
   const body = new DigestCheck(request.digest, request.bytes, call);
   createReadStream(request.path)
     .on('error', (err) => body.destroy(body.unreadable(err)))
     .pipe(body);
-  const abandon = AbortSignal.any([AbortSignal.timeout(attemptMs), ...(signal ? [signal] : [])]);
   try {
-    const answer = await client.request({
+    const answer = await exchange(client, {
       method: 'PUT',
       path: `${url.pathname}${url.search}`,
       headers: { 'content-type': request.contentType, 'content-length': String(request.bytes), 'user-agent': USER_AGENT },
       body,
-      signal: abandon,
+      // A storage's success says nothing we read; an error's first bytes say enough.
+      limitFor: (status) => ({ bytes: status >= 200 && status < 300 ? 0 : ERROR_BODY_BYTES, overLimit: 'truncate' }),
+      timeoutMs: attemptMs,
+      ...(signal ? { signal } : {}),
     });
-    if (answer.statusCode >= 200 && answer.statusCode < 300) {
-      await answer.body.dump();
-      return undefined;
-    }
-    return storageRefusal(answer.statusCode, await readStart(answer.body), call);
+    if (answer.status >= 200 && answer.status < 300) return undefined;
+    return storageRefusal(answer.status, 'text' in answer ? answer.text : '', call);
   } catch (err) {
     if (body.changed !== undefined) return body.changed;
     return errorFromTransport(err, call, serverAddress(url));
@@ -104,18 +104,6 @@ function storageRefusal(status: number, text: string, call: string): ApiError {
   const code = /<Code>([^<]{1,100})<\/Code>/.exec(text)?.[1] ?? `HTTP_${status}`;
   const message = /<Message>([^<]{1,500})<\/Message>/.exec(text)?.[1] ?? (text.startsWith('<') ? '' : text.slice(0, 500));
   return new ApiError({ status, code, serverMessage: message, call, retryable: status >= 500 || RETRYABLE_STATUSES.has(status), notSent: false });
-}
-
-async function readStart(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= ERROR_BODY_BYTES) break;
-  }
-  body.destroy();
-  return Buffer.concat(chunks).subarray(0, ERROR_BODY_BYTES).toString('utf8');
 }
 
 /**
