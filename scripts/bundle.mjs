@@ -14,6 +14,7 @@
 // ships only the bundles (package.json `files`). test/package/ checks the tarball and the import.
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 import { build } from 'esbuild';
 import { asciiOnly, assertNoDynamicImport, builtinImportsAsRequire, childProcessOnFirstUse, http2OnFirstConnect, undiciPoolOnly, versionDefine } from './bundle-plugins.mjs';
 import { writePublicTypes } from './public-types.mjs';
@@ -36,7 +37,7 @@ const cli = await build({
   sourcemap: true,
   minifyWhitespace: true,
   minifySyntax: true,
-  plugins: [vendorAsSeparateFiles('./vendor'), childProcessOnFirstUse(), builtinImportsAsRequire()],
+  plugins: [vendorAsSeparateFiles('./vendor'), emulatorAsSeparateFile('./vendor/emulator.cjs'), childProcessOnFirstUse(), builtinImportsAsRequire()],
   metafile: true,
   // The startup snapshot is the single-file binary's alone (scripts/sea.mjs, cli/snapshot.ts).
   define: { ...define, 'import.meta.url': '__agentsyncBundleUrl', __AGENTSYNC_SEA_SNAPSHOT__: 'false' },
@@ -56,6 +57,22 @@ await build({
   define: { ...define, 'import.meta.url': '__agentsyncBundleUrl' },
   banner: { js: 'var __agentsyncBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
+
+// The emulator, in a file of its own that only `agentsync emulator` loads: every other command's
+// start reads (and has the compile cache check) a script a third smaller (BENCHMARKS.md, P3). It
+// shares no module state with the CLI (it imports only wire types and url-glob from core/).
+const emulator = await build({
+  ...common,
+  entryPoints: { emulator: 'src/emulator/index.ts' },
+  outdir: 'dist/cli/vendor',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  plugins: [vendorAsSeparateFiles('.'), builtinImportsAsRequire()],
+  metafile: true,
+  define,
+});
+assertNoDynamicImport(emulator.metafile);
+asciiOnly('dist/cli/vendor/emulator.cjs');
 
 const vendor = await build({
   ...common,
@@ -96,6 +113,22 @@ function vendorAsSeparateFiles(folder) {
     name: 'vendor-as-separate-files',
     setup(build) {
       build.onResolve({ filter: new RegExp(`^(${VENDORED.join('|')})$`) }, (args) => ({ path: `${folder}/${args.path}.cjs`, external: true }));
+    },
+  };
+}
+
+/**
+ * The CLI's `import('../../emulator/index.js')` becomes require('./vendor/emulator.cjs'), run when
+ * `agentsync emulator` starts (a require, as builtinImportsAsRequire makes of a builtin's import()).
+ */
+function emulatorAsSeparateFile(file) {
+  const emulator = resolve('src/emulator/index.ts').replace(/\.ts$/, '.js');
+  return {
+    name: 'emulator-as-separate-file',
+    setup(build) {
+      build.onResolve({ filter: /\/emulator\/index\.js$/ }, (args) => (resolve(args.resolveDir, args.path) === emulator ? { path: file, namespace: 'emulator-file' } : undefined));
+      build.onLoad({ filter: /.*/, namespace: 'emulator-file' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});\n`, loader: 'js' }));
+      build.onResolve({ filter: /^\.\/vendor\/emulator\.cjs$/ }, (args) => ({ path: args.path, external: true }));
     },
   };
 }

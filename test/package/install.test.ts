@@ -84,14 +84,16 @@ describe('the npm package', () => {
     for (const needed of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'agentsync.schema.json', 'dist/cli/main.cjs', 'dist/cli/agentsync.cjs', 'dist/index.js', 'dist/types/index.d.ts']) {
       expect(files).toContain(`package/${needed}`);
     }
-    // The vendored dependencies the CLI loads on first use (and the API bundle requires).
-    for (const bundle of ['package/dist/cli/vendor/undici.cjs', 'package/dist/cli/vendor/pg.cjs']) expect(files).toContain(bundle);
+    // The vendored dependencies the CLI loads on first use (and the API bundle requires), and the
+    // emulator, which only `agentsync emulator` loads.
+    for (const bundle of ['package/dist/cli/vendor/undici.cjs', 'package/dist/cli/vendor/pg.cjs', 'package/dist/cli/vendor/emulator.cjs']) expect(files).toContain(bundle);
     expect(files.filter((f) => /^package\/(src|test|bench|scripts|\.ci|vendor)\//.test(f))).toEqual([]);
     expect(files.filter((f) => f.endsWith('.tsbuildinfo') || f.endsWith('.map'))).toEqual([]);
     // Only the bundles are code: tsc's per-module output stays home.
     expect(files.filter((f) => /\.(c?js)$/.test(f)).sort()).toEqual([
       'package/dist/cli/agentsync.cjs',
       'package/dist/cli/main.cjs',
+      'package/dist/cli/vendor/emulator.cjs',
       'package/dist/cli/vendor/pg.cjs',
       'package/dist/cli/vendor/undici.cjs',
       'package/dist/index.js',
