@@ -135,9 +135,10 @@ export function exportManifest(snapshot: ServerSnapshot, environment: ExportEnvi
       for (const name of spec.references?.(entry) ?? []) references.add(name);
     }
     for (const shared of sharedOf(keys, type)) sharedIdentities.push(shared);
-    // A kind in a group (`knowledgeBase.texts`) the server holds none of is left out, so an app
-    // without text entries exports as it always did; the top-level `tools` and `agents` are always written.
-    if (keys.length === 0 && kindOf(type).section.length > 1) continue;
+    // A kind most apps do not use (its list is read only when used: text entries, files, builder
+    // agents) is left out when the server holds none, so such an app exports as it always did; the
+    // kinds every plan reads (`tools`, `agents`) are always written.
+    if (keys.length === 0 && (kindOf(type).section.length > 1 || kindOf(type).refresh?.onlyWhenUsed === true)) continue;
     // fromEntries: a tool may be named `__proto__`, and must stay a key.
     setIn(document, kindOf(type).section, Object.fromEntries(entries));
     counts[type] = keys.length;

@@ -139,6 +139,13 @@ describe('exportManifest', () => {
     expect(specs['agent.bot_1']).toMatchObject({ name: 'Bot ${1}', instruction: text });
   });
 
+  it('leaves out a kind most apps do not use when the server holds none: an app without them exports as before', () => {
+    const exported = exportManifest({ ...snapshotOf([], []), builderAgent: { records: [], matchable: true }, file: { records: [], matchable: true } }, environment);
+    expect(Object.keys(exported.document)).not.toContain('builderAgents');
+    expect(exported.document.knowledgeBase).toBeUndefined();
+    expect(Object.keys(exported.counts).sort()).toEqual(['agent', 'tool']);
+  });
+
   it('says what it cannot export, and refuses what it cannot export faithfully', () => {
     const exported = exportManifest(snapshotOf([], []), environment);
     // Files are listed but never exportable: without their listing they are unreadable like websites.
