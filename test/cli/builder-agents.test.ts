@@ -74,6 +74,8 @@ describe.each([
     expect(plan.stdout).toContain('+ knowledge: website.docs');
     const applied = await cli(['apply', '--auto-approve']);
     expect(applied.code, applied.stderr + applied.stdout).toBe(0);
+    // The progress line says what the change did, not only its last call (an attach).
+    expect(applied.stdout).toMatch(/created builderAgent\.concierge \(POST, attached 1 source, \d+ ms\)/);
 
     const ids = await stateIds();
     const [agent] = await agents();

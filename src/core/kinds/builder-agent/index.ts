@@ -10,7 +10,7 @@ import { isObject, PartlyDone, seg, sendDelete, stringField, timestampMs, Unexpe
 import { RESOURCE_TYPES, type ResourceType } from '../resource-types.js';
 import { builderAgentEntry, builderAgentKeyOf, BUILDER_AGENT_KEY_ORDER } from './export.js';
 import { BUILDER_AGENT_FIELDS } from './fields.js';
-import { AGENTS_PATH, attachedIdsOf, knowledgeCalls, knowledgeOf, sendKnowledgeCalls } from './knowledge.js';
+import { AGENTS_PATH, attachedIdsOf, knowledgeCalls, knowledgeOf, knowledgeSteps, sendKnowledgeCalls } from './knowledge.js';
 import { builderAgentManifest, type BuilderAgentSpec } from './manifest.js';
 
 /** Every field sent in a body: what an update of an agent whose record is unknown (an adopted create) sends. */
@@ -55,7 +55,7 @@ async function createAgent(ctx: CallContext, spec: BuilderAgentSpec): Promise<Ca
     // The agent exists: its uid is kept, so the next plan attaches what is missing instead of creating a second one.
     throw new PartlyDone(uid, { knowledge: [] }, err);
   }
-  return { remoteId: uid };
+  return attach.length === 0 ? { remoteId: uid } : { remoteId: uid, steps: ['POST', ...knowledgeSteps(attach)] };
 }
 
 async function updateAgent(ctx: CallContext, spec: BuilderAgentSpec, _key: string, remoteId: string, changed: ReadonlySet<string> = ALL_FIELDS): Promise<CallOutcome> {
@@ -68,7 +68,7 @@ async function updateAgent(ctx: CallContext, spec: BuilderAgentSpec, _key: strin
     if (isObject(answer) && answer.success === false) throw new UnexpectedAnswer('the answer says "success": false');
   }
   await sendKnowledgeCalls(ctx, remoteId, attach);
-  return { remoteId };
+  return attach.length === 0 ? { remoteId } : { remoteId, steps: [...(fields.size > 0 ? ['PATCH'] : []), ...knowledgeSteps(attach)] };
 }
 
 const ALL_FIELDS: ReadonlySet<string> = new Set(factsOf(BUILDER_AGENT_FIELDS).map(([field]) => field));
