@@ -4,7 +4,7 @@
 // bullet: converge under both storages and both attach-array mappings, the routes used, an edited
 // text, a replaced file, a detach then a prune, the refusals before any call, lost answers, and
 // export --split round-tripping.
-import { cp, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -184,5 +184,94 @@ describe('issue 42 acceptance: examples/agent-builder against the emulator', () 
     expect((await emu.apiWrites())[0]?.path).toBe(`/v3${KB}/text/${before['text.refunds']}`);
     expect(Object.keys(await ids())).not.toContain('text.refunds');
     await expectNoChanges();
+  });
+
+  it.each([
+    ['a 6,000-character text', async () => writeFile(join(dir, 'm', 'kb', 'refunds.md'), 'x'.repeat(6000)), /^knowledge\.yaml:12:13: .*6,000 characters.*5,000/],
+    [
+      'a 60 MB file',
+      // Sparse: 60 MB long without 60 MB written; nothing of it is read.
+      async () => truncate(join(dir, 'm', 'kb', 'handbook.pdf'), 60 * 1024 * 1024),
+      /^knowledge\.yaml:18:13: .*"kb\/handbook\.pdf" is 62,914,560 bytes \(60\.0 MB\); the limit is 52,428,800 bytes/,
+    ],
+    [
+      'a .exe',
+      async () => {
+        await writeFile(join(dir, 'm', 'kb', 'setup.exe'), 'MZ');
+        await edit('knowledge.yaml', (text) => text.replace('kb/handbook.pdf', 'kb/setup.exe'));
+      },
+      /^knowledge\.yaml:18:13: .*"kb\/setup\.exe" is not a type the knowledge base takes/,
+    ],
+    ['a missing file', async () => edit('knowledge.yaml', (text) => text.replace('kb/shipping.md', 'kb/gone.md')), /^knowledge\.yaml:15:13: .*"kb\/gone\.md" does not exist/],
+    [
+      'an unknown knowledge: address',
+      async () => edit('concierge.yaml', (text) => text.replace('text.shipping', 'text.shiping')),
+      /^concierge\.yaml:10:\d+: .*unknown knowledge address "text\.shiping".*did you mean "text\.shipping"\?/,
+    ],
+  ] as const)('5. %s is one line at file:line:col of the right file, exit 1, before any call', async (_name, spoil, line) => {
+    await spoil();
+    await emu.clearRequests();
+    for (const command of [['validate'], ['plan'], ['apply', '--auto-approve']]) {
+      const run = await cli(command);
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      // The problem is one line; validate adds its count ("1 error, 0 warnings"), plan and apply a heading naming the file; no stack.
+      const lines = run.stderr.trimEnd().split('\n').filter((text) => /\.yaml:\d+:\d+: /.test(text));
+      expect(lines, run.stderr).toHaveLength(1);
+      expect(lines[0]?.replace(/^m\//, '')).toMatch(line);
+      expect(run.stderr.trimEnd().split('\n').length, run.stderr).toBeLessThanOrEqual(2);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it.each([
+    ['a text create', `POST ${KB}/text`, 'text-details'],
+    ['an upload initiate', `POST ${KB}/uploads/initiate`, 'uploads'],
+  ] as const)('6. the answer to %s lost, then a rerun: exactly one entry on the server, and the agent attached', async (_name, route, type) => {
+    await emu.configure({ loseAnswerNext: 1, loseAnswerOn: route });
+    const lost = await cli(['apply', '--auto-approve']);
+    expect(lost.code).toBe(1);
+    await apply();
+    const entries = (await kbEntries()).filter((e) => e.type === type);
+    expect(entries).toHaveLength(type === 'text-details' ? 2 : 1);
+    const byAddress = await ids();
+    expect(entries.map((e) => e.uniqueId).sort()).toEqual((type === 'text-details' ? [byAddress['text.refunds'], byAddress['text.shipping']] : [byAddress['file.handbook']]).sort());
+    expect(await attached()).toEqual(SOURCES.map((address) => byAddress[address]).sort());
+    await expectNoChanges();
+  });
+
+  it('7. export --split of the applied example (its agent attached to texts and a file), imported, plans No changes', async () => {
+    // The API lists no websites, so an export cannot name one (docs/spec/knowledge-base.md): the agent
+    // here attaches the texts and the file only.
+    await edit('concierge.yaml', (text) => text.replace('website.docs, ', ''));
+    await apply();
+    await writeFile(join(dir, 'env.yaml'), await readFile(join(dir, 'm', 'environments.yaml'), 'utf8'));
+    const env = { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url, AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION: 'x' };
+    const exported = await runCli(['export', '-f', 'env.yaml', '--split', 'split'], { cwd: dir, env });
+    expect(exported.code, exported.stderr).toBe(0);
+    // An upload cannot be downloaded: the export names where it goes, and the user puts it there.
+    expect(await readFile(join(dir, 'split', 'files.yaml'), 'utf8')).toContain('knowledgeBase:\n  files:\n    handbook:\n      file: files/handbook.pdf\n');
+    expect(exported.stderr).toContain('Warning: file "handbook.pdf" cannot be downloaded: put it at "split/files/handbook.pdf" before planning the export.\n');
+    const knowledge = /knowledge: \[(.*)\]\n/.exec(await readFile(join(dir, 'split', 'builder-agents', 'concierge.yaml'), 'utf8'))?.[1]?.split(', ');
+    expect(knowledge?.sort()).toEqual(['file.handbook', 'text.refund_policy', 'text.shipping_times_and_carriers']);
+    await mkdir(join(dir, 'split', 'files'), { recursive: true });
+    await cp(join(dir, 'm', 'kb', 'handbook.pdf'), join(dir, 'split', 'files', 'handbook.pdf'));
+    const imported = await runCli(['import', '-f', 'split', '--state', 'split.json'], { cwd: dir, env });
+    expect(imported.code, imported.stdout + imported.stderr).toBe(0);
+    await emu.clearRequests();
+    const plan = await runCli(['plan', '--detailed-exitcode', '-f', 'split', '--state', 'split.json'], { cwd: dir, env });
+    expect(plan.stdout, plan.stderr).toContain('No changes.');
+    expect(plan.code).toBe(0);
+    expect(await emu.apiWrites()).toEqual([]);
+  });
+
+  it('8. under kbAttachArrays: files (every attached id in files) the example converges too', async () => {
+    await emu.configure({ kbAttachArrays: 'files' });
+    await apply();
+    await expectNoChanges();
+    const byAddress = await ids();
+    const [agent] = await agents();
+    expect(agent?.websites).toEqual([]);
+    expect([...(agent?.files ?? [])].sort()).toEqual(SOURCES.map((address) => byAddress[address]).sort());
   });
 });
