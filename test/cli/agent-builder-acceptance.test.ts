@@ -215,7 +215,10 @@ describe('issue 42 acceptance: examples/agent-builder against the emulator', () 
       const run = await cli(command);
       expect(run.code, run.stdout + run.stderr).toBe(1);
       // The problem is one line; validate adds its count ("1 error, 0 warnings"), plan and apply a heading naming the file; no stack.
-      const lines = run.stderr.trimEnd().split('\n').filter((text) => /\.yaml:\d+:\d+: /.test(text));
+      const lines = run.stderr
+        .trimEnd()
+        .split('\n')
+        .filter((text) => /\.yaml:\d+:\d+: /.test(text));
       expect(lines, run.stderr).toHaveLength(1);
       expect(lines[0]?.replace(/^m\//, '')).toMatch(line);
       expect(run.stderr.trimEnd().split('\n').length, run.stderr).toBeLessThanOrEqual(2);

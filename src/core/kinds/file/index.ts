@@ -104,7 +104,7 @@ function readUpload(entry: unknown): RemoteRecord | undefined {
 }
 
 /** Where an exported manifest says an uploaded file goes, relative to the file naming it. */
-export const EXPORTED_FILES_FOLDER = 'files';
+const EXPORTED_FILES_FOLDER = 'files';
 
 /** The key an exported file gets: its name without the extension, as a manifest key. */
 function keyOfFileName(fileName: string): string {
@@ -122,7 +122,10 @@ function keyOfFileName(fileName: string): string {
  * The server's name as one plain file name: a name with folders in it (`../../.ssh/id.pdf`) must not
  * make the exported manifest point at, and a later apply upload, a file outside the export's folder.
  */
-export function safeFileName(fileName: string): string {
-  const flat = fileName.replace(/[\\/\u0000-\u001f]/g, '_').replace(/^\.+/, (dots) => '_'.repeat(dots.length));
+function safeFileName(fileName: string): string {
+  const flat = [...fileName]
+    .map((char) => (char < ' ' || char === '/' || char === '\\' ? '_' : char))
+    .join('')
+    .replace(/^\.+/, (dots) => '_'.repeat(dots.length));
   return flat === '' ? 'file' : flat;
 }
