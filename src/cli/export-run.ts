@@ -9,7 +9,7 @@ import { connectApi } from './api-connect.js';
 import { printWarnings } from './render-plan.js';
 import { manifestSource, type CliIo } from './cli-io.js';
 import { renderExportFolderJson, renderExportManifestJson } from '../render/command-json.js';
-import { leftOutWarnings } from '../render/export-text.js';
+import { leftOutWarnings, suppliedFileWarnings } from '../render/export-text.js';
 
 export async function runExport(opts: ExportOptions, io: CliIo): Promise<void> {
   if (opts.split !== undefined && opts.out !== undefined) throw new UserError('usage', 'use either --out or --split, not both');
@@ -30,7 +30,7 @@ export async function runExport(opts: ExportOptions, io: CliIo): Promise<void> {
   if (opts.split !== undefined) {
     const folder = opts.split;
     const { exported, files, removed } = await exportToFolder({ ...source, folder });
-    io.stderr.write(leftOutWarnings(exported.leftOut));
+    io.stderr.write(leftOutWarnings(exported.leftOut) + suppliedFileWarnings(exported.supplied, `${folder.replace(/\/+$/, '')}/`));
     const secrets = exported.secrets.map((s) => s.name);
     if (opts.json) {
       io.stdout.write(renderExportFolderJson(folder, files, removed, exported.counts, secrets));
@@ -43,7 +43,7 @@ export async function runExport(opts: ExportOptions, io: CliIo): Promise<void> {
     return;
   }
   const { exported, manifest: text } = await exportToManifest({ ...source, ...(out === undefined ? {} : { out }) });
-  io.stderr.write(leftOutWarnings(exported.leftOut));
+  io.stderr.write(leftOutWarnings(exported.leftOut) + suppliedFileWarnings(exported.supplied, folderOf(out)));
   const secrets = exported.secrets.map((s) => s.name);
   if (opts.json) {
     io.stdout.write(renderExportManifestJson(out, exported.counts, secrets, text));
@@ -70,4 +70,10 @@ export interface ExportOptions extends ManifestOptions {
   /** --split DIR: a folder of parts instead of one file. */
   split?: string;
   force?: boolean;
+}
+
+/** The folder a single exported file's relative paths start from, as a prefix (`out/`, or empty for stdout and the current folder). */
+function folderOf(out: string | undefined): string {
+  const at = out === undefined ? -1 : Math.max(out.lastIndexOf('/'), out.lastIndexOf('\\'));
+  return out === undefined || at < 0 ? '' : out.slice(0, at + 1);
 }

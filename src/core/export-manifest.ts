@@ -63,6 +63,14 @@ export interface LeftOut {
   why: string;
 }
 
+/** A file an exported entry names that the export could not write (an upload's bytes): the user puts it there. */
+export interface SuppliedFile {
+  type: ResourceType;
+  name: string;
+  /** As the entry names it, relative to the exported manifest. */
+  path: string;
+}
+
 /** Resources whose identity the server does not keep unique: `import` needs their remote id. */
 export interface SharedIdentity {
   address: string;
@@ -79,6 +87,8 @@ export interface ExportedManifest {
   unreadable: ResourceType[];
   /** Records the server lists that a manifest cannot hold (Kind.notExported), each with why. */
   leftOut: LeftOut[];
+  /** Files the manifest names that the user must put in place (Exportable.suppliedFile). */
+  supplied: SuppliedFile[];
   sharedIdentities: SharedIdentity[];
 }
 
@@ -93,6 +103,7 @@ export function exportManifest(snapshot: ServerSnapshot, environment: ExportEnvi
   const counts: ExportedManifest['counts'] = {};
   const unreadable: ResourceType[] = [];
   const leftOut: LeftOut[] = [];
+  const supplied: SuppliedFile[] = [];
   const sharedIdentities: SharedIdentity[] = [];
   const exported = new Map<ResourceType, Set<string>>();
   const references = new Set<string>();
@@ -131,6 +142,8 @@ export function exportManifest(snapshot: ServerSnapshot, environment: ExportEnvi
       };
       const entry = namedByAddress(type, spec.entry(record, namer), exportedIds, address);
       entries.push([key, entry]);
+      const path = spec.suppliedFile === undefined ? undefined : entry[spec.suppliedFile];
+      if (typeof path === 'string') supplied.push({ type, name: record.identity ?? key, path });
       if (record.remoteId !== undefined) exportedIds.set(record.remoteId, address);
       for (const name of spec.references?.(entry) ?? []) references.add(name);
     }
@@ -149,7 +162,7 @@ export function exportManifest(snapshot: ServerSnapshot, environment: ExportEnvi
   const external = [...references].filter((name) => !tools.has(name)).sort();
   if (external.length > 0) document.external = { tools: external.map(escapeString) };
   assertWritable(document);
-  return { document, secrets, counts, unreadable, leftOut, sharedIdentities };
+  return { document, secrets, counts, unreadable, leftOut, supplied, sharedIdentities };
 }
 
 /**

@@ -98,3 +98,8 @@ function unreadableNote(types: readonly ResourceType[]): string {
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
+
+/** One warning line per file the export names but could not write; `folder` is where the manifest's paths start (`split/`, or empty). */
+export function suppliedFileWarnings(supplied: ExportedManifest['supplied'], folder: string): string {
+  return supplied.map((file) => `Warning: ${file.type} ${JSON.stringify(file.name)} cannot be downloaded: put it at ${JSON.stringify(folder + file.path)} before planning the export.\n`).join('');
+}

@@ -5,6 +5,7 @@ import { movedEntryText, stateMvCommand } from '../core/moved.js';
 import type { JsonValue } from '../core/api-types.js';
 import { canonicalJson } from '../core/canonical.js';
 import { kindOf, RESOURCE_TYPES, type ResourceType } from '../core/kinds/index.js';
+import { replacementAddressOf } from '../core/kinds/kind.js';
 import { escapeControl, escapeControlKeepLines } from '../core/terminal-safe.js';
 import { SENSITIVE_PLACEHOLDER, type CreateChange, type DeleteChange, type FieldChange, type PendingWarning, type PlanSummary, type UnreadableResource } from '../core/plan.js';
 import { diffLines, textLines, type DiffLine } from './line-diff.js';
@@ -29,10 +30,26 @@ export function viewField(field: FieldChange): FieldView {
     if (after === undefined && oldText !== undefined) return { kind: 'lines', sign: '-', path, lines: allLines('removed', oldText) };
   }
   const sensitive = field.sensitive === true;
-  if (field.item === true) return { kind: before === undefined ? 'added' : 'removed', path, value: printableText(String(before ?? after)) };
+  if (field.item === true) return { kind: before === undefined ? 'added' : 'removed', path, value: itemText(String(before ?? after)) };
   if (before === undefined) return { kind: 'added', path, value: formatValue(after, sensitive) };
   if (after === undefined) return { kind: 'removed', path, value: formatValue(before, sensitive) };
   return { kind: 'changed', path, before: formatValue(before, sensitive), after: formatValue(after, sensitive) };
+}
+
+/**
+ * An address in a set (`knowledge:`). A source the plan replaces stands in the agent's old list as
+ * `file.handbook~<old id>`: it reads as the old one, which its delete takes off the agent.
+ */
+function itemText(item: string): string {
+  const address = replacementAddressOf(item);
+  if (address === undefined) return printableText(item);
+  let oldId = item.slice(address.length + 1);
+  try {
+    oldId = decodeURIComponent(oldId);
+  } catch {
+    // A plan file written by hand may hold anything there: it is shown as it is.
+  }
+  return printableText(`${address} (the replaced one, ${oldId}; its delete detaches it)`);
 }
 
 /** A create's fields as the text and markdown plans list them: without the empty defaults the manifest did not write. */

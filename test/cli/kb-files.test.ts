@@ -239,7 +239,7 @@ describe('knowledge-base files', () => {
     expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
   });
 
-  it('import adopts a file by its name (the manifest digest recorded as applied); export leaves files out with a warning; --prune deletes one', async () => {
+  it('import adopts a file by its name (the manifest digest recorded as applied); export names where the file goes, with a warning; --prune deletes one', async () => {
     await writeFile(join(dir, 'kb', 'faq.txt'), 'Q: A?\n');
     await writeFile(join(dir, 'agents.yaml'), manifest({ faq: 'kb/faq.txt' }));
     expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
@@ -252,11 +252,15 @@ describe('knowledge-base files', () => {
     expect((await state()).resources['file.faq']).toMatchObject({ remoteId: uploadId, spec: { fileName: 'faq.txt', mimeType: 'text/plain', bytes: 6 } });
     expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
 
-    // Export cannot download it: left out, one warning naming it; the export round-trips to No changes.
+    // Export cannot download it: the entry names where it goes, one warning says so; with the file put
+    // there (the user's step), the export round-trips to No changes.
     const exported = await cli(['export', '--split', 'exported']);
     expect(exported.code, exported.stderr).toBe(0);
-    expect(exported.stderr).toContain('Warning: file "faq.txt" is not exported: an uploaded file cannot be downloaded.\n');
-    expect(exported.stderr.match(/faq\.txt/g)).toHaveLength(1);
+    expect(exported.stderr).toContain('Warning: file "faq.txt" cannot be downloaded: put it at "exported/files/faq.txt" before planning the export.\n');
+    expect(exported.stderr.match(/faq\.txt/g)).toHaveLength(2);
+    expect(await readFile(join(dir, 'exported', 'files.yaml'), 'utf8')).toContain('    faq:\n      file: files/faq.txt\n');
+    await mkdir(join(dir, 'exported', 'files'));
+    await writeFile(join(dir, 'exported', 'files', 'faq.txt'), 'Q: A?\n');
     const fresh = (args: string[]): Promise<CliResult> =>
       runCli([...args, '-f', 'exported', '--state', 'fresh.json'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: `${proxy.url}/v3` } });
     expect((await fresh(['import'])).code).toBe(0);

@@ -309,6 +309,11 @@ export interface Exportable {
   entry(record: RemoteRecord, secret: SecretNamer): JsonObject;
   /** Tool names the entry refers to; those the export does not hold go to `external.tools`. */
   references?(entry: JsonObject): string[];
+  /**
+   * The entry's field that names a local file the export cannot write (an upload cannot be
+   * downloaded): export warns that the user must put the file there before planning the export.
+   */
+  suppliedFile?: string;
 }
 
 export function addressOf(type: ResourceType, key: string): string {

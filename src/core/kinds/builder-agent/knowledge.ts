@@ -5,7 +5,7 @@
 // in the same apply) or the state (CallContext.references); what to detach is what the refresh
 // read (CallContext.before), each item an address the state knew, or a bare id it did not.
 import type { JsonObject } from '../../api-types.js';
-import { isObject, parseAddress, seg, UnexpectedAnswer, type CallContext } from '../kind.js';
+import { isObject, parseAddress, replacementAddressOf, seg, UnexpectedAnswer, type CallContext } from '../kind.js';
 
 export const AGENTS_PATH = '/ai-agents/agent-builder/agents';
 
@@ -45,7 +45,10 @@ export function knowledgeCalls(ctx: CallContext, before: readonly string[], afte
   const removes = new Map<string, string[]>();
   for (const [id, address] of wanted) if (!held.has(id)) push(adds, sourceTypeOf(address) ?? '', id);
   for (const [id, item] of held) {
-    if (wanted.has(id)) continue;
+    // A source this apply replaces (`file.handbook~<old id>`) is deleted by its replacement, earlier in
+    // the same apply, and the server's delete detaches it from every agent: a remove would name an id
+    // that no longer exists.
+    if (wanted.has(id) || isSuperseded(item)) continue;
     const type = sourceTypeOf(item);
     for (const sourceType of type === undefined ? EVERY_SOURCE_TYPE : [type]) push(removes, sourceType, id);
   }
@@ -89,6 +92,10 @@ function idAsRead(ctx: CallContext, item: string): string {
   const at = item.indexOf('~');
   if (at > 0) return decodeURIComponent(item.slice(at + 1));
   return ctx.references?.planned(item) ?? item;
+}
+
+function isSuperseded(item: string): boolean {
+  return parseAddress(item) !== undefined && replacementAddressOf(item) !== undefined;
 }
 
 function sourceTypeOf(item: string): string | undefined {

@@ -52,7 +52,15 @@ export const fileKind: Kind<FileSpec> = {
   identityOf: (spec) => spec.fileName,
   // The list shows only the name; what was uploaded under it cannot be read back.
   declaredOnImport: ['mimeType', 'bytes', 'digest'],
-  notExported: 'an uploaded file cannot be downloaded',
+  // An uploaded file cannot be downloaded: the entry names where the user puts it (export warns),
+  // so that an agent attached to it can still name it, and the export imports and plans No changes.
+  export: {
+    keyOf: (record) => keyOfFileName(record.identity ?? ''),
+    renameable: true,
+    keyOrder: { '': ['file'] },
+    suppliedFile: 'file',
+    entry: (record) => ({ file: `${EXPORTED_FILES_FOLDER}/${safeFileName(record.identity ?? '')}` }),
+  },
   create: async (ctx, spec, key) => ({ remoteId: await initiateAndUpload(ctx, spec, key) }),
   update: (ctx, spec, key, remoteId) => replaceUpload(ctx, spec, key, remoteId),
   remove: {
@@ -93,4 +101,31 @@ function readUpload(entry: unknown): RemoteRecord | undefined {
   const createdAtMs = timestampMs(entry.createdAt);
   if (createdAtMs !== undefined) record.createdAtMs = createdAtMs;
   return record;
+}
+
+/** Where an exported manifest says an uploaded file goes, relative to the file naming it. */
+const EXPORTED_FILES_FOLDER = 'files';
+
+/** The key an exported file gets: its name without the extension, as a manifest key. */
+function keyOfFileName(fileName: string): string {
+  const slug = fileName
+    .replace(/\.[^.]*$/, '')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  return slug === '' ? 'file' : slug;
+}
+
+/**
+ * The server's name as one plain file name: a name with folders in it (`../../.ssh/id.pdf`) must not
+ * make the exported manifest point at, and a later apply upload, a file outside the export's folder.
+ */
+function safeFileName(fileName: string): string {
+  const flat = [...fileName]
+    .map((char) => (char < ' ' || char === '/' || char === '\\' ? '_' : char))
+    .join('')
+    .replace(/^\.+/, (dots) => '_'.repeat(dots.length));
+  return flat === '' ? 'file' : flat;
 }
