@@ -6,7 +6,7 @@ import type { JsonObject, JsonValue, Region } from './api-types.js';
 import { formatPath } from './diagnostics.js';
 import { UserError } from './errors.js';
 import { ADDRESS_FIELDS } from './address-references.js';
-import { addressOf, kindOf, RESOURCE_TYPES, type RemoteRecord, type ResourceType } from './kinds/index.js';
+import { addressOf, isObject, kindOf, RESOURCE_TYPES, type RemoteRecord, type ResourceType } from './kinds/index.js';
 import type { ServerSnapshot } from './refresh.js';
 import { scanTemplate } from './interpolate.js';
 import type { InterpolationSite } from './parse.js';
@@ -140,7 +140,7 @@ export function exportManifest(snapshot: ServerSnapshot, environment: ExportEnvi
         secrets.push({ name, address, path: path.join('.') });
         return `\${secret:${name}}`;
       };
-      const entry = namedByAddress(type, spec.entry(record, namer), exportedIds, address);
+      const entry = namedByAddress(type, spec.entry(record, namer), exportedIds, address, (kinds, id) => exportedById(document, kinds, id, exportedIds, counts));
       entries.push([key, entry]);
       const path = spec.suppliedFile === undefined ? undefined : entry[spec.suppliedFile];
       if (typeof path === 'string') supplied.push({ type, name: record.identity ?? key, path });
@@ -170,15 +170,22 @@ export function exportManifest(snapshot: ServerSnapshot, environment: ExportEnvi
  * addresses of the exported records they are. An id the export holds no record of is refused: left
  * out, the manifest would say the agent must not have it, and the next apply would detach it.
  */
-function namedByAddress(type: ResourceType, entry: JsonObject, exportedIds: ReadonlyMap<string, string>, address: string): JsonObject {
+function namedByAddress(
+  type: ResourceType,
+  entry: JsonObject,
+  exportedIds: ReadonlyMap<string, string>,
+  address: string,
+  byId: (kinds: readonly ResourceType[], id: string) => string | undefined,
+): JsonObject {
   const fields = ADDRESS_FIELDS.get(type);
   if (fields === undefined) return entry;
   const named: JsonObject = { ...entry };
   for (const { field } of fields) {
     const list = entry[field];
     if (!Array.isArray(list)) continue;
+    const kinds = fields.find((f) => f.field === field)?.kinds ?? [];
     named[field] = list.map((id) => {
-      const to = typeof id === 'string' ? exportedIds.get(id) : undefined;
+      const to = typeof id === 'string' ? (exportedIds.get(id) ?? byId(kinds, id)) : undefined;
       if (to === undefined) {
         throw new UserError(
           'api_error',
@@ -189,6 +196,29 @@ function namedByAddress(type: ResourceType, entry: JsonObject, exportedIds: Read
     });
   }
   return named;
+}
+
+/**
+ * An id no exported record has, written as an entry of the one kind among `kinds` that can write
+ * itself from an id alone (Kind.exportById: a website an agent attaches, which the API cannot list);
+ * its address, or undefined when no kind can. The key is the id's first characters, made unique.
+ */
+function exportedById(document: JsonObject, kinds: readonly ResourceType[], id: string, exportedIds: Map<string, string>, counts: ExportedManifest['counts']): string | undefined {
+  const type = kinds.find((kind) => kindOf(kind).exportById !== undefined);
+  const make = type === undefined ? undefined : kindOf(type).exportById;
+  if (type === undefined || make === undefined) return undefined;
+  const section = kindOf(type).section;
+  let map: unknown = document;
+  for (const segment of section) map = isObject(map) ? map[segment] : undefined;
+  const taken = new Set(isObject(map) ? Object.keys(map) : []);
+  const base = `${type}_${id.replace(/[^A-Za-z0-9_$-]/g, '_').slice(0, 12) || 'id'}`;
+  let key = base;
+  for (let n = 2; taken.has(key); n++) key = `${base}_${n}`;
+  setIn(document, [...section, key], make(id));
+  const address = addressOf(type, key);
+  exportedIds.set(id, address);
+  counts[type] = (counts[type] ?? 0) + 1;
+  return address;
 }
 
 /**

@@ -8,7 +8,8 @@ import { normalizeSpec } from './normalize.js';
 import { redactSpecShared, type Digest } from './redact.js';
 import { escapeControl } from './terminal-safe.js';
 import type { Refreshed, ServerSnapshot } from './refresh.js';
-import type { JournalEntry, State } from './state.js';
+import type { JournalEntry, ResourceState, State } from './state.js';
+import { referenceIdOf, referenceIndex, withAddresses } from './address-references.js';
 
 export interface ImportRequest {
   /** One address, or every manifest resource that is not in the state. */
@@ -49,7 +50,7 @@ export function planImport(input: ImportInput): ImportPlan {
     if (declared) return { entries: [declared], unmatched: [] };
     const record = request.remoteId !== undefined ? byRemoteId(input, resource, request.remoteId) : byIdentity(input, resource);
     if (!record) throw new UserError('usage', `${resource.address}: the server has no ${resource.type} named "${identityOf(resource)}" that the state does not already track`);
-    return { entries: [entryFor(resource, record, input)], unmatched: [] };
+    return { entries: withAddressesOf([entryFor(resource, record, input)], state), unmatched: [] };
   }
   const entries: ImportPlan['entries'] = [];
   const unmatched: string[] = [];
@@ -64,7 +65,21 @@ export function planImport(input: ImportInput): ImportPlan {
     if (record) entries.push(entryFor(resource, record, input));
     else unmatched.push(resource.address);
   }
-  return { entries, unmatched };
+  return { entries: withAddressesOf(entries, state), unmatched };
+}
+
+/**
+ * The entries with their address fields' ids (a builder agent's attached sources, as the server
+ * lists them) written as the addresses the state, or this import, knows them by: as the refresh
+ * reads them back, so the next plan sees no change outside agentsync.
+ */
+function withAddressesOf(entries: ImportPlan['entries'], state: State | null): ImportPlan['entries'] {
+  const index = referenceIndex(state);
+  for (const entry of entries) {
+    const id = referenceIdOf({ type: entry.type, remoteId: entry.remoteId, spec: entry.spec } as ResourceState);
+    if (id !== undefined && !index.has(id)) index.set(id, entry.address);
+  }
+  return entries.map((entry) => ({ ...entry, spec: withAddresses(entry.type, entry.spec, () => index) }));
 }
 
 function identityOf(resource: DesiredResource): string {

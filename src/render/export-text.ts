@@ -24,7 +24,7 @@ export function renderExport(exported: ExportedManifest, origin: ExportOrigin): 
     ...(origin.schemaBeside ? [`yaml-language-server: $schema=./${SCHEMA_FILE}`] : []),
     `Exported by agentsync ${origin.agentsyncVersion} from app "${origin.appId}" (region ${origin.region}, environment "${origin.environment}").`,
     // No time: the same server gives the same bytes, so a nightly export can be compared with git diff.
-    `It holds everything the server listed: ${counted.join(', ') || 'nothing'}.${unreadableNote(exported.unreadable)}${leftOutNote(exported.leftOut)}`,
+    `It holds everything the server listed: ${counted.join(', ') || 'nothing'}.${unreadableNote(exported.unreadable, exported.counts)}${leftOutNote(exported.leftOut)}`,
     'Adopt it into the state with `agentsync import`; `agentsync plan` then shows no changes.',
   ];
   return renderManifestYaml(exported.document, { header, trailer: trailerLines(exported), keyOrder: exportKeyOrder });
@@ -48,7 +48,7 @@ export function renderExportParts(exported: ExportedManifest, origin: Omit<Expor
       part.path === ENVIRONMENTS_PART
         ? [
             `Exported by agentsync ${origin.agentsyncVersion} from app "${origin.appId}" (region ${origin.region}, environment "${origin.environment}"), as a folder of files.`,
-            `The folder holds everything the server listed: ${counted.join(', ') || 'nothing'}.${unreadableNote(exported.unreadable)}${leftOutNote(exported.leftOut)}`,
+            `The folder holds everything the server listed: ${counted.join(', ') || 'nothing'}.${unreadableNote(exported.unreadable, exported.counts)}${leftOutNote(exported.leftOut)}`,
             'Plan the whole folder with `agentsync plan -f <folder>`; adopt it into the state with `agentsync import -f <folder>`.',
           ]
         : [`Part of the manifest exported by agentsync ${origin.agentsyncVersion} from app "${origin.appId}"; the folder is the manifest.`];
@@ -90,9 +90,15 @@ export function leftOutWarnings(leftOut: ExportedManifest['leftOut']): string {
   return leftOut.map((record) => `Warning: ${record.type} ${JSON.stringify(record.name)} is not exported: ${record.why}.\n`).join('');
 }
 
-function unreadableNote(types: readonly ResourceType[]): string {
+function unreadableNote(types: readonly ResourceType[], counts: ExportedManifest['counts']): string {
   if (types.length === 0) return '';
-  return ` The API cannot list ${types.map((t) => `${t}s`).join(' or ')}, so none are exported.`;
+  const named = types.filter((t) => (counts[t] ?? 0) > 0);
+  const none = types.filter((t) => (counts[t] ?? 0) === 0);
+  const notes = [
+    ...(none.length > 0 ? [` The API cannot list ${none.map((t) => `${t}s`).join(' or ')}, so none are exported.`] : []),
+    ...named.map((t) => ` The API cannot list ${t}s: only those a builder agent attaches are exported, by id.`),
+  ];
+  return notes.join('');
 }
 
 function plural(n: number, noun: string): string {

@@ -243,10 +243,7 @@ describe('issue 42 acceptance: examples/agent-builder against the emulator', () 
     await expectNoChanges();
   });
 
-  it('7. export --split of the applied example (its agent attached to texts and a file), imported, plans No changes', async () => {
-    // The API lists no websites, so an export cannot name one (docs/spec/knowledge-base.md): the agent
-    // here attaches the texts and the file only.
-    await edit('concierge.yaml', (text) => text.replace('website.docs, ', ''));
+  it('7. export --split of the applied example (its agent attached to a website, texts and a file), imported, plans No changes', async () => {
     await apply();
     await writeFile(join(dir, 'env.yaml'), await readFile(join(dir, 'm', 'environments.yaml'), 'utf8'));
     const env = { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url, AGENT_RETURNS_DESK_HEADERS_AUTHORIZATION: 'x' };
@@ -256,7 +253,10 @@ describe('issue 42 acceptance: examples/agent-builder against the emulator', () 
     expect(await readFile(join(dir, 'split', 'files.yaml'), 'utf8')).toContain('knowledgeBase:\n  files:\n    handbook:\n      file: files/handbook.pdf\n');
     expect(exported.stderr).toContain('Warning: file "handbook.pdf" cannot be downloaded: put it at "split/files/handbook.pdf" before planning the export.\n');
     const knowledge = /knowledge: \[(.*)\]\n/.exec(await readFile(join(dir, 'split', 'builder-agents', 'concierge.yaml'), 'utf8'))?.[1]?.split(', ');
-    expect(knowledge?.sort()).toEqual(['file.handbook', 'text.refund_policy', 'text.shipping_times_and_carriers']);
+    // The API lists no websites: the one the agent attaches is written by its id (the seed form).
+    const websiteKey = /^ {4}(website_[^:]+):/m.exec(await readFile(join(dir, 'split', 'websites.yaml'), 'utf8'))?.[1];
+    expect(websiteKey).toBeDefined();
+    expect(knowledge?.sort()).toEqual(['file.handbook', 'text.refund_policy', 'text.shipping_times_and_carriers', `website.${websiteKey}`]);
     await mkdir(join(dir, 'split', 'files'), { recursive: true });
     await cp(join(dir, 'm', 'kb', 'handbook.pdf'), join(dir, 'split', 'files', 'handbook.pdf'));
     const imported = await runCli(['import', '-f', 'split', '--state', 'split.json'], { cwd: dir, env });
@@ -264,6 +264,7 @@ describe('issue 42 acceptance: examples/agent-builder against the emulator', () 
     await emu.clearRequests();
     const plan = await runCli(['plan', '--detailed-exitcode', '-f', 'split', '--state', 'split.json'], { cwd: dir, env });
     expect(plan.stdout, plan.stderr).toContain('No changes.');
+    expect(plan.stdout).not.toContain('Changed outside agentsync');
     expect(plan.code).toBe(0);
     expect(await emu.apiWrites()).toEqual([]);
   });

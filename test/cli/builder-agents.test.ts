@@ -208,7 +208,7 @@ describe.each([
     expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
   });
 
-  it('export --split writes builder agents a folder that imports and plans No changes; an attached source it cannot name refuses the export', async () => {
+  it('export --split writes builder agents a folder that imports and plans No changes; an attached website, which the API cannot list, is written by its id', async () => {
     await write([...HEAD, 'builderAgents:', '  concierge: { name: Concierge, instruction: Help., modelMetaData: { temperature: 0.2 }, tools: [gmail] }', ''].join('\n'));
     expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
     await writeFile(join(dir, 'env.yaml'), [...HEAD, ''].join('\n'));
@@ -223,10 +223,20 @@ describe.each([
 
     await write(manifest());
     expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
-    const refused = await runCli(['export', '-f', 'env.yaml'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url } });
-    expect(refused.code).toBe(1);
-    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
-    expect(refused.stderr).toContain('cannot export builderAgent.concierge: its knowledge holds');
+    const websiteId = (await stateIds())['website.docs'];
+    const byId = await runCli(['export', '-f', 'env.yaml', '--split', 'by-id'], { cwd: dir, env: { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url } });
+    expect(byId.code, byId.stderr).toBe(0);
+    const websites = await readFile(join(dir, 'by-id', 'websites.yaml'), 'utf8');
+    expect(websites).toContain(`parentUniqueId: ${websiteId}`);
+    expect(websites).toContain('exclude: []');
+    expect(await readFile(join(dir, 'by-id', 'environments.yaml'), 'utf8')).toContain('only those a builder agent attaches are exported, by id');
+    const env = { COMETCHAT_API_KEY: KEY, AGENTSYNC_BASE_URL: emu.url, ...DEMO_SECRET_ENV };
+    expect((await runCli(['import', '-f', 'by-id', '--state', 'by-id.json'], { cwd: dir, env })).code).toBe(0);
+    const again = await runCli(['plan', '--detailed-exitcode', '-f', 'by-id', '--state', 'by-id.json'], { cwd: dir, env });
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.stdout).toContain('No changes.');
+    // The import recorded the agent's knowledge as addresses, as the refresh reads it: nothing changed outside agentsync.
+    expect(again.stdout).not.toContain('Changed outside agentsync');
   });
 
   it('--target builderAgent.concierge brings the sources it names', async () => {

@@ -267,6 +267,12 @@ export interface Kind<Spec extends object = JsonObject> {
    * value for them, as applied, so that the next plan compares the manifest with itself there.
    */
   declaredOnImport?: readonly string[];
+  /**
+   * For a kind whose records cannot be listed (websites): the entry an export writes for one that
+   * another record names by id (a builder agent's attached website), so the export can name it
+   * rather than refuse. Absent when an id alone cannot make a valid entry.
+   */
+  exportById?(remoteId: string): JsonObject;
   /** The call a create or update will make, for progress lines before it is sent. */
   describe(action: 'create' | 'update', spec: Spec, key: string, remoteId?: string): string;
 }

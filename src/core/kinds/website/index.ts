@@ -64,6 +64,9 @@ export const websiteKind: Kind<WebsiteSpec> = {
     describe: (remoteId) => `DELETE ${websitePath(remoteId)}`,
     send: (ctx, remoteId) => sendDelete(ctx, websitePath(remoteId)),
   },
+  // The API lists no websites, but one an agent attaches is known by its id: the seed form names it
+  // as it is, processing every URL it discovered (what an attached website's knowledge holds).
+  exportById: (remoteId) => ({ parentUniqueId: remoteId, exclude: [] }),
   describe: (action, spec, _key, remoteId) => {
     if (spec.url === undefined) return `POST ${discoveredUrlsPath(spec.parentUniqueId ?? '')}/process`;
     return action === 'create' || remoteId === undefined ? `POST ${SCRAPE_PATH}` : `POST ${discoveredUrlsPath(remoteId)}/process`;
