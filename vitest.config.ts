@@ -1,13 +1,11 @@
 import { defineConfig } from 'vitest/config';
-import { BROWSER_FILES } from './vitest.browser.config.js';
 import { E2E_FILES } from './vitest.e2e.config.js';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The torture suite (npm run test:torture), the installing end-to-end files (npm run test:e2e) and
-    // the dashboard in Chromium (npm run test:browser) run on their own.
-    exclude: ['test/torture/**', ...E2E_FILES, ...BROWSER_FILES, 'node_modules/**'],
+    // The torture suite (npm run test:torture) and the installing end-to-end files (npm run test:e2e) run on their own.
+    exclude: ['test/torture/**', ...E2E_FILES, 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
