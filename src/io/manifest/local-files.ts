@@ -4,7 +4,6 @@
 // a 50 MB upload never sits in memory. Every problem is one message, which resolve turns into a
 // diagnostic at the `file:` value.
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import type { LocalFile, LocalFileRule, LocalFiles } from '../../core/kinds/entry.js';
 import { localFileRule, localFileSites, type LocalFileSite } from '../../core/local-files.js';
@@ -25,16 +24,22 @@ export async function attachLocalFiles(parsed: ParsedManifest, cwd: string = pro
   if (parsed.value === undefined) return;
   const sites = localFileSites(parsed.value);
   const files = new Map<string, LocalFile | { problem: string }>();
+  if (sites.length === 0) {
+    parsed.localFiles = files;
+    return;
+  }
+  // Loaded only when a manifest names a local file: every start of every command would pay for it (P3).
+  const fs = await import('node:fs/promises');
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < sites.length) {
       const site = sites[next++]!;
       const rule = localFileRule(site.type);
-      if (rule !== undefined) files.set(site.address, await readOne(site, rule, folderOf(parsed, site, cwd)));
+      if (rule !== undefined) files.set(site.address, await readOne(fs, site, rule, folderOf(parsed, site, cwd)));
     }
   };
   await Promise.all(Array.from({ length: Math.min(AT_ONCE, sites.length) }, worker));
-  parsed.localFiles = files as LocalFiles;
+  parsed.localFiles = files;
 }
 
 /** The folder a `file:` is relative to: that of the manifest file (the part) that writes it; stdin's is the working folder. */
@@ -43,14 +48,14 @@ function folderOf(parsed: ParsedManifest, site: LocalFileSite, cwd: string): str
   return file === STDIN_NAME ? cwd : dirname(resolve(cwd, file));
 }
 
-async function readOne(site: LocalFileSite, rule: LocalFileRule<object>, folder: string): Promise<LocalFile | { problem: string }> {
+async function readOne(fs: Pick<typeof import('node:fs/promises'), 'readFile' | 'stat'>, site: LocalFileSite, rule: LocalFileRule<object>, folder: string): Promise<LocalFile | { problem: string }> {
   const { written } = site;
   if (written.includes('${')) return { problem: `${quoted(written)}: a file path is taken as written, so \${…} cannot stand in it` };
   if (written.trim() === '') return { problem: 'file must name a file' };
   const path = isAbsolute(written) ? written : resolve(folder, written);
   let bytes: number;
   try {
-    const stats = await stat(path);
+    const stats = await fs.stat(path);
     if (!stats.isFile()) return { problem: `${quoted(written)} is not a file` };
     bytes = stats.size;
   } catch (err) {
@@ -61,7 +66,7 @@ async function readOne(site: LocalFileSite, rule: LocalFileRule<object>, folder:
   const file: LocalFile = { written, path, name: basename(path), bytes };
   try {
     if (rule.read === 'text') {
-      const text = decodeUtf8(await readFile(path));
+      const text = decodeUtf8(await fs.readFile(path));
       if (text === undefined) return { problem: `${quoted(written)} is not UTF-8 text` };
       file.text = text;
     } else {
