@@ -4,8 +4,9 @@
 // a 50 MB upload never sits in memory. Every problem is one message, which resolve turns into a
 // diagnostic at the `file:` value.
 import { createReadStream } from 'node:fs';
+import type { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
-import type { LocalFile, LocalFileRule, LocalFiles } from '../../core/kinds/entry.js';
+import type { LocalFile, LocalFileRule } from '../../core/kinds/entry.js';
 import { localFileRule, localFileSites, type LocalFileSite } from '../../core/local-files.js';
 import type { ParsedManifest } from '../../core/parse.js';
 import { hasCode } from '../files/error-code.js';
@@ -48,7 +49,7 @@ function folderOf(parsed: ParsedManifest, site: LocalFileSite, cwd: string): str
   return file === STDIN_NAME ? cwd : dirname(resolve(cwd, file));
 }
 
-async function readOne(fs: Pick<typeof import('node:fs/promises'), 'readFile' | 'stat'>, site: LocalFileSite, rule: LocalFileRule<object>, folder: string): Promise<LocalFile | { problem: string }> {
+async function readOne(fs: { readFile: typeof readFile; stat: typeof stat }, site: LocalFileSite, rule: LocalFileRule<object>, folder: string): Promise<LocalFile | { problem: string }> {
   const { written } = site;
   if (written.includes('${')) return { problem: `${quoted(written)}: a file path is taken as written, so \${…} cannot stand in it` };
   if (written.trim() === '') return { problem: 'file must name a file' };
