@@ -152,6 +152,19 @@ export interface RemoteRecord {
   createdAtMs?: number;
 }
 
+/**
+ * A list entry as a RemoteRecord: `spec` as the kind read it, and the remote id, the identity and the
+ * creation time from the entry's fields of those names, each kept only when the entry has it.
+ */
+export function recordOf(spec: JsonObject, remoteId: string | undefined, identity: string | undefined, createdAt: unknown): RemoteRecord {
+  const record: RemoteRecord = { spec };
+  if (remoteId !== undefined) record.remoteId = remoteId;
+  if (identity !== undefined) record.identity = identity;
+  const createdAtMs = timestampMs(createdAt);
+  if (createdAtMs !== undefined) record.createdAtMs = createdAtMs;
+  return record;
+}
+
 /** Server and local clocks differ; a record our interrupted create made may look slightly older than its pending mark. */
 const CLOCK_SKEW_MS = 10 * 60_000;
 

@@ -7,7 +7,7 @@ import type { AgentSpec } from '../../desired.js';
 import { AGENT_FIELDS } from './fields.js';
 import { agentEntry, slugOf, stringsOf } from './export.js';
 import { bodyOf, factsOf, patchBodyOf, readFieldsOf } from '../fields.js';
-import { addressOf, isObject, seg, sendDelete, stringField, timestampMs, UnexpectedAnswer, type Kind, type RemoteRecord } from '../kind.js';
+import { addressOf, isObject, seg, sendDelete, recordOf, stringField, UnexpectedAnswer, type Kind, type RemoteRecord } from '../kind.js';
 
 /** Every agent field: what an update of an agent whose server record is unknown (an adopted create) sends. */
 const ALL_FIELDS: ReadonlySet<string> = new Set(factsOf(AGENT_FIELDS).map(([field]) => field));
@@ -78,12 +78,5 @@ export function agentPatchBody(spec: AgentSpec, changed: ReadonlySet<string>): J
 function readAgent(entry: unknown): RemoteRecord | undefined {
   if (!isObject(entry)) return undefined;
   if (entry.deletedAt !== undefined && entry.deletedAt !== null) return undefined;
-  const record: RemoteRecord = { spec: readFieldsOf(AGENT_FIELDS, entry) };
-  const uid = stringField(entry, 'uid');
-  if (uid !== undefined) record.remoteId = uid;
-  const name = stringField(entry, 'name');
-  if (name !== undefined) record.identity = name;
-  const createdAtMs = timestampMs(entry.createdAt);
-  if (createdAtMs !== undefined) record.createdAtMs = createdAtMs;
-  return record;
+  return recordOf(readFieldsOf(AGENT_FIELDS, entry), stringField(entry, 'uid'), stringField(entry, 'name'), entry.createdAt);
 }

@@ -6,7 +6,7 @@
 // paged list, 100 agents a page.
 import type { JsonObject } from '../../api-types.js';
 import { bodyOf, factsOf, patchBodyOf, readFieldsOf } from '../fields.js';
-import { isObject, PartlyDone, seg, sendDelete, stringField, timestampMs, UnexpectedAnswer, type CallContext, type CallOutcome, type Kind, type RemoteRecord } from '../kind.js';
+import { isObject, PartlyDone, seg, sendDelete, recordOf, stringField, UnexpectedAnswer, type CallContext, type CallOutcome, type Kind, type RemoteRecord } from '../kind.js';
 import { RESOURCE_TYPES, type ResourceType } from '../resource-types.js';
 import { builderAgentEntry, builderAgentKeyOf, BUILDER_AGENT_KEY_ORDER } from './export.js';
 import { BUILDER_AGENT_FIELDS } from './fields.js';
@@ -82,12 +82,5 @@ function readBuilderAgent(entry: unknown): RemoteRecord | undefined {
   if (!isObject(entry)) return undefined;
   const spec = readFieldsOf(BUILDER_AGENT_FIELDS, entry);
   spec.knowledge = attachedIdsOf(entry);
-  const record: RemoteRecord = { spec };
-  const uid = stringField(entry, 'uid');
-  if (uid !== undefined) record.remoteId = uid;
-  const name = stringField(entry, 'name');
-  if (name !== undefined) record.identity = name;
-  const createdAtMs = timestampMs(entry.createdAt);
-  if (createdAtMs !== undefined) record.createdAtMs = createdAtMs;
-  return record;
+  return recordOf(spec, stringField(entry, 'uid'), stringField(entry, 'name'), entry.createdAt);
 }

@@ -9,7 +9,7 @@
 // next plan and replaced, so the server ends with one entry.
 import type { JsonValue } from '../../api-types.js';
 import type { FieldTable, ShownChange } from '../fields.js';
-import { isObject, PartlyDone, sendDelete, stringField, timestampMs, type CallContext, type CallOutcome, type Kind, type RemoteRecord } from '../kind.js';
+import { isObject, PartlyDone, sendDelete, recordOf, stringField, type CallContext, type CallOutcome, type Kind, type RemoteRecord } from '../kind.js';
 import { KNOWLEDGE_BASE_PATH } from '../website/lookup.js';
 import { fileManifest, type FileSpec } from './manifest.js';
 import { INITIATE_PATH, initiateAndUpload, NOT_UPLOADED, uploadPath } from './upload.js';
@@ -90,17 +90,8 @@ async function replaceUpload(ctx: CallContext, spec: FileSpec, key: string, oldI
 /** One entry of the general list: an upload (other types are other kinds' records). */
 function readUpload(entry: unknown): RemoteRecord | undefined {
   if (!isObject(entry) || entry.type !== UPLOADS_TYPE) return undefined;
-  const record: RemoteRecord = { spec: {} };
-  const id = stringField(entry, 'uniqueId') ?? stringField(entry, 'uploadId');
-  if (id !== undefined) record.remoteId = id;
   const name = stringField(entry, 'sourceName') ?? stringField(entry, 'fileName');
-  if (name !== undefined) {
-    record.identity = name;
-    record.spec.fileName = name;
-  }
-  const createdAtMs = timestampMs(entry.createdAt);
-  if (createdAtMs !== undefined) record.createdAtMs = createdAtMs;
-  return record;
+  return recordOf(name === undefined ? {} : { fileName: name }, stringField(entry, 'uniqueId') ?? stringField(entry, 'uploadId'), name, entry.createdAt);
 }
 
 /** Where an exported manifest says an uploaded file goes, relative to the file naming it. */

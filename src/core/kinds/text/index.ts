@@ -7,7 +7,7 @@
 // is the refresh; entries are matched by their id, and by their title for import and conflicts.
 import type { JsonObject } from '../../api-types.js';
 import { bodyOf, factsOf, patchBodyOf, readFieldsOf } from '../fields.js';
-import { isObject, seg, sendDelete, stringField, timestampMs, UnexpectedAnswer, type Kind, type RemoteRecord } from '../kind.js';
+import { isObject, seg, sendDelete, recordOf, stringField, UnexpectedAnswer, type Kind, type RemoteRecord } from '../kind.js';
 import { TEXT_FIELDS } from './fields.js';
 import { textManifest, type TextSpec } from './manifest.js';
 
@@ -78,14 +78,7 @@ function sameText(a: string, b: string): boolean {
 /** One entry of `GET …/knowledge-base/text` (`{data: [...]}`): its id, title and text. */
 function readText(entry: unknown): RemoteRecord | undefined {
   if (!isObject(entry)) return undefined;
-  const record: RemoteRecord = { spec: readFieldsOf(TEXT_FIELDS, entry) };
-  const uniqueId = stringField(entry, 'uniqueId');
-  if (uniqueId !== undefined) record.remoteId = uniqueId;
-  const title = stringField(entry, 'title');
-  if (title !== undefined) record.identity = title;
-  const createdAtMs = timestampMs(entry.createdAt);
-  if (createdAtMs !== undefined) record.createdAtMs = createdAtMs;
-  return record;
+  return recordOf(readFieldsOf(TEXT_FIELDS, entry), stringField(entry, 'uniqueId'), stringField(entry, 'title'), entry.createdAt);
 }
 
 /** `Refund policy (EU)` → `refund_policy_eu`: an export's key; a title with no ASCII letter or digit becomes `text`. */
