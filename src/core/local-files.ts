@@ -4,7 +4,7 @@
 import type { Diagnostic, PathSegment } from './diagnostics.js';
 import { entryOf } from './kinds/entries.js';
 import type { LocalFile, LocalFileRule, LocalFiles } from './kinds/entry.js';
-import { addressOf, RESOURCE_TYPES, type ResourceType } from './kinds/kind.js';
+import { addressOf, isObject, RESOURCE_TYPES, type ResourceType } from './kinds/kind.js';
 import type { ManifestLocator } from './yaml-locate.js';
 
 /** One entry's `file:` value: the address it belongs to, where it is written, and the path as written. */
@@ -23,10 +23,10 @@ export function localFileSites(tree: Readonly<Record<string, unknown>>): LocalFi
     const rule = entry.localFile;
     if (rule === undefined) continue;
     let map: unknown = tree;
-    for (const segment of entry.section) map = isRecord(map) ? map[segment] : undefined;
-    if (!isRecord(map)) continue;
+    for (const segment of entry.section) map = isObject(map) ? map[segment] : undefined;
+    if (!isObject(map)) continue;
     for (const [key, value] of Object.entries(map)) {
-      const written = isRecord(value) ? value[rule.field] : undefined;
+      const written = isObject(value) ? value[rule.field] : undefined;
       if (typeof written === 'string') sites.push({ address: addressOf(type, key), type, path: [...entry.section, key, rule.field], written });
     }
   }
@@ -53,8 +53,4 @@ export function localFileDiagnostics(tree: Readonly<Record<string, unknown>>, fi
 export function usableLocalFile(files: LocalFiles | undefined, address: string): LocalFile | undefined {
   const read = files?.get(address);
   return read === undefined || 'problem' in read ? undefined : read;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -3,18 +3,15 @@
 import * as z from 'zod/mini';
 import type { JsonValue } from '../api-types.js';
 import { described } from '../zod.js';
+import { isObject } from './kind.js';
 
 export const jsonValue: z.ZodMiniType<JsonValue> = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]));
 
 /** Free-form objects (metaData, integrationMeta, …) keep any JSON. */
 export const freeObject = z.record(z.string(), jsonValue);
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A superRefine's `when`: run even when a sibling field already failed, as long as the value is an object. */
-export const isObjectPayload = (payload: { value: unknown }): boolean => isPlainObject(payload.value);
+export const isObjectPayload = (payload: { value: unknown }): boolean => isObject(payload.value);
 
 export const httpUrl = z.string().check(z.refine((s) => /^https?:\/\/[^\s/]+/i.test(s) && URL.canParse(s), { message: 'must be an http(s) URL' }));
 

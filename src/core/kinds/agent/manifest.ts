@@ -3,7 +3,8 @@
 import * as z from 'zod/mini';
 import { described } from '../../zod.js';
 import type { KindEntry } from '../entry.js';
-import { ADDRESS_KEY_PATTERN, addressKey, freeObject, httpUrl, isObjectPayload, isPlainObject, nameSet, resourceEnvironments } from '../schema-parts.js';
+import { isObject } from '../kind.js';
+import { ADDRESS_KEY_PATTERN, addressKey, freeObject, httpUrl, isObjectPayload, nameSet, resourceEnvironments } from '../schema-parts.js';
 
 export const agentSchema = described(
   z
@@ -27,7 +28,7 @@ export const agentSchema = described(
         (agent, ctx) => {
           if (agent.integrationType !== 'agent') return;
           const meta: unknown = agent.integrationMeta;
-          const baseUrl = isPlainObject(meta) ? meta.baseUrl : undefined;
+          const baseUrl = isObject(meta) ? meta.baseUrl : undefined;
           if (agent.integrationMeta === undefined) {
             ctx.addIssue({ code: 'custom', path: ['integrationMeta'], message: 'integrationMeta with baseUrl is required when integrationType is agent' });
           } else if (typeof baseUrl !== 'string') {

@@ -4,7 +4,8 @@ import * as z from 'zod/mini';
 import { TOOL_NAME_PATTERN } from '../../api-types.js';
 import { described } from '../../zod.js';
 import type { KindEntry } from '../entry.js';
-import { isObjectPayload, isPlainObject, nameSet, resourceEnvironments } from '../schema-parts.js';
+import { isObject } from '../kind.js';
+import { isObjectPayload, nameSet, resourceEnvironments } from '../schema-parts.js';
 
 export const parameterPropertySchema = described(
   z.looseObject({
@@ -47,10 +48,10 @@ export const toolSchema = described(
             if (params === undefined) {
               ctx.addIssue({ code: 'custom', path: ['parameters'], message: 'parameters is required unless doNotExecute is true (use {} for none)' });
             }
-          } else if (isPlainObject(params) && Object.keys(params).length > 0) {
+          } else if (isObject(params) && Object.keys(params).length > 0) {
             ctx.addIssue({ code: 'custom', path: ['parameters'], message: 'parameters must be absent or {} when doNotExecute is true' });
           }
-          if (!isPlainObject(params) || Object.keys(params).length === 0) return;
+          if (!isObject(params) || Object.keys(params).length === 0) return;
           if (params.type === undefined) {
             // A wrong value is already reported by the literal; only a missing one needs saying here.
             ctx.addIssue({ code: 'custom', path: ['parameters', 'type'], message: 'parameters.type must be "object"' });
@@ -58,7 +59,7 @@ export const toolSchema = described(
           if (params.properties === undefined) {
             ctx.addIssue({ code: 'custom', path: ['parameters', 'properties'], message: 'parameters.properties is required when parameters is not empty' });
           }
-          const known = isPlainObject(params.properties) ? params.properties : {};
+          const known = isObject(params.properties) ? params.properties : {};
           const required = Array.isArray(params.required) ? params.required : [];
           // `required` is already sorted here, so an index would point at the wrong item: name the list.
           required.forEach((name) => {
