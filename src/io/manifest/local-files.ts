@@ -97,7 +97,7 @@ function decodeUtf8(bytes: Uint8Array): string | undefined {
 }
 
 /** `62,914,560 bytes (60.0 MB)`: exact, and readable. */
-export function sizeText(bytes: number): string {
+function sizeText(bytes: number): string {
   const mb = bytes / (1024 * 1024);
   return mb >= 1 ? `${bytes.toLocaleString('en-US')} bytes (${mb.toFixed(1)} MB)` : `${bytes.toLocaleString('en-US')} bytes`;
 }
